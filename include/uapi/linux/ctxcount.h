@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * ctxcount: per-context (task / hardirq / softirq / NMI) attribution of
+ * perf counter deltas, exposed over the generic netlink family "ctxcount".
+ *
+ * This header is the only definition of the protocol. The module and the
+ * userspace tools both include it; nothing else may define these numbers.
+ *
+ * Every command is a request/response (NLM_F_REQUEST | NLM_F_ACK) on a
+ * socket of the family. A session belongs to the socket (net namespace and
+ * port id) that created it: other sockets cannot see it, and it is destroyed
+ * when that socket is closed, so a client that dies leaks nothing.
+ *
+ * CTXCOUNT_CMD_SESSION_NEW: create a session (counters allocated, not yet
+ * counting).
+ *   request:
+ *     CTXCOUNT_A_TARGET: NLA_NESTED
+ *       CTXCOUNT_TARGET_A_PID: NLA_U32, a process in the caller's pid
+ *                              namespace; all of its threads are monitored.
+ *                              Absent with CTXCOUNT_TARGET_F_SYSTEM_WIDE.
+ *       CTXCOUNT_TARGET_A_FLAGS: NLA_U32, 0 or more of enum ctxcount_target_flag
+ *     CTXCOUNT_A_EVENTS: NLA_NESTED, 1 to CTXCOUNT_MAX_EVENTS of
+ *       CTXCOUNT_EVENTS_A_EVENT: NLA_NESTED
+ *         CTXCOUNT_EVENT_A_TYPE: NLA_U32, PERF_TYPE_*
+ *         CTXCOUNT_EVENT_A_CONFIG: NLA_U64, perf_event_attr.config
+ *         CTXCOUNT_EVENT_A_FLAGS: NLA_U32, 0 or more of enum ctxcount_event_flag
+ *   reply:
+ *     CTXCOUNT_A_SESSION_ID: NLA_U32
+ *     CTXCOUNT_A_EVENTS: NLA_NESTED, one per requested event, in order
+ *       CTXCOUNT_EVENTS_A_EVENT: NLA_NESTED
+ *         CTXCOUNT_EVENT_A_INDEX: NLA_U32, position in the request
+ *         CTXCOUNT_EVENT_A_ERROR: NLA_S32, 0, or the negative errno the
+ *                                 perf core gave (e.g. -ENOENT: this event
+ *                                 is not supported here). The session is
+ *                                 still created; that event never counts.
+ *
+ * CTXCOUNT_CMD_SESSION_START / CTXCOUNT_CMD_SESSION_STOP: begin or end
+ * counting. A stopped session can be read and started again.
+ *   request:
+ *     CTXCOUNT_A_SESSION_ID: NLA_U32
+ *
+ * CTXCOUNT_CMD_SESSION_READ: current totals of a session.
+ *   request:
+ *     CTXCOUNT_A_SESSION_ID: NLA_U32
+ *   reply:
+ *     CTXCOUNT_A_SESSION_ID: NLA_U32
+ *     CTXCOUNT_A_TASKS_SEEN: NLA_U64, tasks ever monitored by the session
+ *     CTXCOUNT_A_TASKS_LOST: NLA_U64, tasks that should have been monitored
+ *                            but could not be (allocation failure); when
+ *                            non-zero, the counts are known to be short
+ *     CTXCOUNT_A_EVENTS: NLA_NESTED
+ *       CTXCOUNT_EVENTS_A_EVENT: NLA_NESTED
+ *         CTXCOUNT_EVENT_A_INDEX: NLA_U32
+ *         CTXCOUNT_EVENT_A_ERROR: NLA_S32
+ *         CTXCOUNT_EVENT_A_FULL: NLA_U64, everything counted while a
+ *                                monitored task was on a CPU (what
+ *                                perf stat reports), accumulated
+ *                                independently of the buckets
+ *         CTXCOUNT_EVENT_A_TIME_ENABLED: NLA_U64, ns monitored tasks ran
+ *         CTXCOUNT_EVENT_A_TIME_RUNNING: NLA_U64, ns of that the counter ran
+ *         CTXCOUNT_EVENT_A_BUCKETS: NLA_NESTED
+ *           one NLA_U64 per context, attribute type = enum ctxcount_bucket
+ *
+ * CTXCOUNT_CMD_SESSION_DEL: destroy a session now.
+ *   request:
+ *     CTXCOUNT_A_SESSION_ID: NLA_U32
+ *
+ * CTXCOUNT_CMD_STATS: module-wide state, for tests and diagnostics.
+ *   reply:
+ *     CTXCOUNT_A_STATS_SESSIONS: NLA_U32, live sessions (all sockets)
+ *     CTXCOUNT_A_STATS_FEATURES: NLA_U32, enum ctxcount_feature bits
+ *
+ * All u64 attributes are padded with CTXCOUNT_A_PAD / CTXCOUNT_EVENT_A_PAD.
+ * Unknown flag bits are rejected with -EOPNOTSUPP; every error carries an
+ * extended ack message naming the offending attribute.
+ */
+
+#ifndef _UAPI_LINUX_CTXCOUNT_H
+#define _UAPI_LINUX_CTXCOUNT_H
+
+#define CTXCOUNT_GENL_NAME	"ctxcount"
+#define CTXCOUNT_GENL_VERSION	1
+
+/* Protocol limit; the module may enforce lower limits of its own. */
+#define CTXCOUNT_MAX_EVENTS	16
+
+enum ctxcount_cmd {
+	CTXCOUNT_CMD_UNSPEC,
+	CTXCOUNT_CMD_SESSION_NEW,
+	CTXCOUNT_CMD_SESSION_START,
+	CTXCOUNT_CMD_SESSION_STOP,
+	CTXCOUNT_CMD_SESSION_READ,
+	CTXCOUNT_CMD_SESSION_DEL,
+	CTXCOUNT_CMD_STATS,
+	__CTXCOUNT_CMD_LAST
+};
+#define CTXCOUNT_CMD_MAX (__CTXCOUNT_CMD_LAST - 1)
+
+enum ctxcount_attr {
+	CTXCOUNT_A_UNSPEC,
+	CTXCOUNT_A_PAD,
+	CTXCOUNT_A_SESSION_ID,
+	CTXCOUNT_A_TARGET,
+	CTXCOUNT_A_EVENTS,
+	CTXCOUNT_A_TASKS_SEEN,
+	CTXCOUNT_A_TASKS_LOST,
+	CTXCOUNT_A_STATS_SESSIONS,
+	CTXCOUNT_A_STATS_FEATURES,
+	__CTXCOUNT_A_LAST
+};
+#define CTXCOUNT_A_MAX (__CTXCOUNT_A_LAST - 1)
+
+enum ctxcount_target_attr {
+	CTXCOUNT_TARGET_A_UNSPEC,
+	CTXCOUNT_TARGET_A_PID,
+	CTXCOUNT_TARGET_A_FLAGS,
+	__CTXCOUNT_TARGET_A_LAST
+};
+#define CTXCOUNT_TARGET_A_MAX (__CTXCOUNT_TARGET_A_LAST - 1)
+
+enum ctxcount_target_flag {
+	/* Children forked (and threads created) after START are monitored. */
+	CTXCOUNT_TARGET_F_INHERIT	= 1U << 0,
+	/* Every task but the idle tasks; needs CAP_PERFMON or CAP_SYS_ADMIN. */
+	CTXCOUNT_TARGET_F_SYSTEM_WIDE	= 1U << 1,
+	__CTXCOUNT_TARGET_F_ALL		= CTXCOUNT_TARGET_F_INHERIT |
+					  CTXCOUNT_TARGET_F_SYSTEM_WIDE
+};
+
+enum ctxcount_events_attr {
+	CTXCOUNT_EVENTS_A_UNSPEC,
+	CTXCOUNT_EVENTS_A_EVENT,
+	__CTXCOUNT_EVENTS_A_LAST
+};
+#define CTXCOUNT_EVENTS_A_MAX (__CTXCOUNT_EVENTS_A_LAST - 1)
+
+enum ctxcount_event_attr {
+	CTXCOUNT_EVENT_A_UNSPEC,
+	CTXCOUNT_EVENT_A_PAD,
+	CTXCOUNT_EVENT_A_TYPE,
+	CTXCOUNT_EVENT_A_CONFIG,
+	CTXCOUNT_EVENT_A_FLAGS,
+	CTXCOUNT_EVENT_A_INDEX,
+	CTXCOUNT_EVENT_A_ERROR,
+	CTXCOUNT_EVENT_A_FULL,
+	CTXCOUNT_EVENT_A_TIME_ENABLED,
+	CTXCOUNT_EVENT_A_TIME_RUNNING,
+	CTXCOUNT_EVENT_A_BUCKETS,
+	__CTXCOUNT_EVENT_A_LAST
+};
+#define CTXCOUNT_EVENT_A_MAX (__CTXCOUNT_EVENT_A_LAST - 1)
+
+/* Same meaning as perf_event_attr's exclude_* bits (perf's :u, :k, :h). */
+enum ctxcount_event_flag {
+	CTXCOUNT_EVENT_F_EXCLUDE_USER	= 1U << 0,
+	CTXCOUNT_EVENT_F_EXCLUDE_KERNEL	= 1U << 1,
+	CTXCOUNT_EVENT_F_EXCLUDE_HV	= 1U << 2,
+	__CTXCOUNT_EVENT_F_ALL		= CTXCOUNT_EVENT_F_EXCLUDE_USER |
+					  CTXCOUNT_EVENT_F_EXCLUDE_KERNEL |
+					  CTXCOUNT_EVENT_F_EXCLUDE_HV
+};
+
+/*
+ * The contexts a counter delta is attributed to; also the attribute types
+ * inside CTXCOUNT_EVENT_A_BUCKETS. The softirq buckets follow the kernel's
+ * softirq vector order (HI_SOFTIRQ .. RCU_SOFTIRQ), which has been stable
+ * since 4.1.
+ */
+enum ctxcount_bucket {
+	CTXCOUNT_BUCKET_UNSPEC,
+	CTXCOUNT_BUCKET_TASK,
+	CTXCOUNT_BUCKET_HARDIRQ,
+	CTXCOUNT_BUCKET_NMI,
+	CTXCOUNT_BUCKET_SOFTIRQ_HI,
+	CTXCOUNT_BUCKET_SOFTIRQ_TIMER,
+	CTXCOUNT_BUCKET_SOFTIRQ_NET_TX,
+	CTXCOUNT_BUCKET_SOFTIRQ_NET_RX,
+	CTXCOUNT_BUCKET_SOFTIRQ_BLOCK,
+	CTXCOUNT_BUCKET_SOFTIRQ_IRQ_POLL,
+	CTXCOUNT_BUCKET_SOFTIRQ_TASKLET,
+	CTXCOUNT_BUCKET_SOFTIRQ_SCHED,
+	CTXCOUNT_BUCKET_SOFTIRQ_HRTIMER,
+	CTXCOUNT_BUCKET_SOFTIRQ_RCU,
+	__CTXCOUNT_BUCKET_LAST
+};
+#define CTXCOUNT_BUCKET_MAX (__CTXCOUNT_BUCKET_LAST - 1)
+#define CTXCOUNT_BUCKET_SOFTIRQ_FIRST CTXCOUNT_BUCKET_SOFTIRQ_HI
+#define CTXCOUNT_NR_SOFTIRQ_BUCKETS \
+	(CTXCOUNT_BUCKET_SOFTIRQ_RCU - CTXCOUNT_BUCKET_SOFTIRQ_HI + 1)
+
+enum ctxcount_feature {
+	/* NMIs get a bucket of their own on this architecture/kernel. */
+	CTXCOUNT_FEATURE_NMI		= 1U << 0,
+};
+
+#endif /* _UAPI_LINUX_CTXCOUNT_H */
