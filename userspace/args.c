@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * args: turn ctxstat's command line into struct ctx_args. Options follow
+ * perf stat's names and letters so that muscle memory carries over;
+ * parsing stops at the first non-option (the workload) or at "--".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+enum { OPT_BREAKDOWN = 256, OPT_LIST };
+
+static const struct option long_options[] = {
+	{ "event",		required_argument,	NULL, 'e' },
+	{ "repeat",		required_argument,	NULL, 'r' },
+	{ "null",		no_argument,		NULL, 'n' },
+	{ "field-separator",	required_argument,	NULL, 'x' },
+	{ "json",		no_argument,		NULL, 'j' },
+	{ "json-output",	no_argument,		NULL, 'j' },
+	{ "output",		required_argument,	NULL, 'o' },
+	{ "pid",		required_argument,	NULL, 'p' },
+	{ "all-cpus",		no_argument,		NULL, 'a' },
+	{ "verbose",		no_argument,		NULL, 'v' },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "breakdown",		no_argument,		NULL, OPT_BREAKDOWN },
+	{ "list",		no_argument,		NULL, OPT_LIST },
+	{ NULL, 0, NULL, 0 }
+};
+
+void ctx_args_usage(FILE *f)
+{
+	fputs(
+"Usage: ctxstat [<options>] [--] <command> [<args>]\n"
+"       ctxstat [<options>] -p <pid> | -a [<command>]\n"
+"\n"
+"Count perf events of a workload like perf stat, and split every count\n"
+"into the contexts it happened in: task, hardirq, softirq (per vector), NMI.\n"
+"\n"
+"    -e, --event <event>   event to count; repeatable, or a comma list\n"
+"    -r, --repeat <n>      run the command n times, print mean and stddev\n"
+"    -n, --null            null run: count nothing, time the command only\n"
+"    -x, --field-separator <sep>\n"
+"                          CSV output with this separator (perf's fields)\n"
+"    -j, --json            JSON output, one object per line\n"
+"    -o, --output <file>   write the counts to <file> instead of stderr\n"
+"    -p, --pid <pid>       count an existing process (and children it forks)\n"
+"                          until it exits or Ctrl-C, or while <command> runs\n"
+"    -a, --all-cpus        count every task (system wide); needs CAP_PERFMON\n"
+"    -v, --verbose         more detail: all breakdown rows, kernel errors\n"
+"        --breakdown       after each event, one row per context\n"
+"        --list            list the event names ctxstat knows\n"
+"    -h, --help            this text\n"
+"\n"
+"Events: perf's names (cycles, instructions, task-clock, page-faults,\n"
+"L1-dcache-load-misses, ..., rNNNN raw), with modifiers after ':':\n"
+"    t   task context only: leave out everything counted in hardirq,\n"
+"        softirq and NMI context (the interrupt handlers that ran while\n"
+"        the workload was on the CPU)\n"
+"    u   user mode only (as perf's :u: exclude kernel and hypervisor)\n"
+"    k   kernel mode only (as perf's :k: exclude user and hypervisor)\n"
+"    h   hypervisor (as perf's :h)\n"
+"  Combined: :tu = task context, user mode (what the program itself did);\n"
+"  :tk = task context, kernel mode (its system calls and page faults, no\n"
+"  interrupts); :t = task context, both modes. An event and its :t twin\n"
+"  share one counter: the plain row is the full count, the :t row its\n"
+"  task-context part.\n"
+"\n"
+"Without -e: task-clock, task-clock:t, context-switches, cpu-migrations,\n"
+"page-faults, cycles, cycles:t, instructions, instructions:t, branches,\n"
+"branches:t, branch-misses, branch-misses:t.\n"
+"\n"
+"--breakdown rows are named '<event> [<context>]', context one of task,\n"
+"hardirq, softirq:<VECTOR> (HI, TIMER, NET_TX, NET_RX, BLOCK, IRQ_POLL,\n"
+"TASKLET, SCHED, HRTIMER, RCU; only non-zero ones unless -v), nmi.\n"
+"\n"
+"Exit status: the command's (128+N if killed by signal N), 129 for a\n"
+"usage error, 1 if counting failed.\n", f);
+}
+
+static int usage_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int parse_positive(const char *s, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 1 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int handle_option(struct ctx_args *a, int c, const char *arg,
+			 char *err, size_t errlen)
+{
+	long v;
+
+	switch (c) {
+	case 'e':
+		if (a->nr_event_specs == CTX_ARGS_MAX_EVENT_SPECS)
+			return usage_error(err, errlen, "too many -e options");
+		a->event_specs[a->nr_event_specs++] = arg;
+		return 0;
+	case 'r':
+		if (parse_positive(arg, INT_MAX, &v))
+			return usage_error(err, errlen,
+					   "bad repeat count '%s'", arg);
+		a->repeat = v;
+		return 0;
+	case 'n':
+		a->null_run = true;
+		return 0;
+	case 'x':
+		if (!*arg)
+			return usage_error(err, errlen,
+					   "empty field separator");
+		a->field_sep = arg;
+		return 0;
+	case 'j':
+		a->json = true;
+		return 0;
+	case 'o':
+		a->output = arg;
+		return 0;
+	case 'p':
+		if (parse_positive(arg, INT_MAX, &v))
+			return usage_error(err, errlen, "bad pid '%s'", arg);
+		a->pid = v;
+		return 0;
+	case 'a':
+		a->system_wide = true;
+		return 0;
+	case 'v':
+		a->verbose++;
+		return 0;
+	case 'h':
+		a->help = true;
+		return 0;
+	case OPT_BREAKDOWN:
+		a->breakdown = true;
+		return 0;
+	case OPT_LIST:
+		a->list = true;
+		return 0;
+	}
+	return usage_error(err, errlen, "unknown option");
+}
+
+static int unknown_option(int argc, char **argv, char *err, size_t errlen)
+{
+	const char *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+
+	if (optopt && optopt != '?') {
+		if (strchr("erxop", optopt))
+			return usage_error(err, errlen,
+					   "switch `%c' requires a value",
+					   optopt);
+		return usage_error(err, errlen, "unknown switch `%c'", optopt);
+	}
+	return usage_error(err, errlen, "unknown option `%s'", bad);
+}
+
+/* Combinations that perf rejects too, or that would leave nothing to count. */
+static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
+{
+	if (a->help || a->list)
+		return 0;
+	if (a->field_sep && a->json)
+		return usage_error(err, errlen, "-x and -j are exclusive");
+	if (a->pid && a->system_wide)
+		return usage_error(err, errlen, "-p and -a are exclusive");
+	if (!a->cmd && !a->pid && !a->system_wide)
+		return usage_error(err, errlen,
+				   "a command, -p <pid> or -a is required");
+	if (a->repeat > 1 && !a->cmd)
+		return usage_error(err, errlen,
+				   "--repeat needs a command to repeat");
+	if (a->null_run && a->nr_event_specs)
+		return usage_error(err, errlen, "-n and -e are exclusive");
+	return 0;
+}
+
+int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
+		   char *err, size_t errlen)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->repeat = 1;
+	optind = 0;	/* full getopt reset: parse may run more than once */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:e:r:nx:jo:p:avh",
+				long_options, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			if (c == ':')
+				return usage_error(err, errlen,
+						   "option `%s' requires a value",
+						   argv[optind - 1]);
+			return unknown_option(argc, argv, err, errlen);
+		}
+		if (handle_option(a, c, optarg, err, errlen))
+			return -1;
+	}
+	if (optind < argc) {
+		a->cmd = &argv[optind];
+		a->cmd_argc = argc - optind;
+	}
+	return check_combinations(a, err, errlen);
+}

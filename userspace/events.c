@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * events: perf's event names (hardware, software, hardware cache, raw) to
+ * PERF_TYPE_* / config as <linux/perf_event.h> defines them, perf's
+ * modifiers u/k/h plus ctxcount's t, and the dedupe into kernel counters.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <linux/perf_event.h>
+
+#include "events.h"
+
+struct named_event {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+/* Same names and aliases as perf's event parser (tools/perf/util/parse-events.l). */
+static const struct named_event named_events[] = {
+	{ "cpu-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branch-instructions",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branches",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "idle-cycles-frontend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "idle-cycles-backend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "ref-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "cpu-clock",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "context-switches",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs",				PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "minor-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "alignment-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+};
+
+/* Hardware cache events: <cache>-<op>[-misses] as perf names them. */
+static const char *const cache_names[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D]	= "L1-dcache",
+	[PERF_COUNT_HW_CACHE_L1I]	= "L1-icache",
+	[PERF_COUNT_HW_CACHE_LL]	= "LLC",
+	[PERF_COUNT_HW_CACHE_DTLB]	= "dTLB",
+	[PERF_COUNT_HW_CACHE_ITLB]	= "iTLB",
+	[PERF_COUNT_HW_CACHE_BPU]	= "branch",
+	[PERF_COUNT_HW_CACHE_NODE]	= "node",
+};
+
+/* The op as it reads in "<cache>-loads" and in "<cache>-load-misses". */
+static const char *const cache_ops[PERF_COUNT_HW_CACHE_OP_MAX][2] = {
+	[PERF_COUNT_HW_CACHE_OP_READ]		= { "loads", "load-misses" },
+	[PERF_COUNT_HW_CACHE_OP_WRITE]		= { "stores", "store-misses" },
+	[PERF_COUNT_HW_CACHE_OP_PREFETCH]	= { "prefetches", "prefetch-misses" },
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int lookup_named(const char *name, struct ctx_event *ev)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++) {
+		if (!strcmp(name, named_events[i].name)) {
+			ev->type = named_events[i].type;
+			ev->config = named_events[i].config;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* perf matches cache event names case-insensitively. */
+static int lookup_cache(const char *name, struct ctx_event *ev)
+{
+	size_t cache, op, miss, len;
+
+	for (cache = 0; cache < PERF_COUNT_HW_CACHE_MAX; cache++) {
+		len = strlen(cache_names[cache]);
+		if (strncasecmp(name, cache_names[cache], len) || name[len] != '-')
+			continue;
+		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
+			for (miss = 0; miss < 2; miss++) {
+				if (strcasecmp(name + len + 1, cache_ops[op][miss]))
+					continue;
+				ev->type = PERF_TYPE_HW_CACHE;
+				ev->config = cache | op << 8 |
+					(miss ? PERF_COUNT_HW_CACHE_RESULT_MISS :
+					 PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+/* "rNNNN": a raw, model-specific event code in hex, as perf takes it. */
+static int lookup_raw(const char *name, struct ctx_event *ev)
+{
+	char *end;
+	unsigned long long config;
+
+	if (name[0] != 'r' || !name[1])
+		return -1;
+	if (strspn(name + 1, "0123456789abcdefABCDEF") != strlen(name + 1))
+		return -1;
+	errno = 0;
+	config = strtoull(name + 1, &end, 16);
+	if (errno || *end)
+		return -1;
+	ev->type = PERF_TYPE_RAW;
+	ev->config = config;
+	return 0;
+}
+
+/*
+ * perf's rule: naming any of u/k/h excludes the privilege levels not named;
+ * naming none counts them all. t is ours and independent of the others.
+ */
+static int parse_modifiers(const char *mods, struct ctx_event *ev,
+			   char *err, size_t errlen)
+{
+	bool user = false, kernel = false, hv = false;
+	const char *p;
+
+	for (p = mods; *p; p++) {
+		switch (*p) {
+		case 't': ev->task_only = true; break;
+		case 'u': user = true; break;
+		case 'k': kernel = true; break;
+		case 'h': hv = true; break;
+		default:
+			return fail(err, errlen,
+				    "unknown modifier '%c' in '%s' (known: t, u, k, h)",
+				    *p, ev->name);
+		}
+	}
+	if (user || kernel || hv) {
+		if (!user)
+			ev->flags |= CTXCOUNT_EVENT_F_EXCLUDE_USER;
+		if (!kernel)
+			ev->flags |= CTXCOUNT_EVENT_F_EXCLUDE_KERNEL;
+		if (!hv)
+			ev->flags |= CTXCOUNT_EVENT_F_EXCLUDE_HV;
+	}
+	return 0;
+}
+
+int ctx_event_parse(const char *spec, struct ctx_event *ev,
+		    char *err, size_t errlen)
+{
+	char base[CTX_EVENT_NAME_MAX];
+	const char *colon, *hint;
+	size_t len;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->counter = -1;
+	if (strlen(spec) >= sizeof(ev->name))
+		return fail(err, errlen, "event name too long: '%s'", spec);
+	if (!*spec)
+		return fail(err, errlen, "empty event name");
+	strcpy(ev->name, spec);
+	colon = strchr(spec, ':');
+	len = colon ? (size_t)(colon - spec) : strlen(spec);
+	memcpy(base, spec, len);
+	base[len] = '\0';
+	if (lookup_named(base, ev) && lookup_cache(base, ev) &&
+	    lookup_raw(base, ev)) {
+		hint = ctx_event_suggest(base);
+		if (hint)
+			return fail(err, errlen,
+				    "unknown event '%s'; did you mean '%s'? (ctxstat --list)",
+				    base, hint);
+		return fail(err, errlen,
+			    "unknown event '%s' (ctxstat --list shows the known ones)",
+			    base);
+	}
+	if (colon && parse_modifiers(colon + 1, ev, err, errlen))
+		return -1;
+	return 0;
+}
+
+/* One kernel counter per distinct type/config/flags: :t is only a view. */
+static int assign_counter(struct ctx_event_list *l, struct ctx_event *ev,
+			  char *err, size_t errlen)
+{
+	struct ctx_counter *c;
+	int i;
+
+	for (i = 0; i < l->nr_counters; i++) {
+		c = &l->counters[i];
+		if (c->type == ev->type && c->config == ev->config &&
+		    c->flags == ev->flags) {
+			ev->counter = i;
+			return 0;
+		}
+	}
+	if (l->nr_counters == CTXCOUNT_MAX_EVENTS)
+		return fail(err, errlen,
+			    "too many distinct events: at most %d counters",
+			    CTXCOUNT_MAX_EVENTS);
+	c = &l->counters[l->nr_counters];
+	c->type = ev->type;
+	c->config = ev->config;
+	c->flags = ev->flags;
+	ev->counter = l->nr_counters++;
+	return 0;
+}
+
+static int add_one(struct ctx_event_list *l, const char *spec,
+		   char *err, size_t errlen)
+{
+	struct ctx_event *ev;
+
+	if (l->nr == CTX_MAX_EVENTS)
+		return fail(err, errlen, "too many events: at most %d",
+			    CTX_MAX_EVENTS);
+	ev = &l->ev[l->nr];
+	if (ctx_event_parse(spec, ev, err, errlen) ||
+	    assign_counter(l, ev, err, errlen))
+		return -1;
+	l->nr++;
+	return 0;
+}
+
+int ctx_events_add(struct ctx_event_list *l, const char *specs,
+		   char *err, size_t errlen)
+{
+	char *copy, *spec, *save = NULL;
+	int ret = 0;
+
+	copy = strdup(specs);
+	if (!copy)
+		return fail(err, errlen, "out of memory");
+	if (!*copy)
+		ret = fail(err, errlen, "empty event list");
+	for (spec = strtok_r(copy, ",", &save); spec && !ret;
+	     spec = strtok_r(NULL, ",", &save))
+		ret = add_one(l, spec, err, errlen);
+	free(copy);
+	return ret;
+}
+
+int ctx_events_add_defaults(struct ctx_event_list *l, char *err, size_t errlen)
+{
+	return ctx_events_add(l,
+		"task-clock,task-clock:t,context-switches,cpu-migrations,"
+		"page-faults,cycles,cycles:t,instructions,instructions:t,"
+		"branches,branches:t,branch-misses,branch-misses:t",
+		err, errlen);
+}
+
+static size_t min3(size_t a, size_t b, size_t c)
+{
+	size_t m = a < b ? a : b;
+
+	return m < c ? m : c;
+}
+
+/* Levenshtein distance, for "did you mean"; names are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp;
+	size_t row[CTX_EVENT_NAME_MAX + 1];
+
+	if (la > CTX_EVENT_NAME_MAX || lb > CTX_EVENT_NAME_MAX)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = min3(row[j] + 1, row[j - 1] + 1,
+				      prev + (a[i - 1] != b[j - 1]));
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+static void consider(const char *name, const char *cand,
+		     const char **best, size_t *best_dist)
+{
+	size_t d = edit_distance(name, cand);
+
+	if (d < *best_dist) {
+		*best = cand;
+		*best_dist = d;
+	}
+}
+
+const char *ctx_event_suggest(const char *name)
+{
+	static char cache_buf[CTX_EVENT_NAME_MAX];
+	const char *best = NULL, *best_cache = NULL;
+	size_t best_dist = 4, cache_dist, i, op, miss;
+	char cand[CTX_EVENT_NAME_MAX];
+
+	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++)
+		consider(name, named_events[i].name, &best, &best_dist);
+	cache_dist = best_dist;
+	for (i = 0; i < PERF_COUNT_HW_CACHE_MAX; i++) {
+		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
+			for (miss = 0; miss < 2; miss++) {
+				snprintf(cand, sizeof(cand), "%s-%s",
+					 cache_names[i], cache_ops[op][miss]);
+				if (edit_distance(name, cand) < cache_dist) {
+					cache_dist = edit_distance(name, cand);
+					strcpy(cache_buf, cand);
+					best_cache = cache_buf;
+				}
+			}
+		}
+	}
+	if (best_cache && cache_dist < best_dist)
+		return best_cache;
+	/* A distance as long as the name itself is no suggestion. */
+	if (best && best_dist >= strlen(name))
+		return NULL;
+	return best;
+}
+
+void ctx_events_print_known(FILE *f)
+{
+	size_t i, op, miss;
+
+	fprintf(f, "Hardware and software events:\n");
+	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++)
+		fprintf(f, "  %-40s [%s event]\n", named_events[i].name,
+			named_events[i].type == PERF_TYPE_HARDWARE ?
+			"Hardware" : "Software");
+	fprintf(f, "\nHardware cache events:\n");
+	for (i = 0; i < PERF_COUNT_HW_CACHE_MAX; i++)
+		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++)
+			for (miss = 0; miss < 2; miss++)
+				fprintf(f, "  %s-%s\n", cache_names[i],
+					cache_ops[op][miss]);
+	fprintf(f, "\nRaw events:\n  rNNNN  (hex, model specific)\n"
+		"\nModifiers: name:[t][u][k][h]  (see ctxstat --help)\n");
+}

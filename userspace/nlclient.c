@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nlclient: talk to the ctxcount module over generic netlink (libnl-genl).
+ * Builders and parsers are pure functions of their arguments; the
+ * transaction layer sends one request and collects reply, ack or error
+ * (with the kernel's extended ack message).
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netlink/netlink.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/genl/ctrl.h>
+
+#include "nlclient.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+static struct nl_msg *new_request(int family, uint8_t cmd)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
+			 NLM_F_REQUEST | NLM_F_ACK, cmd,
+			 CTXCOUNT_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int put_target(struct nl_msg *msg, const struct ctx_nl_target *t)
+{
+	struct nlattr *nest = nla_nest_start(msg, CTXCOUNT_A_TARGET);
+
+	if (!nest)
+		return -1;
+	/* System-wide has no pid: the header says the attribute is absent. */
+	if (!(t->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) &&
+	    nla_put_u32(msg, CTXCOUNT_TARGET_A_PID, t->pid))
+		return -1;
+	if (nla_put_u32(msg, CTXCOUNT_TARGET_A_FLAGS, t->flags))
+		return -1;
+	return nla_nest_end(msg, nest);
+}
+
+static int put_events(struct nl_msg *msg, const struct ctx_nl_event_req *ev,
+		      int nr)
+{
+	struct nlattr *list, *one;
+	int i;
+
+	list = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
+	if (!list)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		one = nla_nest_start(msg, CTXCOUNT_EVENTS_A_EVENT);
+		if (!one ||
+		    nla_put_u32(msg, CTXCOUNT_EVENT_A_TYPE, ev[i].type) ||
+		    nla_put_u64(msg, CTXCOUNT_EVENT_A_CONFIG, ev[i].config) ||
+		    nla_put_u32(msg, CTXCOUNT_EVENT_A_FLAGS, ev[i].flags))
+			return -1;
+		nla_nest_end(msg, one);
+	}
+	return nla_nest_end(msg, list);
+}
+
+struct nl_msg *ctx_nl_build_session_new(int family,
+					const struct ctx_nl_target *target,
+					const struct ctx_nl_event_req *ev,
+					int nr_events)
+{
+	struct nl_msg *msg = new_request(family, CTXCOUNT_CMD_SESSION_NEW);
+
+	if (!msg)
+		return NULL;
+	if (put_target(msg, target) < 0 || put_events(msg, ev, nr_events) < 0) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+struct nl_msg *ctx_nl_build_session_cmd(int family, uint8_t cmd,
+					uint32_t session_id)
+{
+	struct nl_msg *msg = new_request(family, cmd);
+
+	if (!msg)
+		return NULL;
+	if (nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, session_id)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+struct nl_msg *ctx_nl_build_stats(int family)
+{
+	return new_request(family, CTXCOUNT_CMD_STATS);
+}
+
+static struct nla_policy event_policy[CTXCOUNT_EVENT_A_MAX + 1] = {
+	[CTXCOUNT_EVENT_A_INDEX]	= { .type = NLA_U32 },
+	[CTXCOUNT_EVENT_A_ERROR]	= { .type = NLA_U32 },
+	[CTXCOUNT_EVENT_A_FULL]		= { .type = NLA_U64 },
+	[CTXCOUNT_EVENT_A_TIME_ENABLED]	= { .type = NLA_U64 },
+	[CTXCOUNT_EVENT_A_TIME_RUNNING]	= { .type = NLA_U64 },
+	[CTXCOUNT_EVENT_A_BUCKETS]	= { .type = NLA_NESTED },
+};
+
+static struct nla_policy reply_policy[CTXCOUNT_A_MAX + 1] = {
+	[CTXCOUNT_A_SESSION_ID]		= { .type = NLA_U32 },
+	[CTXCOUNT_A_EVENTS]		= { .type = NLA_NESTED },
+	[CTXCOUNT_A_TASKS_SEEN]		= { .type = NLA_U64 },
+	[CTXCOUNT_A_TASKS_LOST]		= { .type = NLA_U64 },
+	[CTXCOUNT_A_STATS_SESSIONS]	= { .type = NLA_U32 },
+	[CTXCOUNT_A_STATS_FEATURES]	= { .type = NLA_U32 },
+};
+
+static uint64_t get_u64_or_0(struct nlattr *a)
+{
+	return a ? nla_get_u64(a) : 0;
+}
+
+static int parse_buckets(struct nlattr *nest, struct ctx_nl_event_val *v)
+{
+	struct nlattr *b;
+	int rem, type;
+
+	nla_for_each_nested(b, nest, rem) {
+		type = nla_type(b);
+		/* Buckets a newer module adds are ignored, not fatal. */
+		if (type <= CTXCOUNT_BUCKET_UNSPEC || type > CTXCOUNT_BUCKET_MAX)
+			continue;
+		if (nla_len(b) < (int)sizeof(uint64_t))
+			return -EINVAL;
+		v->bucket[type] = nla_get_u64(b);
+	}
+	return 0;
+}
+
+static int parse_event(struct nlattr *attr, struct ctx_nl_reply *r)
+{
+	struct nlattr *tb[CTXCOUNT_EVENT_A_MAX + 1];
+	struct ctx_nl_event_val *v;
+	uint32_t index;
+
+	if (nla_parse_nested(tb, CTXCOUNT_EVENT_A_MAX, attr, event_policy))
+		return -EINVAL;
+	if (!tb[CTXCOUNT_EVENT_A_INDEX])
+		return -EINVAL;
+	index = nla_get_u32(tb[CTXCOUNT_EVENT_A_INDEX]);
+	if (index >= CTXCOUNT_MAX_EVENTS)
+		return -EINVAL;
+	v = &r->ev[index];
+	memset(v, 0, sizeof(*v));
+	v->present = true;
+	if (tb[CTXCOUNT_EVENT_A_ERROR])
+		v->error = nla_get_s32(tb[CTXCOUNT_EVENT_A_ERROR]);
+	v->full = get_u64_or_0(tb[CTXCOUNT_EVENT_A_FULL]);
+	v->time_enabled = get_u64_or_0(tb[CTXCOUNT_EVENT_A_TIME_ENABLED]);
+	v->time_running = get_u64_or_0(tb[CTXCOUNT_EVENT_A_TIME_RUNNING]);
+	if (tb[CTXCOUNT_EVENT_A_BUCKETS] &&
+	    parse_buckets(tb[CTXCOUNT_EVENT_A_BUCKETS], v))
+		return -EINVAL;
+	if ((int)index + 1 > r->nr_events)
+		r->nr_events = index + 1;
+	return 0;
+}
+
+static int parse_events(struct nlattr *list, struct ctx_nl_reply *r)
+{
+	struct nlattr *attr;
+	int rem;
+
+	nla_for_each_nested(attr, list, rem) {
+		if (nla_type(attr) != CTXCOUNT_EVENTS_A_EVENT)
+			continue;
+		if (parse_event(attr, r))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int ctx_nl_parse_reply(struct nlmsghdr *nlh, struct ctx_nl_reply *r)
+{
+	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
+
+	memset(r, 0, sizeof(*r));
+	if (genlmsg_parse(nlh, 0, tb, CTXCOUNT_A_MAX, reply_policy))
+		return -EINVAL;
+	if (tb[CTXCOUNT_A_SESSION_ID])
+		r->session_id = nla_get_u32(tb[CTXCOUNT_A_SESSION_ID]);
+	r->tasks_seen = get_u64_or_0(tb[CTXCOUNT_A_TASKS_SEEN]);
+	r->tasks_lost = get_u64_or_0(tb[CTXCOUNT_A_TASKS_LOST]);
+	if (tb[CTXCOUNT_A_STATS_SESSIONS])
+		r->stats_sessions = nla_get_u32(tb[CTXCOUNT_A_STATS_SESSIONS]);
+	if (tb[CTXCOUNT_A_STATS_FEATURES])
+		r->stats_features = nla_get_u32(tb[CTXCOUNT_A_STATS_FEATURES]);
+	if (tb[CTXCOUNT_A_EVENTS])
+		return parse_events(tb[CTXCOUNT_A_EVENTS], r);
+	return 0;
+}
+
+int ctx_nl_extack_msg(const struct nlmsghdr *nlh, char *buf, size_t len)
+{
+	const struct nlmsgerr *err = NLMSG_DATA(nlh);
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	size_t offset = sizeof(*err);
+	int payload;
+
+	if (len)
+		buf[0] = '\0';
+	if (nlh->nlmsg_type != NLMSG_ERROR || !(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return 0;
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + offset)
+		return 0;
+	/* Unless capped, the kernel echoes our whole request before the TLVs. */
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		offset += err->msg.nlmsg_len - NLMSG_HDRLEN;
+	payload = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)offset;
+	if (payload <= 0)
+		return 0;
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)NLMSG_DATA(nlh) + offset),
+		      payload, NULL) || !tb[NLMSGERR_ATTR_MSG] || !len)
+		return 0;
+	nla_strlcpy(buf, tb[NLMSGERR_ATTR_MSG], len);
+	return strlen(buf);
+}
+
+int ctx_nl_open(struct ctx_nl *nl)
+{
+	int one = 1, family;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk)
+		return -ENOMEM;
+	if (genl_connect(nl->sk)) {
+		ctx_nl_close(nl);
+		return -EPROTONOSUPPORT;
+	}
+	/* Best effort: kernels before 4.12 have no extended acks. */
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &one, sizeof(one));
+	family = genl_ctrl_resolve(nl->sk, CTXCOUNT_GENL_NAME);
+	if (family < 0) {
+		ctx_nl_close(nl);
+		return family == -NLE_OBJ_NOTFOUND ? -ENOENT : -EIO;
+	}
+	nl->family = family;
+	return 0;
+}
+
+void ctx_nl_close(struct ctx_nl *nl)
+{
+	if (nl->sk)
+		nl_socket_free(nl->sk);
+	nl->sk = NULL;
+}
+
+/* State of one request/response exchange. */
+struct exchange {
+	struct ctx_nl *nl;
+	struct ctx_nl_reply *reply;
+	int error;		/* kernel errno (negative) or parse failure */
+	bool done;
+};
+
+static int on_valid(struct nl_msg *msg, void *arg)
+{
+	struct exchange *x = arg;
+
+	if (x->reply && ctx_nl_parse_reply(nlmsg_hdr(msg), x->reply))
+		x->error = -EBADMSG;
+	return NL_OK;
+}
+
+static int on_ack(struct nl_msg *msg, void *arg)
+{
+	struct exchange *x = arg;
+
+	(void)msg;
+	x->done = true;
+	return NL_STOP;
+}
+
+static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
+{
+	struct exchange *x = arg;
+	/* libnl hands us the payload; the header sits right before it. */
+	const struct nlmsghdr *nlh =
+		(const struct nlmsghdr *)((char *)err - NLMSG_HDRLEN);
+
+	(void)nla;
+	ctx_nl_extack_msg(nlh, x->nl->extack, sizeof(x->nl->extack));
+	x->error = err->error ? err->error : -EIO;
+	x->done = true;
+	return NL_STOP;
+}
+
+static int transact(struct ctx_nl *nl, struct nl_msg *msg,
+		    struct ctx_nl_reply *reply)
+{
+	struct exchange x = { .nl = nl, .reply = reply };
+	struct nl_cb *cb;
+	int ret;
+
+	nl->extack[0] = '\0';
+	if (!msg)
+		return -ENOMEM;
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &x);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &x);
+	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &x);
+	ret = nl_send_auto(nl->sk, msg);
+	nlmsg_free(msg);
+	while (ret >= 0 && !x.done) {
+		ret = nl_recvmsgs(nl->sk, cb);
+		if (ret < 0 && !x.done)
+			x.error = -EIO;
+	}
+	if (ret < 0 && !x.error)
+		x.error = -EIO;
+	nl_cb_put(cb);
+	return x.error;
+}
+
+int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
+		       const struct ctx_nl_event_req *ev, int nr_events,
+		       struct ctx_nl_reply *reply)
+{
+	return transact(nl, ctx_nl_build_session_new(nl->family, target, ev,
+						     nr_events), reply);
+}
+
+int ctx_nl_session_cmd(struct ctx_nl *nl, uint8_t cmd, uint32_t session_id)
+{
+	return transact(nl, ctx_nl_build_session_cmd(nl->family, cmd,
+						     session_id), NULL);
+}
+
+int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
+			struct ctx_nl_reply *reply)
+{
+	return transact(nl, ctx_nl_build_session_cmd(nl->family,
+						     CTXCOUNT_CMD_SESSION_READ,
+						     session_id), reply);
+}
+
+int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply)
+{
+	return transact(nl, ctx_nl_build_stats(nl->family), reply);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nlclient: the ctxcount generic netlink client. Message building and
+ * parsing are separate functions over plain structs, so the host tests can
+ * check them without the module; ctx_nl_* transactions glue them to a
+ * libnl socket.
+ */
+#ifndef CTXSTAT_NLCLIENT_H
+#define CTXSTAT_NLCLIENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/ctxcount.h>
+#include <linux/netlink.h>
+#include <netlink/msg.h>
+
+#define CTX_NL_EXTACK_MAX 256
+
+struct ctx_nl_target {
+	uint32_t pid;		/* 0 with CTXCOUNT_TARGET_F_SYSTEM_WIDE */
+	uint32_t flags;		/* CTXCOUNT_TARGET_F_* */
+};
+
+struct ctx_nl_event_req {
+	uint32_t type;
+	uint64_t config;
+	uint32_t flags;
+};
+
+/* One event of a SESSION_NEW or SESSION_READ reply. */
+struct ctx_nl_event_val {
+	bool present;		/* the reply carried this index */
+	int error;		/* 0 or -errno */
+	uint64_t full;
+	uint64_t time_enabled;
+	uint64_t time_running;
+	uint64_t bucket[CTXCOUNT_BUCKET_MAX + 1];
+};
+
+struct ctx_nl_reply {
+	uint32_t session_id;
+	uint64_t tasks_seen;
+	uint64_t tasks_lost;
+	uint32_t stats_sessions;
+	uint32_t stats_features;
+	int nr_events;		/* highest index seen + 1 */
+	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
+};
+
+struct ctx_nl {
+	struct nl_sock *sk;
+	int family;
+	/* The kernel's extended ack message of the last failed request. */
+	char extack[CTX_NL_EXTACK_MAX];
+};
+
+/* Message builders: NULL on allocation failure. */
+struct nl_msg *ctx_nl_build_session_new(int family,
+					const struct ctx_nl_target *target,
+					const struct ctx_nl_event_req *ev,
+					int nr_events);
+struct nl_msg *ctx_nl_build_session_cmd(int family, uint8_t cmd,
+					uint32_t session_id);
+struct nl_msg *ctx_nl_build_stats(int family);
+
+/* Parse a reply (SESSION_NEW, SESSION_READ or STATS); 0 or -EINVAL. */
+int ctx_nl_parse_reply(struct nlmsghdr *nlh, struct ctx_nl_reply *r);
+
+/*
+ * Copy the NLMSGERR_ATTR_MSG of an NLMSG_ERROR message into @buf; returns
+ * its length, 0 when there is none.
+ */
+int ctx_nl_extack_msg(const struct nlmsghdr *nlh, char *buf, size_t len);
+
+/* Connect and resolve the family; -ENOENT when the module is not loaded. */
+int ctx_nl_open(struct ctx_nl *nl);
+void ctx_nl_close(struct ctx_nl *nl);
+
+/* Transactions: 0 or the negative errno from the kernel (see nl->extack). */
+int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
+		       const struct ctx_nl_event_req *ev, int nr_events,
+		       struct ctx_nl_reply *reply);
+int ctx_nl_session_cmd(struct ctx_nl *nl, uint8_t cmd, uint32_t session_id);
+int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
+			struct ctx_nl_reply *reply);
+int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply);
+
+#endif

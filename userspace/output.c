@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * output: perf stat's output layout, byte for byte where perf defines it
+ * (perf 6.1 tools/perf/util/stat-display.c and stat-shadow.c, checked
+ * against real `perf stat` output), extended with ctxcount's rows:
+ *
+ *   "cycles:t"            the task-context part of the cycles counter,
+ *                         metric "xx.xx% of all" (share of full)
+ *   "cycles [hardirq]"    --breakdown: one row per context after an event
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include "output.h"
+
+#define COUNTS_LEN	18
+#define UNIT_LEN	4
+#define EVNAME_LEN	32
+#define BAD_EVNAME_LEN	25	/* perf pads failed rows' names less */
+#define METRIC_LEN	35
+
+#define CNTR_NOT_SUPPORTED	"<not supported>"
+#define CNTR_NOT_COUNTED	"<not counted>"
+
+static const char *const softirq_names[CTXCOUNT_NR_SOFTIRQ_BUCKETS] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+const char *ctx_softirq_name(int bucket)
+{
+	int i = bucket - CTXCOUNT_BUCKET_SOFTIRQ_FIRST;
+
+	if (i < 0 || i >= CTXCOUNT_NR_SOFTIRQ_BUCKETS)
+		return NULL;
+	return softirq_names[i];
+}
+
+void ctx_bucket_label(int bucket, char *buf, size_t len)
+{
+	switch (bucket) {
+	case CTXCOUNT_BUCKET_TASK:
+		snprintf(buf, len, "task");
+		break;
+	case CTXCOUNT_BUCKET_HARDIRQ:
+		snprintf(buf, len, "hardirq");
+		break;
+	case CTXCOUNT_BUCKET_NMI:
+		snprintf(buf, len, "nmi");
+		break;
+	default:
+		snprintf(buf, len, "softirq:%s",
+			 ctx_softirq_name(bucket) ?: "?");
+	}
+}
+
+/* A metric beside a count: perf's " # fmt unit"; fmt NULL = none. */
+struct metric {
+	const char *fmt;
+	char unit[32];
+	double val;
+};
+
+/* One printed line. */
+struct row {
+	const char *name;
+	const struct ctx_event *ev;
+	const struct ctx_counter_result *c;
+	const struct ctx_stats *val;	/* full or one bucket */
+	struct metric metric;
+};
+
+struct printer {
+	const struct ctx_output_opts *o;
+	const struct ctx_report *r;
+};
+
+static bool is_clock(const struct ctx_event *ev)
+{
+	return ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
+	       ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+}
+
+/* Clocks count ns and print msec, as perf's task-clock/cpu-clock. */
+static double display_scale(const struct ctx_event *ev)
+{
+	return is_clock(ev) ? 1e-6 : 1.0;
+}
+
+static const char *display_unit(const struct ctx_event *ev)
+{
+	return is_clock(ev) ? "msec" : "";
+}
+
+static bool counter_ok(const struct ctx_counter_result *c)
+{
+	return !c->error && c->counted;
+}
+
+/* Mean full count of the counter for (type, config, flags), if counted. */
+static bool find_full(const struct printer *p, uint32_t type, uint64_t config,
+		      uint32_t flags, double *avg)
+{
+	const struct ctx_event_list *l = p->r->events;
+	const struct ctx_counter *c;
+	int i;
+
+	for (i = 0; i < l->nr_counters; i++) {
+		c = &l->counters[i];
+		if (c->type != type || c->config != config || c->flags != flags)
+			continue;
+		if (!counter_ok(&p->r->counters[i]))
+			return false;
+		*avg = ctx_stats_avg(&p->r->counters[i].full);
+		return true;
+	}
+	return false;
+}
+
+/* perf's STAT_NSECS: task-clock, else cpu-clock, of the same modifiers. */
+static bool find_nsecs(const struct printer *p, uint32_t flags, double *ns)
+{
+	return find_full(p, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
+			 flags, ns) ||
+	       find_full(p, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+			 flags, ns);
+}
+
+static void set_metric(struct metric *m, const char *fmt, const char *unit,
+		       double val)
+{
+	m->fmt = fmt;
+	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+	m->val = val;
+}
+
+static void ratio_metric(struct metric *m, double num, double den,
+			 const char *fmt, const char *unit, double factor)
+{
+	if (den)
+		set_metric(m, fmt, unit, factor * num / den);
+}
+
+/* perf's convert_unit_double + "/sec": events per second of task-clock. */
+static void rate_metric(struct metric *m, double avg, double nsecs)
+{
+	double ratio = nsecs ? 1e9 * avg / nsecs : 0;
+	const char *unit = "/sec";
+
+	if (ratio >= 1e9) {
+		ratio /= 1e9;
+		unit = "G/sec";
+	} else if (ratio >= 1e6) {
+		ratio /= 1e6;
+		unit = "M/sec";
+	} else if (ratio >= 1e3) {
+		ratio /= 1e3;
+		unit = "K/sec";
+	}
+	set_metric(m, "%8.3f", unit, ratio);
+}
+
+struct miss_ratio {
+	uint32_t type;
+	uint64_t miss, base;
+	const char *unit;
+};
+
+#define HW_CACHE(cache, op, res) \
+	(PERF_COUNT_HW_CACHE_##cache | PERF_COUNT_HW_CACHE_OP_##op << 8 | \
+	 PERF_COUNT_HW_CACHE_RESULT_##res << 16)
+
+/* perf's "% of all X" metrics: a miss count over its base event. */
+static const struct miss_ratio miss_ratios[] = {
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES,
+	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "of all branches" },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
+	  PERF_COUNT_HW_CACHE_REFERENCES, "of all cache refs" },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+	  PERF_COUNT_HW_CPU_CYCLES, "frontend cycles idle" },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+	  PERF_COUNT_HW_CPU_CYCLES, "backend cycles idle" },
+	{ PERF_TYPE_HW_CACHE, HW_CACHE(L1D, READ, MISS),
+	  HW_CACHE(L1D, READ, ACCESS), "of all L1-dcache accesses" },
+	{ PERF_TYPE_HW_CACHE, HW_CACHE(L1I, READ, MISS),
+	  HW_CACHE(L1I, READ, ACCESS), "of all L1-icache accesses" },
+	{ PERF_TYPE_HW_CACHE, HW_CACHE(LL, READ, MISS),
+	  HW_CACHE(LL, READ, ACCESS), "of all LL-cache accesses" },
+	{ PERF_TYPE_HW_CACHE, HW_CACHE(DTLB, READ, MISS),
+	  HW_CACHE(DTLB, READ, ACCESS), "of all dTLB cache accesses" },
+	{ PERF_TYPE_HW_CACHE, HW_CACHE(ITLB, READ, MISS),
+	  HW_CACHE(ITLB, READ, ACCESS), "of all iTLB cache accesses" },
+};
+
+static bool miss_metric(const struct printer *p, const struct ctx_event *ev,
+			double avg, struct metric *m)
+{
+	const struct miss_ratio *mr;
+	double base;
+	size_t i;
+
+	for (i = 0; i < sizeof(miss_ratios) / sizeof(miss_ratios[0]); i++) {
+		mr = &miss_ratios[i];
+		if (!ctx_event_is(ev, mr->type, mr->miss))
+			continue;
+		if (find_full(p, mr->type, mr->base, ev->flags, &base))
+			ratio_metric(m, avg, base, "%7.2f%%", mr->unit, 100.0);
+		return true;
+	}
+	return false;
+}
+
+/* perf stat's metric for a full count (stat-shadow.c, simplified). */
+static void full_metric(const struct printer *p, const struct ctx_event *ev,
+			double avg, struct metric *m)
+{
+	double nsecs, cycles, wall = ctx_stats_avg(&p->r->walltime_ns);
+	bool have_nsecs = find_nsecs(p, ev->flags, &nsecs);
+
+	if (is_clock(ev)) {
+		ratio_metric(m, avg, wall, "%8.3f", "CPUs utilized", 1.0);
+	} else if (ctx_event_is(ev, PERF_TYPE_HARDWARE,
+				PERF_COUNT_HW_CPU_CYCLES)) {
+		if (have_nsecs)
+			ratio_metric(m, avg, nsecs, "%8.3f", "GHz", 1.0);
+	} else if (ctx_event_is(ev, PERF_TYPE_HARDWARE,
+				PERF_COUNT_HW_INSTRUCTIONS)) {
+		if (find_full(p, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
+			      ev->flags, &cycles))
+			ratio_metric(m, avg, cycles, "%7.2f ",
+				     "insn per cycle", 1.0);
+	} else if (!miss_metric(p, ev, avg, m) && have_nsecs) {
+		rate_metric(m, avg, nsecs);
+	}
+}
+
+/* Share of the full count: ":t" rows and breakdown rows. */
+static void share_metric(const struct row *row, struct metric *m)
+{
+	ratio_metric(m, ctx_stats_avg(row->val), ctx_stats_avg(&row->c->full),
+		     "%7.2f%%", "of all", 100.0);
+}
+
+static bool row_ok(const struct row *row)
+{
+	return counter_ok(row->c);
+}
+
+static double row_noise(const struct printer *p, const struct row *row)
+{
+	if (p->r->runs <= 1)
+		return 0;
+	return ctx_stats_noise_pct(row->val);
+}
+
+static uint64_t row_run(const struct row *row)
+{
+	return (uint64_t)llround(ctx_stats_avg(&row->c->running));
+}
+
+static uint64_t row_ena(const struct row *row)
+{
+	return (uint64_t)llround(ctx_stats_avg(&row->c->enabled));
+}
+
+static const char *bad_count(const struct row *row)
+{
+	return row->c->error ? CNTR_NOT_SUPPORTED : CNTR_NOT_COUNTED;
+}
+
+static void print_std_metric(FILE *f, const struct metric *m)
+{
+	int n;
+
+	if (!m->fmt) {
+		fprintf(f, "%-*s", METRIC_LEN, "");
+		return;
+	}
+	n = fprintf(f, " # ");
+	n += fprintf(f, m->fmt, m->val);
+	fprintf(f, " %-*s", METRIC_LEN - n - 1, m->unit);
+}
+
+static void print_std_row(const struct printer *p, const struct row *row)
+{
+	FILE *f = p->o->f;
+	double scale = display_scale(row->ev), noise = row_noise(p, row);
+	uint64_t run = row_run(row), ena = row_ena(row);
+
+	if (row_ok(row)) {
+		/* %' groups thousands per LC_NUMERIC, as perf's big_num. */
+		fprintf(f, scale != 1.0 ? "%'*.2f " : "%'*.0f ", COUNTS_LEN,
+			ctx_stats_avg(row->val) * scale);
+		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
+		fprintf(f, "%-*s", EVNAME_LEN, row->name);
+		print_std_metric(f, &row->metric);
+	} else {
+		fprintf(f, "%*s ", COUNTS_LEN, bad_count(row));
+		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
+		fprintf(f, "%-*s", BAD_EVNAME_LEN, row->name);
+		fprintf(f, "%-*s", METRIC_LEN, "");
+	}
+	if (noise)
+		fprintf(f, "  ( +-%6.2f%% )", noise);
+	if (run != ena)
+		fprintf(f, "  (%.2f%%)", 100.0 * run / ena);
+	fputc('\n', f);
+}
+
+/* perf's CSV metric value: the formatted number without padding or '%'. */
+static void csv_metric_value(const struct metric *m, char *buf, size_t len)
+{
+	char *start, *end;
+
+	snprintf(buf, len, m->fmt, m->val);
+	start = buf + strspn(buf, " ");
+	for (end = start; (*end >= '0' && *end <= '9') || *end == '.'; end++)
+		;
+	*end = '\0';
+	memmove(buf, start, end - start + 1);
+}
+
+static void print_csv_row(const struct printer *p, const struct row *row)
+{
+	FILE *f = p->o->f;
+	const char *sep = p->o->sep;
+	double scale = display_scale(row->ev);
+	uint64_t run = row_run(row), ena = row_ena(row);
+	char mval[64];
+
+	if (row_ok(row))
+		fprintf(f, scale != 1.0 ? "%.2f%s" : "%.0f%s",
+			ctx_stats_avg(row->val) * scale, sep);
+	else
+		fprintf(f, "%s%s", bad_count(row), sep);
+	fprintf(f, "%s%s%s", display_unit(row->ev), sep, row->name);
+	if (p->r->runs > 1)
+		fprintf(f, "%s%.2f%%", sep, row_noise(p, row));
+	/* perf computes this percentage in integers: 99.6% prints 99.00. */
+	fprintf(f, "%s%" PRIu64 "%s%.2f", sep, run, sep,
+		run != ena && ena ? (double)(100 * run / ena) : 100.0);
+	if (row_ok(row) && row->metric.fmt) {
+		csv_metric_value(&row->metric, mval, sizeof(mval));
+		fprintf(f, "%s%s%s%s", sep, mval, sep, row->metric.unit);
+	} else {
+		fprintf(f, "%s%s", sep, sep);
+	}
+	fputc('\n', f);
+}
+
+static void print_json_row(const struct printer *p, const struct row *row)
+{
+	FILE *f = p->o->f;
+	uint64_t run = row_run(row), ena = row_ena(row);
+	bool ok = row_ok(row);
+
+	if (ok)
+		fprintf(f, "{\"counter-value\" : \"%f\", ",
+			ctx_stats_avg(row->val) * display_scale(row->ev));
+	else
+		fprintf(f, "{\"counter-value\" : \"%s\", ", bad_count(row));
+	fprintf(f, "\"unit\" : \"%s\", \"event\" : \"%s\", ",
+		display_unit(row->ev), row->name);
+	if (p->r->runs > 1)
+		fprintf(f, "\"variance\" : %.2f, ", row_noise(p, row));
+	fprintf(f, "\"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, ",
+		run, run != ena && ena ? (double)(100 * run / ena) : 100.0);
+	if (ok && row->metric.fmt)
+		fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n",
+			row->metric.val, row->metric.unit);
+	else
+		fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : \"\"}\n",
+			0.0);
+}
+
+static void print_row(const struct printer *p, const struct row *row)
+{
+	switch (p->o->format) {
+	case CTX_OUTPUT_STD:
+		print_std_row(p, row);
+		break;
+	case CTX_OUTPUT_CSV:
+		print_csv_row(p, row);
+		break;
+	case CTX_OUTPUT_JSON:
+		print_json_row(p, row);
+		break;
+	}
+}
+
+static bool bucket_shown(const struct printer *p,
+			 const struct ctx_counter_result *c, int bucket)
+{
+	if (bucket == CTXCOUNT_BUCKET_TASK || bucket == CTXCOUNT_BUCKET_HARDIRQ ||
+	    bucket == CTXCOUNT_BUCKET_NMI || p->o->verbose)
+		return true;
+	return ctx_stats_avg(&c->bucket[bucket]) != 0;
+}
+
+/* Contexts in reading order: task, hardirq, softirq vectors, nmi. */
+static const int breakdown_order[] = {
+	CTXCOUNT_BUCKET_TASK,
+	CTXCOUNT_BUCKET_HARDIRQ,
+	CTXCOUNT_BUCKET_SOFTIRQ_HI,
+	CTXCOUNT_BUCKET_SOFTIRQ_TIMER,
+	CTXCOUNT_BUCKET_SOFTIRQ_NET_TX,
+	CTXCOUNT_BUCKET_SOFTIRQ_NET_RX,
+	CTXCOUNT_BUCKET_SOFTIRQ_BLOCK,
+	CTXCOUNT_BUCKET_SOFTIRQ_IRQ_POLL,
+	CTXCOUNT_BUCKET_SOFTIRQ_TASKLET,
+	CTXCOUNT_BUCKET_SOFTIRQ_SCHED,
+	CTXCOUNT_BUCKET_SOFTIRQ_HRTIMER,
+	CTXCOUNT_BUCKET_SOFTIRQ_RCU,
+	CTXCOUNT_BUCKET_NMI,
+};
+
+static void print_breakdown(const struct printer *p, const struct ctx_event *ev,
+			    const struct ctx_counter_result *c)
+{
+	char base[CTX_EVENT_NAME_MAX], label[32];
+	char name[CTX_EVENT_NAME_MAX + sizeof(label) + 4];
+	struct row row;
+	size_t i;
+	int b;
+
+	/* The breakdown is of the counter: name it without :t. */
+	snprintf(base, sizeof(base), "%s", ev->name);
+	if (ev->task_only)
+		base[strcspn(base, ":")] = '\0';
+	for (i = 0; i < sizeof(breakdown_order) / sizeof(breakdown_order[0]); i++) {
+		b = breakdown_order[i];
+		if (!bucket_shown(p, c, b))
+			continue;
+		ctx_bucket_label(b, label, sizeof(label));
+		snprintf(name, sizeof(name), "%s [%s]", base, label);
+		memset(&row, 0, sizeof(row));
+		row.name = name;
+		row.ev = ev;
+		row.c = c;
+		row.val = &c->bucket[b];
+		share_metric(&row, &row.metric);
+		print_row(p, &row);
+	}
+}
+
+static void print_event(const struct printer *p, const struct ctx_event *ev,
+			bool first_of_counter)
+{
+	const struct ctx_counter_result *c = &p->r->counters[ev->counter];
+	struct row row = {
+		.name = ev->name,
+		.ev = ev,
+		.c = c,
+		.val = ev->task_only ? &c->bucket[CTXCOUNT_BUCKET_TASK] : &c->full,
+	};
+
+	if (ev->task_only)
+		share_metric(&row, &row.metric);
+	else
+		full_metric(p, ev, ctx_stats_avg(&c->full), &row.metric);
+	print_row(p, &row);
+	if (p->o->breakdown && first_of_counter && counter_ok(c))
+		print_breakdown(p, ev, c);
+}
+
+static void print_header(const struct printer *p)
+{
+	FILE *f = p->o->f;
+	char **arg;
+
+	fprintf(f, "\n Performance counter stats for ");
+	switch (p->r->target) {
+	case CTX_TARGET_SYSTEM_WIDE:
+		fprintf(f, "'system wide");
+		break;
+	case CTX_TARGET_PID:
+		fprintf(f, "process id '%d", (int)p->r->pid);
+		break;
+	case CTX_TARGET_COMMAND:
+		fputc('\'', f);
+		for (arg = p->r->cmd; arg && *arg; arg++)
+			fprintf(f, "%s%s", arg == p->r->cmd ? "" : " ", *arg);
+		break;
+	}
+	fputc('\'', f);
+	if (p->r->runs > 1)
+		fprintf(f, " (%d runs)", p->r->runs);
+	fprintf(f, ":\n\n");
+}
+
+static void print_footer(const struct printer *p)
+{
+	const struct ctx_report *r = p->r;
+	FILE *f = p->o->f;
+	double avg = ctx_stats_avg(&r->walltime_ns) / 1e9;
+	double sd, noise;
+	int prec;
+
+	if (!r->null_run)
+		fputc('\n', f);
+	if (r->runs == 1) {
+		fprintf(f, " %17.9f seconds time elapsed", avg);
+		if (r->show_rusage) {
+			fprintf(f, "\n\n");
+			fprintf(f, " %17.9f seconds user\n", r->user_s);
+			fprintf(f, " %17.9f seconds sys\n", r->sys_s);
+		}
+	} else {
+		sd = ctx_stats_stddev_mean(&r->walltime_ns) / 1e9;
+		prec = ctx_stats_precision(sd);
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed",
+			prec, avg, prec, sd);
+		noise = ctx_stats_noise_pct(&r->walltime_ns);
+		if (noise)
+			fprintf(f, "  ( +-%6.2f%% )", noise);
+	}
+	fprintf(f, "\n\n");
+}
+
+void ctx_output_report(const struct ctx_output_opts *o,
+		       const struct ctx_report *r)
+{
+	struct printer p = { .o = o, .r = r };
+	bool seen[CTXCOUNT_MAX_EVENTS] = { false };
+	const struct ctx_event *ev;
+	int i;
+
+	if (o->format == CTX_OUTPUT_STD)
+		print_header(&p);
+	for (i = 0; !r->null_run && i < r->events->nr; i++) {
+		ev = &r->events->ev[i];
+		print_event(&p, ev, !seen[ev->counter]);
+		seen[ev->counter] = true;
+	}
+	if (o->format == CTX_OUTPUT_STD)
+		print_footer(&p);
+	fflush(o->f);
+}
