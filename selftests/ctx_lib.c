@@ -1,0 +1,989 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Shared helpers of the ctxcount selftests; see ctx_lib.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <linux/netlink.h>
+#include <linux/genetlink.h>
+
+#include <netlink/netlink.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+#include <netlink/socket.h>
+#include <netlink/genl/genl.h>
+
+#include "ctx_lib.h"
+
+#ifndef NETLINK_EXT_ACK
+#define NETLINK_EXT_ACK 11
+#endif
+#ifndef NETLINK_CAP_ACK
+#define NETLINK_CAP_ACK 10
+#endif
+#ifndef NLM_F_CAPPED
+#define NLM_F_CAPPED 0x100
+#endif
+#ifndef NLM_F_ACK_TLVS
+#define NLM_F_ACK_TLVS 0x200
+#endif
+#define CTX_NLMSGERR_ATTR_MSG 1
+#define CTX_NLMSGERR_ATTR_OFFS 2
+#define CTX_NLMSGERR_ATTR_MISS_TYPE 5
+#define CTX_NLMSGERR_ATTR_MAX 8
+
+/* ---- netlink client ---------------------------------------------------- */
+
+int ctx_fd(struct ctx_sock *s)
+{
+	return nl_socket_get_fd(s->sk);
+}
+
+static void parse_ack(struct nlmsghdr *nlh, struct ctx_ack *ack)
+{
+	struct nlmsgerr *e = NLMSG_DATA(nlh);
+	struct nlattr *tb[CTX_NLMSGERR_ATTR_MAX + 1];
+	size_t off, len;
+
+	ack->err = e->error;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	off = sizeof(*e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(e->msg);
+	off = NLMSG_ALIGN(off);
+	if (NLMSG_HDRLEN + off >= nlh->nlmsg_len)
+		return;
+	len = nlh->nlmsg_len - NLMSG_HDRLEN - off;
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse(tb, CTX_NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)e + off), len, NULL))
+		return;
+	if (tb[CTX_NLMSGERR_ATTR_MSG]) {
+		ack->has_msg = true;
+		snprintf(ack->msg, sizeof(ack->msg), "%.*s",
+			 nla_len(tb[CTX_NLMSGERR_ATTR_MSG]),
+			 (char *)nla_data(tb[CTX_NLMSGERR_ATTR_MSG]));
+		/* an empty string is not a message */
+		if (!ack->msg[0])
+			ack->has_msg = false;
+	}
+	if (tb[CTX_NLMSGERR_ATTR_OFFS]) {
+		ack->has_off = true;
+		ack->off = nla_get_u32(tb[CTX_NLMSGERR_ATTR_OFFS]);
+	}
+	if (tb[CTX_NLMSGERR_ATTR_MISS_TYPE]) {
+		ack->has_miss = true;
+		ack->miss_type = nla_get_u32(tb[CTX_NLMSGERR_ATTR_MISS_TYPE]);
+	}
+}
+
+static void parse_event(struct nlattr *nest, struct ctx_ev_res *r)
+{
+	struct nlattr *tb[CTXCOUNT_EVENT_A_MAX + 1];
+	struct nlattr *b;
+	int rem;
+
+	memset(r, 0, sizeof(*r));
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse_nested(tb, CTXCOUNT_EVENT_A_MAX, nest, NULL))
+		return;
+	if (tb[CTXCOUNT_EVENT_A_INDEX]) {
+		r->has_index = true;
+		r->index = nla_get_u32(tb[CTXCOUNT_EVENT_A_INDEX]);
+	}
+	if (tb[CTXCOUNT_EVENT_A_ERROR]) {
+		r->has_error = true;
+		r->error = nla_get_s32(tb[CTXCOUNT_EVENT_A_ERROR]);
+	}
+	if (tb[CTXCOUNT_EVENT_A_FULL]) {
+		r->has_full = true;
+		r->full = nla_get_u64(tb[CTXCOUNT_EVENT_A_FULL]);
+	}
+	if (tb[CTXCOUNT_EVENT_A_TIME_ENABLED]) {
+		r->has_enabled = true;
+		r->enabled = nla_get_u64(tb[CTXCOUNT_EVENT_A_TIME_ENABLED]);
+	}
+	if (tb[CTXCOUNT_EVENT_A_TIME_RUNNING]) {
+		r->has_running = true;
+		r->running = nla_get_u64(tb[CTXCOUNT_EVENT_A_TIME_RUNNING]);
+	}
+	if (!tb[CTXCOUNT_EVENT_A_BUCKETS])
+		return;
+	r->has_buckets = true;
+	nla_for_each_nested(b, tb[CTXCOUNT_EVENT_A_BUCKETS], rem) {
+		int t = nla_type(b);
+
+		r->nbuckets++;
+		if (t <= CTXCOUNT_BUCKET_UNSPEC || t > CTXCOUNT_BUCKET_MAX ||
+		    nla_len(b) != 8) {
+			r->bad_buckets++;
+			continue;
+		}
+		if (r->has_b[t])
+			r->dup_buckets++;
+		r->has_b[t] = true;
+		r->b[t] = nla_get_u64(b);
+	}
+}
+
+static void parse_reply(struct nlmsghdr *nlh, struct ctx_res *res)
+{
+	struct genlmsghdr *g = NLMSG_DATA(nlh);
+	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
+	struct nlattr *ev;
+	int rem;
+
+	res->replied = true;
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse(tb, CTXCOUNT_A_MAX, genlmsg_attrdata(g, 0),
+		      genlmsg_attrlen(g, 0), NULL))
+		return;
+	if (tb[CTXCOUNT_A_SESSION_ID]) {
+		res->has_id = true;
+		res->id = nla_get_u32(tb[CTXCOUNT_A_SESSION_ID]);
+	}
+	if (tb[CTXCOUNT_A_TASKS_SEEN]) {
+		res->has_seen = true;
+		res->tasks_seen = nla_get_u64(tb[CTXCOUNT_A_TASKS_SEEN]);
+	}
+	if (tb[CTXCOUNT_A_TASKS_LOST]) {
+		res->has_lost = true;
+		res->tasks_lost = nla_get_u64(tb[CTXCOUNT_A_TASKS_LOST]);
+	}
+	if (tb[CTXCOUNT_A_STATS_SESSIONS]) {
+		res->has_sessions = true;
+		res->sessions = nla_get_u32(tb[CTXCOUNT_A_STATS_SESSIONS]);
+	}
+	if (tb[CTXCOUNT_A_STATS_FEATURES]) {
+		res->has_features = true;
+		res->features = nla_get_u32(tb[CTXCOUNT_A_STATS_FEATURES]);
+	}
+	if (!tb[CTXCOUNT_A_EVENTS])
+		return;
+	nla_for_each_nested(ev, tb[CTXCOUNT_A_EVENTS], rem) {
+		if (nla_type(ev) != CTXCOUNT_EVENTS_A_EVENT)
+			continue;
+		if (res->nev >= (int)(sizeof(res->ev) / sizeof(res->ev[0])))
+			break;
+		parse_event(ev, &res->ev[res->nev++]);
+	}
+}
+
+/* Generic request/ack on any genl family; ctrl replies go to ctrl_cb. */
+static int xfer(struct nl_sock *sk, struct nl_msg *msg, int family,
+		struct ctx_res *res, struct ctx_ack *ack,
+		void (*ctrl_cb)(struct nlmsghdr *, void *), void *cb_arg)
+{
+	struct ctx_ack local;
+	uint32_t seq;
+	int ret;
+
+	if (!ack)
+		ack = &local;
+	memset(ack, 0, sizeof(*ack));
+	if (res)
+		memset(res, 0, sizeof(*res));
+	ret = nl_send_auto(sk, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	nlmsg_free(msg);
+	if (ret < 0) {
+		ack->err = -EIO;
+		return ack->err;
+	}
+	for (;;) {
+		struct sockaddr_nl peer;
+		unsigned char *buf = NULL;
+		struct nlmsghdr *nlh;
+		int len, done = 0;
+
+		len = nl_recv(sk, &peer, &buf, NULL);
+		if (len <= 0) {
+			free(buf);
+			ack->err = len == -NLE_AGAIN ? -ETIMEDOUT : -EIO;
+			return ack->err;
+		}
+		for (nlh = (struct nlmsghdr *)buf; nlmsg_ok(nlh, len);
+		     nlh = nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_seq != seq)
+				continue;
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				parse_ack(nlh, ack);
+				done = 1;
+				break;
+			}
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				done = 1;
+				break;
+			}
+			if (nlh->nlmsg_type == family) {
+				if (ctrl_cb)
+					ctrl_cb(nlh, cb_arg);
+				else if (res)
+					parse_reply(nlh, res);
+			}
+		}
+		free(buf);
+		if (done)
+			return ack->err;
+	}
+}
+
+struct family_info {
+	bool found;
+	int id;
+	unsigned int version, maxattr;
+};
+
+static void family_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct family_info *fi = arg;
+	struct genlmsghdr *g = NLMSG_DATA(nlh);
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse(tb, CTRL_ATTR_MAX, genlmsg_attrdata(g, 0),
+		      genlmsg_attrlen(g, 0), NULL))
+		return;
+	if (!tb[CTRL_ATTR_FAMILY_ID])
+		return;
+	fi->found = true;
+	fi->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (tb[CTRL_ATTR_VERSION])
+		fi->version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
+	if (tb[CTRL_ATTR_MAXATTR])
+		fi->maxattr = nla_get_u32(tb[CTRL_ATTR_MAXATTR]);
+}
+
+int ctx_open(struct ctx_sock *s)
+{
+	struct family_info fi = { 0 };
+	struct timeval tv = { .tv_sec = 20 };
+	struct nl_msg *m;
+	int one = 1, ret;
+
+	memset(s, 0, sizeof(*s));
+	s->sk = nl_socket_alloc();
+	if (!s->sk)
+		return -ENOMEM;
+	if (genl_connect(s->sk)) {
+		nl_socket_free(s->sk);
+		s->sk = NULL;
+		return -EIO;
+	}
+	nl_socket_enable_msg_peek(s->sk);
+	nl_socket_set_msg_buf_size(s->sk, 65536);
+	setsockopt(ctx_fd(s), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(ctx_fd(s), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(ctx_fd(s), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+
+	m = nlmsg_alloc();
+	if (!m) {
+		ctx_close(s);
+		return -ENOMEM;
+	}
+	genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
+		    NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
+	nla_put_string(m, CTRL_ATTR_FAMILY_NAME, CTXCOUNT_GENL_NAME);
+	ret = xfer(s->sk, m, GENL_ID_CTRL, NULL, NULL, family_cb, &fi);
+	if (ret || !fi.found) {
+		ctx_close(s);
+		return ret ? ret : -ENOENT;
+	}
+	s->family = fi.id;
+	s->version = fi.version;
+	s->maxattr = fi.maxattr;
+	return 0;
+}
+
+void ctx_close(struct ctx_sock *s)
+{
+	if (s->sk)
+		nl_socket_free(s->sk);
+	s->sk = NULL;
+}
+
+struct nl_msg *ctx_msg(struct ctx_sock *s, uint8_t cmd)
+{
+	struct nl_msg *m = nlmsg_alloc_size(32768);
+
+	if (!m)
+		return NULL;
+	genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, s->family, 0,
+		    NLM_F_REQUEST | NLM_F_ACK, cmd, CTXCOUNT_GENL_VERSION);
+	return m;
+}
+
+int ctx_put_target(struct nl_msg *m, int pid, uint32_t flags)
+{
+	struct nlattr *t = nla_nest_start(m, CTXCOUNT_A_TARGET | NLA_F_NESTED);
+
+	if (!t)
+		return -EMSGSIZE;
+	if (pid >= 0 && nla_put_u32(m, CTXCOUNT_TARGET_A_PID, pid))
+		return -EMSGSIZE;
+	if (nla_put_u32(m, CTXCOUNT_TARGET_A_FLAGS, flags))
+		return -EMSGSIZE;
+	nla_nest_end(m, t);
+	return 0;
+}
+
+int ctx_put_events(struct nl_msg *m, const struct ctx_ev *ev, int n)
+{
+	struct nlattr *all = nla_nest_start(m, CTXCOUNT_A_EVENTS | NLA_F_NESTED);
+	int i;
+
+	if (!all)
+		return -EMSGSIZE;
+	for (i = 0; i < n; i++) {
+		struct nlattr *e = nla_nest_start(m, CTXCOUNT_EVENTS_A_EVENT |
+						     NLA_F_NESTED);
+
+		if (!e || nla_put_u32(m, CTXCOUNT_EVENT_A_TYPE, ev[i].type) ||
+		    nla_put_u64(m, CTXCOUNT_EVENT_A_CONFIG, ev[i].config) ||
+		    nla_put_u32(m, CTXCOUNT_EVENT_A_FLAGS, ev[i].flags))
+			return -EMSGSIZE;
+		nla_nest_end(m, e);
+	}
+	nla_nest_end(m, all);
+	return 0;
+}
+
+int ctx_xfer(struct ctx_sock *s, struct nl_msg *msg, struct ctx_res *res,
+	     struct ctx_ack *ack)
+{
+	return xfer(s->sk, msg, s->family, res, ack, NULL, NULL);
+}
+
+int ctx_new(struct ctx_sock *s, int pid, uint32_t tflags,
+	    const struct ctx_ev *ev, int n, struct ctx_res *res,
+	    struct ctx_ack *ack)
+{
+	struct nl_msg *m = ctx_msg(s, CTXCOUNT_CMD_SESSION_NEW);
+
+	if (!m)
+		return -ENOMEM;
+	if (ctx_put_target(m, pid, tflags) || ctx_put_events(m, ev, n)) {
+		nlmsg_free(m);
+		return -EMSGSIZE;
+	}
+	return ctx_xfer(s, m, res, ack);
+}
+
+int ctx_cmd(struct ctx_sock *s, uint8_t cmd, uint32_t id,
+	    struct ctx_res *res, struct ctx_ack *ack)
+{
+	struct nl_msg *m = ctx_msg(s, cmd);
+
+	if (!m)
+		return -ENOMEM;
+	if (cmd != CTXCOUNT_CMD_STATS &&
+	    nla_put_u32(m, CTXCOUNT_A_SESSION_ID, id)) {
+		nlmsg_free(m);
+		return -EMSGSIZE;
+	}
+	return ctx_xfer(s, m, res, ack);
+}
+
+long ctx_live_sessions(void)
+{
+	struct ctx_sock s;
+	struct ctx_res *res = calloc(1, sizeof(*res));
+	long ret;
+
+	if (!res)
+		return -ENOMEM;
+	ret = ctx_open(&s);
+	if (!ret) {
+		ret = ctx_cmd(&s, CTXCOUNT_CMD_STATS, 0, res, NULL);
+		if (!ret)
+			ret = res->has_sessions ? (long)res->sessions : -EPROTO;
+		ctx_close(&s);
+	}
+	free(res);
+	return ret;
+}
+
+uint64_t ctx_bucket_sum(const struct ctx_ev_res *e)
+{
+	uint64_t sum = 0;
+	int b;
+
+	for (b = CTXCOUNT_BUCKET_TASK; b <= CTXCOUNT_BUCKET_MAX; b++)
+		sum += e->b[b];
+	return sum;
+}
+
+uint64_t ctx_softirq_sum(const struct ctx_ev_res *e)
+{
+	uint64_t sum = 0;
+	int b;
+
+	for (b = CTXCOUNT_BUCKET_SOFTIRQ_FIRST; b <= CTXCOUNT_BUCKET_MAX; b++)
+		sum += e->b[b];
+	return sum;
+}
+
+const char *ctx_bucket_name(int b)
+{
+	static const char *const names[] = {
+		[CTXCOUNT_BUCKET_TASK] = "task",
+		[CTXCOUNT_BUCKET_HARDIRQ] = "hardirq",
+		[CTXCOUNT_BUCKET_NMI] = "nmi",
+		[CTXCOUNT_BUCKET_SOFTIRQ_HI] = "HI",
+		[CTXCOUNT_BUCKET_SOFTIRQ_TIMER] = "TIMER",
+		[CTXCOUNT_BUCKET_SOFTIRQ_NET_TX] = "NET_TX",
+		[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX] = "NET_RX",
+		[CTXCOUNT_BUCKET_SOFTIRQ_BLOCK] = "BLOCK",
+		[CTXCOUNT_BUCKET_SOFTIRQ_IRQ_POLL] = "IRQ_POLL",
+		[CTXCOUNT_BUCKET_SOFTIRQ_TASKLET] = "TASKLET",
+		[CTXCOUNT_BUCKET_SOFTIRQ_SCHED] = "SCHED",
+		[CTXCOUNT_BUCKET_SOFTIRQ_HRTIMER] = "HRTIMER",
+		[CTXCOUNT_BUCKET_SOFTIRQ_RCU] = "RCU",
+	};
+
+	if (b <= 0 || b > CTXCOUNT_BUCKET_MAX)
+		return "?";
+	return names[b];
+}
+
+void ctx_fmt_event(const struct ctx_ev_res *e, char *buf, size_t len)
+{
+	size_t n;
+	int b;
+
+	n = snprintf(buf, len, "err=%d full=%llu sum=%llu en=%llu run=%llu",
+		     e->error, (unsigned long long)e->full,
+		     (unsigned long long)ctx_bucket_sum(e),
+		     (unsigned long long)e->enabled,
+		     (unsigned long long)e->running);
+	for (b = CTXCOUNT_BUCKET_TASK; b <= CTXCOUNT_BUCKET_MAX && n < len; b++)
+		if (e->b[b])
+			n += snprintf(buf + n, len - n, " %s=%llu",
+				      ctx_bucket_name(b),
+				      (unsigned long long)e->b[b]);
+}
+
+/* ---- module and environment -------------------------------------------- */
+
+bool ctx_module_loaded(void)
+{
+	struct stat st;
+
+	return stat("/sys/module/ctxcount", &st) == 0;
+}
+
+int ctx_param_get(const char *name, long *val)
+{
+	char path[256], buf[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/ctxcount/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	*val = strtol(buf, NULL, 0);
+	return 0;
+}
+
+int ctx_param_set(const char *name, long val)
+{
+	char path[256];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/module/ctxcount/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%ld\n", val) < 0)
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+const char *ctx_ko_path(void)
+{
+	const char *p = getenv("CTXCOUNT_KO");
+
+	return p && *p ? p : "/ctx/module/ctxcount.ko";
+}
+
+const char *ctx_ctxstat_path(void)
+{
+	const char *p = getenv("CTXSTAT");
+
+	return p && *p ? p : "/ctx/bin/ctxstat";
+}
+
+const char *ctx_self_dir(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n <= 0) {
+		strcpy(dir, ".");
+		return dir;
+	}
+	dir[n] = 0;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	return dir;
+}
+
+const char *ctx_workload_path(void)
+{
+	static char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/ctx_workload", ctx_self_dir());
+	return path;
+}
+
+int ctx_rmmod(void)
+{
+	int i;
+
+	/* A session's last reference may be dropped by RCU; retry briefly. */
+	for (i = 0; i < 50; i++) {
+		if (!syscall(SYS_delete_module, "ctxcount", O_NONBLOCK))
+			return 0;
+		if (errno != EAGAIN && errno != EBUSY)
+			return -errno;
+		usleep(100000);
+	}
+	return -errno;
+}
+
+int ctx_insmod(const char *params)
+{
+	int fd = open(ctx_ko_path(), O_RDONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, params ? params : "", 0))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+void ctx_current_params(char *buf, size_t len)
+{
+	static const char *const names[] = {
+		"max_sessions", "max_sessions_per_socket", "paranoid",
+	};
+	size_t n = 0;
+	unsigned int i;
+	long v;
+
+	buf[0] = 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++)
+		if (!ctx_param_get(names[i], &v))
+			n += snprintf(buf + n, len - n, "%s%s=%ld",
+				      n ? " " : "", names[i], v);
+}
+
+const char *ctx_cannot_run(void)
+{
+	struct ctx_sock s;
+	int ret;
+
+	if (geteuid() != 0)
+		return "must run as root\n";
+	if (!ctx_module_loaded())
+		return "ctxcount module not loaded (insmod ctxcount.ko first)\n";
+	ret = ctx_open(&s);
+	if (ret == -ENOENT)
+		return "ctxcount module loaded but its genl family is missing\n";
+	if (ret)
+		return "cannot open a generic netlink socket\n";
+	ctx_close(&s);
+	return NULL;
+}
+
+int ctx_event_error(const struct ctx_ev *ev)
+{
+	struct ctx_sock s;
+	struct ctx_res *res = calloc(1, sizeof(*res));
+	int ret;
+
+	if (!res)
+		return -ENOMEM;
+	ret = ctx_open(&s);
+	if (ret) {
+		free(res);
+		return ret;
+	}
+	ret = ctx_new(&s, getpid(), 0, ev, 1, res, NULL);
+	if (!ret) {
+		if (res->nev == 1 && res->ev[0].has_error)
+			ret = res->ev[0].error;
+		else
+			ret = -EPROTO;
+		ctx_cmd(&s, CTXCOUNT_CMD_SESSION_DEL, res->id, NULL, NULL);
+	}
+	ctx_close(&s);
+	free(res);
+	return ret;
+}
+
+const char *ctx_perf_path(void)
+{
+	/*
+	 * A versioned binary first: where /usr/bin/perf is Debian's wrapper
+	 * it looks for perf_$(running kernel), which may not be installed.
+	 */
+	static const char *const cands[] = {
+		"/usr/bin/perf_6.1", "/usr/bin/perf_6.12", "/usr/bin/perf",
+		"/usr/local/bin/perf", "/usr/sbin/perf",
+	};
+	const char *env = getenv("PERF");
+	unsigned int i;
+
+	if (env && *env && !access(env, X_OK))
+		return env;
+	for (i = 0; i < sizeof(cands) / sizeof(cands[0]); i++)
+		if (!access(cands[i], X_OK))
+			return cands[i];
+	return NULL;
+}
+
+/* ---- forked workloads -------------------------------------------------- */
+
+void ctx_loop(uint64_t n)
+{
+#if defined(__aarch64__)
+	/* subs + b.ne: 2 instructions per iteration */
+	__asm__ volatile("1:\n\tsubs %0, %0, #1\n\tb.ne 1b\n"
+			 : "+r"(n) : : "cc");
+#elif defined(__x86_64__)
+	/* dec + jnz: 2 instructions per iteration */
+	__asm__ volatile("1:\n\tdec %0\n\tjnz 1b\n" : "+r"(n) : : "cc");
+#else
+	volatile uint64_t i;
+
+	for (i = 0; i < n; i++)
+		;
+#endif
+}
+
+double ctx_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void ctx_spin_ms(unsigned int ms)
+{
+	double end = ctx_now() + ms / 1000.0;
+
+	while (ctx_now() < end)
+		ctx_loop(1000);
+}
+
+int ctx_child_fork(struct ctx_child *c, void (*fn)(void *), void *arg)
+{
+	int p[2];
+	char ch;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	c->pid = fork();
+	if (c->pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	if (c->pid == 0) {
+		close(p[1]);
+		if (read(p[0], &ch, 1) != 1)
+			_exit(3);
+		close(p[0]);
+		fn(arg);
+		_exit(0);
+	}
+	close(p[0]);
+	c->go_fd = p[1];
+	return 0;
+}
+
+int ctx_child_go(struct ctx_child *c)
+{
+	int ret = write(c->go_fd, "g", 1) == 1 ? 0 : -errno;
+
+	close(c->go_fd);
+	c->go_fd = -1;
+	return ret;
+}
+
+int ctx_child_wait(struct ctx_child *c)
+{
+	int status;
+
+	if (c->go_fd >= 0) {
+		close(c->go_fd);
+		c->go_fd = -1;
+	}
+	if (waitpid(c->pid, &status, 0) != c->pid)
+		return -1;
+	return status;
+}
+
+/* ---- running programs -------------------------------------------------- */
+
+int ctx_run_as(struct ctx_run *r, char *const argv[], int timeout_s,
+	       int uid, int gid)
+{
+	int po[2], pe[2];
+	size_t no = 0, ne = 0;
+	double end = ctx_now() + timeout_s;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	r->status = -1;
+	if (pipe2(po, O_CLOEXEC))
+		return -errno;
+	if (pipe2(pe, O_CLOEXEC)) {
+		close(po[0]);
+		close(po[1]);
+		return -errno;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		setpgid(0, 0);
+		if (uid >= 0) {
+			if (setgroups(0, NULL) || setresgid(gid, gid, gid) ||
+			    setresuid(uid, uid, uid))
+				_exit(126);
+		}
+		execv(argv[0], argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	for (;;) {
+		struct pollfd fds[2] = {
+			{ .fd = po[0], .events = POLLIN },
+			{ .fd = pe[0], .events = POLLIN },
+		};
+		int left = (int)((end - ctx_now()) * 1000), n;
+
+		if (fds[0].fd < 0 && fds[1].fd < 0)
+			break;
+		if (left <= 0) {
+			r->timed_out = true;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			break;
+		}
+		if (po[0] < 0)
+			fds[0].fd = -1;
+		if (pe[0] < 0)
+			fds[1].fd = -1;
+		n = poll(fds, 2, left);
+		if (n < 0 && errno != EINTR)
+			break;
+		if (fds[0].revents) {
+			ssize_t k = read(po[0], r->out + no,
+					 sizeof(r->out) - 1 - no);
+			if (k <= 0) {
+				close(po[0]);
+				po[0] = -1;
+			} else {
+				no += k;
+			}
+		}
+		if (fds[1].revents) {
+			ssize_t k = read(pe[0], r->err + ne,
+					 sizeof(r->err) - 1 - ne);
+			if (k <= 0) {
+				close(pe[0]);
+				pe[0] = -1;
+			} else {
+				ne += k;
+			}
+		}
+		if (po[0] < 0 && pe[0] < 0)
+			break;
+	}
+	if (po[0] >= 0)
+		close(po[0]);
+	if (pe[0] >= 0)
+		close(pe[0]);
+	r->out[no] = 0;
+	r->err[ne] = 0;
+	if (waitpid(pid, &r->status, 0) != pid)
+		r->status = -1;
+	return 0;
+}
+
+int ctx_run(struct ctx_run *r, char *const argv[], int timeout_s)
+{
+	return ctx_run_as(r, argv, timeout_s, -1, -1);
+}
+
+/* ---- kernel log -------------------------------------------------------- */
+
+int ctx_kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+int ctx_kmsg_reports(int fd, char *first, size_t len)
+{
+	static const char *const pats[] = {
+		"WARNING:", "BUG:", "Oops", "kernel BUG", "general protection",
+		"Call trace:", "Call Trace:", "UBSAN:", "KASAN:",
+		"possible circular locking", "possible recursive locking",
+		"suspicious RCU usage", "inconsistent lock state",
+		"scheduling while atomic", "sleeping function called",
+		"refcount_t:", "list_add corruption", "list_del corruption",
+		"kmemleak:", "INFO: task",
+	};
+	char rec[8192];
+	int found = 0;
+	unsigned int i;
+
+	if (first && len)
+		first[0] = 0;
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		char *msg;
+
+		if (n < 0) {
+			if (errno == EPIPE)	/* overwritten records */
+				continue;
+			break;
+		}
+		if (n == 0)
+			break;
+		rec[n] = 0;
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
+			if (strstr(msg, pats[i])) {
+				if (!found && first && len)
+					snprintf(first, len, "%s", msg);
+				found++;
+				break;
+			}
+		}
+	}
+	return found;
+}
+
+unsigned long long ctx_total_interrupts(void)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	unsigned long long total = 0;
+	char line[4096];
+	int ncpu = 0;
+
+	if (!f)
+		return 0;
+	if (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		while ((p = strstr(p, "CPU"))) {
+			ncpu++;
+			p += 3;
+		}
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+		int i;
+
+		if (!p)
+			continue;
+		/* ERR: and MIS: are not per-CPU counts of delivered irqs */
+		if (strstr(line, "ERR:") || strstr(line, "MIS:"))
+			continue;
+		p++;
+		for (i = 0; i < ncpu; i++) {
+			char *end;
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			total += v;
+			p = end;
+		}
+	}
+	fclose(f);
+	return total;
+}
+
+unsigned long long ctx_softirq_total(const char *name)
+{
+	FILE *f = fopen("/proc/softirqs", "r");
+	unsigned long long total = 0;
+	char line[4096];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *colon = strchr(line, ':');
+
+		while (*p == ' ')
+			p++;
+		if (!colon || strncmp(p, name, strlen(name)) ||
+		    p + strlen(name) != colon)
+			continue;
+		p = colon + 1;
+		for (;;) {
+			char *end;
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			total += v;
+			p = end;
+		}
+	}
+	fclose(f);
+	return total;
+}
