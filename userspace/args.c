@@ -162,18 +162,26 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	return usage_error(err, errlen, "unknown option");
 }
 
-static int unknown_option(int argc, char **argv, char *err, size_t errlen)
+/* perf's wording: "unknown option `name'", "unknown switch `c'". */
+static int bad_option(int c, char **argv, char *err, size_t errlen)
 {
-	const char *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+	const char *arg = argv[optind - 1];
+	size_t len;
 
-	if (optopt && optopt != '?') {
-		if (strchr("erxop", optopt))
+	if (!strncmp(arg, "--", 2)) {
+		arg += 2;
+		len = strcspn(arg, "=");
+		if (c == ':')
 			return usage_error(err, errlen,
-					   "switch `%c' requires a value",
-					   optopt);
-		return usage_error(err, errlen, "unknown switch `%c'", optopt);
+					   "option `%.*s' requires a value",
+					   (int)len, arg);
+		return usage_error(err, errlen, "unknown option `%.*s'",
+				   (int)len, arg);
 	}
-	return usage_error(err, errlen, "unknown option `%s'", bad);
+	if (c == ':')
+		return usage_error(err, errlen, "switch `%c' requires a value",
+				   optopt);
+	return usage_error(err, errlen, "unknown switch `%c'", optopt);
 }
 
 /* Combinations that perf rejects too, or that would leave nothing to count. */
@@ -207,13 +215,8 @@ int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:e:r:nx:jo:p:avh",
 				long_options, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			if (c == ':')
-				return usage_error(err, errlen,
-						   "option `%s' requires a value",
-						   argv[optind - 1]);
-			return unknown_option(argc, argv, err, errlen);
-		}
+		if (c == '?' || c == ':')
+			return bad_option(c, argv, err, errlen);
 		if (handle_option(a, c, optarg, err, errlen))
 			return -1;
 	}

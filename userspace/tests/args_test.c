@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/* args tests: every option, long and short, and the usage errors. */
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "../args.h"
+
+#define ARGV(...) ((char *[]){ "ctxstat", __VA_ARGS__, NULL })
+#define ARGC(...) ((int)(sizeof((char *[]){ "ctxstat", __VA_ARGS__ }) / sizeof(char *)))
+#define PARSE(a, ...) ctx_args_parse(a, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), \
+				     err, sizeof(err))
+
+TEST(command_only)
+{
+	struct ctx_args a;
+	char err[128];
+
+	ASSERT_EQ(0, PARSE(&a, "true"));
+	EXPECT_EQ(1, a.repeat);
+	EXPECT_EQ(0, a.nr_event_specs);
+	EXPECT_EQ(1, a.cmd_argc);
+	EXPECT_STREQ("true", a.cmd[0]);
+	EXPECT_EQ(NULL, a.cmd[1]);
+	EXPECT_FALSE(a.json);
+	EXPECT_EQ(NULL, a.field_sep);
+}
+
+TEST(short_options)
+{
+	struct ctx_args a;
+	char err[128];
+
+	ASSERT_EQ(0, PARSE(&a, "-e", "cycles", "-e", "instructions:t,cs",
+			   "-r", "5", "-x", ";", "-o", "out.txt", "-v", "-v",
+			   "ls", "-l"));
+	EXPECT_EQ(2, a.nr_event_specs);
+	EXPECT_STREQ("cycles", a.event_specs[0]);
+	EXPECT_STREQ("instructions:t,cs", a.event_specs[1]);
+	EXPECT_EQ(5, a.repeat);
+	EXPECT_STREQ(";", a.field_sep);
+	EXPECT_STREQ("out.txt", a.output);
+	EXPECT_EQ(2, a.verbose);
+	/* The workload's own options are not ours. */
+	EXPECT_EQ(2, a.cmd_argc);
+	EXPECT_STREQ("ls", a.cmd[0]);
+	EXPECT_STREQ("-l", a.cmd[1]);
+}
+
+TEST(long_options)
+{
+	struct ctx_args a;
+	char err[128];
+
+	ASSERT_EQ(0, PARSE(&a, "--event", "cycles", "--event=page-faults",
+			   "--repeat", "3", "--json", "--output=o",
+			   "--verbose", "--breakdown", "--", "sleep", "1"));
+	EXPECT_EQ(2, a.nr_event_specs);
+	EXPECT_STREQ("page-faults", a.event_specs[1]);
+	EXPECT_EQ(3, a.repeat);
+	EXPECT_TRUE(a.json);
+	EXPECT_STREQ("o", a.output);
+	EXPECT_EQ(1, a.verbose);
+	EXPECT_TRUE(a.breakdown);
+	EXPECT_STREQ("sleep", a.cmd[0]);
+	ASSERT_EQ(0, PARSE(&a, "--json-output", "--field-separator", ",", "-h"));
+	EXPECT_TRUE(a.help);
+	ASSERT_EQ(0, PARSE(&a, "-j", "--null", "true"));
+	EXPECT_TRUE(a.json);
+	EXPECT_TRUE(a.null_run);
+	ASSERT_EQ(0, PARSE(&a, "--list"));
+	EXPECT_TRUE(a.list);
+}
+
+TEST(targets)
+{
+	struct ctx_args a;
+	char err[128];
+
+	ASSERT_EQ(0, PARSE(&a, "-p", "1234"));
+	EXPECT_EQ(1234, a.pid);
+	EXPECT_EQ(NULL, a.cmd);
+	ASSERT_EQ(0, PARSE(&a, "--pid=42", "sleep", "1"));
+	EXPECT_EQ(42, a.pid);
+	EXPECT_STREQ("sleep", a.cmd[0]);
+	ASSERT_EQ(0, PARSE(&a, "-a"));
+	EXPECT_TRUE(a.system_wide);
+	ASSERT_EQ(0, PARSE(&a, "--all-cpus", "-n", "sleep", "1"));
+	EXPECT_TRUE(a.system_wide);
+	EXPECT_TRUE(a.null_run);
+}
+
+TEST(usage_errors)
+{
+	struct ctx_args a;
+	char err[128];
+
+	EXPECT_EQ(-1, PARSE(&a, "--bogus", "true"));
+	EXPECT_STREQ("unknown option `bogus'", err);
+	EXPECT_EQ(-1, PARSE(&a, "-Z", "true"));
+	EXPECT_STREQ("unknown switch `Z'", err);
+	EXPECT_EQ(-1, PARSE(&a, "-r", "0", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "-r", "3x", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "-p", "-5"));
+	EXPECT_EQ(-1, PARSE(&a, "-p", "abc"));
+	EXPECT_EQ(-1, PARSE(&a, "-x", "", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "-x", ",", "-j", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "-p", "1", "-a"));
+	EXPECT_EQ(-1, PARSE(&a, "-r", "2", "-p", "1"));
+	EXPECT_EQ(-1, PARSE(&a, "-n", "-e", "cycles", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "-e", "cycles"));
+	EXPECT_STREQ("a command, -p <pid> or -a is required", err);
+	/* After the command, "-e" is the command's. */
+	EXPECT_EQ(0, PARSE(&a, "true", "-e"));
+}
+
+TEST(missing_value)
+{
+	struct ctx_args a;
+	char err[128];
+
+	EXPECT_EQ(-1, ctx_args_parse(&a, 2, ARGV("-e"), err, sizeof(err)));
+	EXPECT_STREQ("switch `e' requires a value", err);
+	EXPECT_EQ(-1, ctx_args_parse(&a, 2, ARGV("--repeat"), err, sizeof(err)));
+	EXPECT_STREQ("option `repeat' requires a value", err);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * events tests: every class of name against the numbers in
+ * <linux/perf_event.h>, modifiers, raw codes, unknown names, and the
+ * dedupe of :t twins into one counter.
+ */
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include "kselftest_harness.h"
+#include "../events.h"
+
+#define PARSE_OK(spec) ASSERT_EQ(0, ctx_event_parse(spec, &ev, err, sizeof(err)))
+
+TEST(hardware_names_and_aliases)
+{
+	struct ctx_event ev;
+	char err[256];
+
+	PARSE_OK("cycles");
+	EXPECT_EQ(PERF_TYPE_HARDWARE, ev.type);
+	EXPECT_EQ(0, ev.config);
+	PARSE_OK("cpu-cycles");
+	EXPECT_EQ(0, ev.config);
+	PARSE_OK("instructions");
+	EXPECT_EQ(1, ev.config);
+	PARSE_OK("cache-references");
+	EXPECT_EQ(2, ev.config);
+	PARSE_OK("cache-misses");
+	EXPECT_EQ(3, ev.config);
+	PARSE_OK("branches");
+	EXPECT_EQ(4, ev.config);
+	PARSE_OK("branch-instructions");
+	EXPECT_EQ(4, ev.config);
+	PARSE_OK("branch-misses");
+	EXPECT_EQ(5, ev.config);
+	PARSE_OK("bus-cycles");
+	EXPECT_EQ(6, ev.config);
+	PARSE_OK("stalled-cycles-frontend");
+	EXPECT_EQ(7, ev.config);
+	PARSE_OK("stalled-cycles-backend");
+	EXPECT_EQ(8, ev.config);
+	PARSE_OK("ref-cycles");
+	EXPECT_EQ(9, ev.config);
+	EXPECT_FALSE(ev.task_only);
+	EXPECT_EQ(0, ev.flags);
+	EXPECT_STREQ("ref-cycles", ev.name);
+}
+
+TEST(software_names_and_aliases)
+{
+	struct ctx_event ev;
+	char err[256];
+
+	PARSE_OK("cpu-clock");
+	EXPECT_EQ(PERF_TYPE_SOFTWARE, ev.type);
+	EXPECT_EQ(0, ev.config);
+	PARSE_OK("task-clock");
+	EXPECT_EQ(1, ev.config);
+	PARSE_OK("page-faults");
+	EXPECT_EQ(2, ev.config);
+	PARSE_OK("faults");
+	EXPECT_EQ(2, ev.config);
+	PARSE_OK("context-switches");
+	EXPECT_EQ(3, ev.config);
+	PARSE_OK("cs");
+	EXPECT_EQ(3, ev.config);
+	PARSE_OK("cpu-migrations");
+	EXPECT_EQ(4, ev.config);
+	PARSE_OK("migrations");
+	EXPECT_EQ(4, ev.config);
+	PARSE_OK("minor-faults");
+	EXPECT_EQ(5, ev.config);
+	PARSE_OK("major-faults");
+	EXPECT_EQ(6, ev.config);
+	PARSE_OK("alignment-faults");
+	EXPECT_EQ(7, ev.config);
+	PARSE_OK("emulation-faults");
+	EXPECT_EQ(8, ev.config);
+	EXPECT_EQ(PERF_TYPE_SOFTWARE, ev.type);
+}
+
+/* config = cache id | op << 8 | result << 16 (perf_event.h). */
+TEST(hardware_cache_events)
+{
+	struct ctx_event ev;
+	char err[256];
+
+	PARSE_OK("L1-dcache-loads");
+	EXPECT_EQ(PERF_TYPE_HW_CACHE, ev.type);
+	EXPECT_EQ(0x000000, ev.config);
+	PARSE_OK("L1-dcache-load-misses");
+	EXPECT_EQ(0x010000, ev.config);
+	PARSE_OK("L1-icache-load-misses");
+	EXPECT_EQ(0x010001, ev.config);
+	PARSE_OK("LLC-stores");
+	EXPECT_EQ(0x000102, ev.config);
+	PARSE_OK("LLC-store-misses");
+	EXPECT_EQ(0x010102, ev.config);
+	PARSE_OK("dTLB-prefetch-misses");
+	EXPECT_EQ(0x010203, ev.config);
+	PARSE_OK("iTLB-loads");
+	EXPECT_EQ(0x000004, ev.config);
+	PARSE_OK("branch-loads");
+	EXPECT_EQ(0x000005, ev.config);
+	PARSE_OK("node-prefetches");
+	EXPECT_EQ(0x000206, ev.config);
+	/* perf matches these case-insensitively. */
+	PARSE_OK("l1-DCACHE-loads");
+	EXPECT_EQ(PERF_TYPE_HW_CACHE, ev.type);
+	EXPECT_EQ(-1, ctx_event_parse("L1-dcache-misses", &ev, err, sizeof(err)));
+}
+
+TEST(raw_events)
+{
+	struct ctx_event ev;
+	char err[256];
+
+	PARSE_OK("r1a2");
+	EXPECT_EQ(PERF_TYPE_RAW, ev.type);
+	EXPECT_EQ(0x1a2, ev.config);
+	PARSE_OK("rC0:u");
+	EXPECT_EQ(0xc0, ev.config);
+	EXPECT_EQ(-1, ctx_event_parse("r", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, ctx_event_parse("rxyz", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, ctx_event_parse("r11111111111111111", &ev, err, sizeof(err)));
+}
+
+/* perf: naming any of u/k/h excludes the ones not named. */
+TEST(modifiers)
+{
+	struct ctx_event ev;
+	char err[256];
+
+	PARSE_OK("cycles:t");
+	EXPECT_TRUE(ev.task_only);
+	EXPECT_EQ(0, ev.flags);
+	PARSE_OK("cycles:u");
+	EXPECT_FALSE(ev.task_only);
+	EXPECT_EQ(CTXCOUNT_EVENT_F_EXCLUDE_KERNEL | CTXCOUNT_EVENT_F_EXCLUDE_HV,
+		  ev.flags);
+	PARSE_OK("cycles:k");
+	EXPECT_EQ(CTXCOUNT_EVENT_F_EXCLUDE_USER | CTXCOUNT_EVENT_F_EXCLUDE_HV,
+		  ev.flags);
+	PARSE_OK("cycles:tu");
+	EXPECT_TRUE(ev.task_only);
+	EXPECT_EQ(CTXCOUNT_EVENT_F_EXCLUDE_KERNEL | CTXCOUNT_EVENT_F_EXCLUDE_HV,
+		  ev.flags);
+	PARSE_OK("cycles:kt");
+	EXPECT_TRUE(ev.task_only);
+	EXPECT_EQ(CTXCOUNT_EVENT_F_EXCLUDE_USER | CTXCOUNT_EVENT_F_EXCLUDE_HV,
+		  ev.flags);
+	PARSE_OK("cycles:uk");
+	EXPECT_EQ(CTXCOUNT_EVENT_F_EXCLUDE_HV, ev.flags);
+	PARSE_OK("cycles:h");
+	EXPECT_EQ(CTXCOUNT_EVENT_F_EXCLUDE_USER | CTXCOUNT_EVENT_F_EXCLUDE_KERNEL,
+		  ev.flags);
+	EXPECT_STREQ("cycles:h", ev.name);
+	EXPECT_EQ(-1, ctx_event_parse("cycles:x", &ev, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "unknown modifier 'x'"));
+	EXPECT_EQ(-1, ctx_event_parse("cycles:t:u", &ev, err, sizeof(err)));
+}
+
+TEST(unknown_events)
+{
+	struct ctx_event ev;
+	char err[256];
+
+	EXPECT_EQ(-1, ctx_event_parse("cyles", &ev, err, sizeof(err)));
+	EXPECT_STREQ("unknown event 'cyles'; did you mean 'cycles'? (ctxstat --list)", err);
+	EXPECT_EQ(-1, ctx_event_parse("L1-dcache-lod-misses:t", &ev, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "did you mean 'L1-dcache-load-misses'"));
+	EXPECT_EQ(-1, ctx_event_parse("zzzzzzzzzzzz", &ev, err, sizeof(err)));
+	EXPECT_STREQ("unknown event 'zzzzzzzzzzzz' (ctxstat --list shows the known ones)", err);
+	EXPECT_EQ(-1, ctx_event_parse("", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, ctx_event_parse("cpu/event=0x3c/", &ev, err, sizeof(err)));
+}
+
+TEST(dedupe_task_twins)
+{
+	struct ctx_event_list l;
+	char err[256];
+
+	memset(&l, 0, sizeof(l));
+	ASSERT_EQ(0, ctx_events_add(&l, "cycles,cycles:t,instructions", err, sizeof(err)));
+	ASSERT_EQ(0, ctx_events_add(&l, "cycles:u,cycles:tu,cpu-cycles", err, sizeof(err)));
+	EXPECT_EQ(6, l.nr);
+	EXPECT_EQ(3, l.nr_counters);
+	EXPECT_EQ(0, l.ev[0].counter);
+	EXPECT_EQ(0, l.ev[1].counter);
+	EXPECT_EQ(1, l.ev[2].counter);
+	EXPECT_EQ(2, l.ev[3].counter);
+	EXPECT_EQ(2, l.ev[4].counter);
+	/* An alias is the same event. */
+	EXPECT_EQ(0, l.ev[5].counter);
+	EXPECT_EQ(CTXCOUNT_EVENT_F_EXCLUDE_KERNEL | CTXCOUNT_EVENT_F_EXCLUDE_HV,
+		  l.counters[2].flags);
+	EXPECT_EQ(PERF_COUNT_HW_INSTRUCTIONS, l.counters[1].config);
+}
+
+TEST(defaults)
+{
+	struct ctx_event_list l;
+	char err[256];
+
+	memset(&l, 0, sizeof(l));
+	ASSERT_EQ(0, ctx_events_add_defaults(&l, err, sizeof(err)));
+	EXPECT_EQ(13, l.nr);
+	EXPECT_EQ(8, l.nr_counters);
+	EXPECT_STREQ("task-clock", l.ev[0].name);
+	EXPECT_STREQ("task-clock:t", l.ev[1].name);
+	EXPECT_TRUE(l.ev[1].task_only);
+	EXPECT_EQ(l.ev[0].counter, l.ev[1].counter);
+	EXPECT_STREQ("branch-misses:t", l.ev[12].name);
+}
+
+TEST(counter_limit)
+{
+	struct ctx_event_list l;
+	char err[256];
+
+	memset(&l, 0, sizeof(l));
+	ASSERT_EQ(0, ctx_events_add(&l, "r1,r2,r3,r4,r5,r6,r7,r8,r9,ra,rb,rc,rd,re,rf,r10", err, sizeof(err)));
+	EXPECT_EQ(CTXCOUNT_MAX_EVENTS, l.nr_counters);
+	/* A twin of a counted event still fits; a 17th counter does not. */
+	EXPECT_EQ(0, ctx_events_add(&l, "r1:t", err, sizeof(err)));
+	EXPECT_EQ(-1, ctx_events_add(&l, "r11", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "at most 16 counters"));
+	EXPECT_EQ(-1, ctx_events_add(&l, "", err, sizeof(err)));
+}
+
+TEST_HARNESS_MAIN
