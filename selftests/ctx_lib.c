@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/socket.h>
@@ -653,6 +654,33 @@ int ctx_event_error(const struct ctx_ev *ev)
 	return ret;
 }
 
+long long ctx_perf_count(uint32_t type, uint64_t config, uint32_t flags,
+			 void (*fn)(void *), void *arg)
+{
+	struct perf_event_attr pa;
+	long long count;
+	int fd;
+
+	memset(&pa, 0, sizeof(pa));
+	pa.size = sizeof(pa);
+	pa.type = type;
+	pa.config = config;
+	pa.disabled = 1;
+	pa.exclude_user = !!(flags & CTXCOUNT_EVENT_F_EXCLUDE_USER);
+	pa.exclude_kernel = !!(flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL);
+	pa.exclude_hv = !!(flags & CTXCOUNT_EVENT_F_EXCLUDE_HV);
+	fd = syscall(SYS_perf_event_open, &pa, 0, -1, -1, 0);
+	if (fd < 0)
+		return -errno;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	fn(arg);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		count = -EIO;
+	close(fd);
+	return count;
+}
+
 const char *ctx_perf_path(void)
 {
 	/*
@@ -857,6 +885,43 @@ int ctx_run_as(struct ctx_run *r, char *const argv[], int timeout_s,
 int ctx_run(struct ctx_run *r, char *const argv[], int timeout_s)
 {
 	return ctx_run_as(r, argv, timeout_s, -1, -1);
+}
+
+/* ---- perf stat / ctxstat CSV output ------------------------------------ */
+
+int ctx_csv_find(const char *text, char sep, const char *event,
+		 struct ctx_csv_row *row)
+{
+	const char *line = text;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		const char *p = line;
+		int n = 0;
+
+		memset(row, 0, sizeof(*row));
+		while (p <= line + len && n < 12) {
+			const char *q = memchr(p, sep, line + len - p);
+			size_t fl = q ? (size_t)(q - p) : (size_t)(line + len - p);
+
+			snprintf(row->f[n++], sizeof(row->f[0]), "%.*s", (int)fl, p);
+			if (!q)
+				break;
+			p = q + 1;
+		}
+		row->nfields = n;
+		if (n >= 3 && !strcmp(row->f[2], event)) {
+			char *e;
+
+			row->value = strtod(row->f[0], &e);
+			row->numeric = e != row->f[0] && !*e;
+			return 0;
+		}
+		line = end ? end + 1 : NULL;
+	}
+	memset(row, 0, sizeof(*row));
+	return -ENOENT;
 }
 
 /* ---- kernel log -------------------------------------------------------- */

@@ -127,6 +127,13 @@ void ctx_current_params(char *buf, size_t len);
 const char *ctx_cannot_run(void);
 /* Whether an event counts here: the module's per-event error (0 = yes). */
 int ctx_event_error(const struct ctx_ev *ev);
+/*
+ * Count an event on this thread with perf_event_open() around fn(arg):
+ * the kernel's own answer, independent of ctxcount. Returns the count or a
+ * negative errno (-ENOENT etc.: no such event here).
+ */
+long long ctx_perf_count(uint32_t type, uint64_t config, uint32_t flags,
+			 void (*fn)(void *), void *arg);
 /* perf binary in the guest (perf, perf_6.1, ...) or NULL */
 const char *ctx_perf_path(void);
 
@@ -162,6 +169,19 @@ int ctx_run(struct ctx_run *r, char *const argv[], int timeout_s);
 /* Same, dropping to uid/gid first (uid < 0: stay root). */
 int ctx_run_as(struct ctx_run *r, char *const argv[], int timeout_s,
 	       int uid, int gid);
+
+/* ---- perf stat / ctxstat CSV output (-x SEP) --------------------------- */
+
+struct ctx_csv_row {
+	int nfields;
+	char f[12][160];	/* fields as printed */
+	bool numeric;		/* f[0] is a number */
+	double value;		/* f[0] when numeric */
+};
+
+/* Find the row whose event field (the 3rd) is event; 0 or -ENOENT. */
+int ctx_csv_find(const char *text, char sep, const char *event,
+		 struct ctx_csv_row *row);
 
 /* ---- kernel log -------------------------------------------------------- */
 

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attribution correctness at the netlink level:
+ *  - for every event that counts here, task + hardirq + NMI + all softirq
+ *    buckets == CTXCOUNT_EVENT_A_FULL exactly, on a workload that takes
+ *    interrupts (FULL is accumulated independently of the buckets), both
+ *    after the workload exited and for a session stopped mid-run;
+ *  - the workload's timer interrupts land in the hardirq bucket;
+ *  - on a PMU that counts instructions (arm64 under QEMU -icount): a loop of
+ *    known length counts within 1 % in instructions:u's task bucket and a
+ *    user-mode-only event gets nothing in hardirq/softirq/NMI.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "ctx_lib.h"
+
+/* Candidate events; those the module reports an error for are left out. */
+static const struct ctx_ev candidates[] = {
+	CTX_EV_HW(INSTRUCTIONS, 0, "instructions"),
+	CTX_EV_HW(CPU_CYCLES, 0, "cycles"),
+	CTX_EV_HW(INSTRUCTIONS, CTX_F_USER_ONLY, "instructions:u"),
+	CTX_EV_HW(CPU_CYCLES, CTX_F_USER_ONLY, "cycles:u"),
+	CTX_EV_HW(INSTRUCTIONS, CTXCOUNT_EVENT_F_EXCLUDE_USER |
+		  CTXCOUNT_EVENT_F_EXCLUDE_HV, "instructions:k"),
+	CTX_EV_HW(BRANCH_INSTRUCTIONS, 0, "branches"),
+	CTX_EV_HW(BRANCH_MISSES, 0, "branch-misses"),
+	CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock"),
+	CTX_EV_SW(TASK_CLOCK, 0, "task-clock"),
+	CTX_EV_SW(PAGE_FAULTS, 0, "page-faults"),
+	CTX_EV_SW(CONTEXT_SWITCHES, 0, "context-switches"),
+	CTX_EV_SW(CPU_MIGRATIONS, 0, "cpu-migrations"),
+};
+#define NCAND ((int)(sizeof(candidates) / sizeof(candidates[0])))
+#define IDX_CPU_CLOCK 7
+
+static const struct ctx_ev ev_insn = CTX_EV_HW(INSTRUCTIONS, 0, "instructions");
+static const struct ctx_ev ev_insn_u = CTX_EV_HW(INSTRUCTIONS, CTX_F_USER_ONLY,
+						 "instructions:u");
+
+/* Loop iterations of the busy workload: 2 instructions each. */
+#define BUSY_ITERS 10000000ULL	/* 20M instructions, ~0.4 s under -icount */
+#define KNOWN_ITERS 5000000ULL	/* 10M instructions */
+
+struct busy_arg {
+	bool by_insn;		/* loop BUSY_ITERS, else spin 300 ms */
+	int children;		/* extra forked children doing the same */
+};
+
+static void busy(const struct busy_arg *a)
+{
+	if (a->by_insn)
+		ctx_loop(BUSY_ITERS);
+	else
+		ctx_spin_ms(300);
+}
+
+static void busy_fn(void *arg)
+{
+	const struct busy_arg *a = arg;
+	int i;
+
+	for (i = 0; i < a->children; i++)
+		if (fork() == 0) {
+			busy(a);
+			_exit(0);
+		}
+	busy(a);
+	while (wait(NULL) > 0)
+		;
+}
+
+static void loop_fn(void *arg)
+{
+	ctx_loop(*(uint64_t *)arg);
+}
+
+/*
+ * Whether the hardware instruction counter counts here: the module's answer
+ * first, then the kernel's own perf_event_open on a known loop.
+ */
+static const char *no_insn_reason(char *buf, size_t len)
+{
+	uint64_t n = 100000;
+	long long c;
+	int err = ctx_event_error(&ev_insn);
+
+	if (err) {
+		snprintf(buf, len, "no hardware PMU (instructions: %s)",
+			 strerror(-err));
+		return buf;
+	}
+	c = ctx_perf_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0,
+			   loop_fn, &n);
+	if (c <= 0) {
+		snprintf(buf, len, "no hardware PMU (perf_event_open instructions: %lld; QEMU without -icount?)",
+			 c);
+		return buf;
+	}
+	return NULL;
+}
+
+FIXTURE(attr) {
+	struct ctx_sock s;
+	struct ctx_res *res;
+	int kmsg;
+	struct ctx_ev ev[CTXCOUNT_MAX_EVENTS];
+	int nev;
+	bool have_insn;
+};
+
+FIXTURE_SETUP(attr)
+{
+	char why[256];
+	int i;
+
+	self->kmsg = ctx_kmsg_open();
+	self->res = calloc(1, sizeof(*self->res));
+	ASSERT_NE(NULL, self->res);
+	self->have_insn = !no_insn_reason(why, sizeof(why));
+	/* one probe session with every candidate: keep those that count */
+	ASSERT_EQ(0, ctx_open(&self->s));
+	ASSERT_EQ(0, ctx_new(&self->s, getpid(), 0, candidates, NCAND,
+			     self->res, NULL));
+	ASSERT_EQ(NCAND, self->res->nev);
+	for (i = 0; i < NCAND; i++) {
+		if (self->res->ev[i].error) {
+			TH_LOG("%s: not supported here (%s)", candidates[i].name,
+			       strerror(-self->res->ev[i].error));
+			continue;
+		}
+		self->ev[self->nev++] = candidates[i];
+	}
+	ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, self->res->id, NULL, NULL);
+	ASSERT_LE(1, self->nev);
+}
+
+FIXTURE_TEARDOWN(attr)
+{
+	char first[512];
+
+	ctx_close(&self->s);
+	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
+		TH_LOG("kernel report: %s", first);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+	free(self->res);
+}
+
+/* Check sum == full for every event of a READ reply; log the buckets. */
+static void check_sums(struct __test_metadata *_metadata,
+		       const struct ctx_ev *ev, const struct ctx_res *r,
+		       uint32_t features)
+{
+	char txt[768];
+	int i;
+
+	for (i = 0; i < r->nev; i++) {
+		const struct ctx_ev_res *e = &r->ev[i];
+
+		ctx_fmt_event(e, txt, sizeof(txt));
+		TH_LOG("%-16s %s", ev[i].name, txt);
+		EXPECT_EQ(0, e->error);
+		EXPECT_EQ(e->full, ctx_bucket_sum(e))
+			TH_LOG("%s: buckets sum to %llu, full %llu", ev[i].name,
+			       (unsigned long long)ctx_bucket_sum(e),
+			       (unsigned long long)e->full);
+		if (!(features & CTXCOUNT_FEATURE_NMI))
+			EXPECT_EQ(0, e->b[CTXCOUNT_BUCKET_NMI]);
+	}
+}
+
+static uint32_t features(void)
+{
+	struct ctx_sock s;
+	struct ctx_res *r = calloc(1, sizeof(*r));
+	uint32_t f = 0;
+
+	if (r && !ctx_open(&s)) {
+		if (!ctx_cmd(&s, CTXCOUNT_CMD_STATS, 0, r, NULL))
+			f = r->features;
+		ctx_close(&s);
+	}
+	free(r);
+	return f;
+}
+
+static int find_ev(const struct ctx_ev *ev, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(ev[i].name, name))
+			return i;
+	return -1;
+}
+
+TEST_F_TIMEOUT(attr, sum_equals_full, 120)
+{
+	struct busy_arg a = { .by_insn = self->have_insn, .children = 1 };
+	struct ctx_res *r = self->res;
+	struct ctx_child c;
+	uint64_t irqs = ctx_total_interrupts();
+	int i;
+
+	TH_LOG("%d events, workload: 2 processes, %s", self->nev,
+	       a.by_insn ? "20M-instruction loop each" : "300 ms spin each");
+	ASSERT_EQ(0, ctx_child_fork(&c, busy_fn, &a));
+	ASSERT_EQ(0, ctx_new(&self->s, c.pid, CTXCOUNT_TARGET_F_INHERIT,
+			     self->ev, self->nev, r, NULL));
+	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
+			     NULL));
+	ASSERT_EQ(0, ctx_child_go(&c));
+	ASSERT_EQ(0, ctx_child_wait(&c));
+	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	TH_LOG("interrupts during the run (all CPUs): %llu, tasks seen %llu",
+	       ctx_total_interrupts() - irqs, (unsigned long long)r->tasks_seen);
+	ASSERT_EQ(self->nev, r->nev);
+	EXPECT_EQ(2, r->tasks_seen);
+	EXPECT_EQ(0, r->tasks_lost);
+	check_sums(_metadata, self->ev, r, features());
+
+	/* the workload took timer ticks: they are in the hardirq bucket */
+	i = find_ev(self->ev, self->nev, "cpu-clock");
+	ASSERT_LE(0, i);
+	EXPECT_LT(0, r->ev[i].b[CTXCOUNT_BUCKET_HARDIRQ])
+		TH_LOG("600 ms of busy CPU time without a hardirq in the bucket");
+	EXPECT_LT(r->ev[i].b[CTXCOUNT_BUCKET_HARDIRQ], r->ev[i].b[CTXCOUNT_BUCKET_TASK]);
+	i = find_ev(self->ev, self->nev, "instructions");
+	if (i >= 0 && self->have_insn) {
+		EXPECT_LT(0, r->ev[i].b[CTXCOUNT_BUCKET_HARDIRQ]);
+		EXPECT_LE(2 * 2 * BUSY_ITERS, r->ev[i].b[CTXCOUNT_BUCKET_TASK]);
+	}
+}
+
+/* Stopped while the workload still runs: the totals are still exact. */
+TEST_F_TIMEOUT(attr, sum_equals_full_stopped_midway, 120)
+{
+	struct busy_arg a = { .by_insn = self->have_insn, .children = 1 };
+	struct ctx_res *r = self->res;
+	struct ctx_child c;
+	uint64_t full0;
+	uint32_t id;
+
+	ASSERT_EQ(0, ctx_child_fork(&c, busy_fn, &a));
+	ASSERT_EQ(0, ctx_new(&self->s, c.pid, CTXCOUNT_TARGET_F_INHERIT,
+			     self->ev, self->nev, r, NULL));
+	id = r->id;
+	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+	ASSERT_EQ(0, ctx_child_go(&c));
+	usleep(150000);
+	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
+	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
+	ASSERT_EQ(self->nev, r->nev);
+	check_sums(_metadata, self->ev, r, features());
+	full0 = r->ev[0].full;
+	ASSERT_EQ(0, ctx_child_wait(&c));
+	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
+	EXPECT_EQ(full0, r->ev[0].full) TH_LOG("counted after STOP");
+}
+
+TEST_F_TIMEOUT(attr, user_loop_known_length, 120)
+{
+	struct ctx_ev ev[2] = { ev_insn_u, ev_insn };
+	uint64_t n = KNOWN_ITERS, want = 2 * KNOWN_ITERS, got;
+	struct ctx_res *r = self->res;
+	const struct ctx_ev_res *e;
+	struct ctx_child c;
+	char why[256];
+	double dev;
+
+	if (no_insn_reason(why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ctx_child_fork(&c, loop_fn, &n));
+	ASSERT_EQ(0, ctx_new(&self->s, c.pid, 0, ev, 2, r, NULL));
+	ASSERT_EQ(0, r->ev[0].error);
+	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
+			     NULL));
+	ASSERT_EQ(0, ctx_child_go(&c));
+	ASSERT_EQ(0, ctx_child_wait(&c));
+	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	ASSERT_EQ(2, r->nev);
+	check_sums(_metadata, ev, r, features());
+	e = &r->ev[0];
+	got = e->b[CTXCOUNT_BUCKET_TASK];
+	dev = ((double)got - want) / want;
+	TH_LOG("instructions:u task bucket %llu, loop alone %llu: %+.3f %%",
+	       (unsigned long long)got, (unsigned long long)want, dev * 100);
+	EXPECT_GE(0.01, dev < 0 ? -dev : dev);
+	/* interrupt handlers run in kernel mode: nothing user-mode in them */
+	EXPECT_EQ(0, e->b[CTXCOUNT_BUCKET_HARDIRQ]);
+	EXPECT_EQ(0, e->b[CTXCOUNT_BUCKET_NMI]);
+	EXPECT_EQ(0, ctx_softirq_sum(e));
+	/* and the full count includes the kernel: more than user alone */
+	EXPECT_LT(e->full, r->ev[1].full);
+}
+
+CTX_TEST_MAIN

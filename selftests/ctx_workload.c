@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deterministic workloads that the selftests hand to ctxstat and perf:
+ *
+ *   ctx_workload loop N           N iterations of a 2-instruction loop
+ *   ctx_workload fork C N         C children, each running loop N
+ *   ctx_workload threads T N      T threads, each running loop N
+ *   ctx_workload spin MS          busy for MS milliseconds of wall time
+ *   ctx_workload udp COUNT        COUNT UDP datagrams to itself over lo
+ *   ctx_workload exit CODE        exit with CODE at once
+ *
+ * The loop (ctx_loop() in ctx_lib.c) is "subs; b.ne" on arm64 and
+ * "dec; jnz" on x86_64: exactly 2 instructions per iteration.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "ctx_lib.h"
+
+static uint64_t iters;
+
+static void *thread_fn(void *arg)
+{
+	ctx_loop(iters);
+	return NULL;
+}
+
+static int udp(long count)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	char buf[64] = { 0 };
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+	long i;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(s, (struct sockaddr *)&a, &alen)) {
+		perror("udp socket");
+		return 1;
+	}
+	for (i = 0; i < count; i++) {
+		if (sendto(s, buf, sizeof(buf), 0, (struct sockaddr *)&a,
+			   sizeof(a)) != sizeof(buf)) {
+			perror("sendto");
+			return 1;
+		}
+		if (recv(s, buf, sizeof(buf), 0) != sizeof(buf)) {
+			perror("recv");
+			return 1;
+		}
+	}
+	close(s);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long a = argc > 2 ? strtol(argv[2], NULL, 0) : 0;
+	long b = argc > 3 ? strtol(argv[3], NULL, 0) : 0;
+	long i;
+
+	if (argc < 2)
+		goto usage;
+	if (!strcmp(argv[1], "loop") && argc == 3) {
+		if (a > 0)
+			ctx_loop(a);
+		return 0;
+	}
+	if (!strcmp(argv[1], "fork") && argc == 4) {
+		for (i = 0; i < a; i++) {
+			pid_t p = fork();
+
+			if (p < 0)
+				return 1;
+			if (p == 0) {
+				if (b > 0)
+					ctx_loop(b);
+				_exit(0);
+			}
+		}
+		while (wait(NULL) > 0)
+			;
+		return 0;
+	}
+	if (!strcmp(argv[1], "threads") && argc == 4) {
+		pthread_t t[64];
+
+		if (a < 1 || a > 64)
+			goto usage;
+		iters = b;
+		for (i = 0; i < a; i++)
+			if (pthread_create(&t[i], NULL, thread_fn, NULL))
+				return 1;
+		for (i = 0; i < a; i++)
+			pthread_join(t[i], NULL);
+		return 0;
+	}
+	if (!strcmp(argv[1], "spin") && argc == 3) {
+		ctx_spin_ms(a);
+		return 0;
+	}
+	if (!strcmp(argv[1], "udp") && argc == 3)
+		return udp(a);
+	if (!strcmp(argv[1], "exit") && argc == 3)
+		return a;
+usage:
+	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | spin MS | udp COUNT | exit CODE\n");
+	return 2;
+}

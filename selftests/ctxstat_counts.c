@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctxstat's numbers against independent references:
+ *  - full `instructions` agrees with `perf stat -e instructions` within 2 %
+ *    (means of 3 runs of the same deterministic loop; needs a PMU);
+ *  - `instructions:u` of a loop of known length is within 1 % of it
+ *    (difference of a long and an empty run, so process start-up cancels);
+ *  - `task-clock:t` <= `task-clock` (any arch; software event);
+ *  - `cycles` is printed as `<not supported>` exactly when the module says
+ *    the event cannot be created here (x86_64 under TCG), else as a number;
+ *  - while packets arrive the hardirq and softirq:NET_RX breakdown rows are
+ *    non-zero: loopback UDP in the guest (NET_RX raised by the loopback
+ *    device), and NIC traffic from the host with /ctx/bin/ctxload.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "ctx_lib.h"
+
+#define CMP_ITERS "10000000"		/* 20M instructions per run */
+#define KNOWN_ITERS 5000000ULL		/* 10M instructions */
+
+static const struct ctx_ev ev_insn = CTX_EV_HW(INSTRUCTIONS, 0, "instructions");
+
+static void loop_fn(void *arg)
+{
+	ctx_loop(*(uint64_t *)arg);
+}
+
+static const char *no_insn_reason(char *buf, size_t len)
+{
+	uint64_t n = 100000;
+	long long c;
+	int err = ctx_event_error(&ev_insn);
+
+	if (err) {
+		snprintf(buf, len, "no hardware PMU (instructions: %s)", strerror(-err));
+		return buf;
+	}
+	c = ctx_perf_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0,
+			   loop_fn, &n);
+	if (c <= 0) {
+		snprintf(buf, len, "no hardware PMU (perf_event_open instructions: %lld)", c);
+		return buf;
+	}
+	return NULL;
+}
+
+FIXTURE(cs) {
+	const char *ctxstat;
+	char *wl;
+	int kmsg;
+	struct ctx_run *run;
+};
+
+FIXTURE_SETUP(cs)
+{
+	self->kmsg = ctx_kmsg_open();
+	self->ctxstat = ctx_ctxstat_path();
+	self->wl = (char *)ctx_workload_path();
+	self->run = calloc(1, sizeof(*self->run));
+	ASSERT_NE(NULL, self->run);
+	if (access(self->ctxstat, X_OK))
+		SKIP(return, "ctxstat not found at %s", self->ctxstat);
+	ASSERT_EQ(0, access(self->wl, X_OK));
+}
+
+FIXTURE_TEARDOWN(cs)
+{
+	char first[512];
+
+	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
+		TH_LOG("kernel report: %s", first);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+	free(self->run);
+}
+
+/* Run argv, require exit 0, find event's CSV row in stderr. */
+static bool run_csv(struct __test_metadata *_metadata, struct ctx_run *r,
+		    char *const argv[], const char *event,
+		    struct ctx_csv_row *row)
+{
+	ctx_run(r, argv, 300);
+	EXPECT_FALSE(r->timed_out);
+	EXPECT_TRUE(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0)
+		TH_LOG("%s exited with status 0x%x; stderr:\n%s", argv[0],
+		       r->status, r->err);
+	if (ctx_csv_find(r->err, ',', event, row)) {
+		TH_LOG("no '%s' row in the output of %s:\n%s", event, argv[0], r->err);
+		return false;
+	}
+	if (!row->numeric) {
+		TH_LOG("%s: '%s' is not a count", event, row->f[0]);
+		return false;
+	}
+	return true;
+}
+
+TEST_F_TIMEOUT(cs, instructions_match_perf, 300)
+{
+	char *cargv[] = { (char *)self->ctxstat, "-x,", "-r", "3", "-e", "instructions",
+			  "--", self->wl, "loop", CMP_ITERS, NULL };
+	char *pargv[] = { NULL, "stat", "-x,", "-r", "3", "-e", "instructions",
+			  "--", self->wl, "loop", CMP_ITERS, NULL };
+	struct ctx_csv_row crow, prow;
+	char why[256];
+	double dev;
+
+	if (no_insn_reason(why, sizeof(why)))
+		SKIP(return, "%s", why);
+	pargv[0] = (char *)ctx_perf_path();
+	if (!pargv[0])
+		SKIP(return, "no perf binary in the guest");
+	ASSERT_TRUE(run_csv(_metadata, self->run, cargv, "instructions", &crow));
+	TH_LOG("ctxstat: %s", crow.f[0]);
+	ASSERT_TRUE(run_csv(_metadata, self->run, pargv, "instructions", &prow));
+	TH_LOG("perf:    %s (%s)", prow.f[0], pargv[0]);
+	ASSERT_LT(0, prow.value);
+	dev = (crow.value - prow.value) / prow.value;
+	TH_LOG("ctxstat - perf: %+.3f %% (mean of 3 runs of a %s-iteration loop)",
+	       dev * 100, CMP_ITERS);
+	EXPECT_GE(0.02, dev < 0 ? -dev : dev);
+}
+
+TEST_F_TIMEOUT(cs, instructions_u_known_loop, 300)
+{
+	char iters[32];
+	char *argv0[] = { (char *)self->ctxstat, "-x,", "-e", "instructions:u", "--",
+			  self->wl, "loop", "0", NULL };
+	char *argvn[] = { (char *)self->ctxstat, "-x,", "-e", "instructions:u", "--",
+			  self->wl, "loop", iters, NULL };
+	struct ctx_csv_row r0, rn;
+	double want = 2.0 * KNOWN_ITERS, got, dev;
+	char why[256];
+
+	if (no_insn_reason(why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(iters, sizeof(iters), "%llu", KNOWN_ITERS);
+	ASSERT_TRUE(run_csv(_metadata, self->run, argv0, "instructions:u", &r0));
+	ASSERT_TRUE(run_csv(_metadata, self->run, argvn, "instructions:u", &rn));
+	got = rn.value - r0.value;
+	dev = (got - want) / want;
+	TH_LOG("instructions:u: empty run %.0f, %s iterations %.0f, difference %.0f, loop %.0f: %+.3f %%",
+	       r0.value, iters, rn.value, got, want, dev * 100);
+	EXPECT_GE(0.01, dev < 0 ? -dev : dev);
+}
+
+TEST_F_TIMEOUT(cs, task_clock_t_le_full, 120)
+{
+	char *argv[] = { (char *)self->ctxstat, "-x,", "-e", "task-clock,task-clock:t",
+			 "--", self->wl, "spin", "300", NULL };
+	struct ctx_csv_row full, task;
+
+	ASSERT_TRUE(run_csv(_metadata, self->run, argv, "task-clock", &full));
+	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "task-clock:t", &task))
+		TH_LOG("no task-clock:t row:\n%s", self->run->err);
+	ASSERT_TRUE(task.numeric);
+	TH_LOG("task-clock %s, task-clock:t %s (msec)", full.f[0], task.f[0]);
+	EXPECT_LE(task.value, full.value);
+	/* 300 ms of spinning */
+	EXPECT_LT(150.0, task.value);
+}
+
+TEST_F_TIMEOUT(cs, cycles_support_shown, 120)
+{
+	const struct ctx_ev cyc = CTX_EV_HW(CPU_CYCLES, 0, "cycles");
+	char *argv[] = { (char *)self->ctxstat, "-e", "cycles", "--", self->wl,
+			 "loop", "1000", NULL };
+	int err = ctx_event_error(&cyc);
+	const char *line;
+
+	ctx_run(self->run, argv, 120);
+	EXPECT_TRUE(WIFEXITED(self->run->status) &&
+		    WEXITSTATUS(self->run->status) == 0)
+		TH_LOG("status 0x%x:\n%s", self->run->status, self->run->err);
+	line = strstr(self->run->err, "cycles");
+	ASSERT_NE(NULL, line) TH_LOG("no cycles row:\n%s", self->run->err);
+	/* the row: value column then the name */
+	while (line > self->run->err && line[-1] != '\n')
+		line--;
+	TH_LOG("module: cycles %s; ctxstat row: %.*s",
+	       err ? strerror(-err) : "supported",
+	       (int)strcspn(line, "\n"), line);
+	if (err) {
+		EXPECT_EQ(0, strncmp(line + strspn(line, " "), "<not supported>", 15));
+	} else {
+		EXPECT_TRUE(line[strspn(line, " ")] >= '0' &&
+			    line[strspn(line, " ")] <= '9');
+	}
+}
+
+static double breakdown_value(struct __test_metadata *_metadata,
+			      const char *text, const char *row_name)
+{
+	struct ctx_csv_row row;
+
+	if (ctx_csv_find(text, ',', row_name, &row)) {
+		TH_LOG("no '%s' row", row_name);
+		return -1;
+	}
+	return row.numeric ? row.value : -1;
+}
+
+TEST_F_TIMEOUT(cs, netrx_loopback_breakdown, 300)
+{
+	/* ~0.5 s in either guest: a round trip costs far more under -icount */
+#ifdef __aarch64__
+	char count[] = "1500";
+#else
+	char count[] = "10000";
+#endif
+	char *argv[] = { (char *)self->ctxstat, "-x,", "-v", "--breakdown", "-e",
+			 "task-clock", "--", self->wl, "udp", count, NULL };
+	unsigned long long rx0 = ctx_softirq_total("NET_RX");
+	double hard, netrx, task;
+
+	ctx_run(self->run, argv, 300);
+	ASSERT_TRUE(WIFEXITED(self->run->status) &&
+		    WEXITSTATUS(self->run->status) == 0)
+		TH_LOG("status 0x%x:\n%s", self->run->status, self->run->err);
+	TH_LOG("NET_RX softirqs on all CPUs during the run: %llu",
+	       ctx_softirq_total("NET_RX") - rx0);
+	task = breakdown_value(_metadata, self->run->err, "task-clock [task]");
+	hard = breakdown_value(_metadata, self->run->err, "task-clock [hardirq]");
+	netrx = breakdown_value(_metadata, self->run->err,
+				"task-clock [softirq:NET_RX]");
+	TH_LOG("%s UDP datagrams over lo: task %.3f, hardirq %.3f, softirq:NET_RX %.3f msec",
+	       count, task, hard, netrx);
+	EXPECT_LT(0, task);
+	EXPECT_LT(0, hard);
+	EXPECT_LT(0, netrx);
+}
+
+/* NIC traffic from the host: a busy process on every CPU gets the irqs. */
+static void spinners_fn(void *n)
+{
+	long i;
+
+	for (i = 1; i < (long)(uintptr_t)n; i++)
+		if (fork() == 0) {
+			ctx_spin_ms(2000);
+			_exit(0);
+		}
+	ctx_spin_ms(2000);
+	while (wait(NULL) > 0)
+		;
+}
+
+TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
+{
+	const char *ctxload = getenv("CTXLOAD") ?: "/ctx/bin/ctxload";
+	const struct ctx_ev ev = CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock");
+	char *argv[] = { (char *)ctxload, "--rate", "5000", "--seconds",
+			 "3", "--", "/bin/sleep", "3", NULL };
+	struct ctx_res *r = calloc(1, sizeof(*r));
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long long rx0;
+	struct ctx_child c;
+	struct ctx_sock s;
+	int status;
+	pid_t load;
+	char txt[512];
+
+	ASSERT_NE(NULL, r);
+	if (access(ctxload, X_OK))
+		SKIP(return, "%s not available (host NIC load helper)", ctxload);
+	ASSERT_EQ(0, ctx_open(&s));
+	ASSERT_EQ(0, ctx_child_fork(&c, spinners_fn, (void *)(uintptr_t)ncpu));
+	ASSERT_EQ(0, ctx_new(&s, c.pid, CTXCOUNT_TARGET_F_INHERIT, &ev, 1, r, NULL));
+	ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	fflush(stdout);
+	load = fork();
+	ASSERT_LE(0, load);
+	if (load == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	usleep(500000);
+	rx0 = ctx_softirq_total("NET_RX");
+	ctx_child_go(&c);
+	ctx_child_wait(&c);
+	TH_LOG("NET_RX softirqs (all CPUs) while %ld processes spun: %llu", ncpu,
+	       ctx_softirq_total("NET_RX") - rx0);
+	ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	waitpid(load, &status, 0);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("ctxload exited with 0x%x", status);
+	ctx_fmt_event(&r->ev[0], txt, sizeof(txt));
+	TH_LOG("cpu-clock: %s", txt);
+	EXPECT_LT(0, r->ev[0].b[CTXCOUNT_BUCKET_HARDIRQ]);
+	EXPECT_LT(0, r->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX]);
+	EXPECT_EQ(r->ev[0].full, ctx_bucket_sum(&r->ev[0]));
+	ctx_close(&s);
+	free(r);
+}
+
+CTX_TEST_MAIN
