@@ -13,6 +13,8 @@
 
 #include "events.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 struct named_event {
 	const char *name;
 	uint32_t type;
@@ -81,7 +83,7 @@ static int lookup_named(const char *name, struct ctx_event *ev)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(named_events); i++) {
 		if (!strcmp(name, named_events[i].name)) {
 			ev->type = named_events[i].type;
 			ev->config = named_events[i].config;
@@ -146,10 +148,18 @@ static int parse_modifiers(const char *mods, struct ctx_event *ev,
 
 	for (p = mods; *p; p++) {
 		switch (*p) {
-		case 't': ev->task_only = true; break;
-		case 'u': user = true; break;
-		case 'k': kernel = true; break;
-		case 'h': hv = true; break;
+		case 't':
+			ev->task_only = true;
+			break;
+		case 'u':
+			user = true;
+			break;
+		case 'k':
+			kernel = true;
+			break;
+		case 'h':
+			hv = true;
+			break;
 		default:
 			return fail(err, errlen,
 				    "unknown modifier '%c' in '%s' (known: t, u, k, h)",
@@ -180,7 +190,7 @@ int ctx_event_parse(const char *spec, struct ctx_event *ev,
 		return fail(err, errlen, "event name too long: '%s'", spec);
 	if (!*spec)
 		return fail(err, errlen, "empty event name");
-	strcpy(ev->name, spec);
+	snprintf(ev->name, sizeof(ev->name), "%s", spec);
 	colon = strchr(spec, ':');
 	len = colon ? (size_t)(colon - spec) : strlen(spec);
 	memcpy(base, spec, len);
@@ -302,43 +312,44 @@ static size_t edit_distance(const char *a, const char *b)
 }
 
 static void consider(const char *name, const char *cand,
-		     const char **best, size_t *best_dist)
+		     char *best, size_t len, size_t *best_dist)
 {
 	size_t d = edit_distance(name, cand);
 
 	if (d < *best_dist) {
-		*best = cand;
+		snprintf(best, len, "%s", cand);
 		*best_dist = d;
 	}
 }
 
-const char *ctx_event_suggest(const char *name)
+/* Cache event names are generated, not listed: try every combination. */
+static void consider_cache_events(const char *name, char *best, size_t len,
+				  size_t *best_dist)
 {
-	static char cache_buf[CTX_EVENT_NAME_MAX];
-	const char *best = NULL, *best_cache = NULL;
-	size_t best_dist = 4, cache_dist, i, op, miss;
 	char cand[CTX_EVENT_NAME_MAX];
+	size_t cache, op, miss;
 
-	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++)
-		consider(name, named_events[i].name, &best, &best_dist);
-	cache_dist = best_dist;
-	for (i = 0; i < PERF_COUNT_HW_CACHE_MAX; i++) {
-		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
+	for (cache = 0; cache < PERF_COUNT_HW_CACHE_MAX; cache++)
+		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++)
 			for (miss = 0; miss < 2; miss++) {
 				snprintf(cand, sizeof(cand), "%s-%s",
-					 cache_names[i], cache_ops[op][miss]);
-				if (edit_distance(name, cand) < cache_dist) {
-					cache_dist = edit_distance(name, cand);
-					strcpy(cache_buf, cand);
-					best_cache = cache_buf;
-				}
+					 cache_names[cache], cache_ops[op][miss]);
+				consider(name, cand, best, len, best_dist);
 			}
-		}
-	}
-	if (best_cache && cache_dist < best_dist)
-		return best_cache;
-	/* A distance as long as the name itself is no suggestion. */
-	if (best && best_dist >= strlen(name))
+}
+
+const char *ctx_event_suggest(const char *name)
+{
+	static char best[CTX_EVENT_NAME_MAX];
+	size_t best_dist = 4, i;	/* more than 3 edits is no typo */
+
+	best[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(named_events); i++)
+		consider(name, named_events[i].name, best, sizeof(best),
+			 &best_dist);
+	consider_cache_events(name, best, sizeof(best), &best_dist);
+	/* A distance as long as the name itself is no suggestion either. */
+	if (!best[0] || best_dist >= strlen(name))
 		return NULL;
 	return best;
 }
@@ -348,7 +359,7 @@ void ctx_events_print_known(FILE *f)
 	size_t i, op, miss;
 
 	fprintf(f, "Hardware and software events:\n");
-	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(named_events); i++)
 		fprintf(f, "  %-40s [%s event]\n", named_events[i].name,
 			named_events[i].type == PERF_TYPE_HARDWARE ?
 			"Hardware" : "Software");

@@ -15,6 +15,8 @@
 
 #include "output.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 #define COUNTS_LEN	18
 #define UNIT_LEN	4
 #define EVNAME_LEN	32
@@ -201,7 +203,7 @@ static bool miss_metric(const struct printer *p, const struct ctx_event *ev,
 	double base;
 	size_t i;
 
-	for (i = 0; i < sizeof(miss_ratios) / sizeof(miss_ratios[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(miss_ratios); i++) {
 		mr = &miss_ratios[i];
 		if (!ctx_event_is(ev, mr->type, mr->miss))
 			continue;
@@ -429,7 +431,7 @@ static void print_breakdown(const struct printer *p, const struct ctx_event *ev,
 	snprintf(base, sizeof(base), "%s", ev->name);
 	if (ev->task_only)
 		base[strcspn(base, ":")] = '\0';
-	for (i = 0; i < sizeof(breakdown_order) / sizeof(breakdown_order[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(breakdown_order); i++) {
 		b = breakdown_order[i];
 		if (!bucket_shown(p, c, b))
 			continue;
