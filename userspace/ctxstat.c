@@ -300,7 +300,8 @@ static int one_run(struct run_state *s)
 		}
 	}
 	if (!a->null_run) {
-		err = create_session(s, w.pid ? w.pid : a->pid, &id);
+		/* With -p, a command only sets how long to count the pid. */
+		err = create_session(s, a->pid ? a->pid : w.pid, &id);
 		if (err)
 			goto out;
 		have_session = true;
