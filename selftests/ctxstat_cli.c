@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctxstat's command line as a user meets it: usage errors, exit status of
+ * the workload, messages for an unknown event and for a module that is not
+ * loaded, CSV (-x) fields, breakdown rows that add up to the full count,
+ * repeated runs, JSON lines.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "ctx_lib.h"
+
+FIXTURE(cli) {
+	char *ctxstat, *wl;
+	struct ctx_run *run;
+	int kmsg;
+};
+
+FIXTURE_SETUP(cli)
+{
+	self->kmsg = ctx_kmsg_open();
+	self->ctxstat = (char *)ctx_ctxstat_path();
+	self->wl = (char *)ctx_workload_path();
+	self->run = calloc(1, sizeof(*self->run));
+	ASSERT_NE(NULL, self->run);
+	if (access(self->ctxstat, X_OK))
+		SKIP(return, "ctxstat not found at %s", self->ctxstat);
+}
+
+FIXTURE_TEARDOWN(cli)
+{
+	char first[512];
+
+	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
+		TH_LOG("kernel report: %s", first);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+	free(self->run);
+}
+
+static int exit_code(const struct ctx_run *r)
+{
+	if (WIFEXITED(r->status))
+		return WEXITSTATUS(r->status);
+	return -1;
+}
+
+TEST_F(cli, bad_flags_usage_error)
+{
+	static const char *const bad[][4] = {
+		{ "--no-such-option", "true", NULL },
+		{ "-r", "0", "true", NULL },
+		{ "-r", "x", "true", NULL },
+		{ "-e", "cpu-clock", NULL },		/* no command, -p or -a */
+		{ "-p", "1", "-a", NULL },		/* exclusive */
+		{ "-x,", "-j", "true", NULL },		/* exclusive */
+		{ "-e", NULL },				/* missing value */
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[8] = { self->ctxstat };
+		char line[128] = "";
+
+		for (j = 0; bad[i][j]; j++) {
+			argv[j + 1] = (char *)bad[i][j];
+			strcat(line, " ");
+			strcat(line, bad[i][j]);
+		}
+		ctx_run(self->run, argv, 30);
+		EXPECT_NE(0, exit_code(self->run)) TH_LOG("ctxstat%s accepted", line);
+		EXPECT_TRUE(WIFEXITED(self->run->status));
+		EXPECT_NE(NULL, strcasestr(self->run->err, "usage"))
+			TH_LOG("ctxstat%s: no usage text:\n%s", line, self->run->err);
+		TH_LOG("ctxstat%s: exit %d, %.*s", line, exit_code(self->run),
+		       (int)strcspn(self->run->err, "\n"), self->run->err);
+	}
+}
+
+TEST_F(cli, help_is_not_an_error)
+{
+	char *argv[] = { self->ctxstat, "-h", NULL };
+
+	ctx_run(self->run, argv, 30);
+	EXPECT_EQ(0, exit_code(self->run));
+	EXPECT_NE(NULL, strcasestr(self->run->out, "usage"));
+}
+
+TEST_F(cli, exit_status_is_workloads)
+{
+	static const int codes[] = { 0, 3, 77 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		char code[8];
+		char *argv[] = { self->ctxstat, "-e", "cpu-clock", "--", self->wl,
+				 "exit", code, NULL };
+
+		snprintf(code, sizeof(code), "%d", codes[i]);
+		ctx_run(self->run, argv, 60);
+		EXPECT_EQ(codes[i], exit_code(self->run))
+			TH_LOG("workload exit %d; stderr:\n%s", codes[i], self->run->err);
+	}
+}
+
+TEST_F(cli, killed_workload_status)
+{
+	char *argv[] = { self->ctxstat, "-e", "cpu-clock", "--", "/bin/sh", "-c",
+			 "kill -TERM $$", NULL };
+
+	ctx_run(self->run, argv, 60);
+	/* like a shell: 128 + signal number */
+	EXPECT_EQ(128 + SIGTERM, exit_code(self->run)) TH_LOG("%s", self->run->err);
+}
+
+TEST_F(cli, missing_workload_command)
+{
+	char *argv[] = { self->ctxstat, "-e", "cpu-clock", "--",
+			 "/nonexistent/program", NULL };
+
+	ctx_run(self->run, argv, 60);
+	EXPECT_NE(0, exit_code(self->run));
+	EXPECT_NE(NULL, strstr(self->run->err, "/nonexistent/program"))
+		TH_LOG("stderr does not name the program:\n%s", self->run->err);
+}
+
+TEST_F(cli, unknown_event)
+{
+	char *argv[] = { self->ctxstat, "-e", "no-such-event", "--", self->wl,
+			 "exit", "0", NULL };
+
+	ctx_run(self->run, argv, 60);
+	EXPECT_NE(0, exit_code(self->run));
+	EXPECT_NE(NULL, strstr(self->run->err, "no-such-event"))
+		TH_LOG("stderr does not name the event:\n%s", self->run->err);
+	EXPECT_NE(NULL, strcasestr(self->run->err, "event"));
+	TH_LOG("%.*s", (int)strcspn(self->run->err, "\n"), self->run->err);
+}
+
+TEST_F(cli, bad_event_modifier)
+{
+	char *argv[] = { self->ctxstat, "-e", "cpu-clock:zq", "--", self->wl,
+			 "exit", "0", NULL };
+
+	ctx_run(self->run, argv, 60);
+	EXPECT_NE(0, exit_code(self->run));
+	EXPECT_NE(NULL, strstr(self->run->err, "cpu-clock:zq"))
+		TH_LOG("stderr:\n%s", self->run->err);
+}
+
+/* perf's CSV fields: value, unit, event, run time, % running, metric value, metric unit */
+TEST_F(cli, csv_fields)
+{
+	char *argv[] = { self->ctxstat, "-x,", "-e", "task-clock,cpu-clock:t",
+			 "--", self->wl, "spin", "100", NULL };
+	static const char *const evs[] = { "task-clock", "cpu-clock:t" };
+	struct ctx_csv_row row;
+	unsigned int i;
+
+	ctx_run(self->run, argv, 60);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	for (i = 0; i < 2; i++) {
+		char *end;
+		double pct;
+
+		ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', evs[i], &row))
+			TH_LOG("no %s row:\n%s", evs[i], self->run->err);
+		EXPECT_EQ(7, row.nfields) TH_LOG("%s: %d fields", evs[i], row.nfields);
+		EXPECT_TRUE(row.numeric);
+		EXPECT_LT(50.0, row.value) TH_LOG("%s: %s msec for 100 ms of spinning",
+						   evs[i], row.f[0]);
+		EXPECT_STREQ("msec", row.f[1]);
+		strtoull(row.f[3], &end, 10);
+		EXPECT_TRUE(row.f[3][0] && !*end) TH_LOG("run time '%s'", row.f[3]);
+		pct = strtod(row.f[4], &end);
+		EXPECT_TRUE(row.f[4][0] && !*end && pct >= 0 && pct <= 100)
+			TH_LOG("percent running '%s'", row.f[4]);
+	}
+}
+
+TEST_F_TIMEOUT(cli, csv_repeat_variance, 120)
+{
+	char *argv[] = { self->ctxstat, "-x;", "-r", "3", "-e", "cpu-clock", "--",
+			 self->wl, "spin", "30", NULL };
+	struct ctx_csv_row row;
+	size_t l;
+
+	ctx_run(self->run, argv, 120);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	ASSERT_EQ(0, ctx_csv_find(self->run->err, ';', "cpu-clock", &row))
+		TH_LOG("%s", self->run->err);
+	/* with -r, the variance follows the event name */
+	EXPECT_EQ(8, row.nfields);
+	l = strlen(row.f[3]);
+	EXPECT_TRUE(l > 1 && row.f[3][l - 1] == '%') TH_LOG("variance '%s'", row.f[3]);
+}
+
+TEST_F(cli, breakdown_rows_sum_to_full)
+{
+	/* an integer-valued event, so the printed rows add up exactly */
+	char *argv[] = { self->ctxstat, "-x,", "-v", "--breakdown", "-e",
+			 "context-switches,cpu-clock", "--", self->wl, "spin", "200",
+			 NULL };
+	static const char *const ctxs[] = {
+		"task", "hardirq", "softirq:HI", "softirq:TIMER", "softirq:NET_TX",
+		"softirq:NET_RX", "softirq:BLOCK", "softirq:IRQ_POLL",
+		"softirq:TASKLET", "softirq:SCHED", "softirq:HRTIMER",
+		"softirq:RCU", "nmi",
+	};
+	struct ctx_csv_row row;
+	double sum = 0, full, clk_sum = 0;
+	unsigned int i;
+	char name[64];
+
+	ctx_run(self->run, argv, 60);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "context-switches", &row))
+		TH_LOG("%s", self->run->err);
+	full = row.value;
+	for (i = 0; i < sizeof(ctxs) / sizeof(ctxs[0]); i++) {
+		snprintf(name, sizeof(name), "context-switches [%s]", ctxs[i]);
+		EXPECT_EQ(0, ctx_csv_find(self->run->err, ',', name, &row))
+			TH_LOG("no '%s' row with -v --breakdown", name);
+		sum += row.value;
+		snprintf(name, sizeof(name), "cpu-clock [%s]", ctxs[i]);
+		EXPECT_EQ(0, ctx_csv_find(self->run->err, ',', name, &row))
+			TH_LOG("no '%s' row with -v --breakdown", name);
+		clk_sum += row.value;
+	}
+	EXPECT_EQ(full, sum);
+	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "cpu-clock", &row));
+	/* msec printed with 2 decimals: rounding only */
+	EXPECT_GT(0.01 * 14, row.value - clk_sum < 0 ? clk_sum - row.value :
+						       row.value - clk_sum)
+		TH_LOG("cpu-clock %.2f, its rows add to %.2f", row.value, clk_sum);
+	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "cpu-clock [task]", &row));
+	EXPECT_LT(0, row.value);
+}
+
+TEST_F(cli, breakdown_default_shows_nonzero)
+{
+	char *argv[] = { self->ctxstat, "--breakdown", "-e", "cpu-clock", "--",
+			 self->wl, "spin", "200", NULL };
+
+	ctx_run(self->run, argv, 60);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	EXPECT_NE(NULL, strstr(self->run->err, "cpu-clock [task]"))
+		TH_LOG("%s", self->run->err);
+	/* 200 ms busy: timer ticks */
+	EXPECT_NE(NULL, strstr(self->run->err, "cpu-clock [hardirq]"))
+		TH_LOG("%s", self->run->err);
+	EXPECT_NE(NULL, strstr(self->run->err, "Performance counter stats"));
+}
+
+TEST_F(cli, json_lines)
+{
+	char *argv[] = { self->ctxstat, "-j", "-e", "cpu-clock", "--", self->wl,
+			 "spin", "20", NULL };
+	const char *p;
+
+	ctx_run(self->run, argv, 60);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	p = strstr(self->run->err, "\"event\" : \"cpu-clock\"");
+	ASSERT_NE(NULL, p) TH_LOG("%s", self->run->err);
+	while (p > self->run->err && p[-1] != '\n')
+		p--;
+	EXPECT_EQ('{', *p);
+	EXPECT_NE(NULL, strstr(p, "\"counter-value\""));
+}
+
+/* Last: the module goes away for a moment. */
+TEST_F_TIMEOUT(cli, module_not_loaded, 120)
+{
+	char *argv[] = { self->ctxstat, "-e", "cpu-clock", "--", self->wl, "exit",
+			 "0", NULL };
+	char params[256];
+	int ret;
+
+	if (access(ctx_ko_path(), R_OK))
+		SKIP(return, "%s not readable: could not load the module again",
+		     ctx_ko_path());
+	if (ctx_live_sessions() != 0)
+		SKIP(return, "sessions are live: not unloading the module");
+	ctx_current_params(params, sizeof(params));
+	ret = ctx_rmmod();
+	ASSERT_EQ(0, ret) TH_LOG("rmmod: %s", strerror(-ret));
+	ctx_run(self->run, argv, 60);
+	ret = ctx_insmod(params);
+	EXPECT_NE(0, exit_code(self->run));
+	EXPECT_NE(NULL, strcasestr(self->run->err, "module"))
+		TH_LOG("message does not mention the module:\n%s", self->run->err);
+	EXPECT_NE(NULL, strcasestr(self->run->err, "not loaded"))
+		TH_LOG("%s", self->run->err);
+	TH_LOG("%.*s", (int)strcspn(self->run->err, "\n"), self->run->err);
+	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", ctx_ko_path(), params,
+				 strerror(-ret));
+}
+
+CTX_TEST_MAIN

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Who may count what (DESIGN.md "Permissions"): an unprivileged user
+ * (uid/gid 65534) is refused on a root-owned process and system wide, with
+ * an extack naming the capability, and allowed on its own dumpable process
+ * as far as the module's `paranoid` parameter allows (>= 3 nothing, 2
+ * user-space-only events, <= 1 all events). Root is not limited by it.
+ */
+#include <errno.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "ctx_lib.h"
+
+#define NOBODY 65534
+
+static const struct ctx_ev ev_full = CTX_EV_SW(TASK_CLOCK, 0, "task-clock");
+static const struct ctx_ev ev_user = CTX_EV_SW(TASK_CLOCK, CTX_F_USER_ONLY,
+					       "task-clock:u");
+
+/* What the unprivileged child saw, in shared memory. */
+struct outcome {
+	int ran;
+	int ret;
+	int start_ret;
+	struct ctx_ack ack;
+};
+
+struct req {
+	int pid;		/* 0: the unprivileged process itself */
+	uint32_t tflags;
+	const struct ctx_ev *ev;
+	bool dumpable;
+};
+
+static void try_session(const struct req *q, struct outcome *o)
+{
+	struct ctx_res *r = calloc(1, sizeof(*r));
+	struct ctx_sock s;
+
+	o->ran = 1;
+	o->ret = -EPROTO;
+	if (!r || ctx_open(&s))
+		return;
+	o->ret = ctx_new(&s, q->pid ? q->pid : getpid(), q->tflags, q->ev, 1, r,
+			 &o->ack);
+	if (!o->ret)
+		o->start_ret = ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id,
+				       NULL, NULL);
+	ctx_close(&s);
+	free(r);
+}
+
+/* Run q as uid/gid 65534 in a child; the outcome comes back through o. */
+static int as_nobody(const struct req *q, struct outcome *o)
+{
+	pid_t pid;
+	int status;
+
+	memset(o, 0, sizeof(*o));
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY))
+			_exit(1);
+		/* changing credentials cleared it; a user's own process has it */
+		prctl(PR_SET_DUMPABLE, q->dumpable ? 1 : 0);
+		try_session(q, o);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -ECHILD;
+	return o->ran ? 0 : -ECHILD;
+}
+
+static bool names_capability(const char *msg)
+{
+	return strstr(msg, "CAP_PERFMON") || strstr(msg, "CAP_SYS_ADMIN");
+}
+
+FIXTURE(perm) {
+	long saved_paranoid;
+	struct outcome *o;
+	int kmsg;
+};
+
+FIXTURE_SETUP(perm)
+{
+	self->kmsg = ctx_kmsg_open();
+	self->o = mmap(NULL, sizeof(*self->o), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->o);
+	ASSERT_EQ(0, ctx_param_get("paranoid", &self->saved_paranoid))
+		TH_LOG("/sys/module/ctxcount/parameters/paranoid missing");
+}
+
+FIXTURE_TEARDOWN(perm)
+{
+	char first[512];
+
+	EXPECT_EQ(0, ctx_param_set("paranoid", self->saved_paranoid));
+	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
+		TH_LOG("kernel report: %s", first);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+}
+
+/* One case: paranoid level, request, allowed or not. */
+FIXTURE_VARIANT(perm) {
+	int paranoid;
+	int target;		/* 0: own process, 1: pid 1 (root's) */
+	bool system_wide;
+	bool user_only;
+	bool dumpable;
+	bool allowed;
+	bool cap_named;		/* the refusal must name the capability */
+};
+
+FIXTURE_VARIANT_ADD(perm, own_user_only_paranoid2) {
+	.paranoid = 2, .user_only = true, .dumpable = true, .allowed = true,
+};
+FIXTURE_VARIANT_ADD(perm, own_kernel_paranoid2) {
+	.paranoid = 2, .user_only = false, .dumpable = true, .allowed = false,
+};
+FIXTURE_VARIANT_ADD(perm, own_kernel_paranoid1) {
+	.paranoid = 1, .user_only = false, .dumpable = true, .allowed = true,
+};
+FIXTURE_VARIANT_ADD(perm, own_user_only_paranoid3) {
+	.paranoid = 3, .user_only = true, .dumpable = true, .allowed = false,
+};
+FIXTURE_VARIANT_ADD(perm, own_not_dumpable) {
+	.paranoid = 1, .user_only = true, .dumpable = false, .allowed = false,
+};
+FIXTURE_VARIANT_ADD(perm, root_process_paranoid1) {
+	.paranoid = 1, .target = 1, .user_only = true, .dumpable = true,
+	.allowed = false, .cap_named = true,
+};
+FIXTURE_VARIANT_ADD(perm, root_process_paranoid2) {
+	.paranoid = 2, .target = 1, .user_only = true, .dumpable = true,
+	.allowed = false, .cap_named = true,
+};
+FIXTURE_VARIANT_ADD(perm, system_wide_paranoid1) {
+	.paranoid = 1, .system_wide = true, .user_only = true, .dumpable = true,
+	.allowed = false, .cap_named = true,
+};
+FIXTURE_VARIANT_ADD(perm, system_wide_paranoid0) {
+	.paranoid = 0, .system_wide = true, .user_only = false, .dumpable = true,
+	.allowed = false, .cap_named = true,
+};
+
+TEST_F(perm, unprivileged)
+{
+	struct req q = {
+		.pid = variant->system_wide ? -1 : variant->target,
+		.tflags = variant->system_wide ? CTXCOUNT_TARGET_F_SYSTEM_WIDE : 0,
+		.ev = variant->user_only ? &ev_user : &ev_full,
+		.dumpable = variant->dumpable,
+	};
+	struct outcome *o = self->o;
+	int ret;
+
+	ret = ctx_param_set("paranoid", variant->paranoid);
+	ASSERT_EQ(0, ret) TH_LOG("writing paranoid: %s (the parameter must be 0644)",
+				 strerror(-ret));
+	ASSERT_EQ(0, as_nobody(&q, o));
+	TH_LOG("uid 65534, paranoid %d, %s, %s: %d%s%s%s", variant->paranoid,
+	       variant->system_wide ? "system wide" :
+	       variant->target ? "pid 1 (root)" : "own process",
+	       q.ev->name, o->ret, o->ack.has_msg ? " \"" : "",
+	       o->ack.has_msg ? o->ack.msg : "", o->ack.has_msg ? "\"" : "");
+	if (variant->allowed) {
+		EXPECT_EQ(0, o->ret);
+		EXPECT_EQ(0, o->start_ret);
+		return;
+	}
+	EXPECT_TRUE(o->ret == -EACCES || o->ret == -EPERM);
+	EXPECT_TRUE(o->ack.has_msg);
+	if (variant->cap_named)
+		EXPECT_TRUE(names_capability(o->ack.msg))
+			TH_LOG("refusal does not name CAP_PERFMON/CAP_SYS_ADMIN");
+}
+
+/* Root is perfmon_capable(): paranoid does not apply. */
+TEST_F(perm, root_ignores_paranoid)
+{
+	struct ctx_res *r = calloc(1, sizeof(*r));
+	struct ctx_ack ack;
+	struct ctx_sock s;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ctx_param_set("paranoid", 3));
+	ASSERT_EQ(0, ctx_open(&s));
+	EXPECT_EQ(0, ctx_new(&s, 1, 0, &ev_full, 1, r, &ack)) TH_LOG("%s", ack.msg);
+	EXPECT_EQ(0, ctx_new(&s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE, &ev_full, 1,
+			     r, &ack)) TH_LOG("%s", ack.msg);
+	ctx_close(&s);
+	free(r);
+}
+
+/* ctxstat run by an unprivileged user, at the default paranoid 2. */
+TEST_F(perm, ctxstat_unprivileged)
+{
+	char *ok_argv[] = { (char *)ctx_ctxstat_path(), "-x,", "-e", "task-clock:u",
+			    "--", (char *)ctx_workload_path(), "spin", "50", NULL };
+	char *sw_argv[] = { (char *)ctx_ctxstat_path(), "-a", "-e", "cpu-clock",
+			    "--", "/bin/true", NULL };
+	struct ctx_run *run = calloc(1, sizeof(*run));
+	struct ctx_csv_row row;
+
+	ASSERT_NE(NULL, run);
+	if (access(ok_argv[0], X_OK))
+		SKIP(return, "ctxstat not found at %s", ok_argv[0]);
+	ASSERT_EQ(0, ctx_param_set("paranoid", 2));
+	ctx_run_as(run, ok_argv, 60, NOBODY, NOBODY);
+	EXPECT_TRUE(WIFEXITED(run->status) && WEXITSTATUS(run->status) == 0)
+		TH_LOG("ctxstat -e task-clock:u as uid 65534: 0x%x\n%s",
+		       run->status, run->err);
+	EXPECT_EQ(0, ctx_csv_find(run->err, ',', "task-clock:u", &row))
+		TH_LOG("%s", run->err);
+	EXPECT_TRUE(row.numeric && row.value > 0) TH_LOG("value '%s'", row.f[0]);
+
+	ctx_run_as(run, sw_argv, 60, NOBODY, NOBODY);
+	EXPECT_FALSE(WIFEXITED(run->status) && WEXITSTATUS(run->status) == 0)
+		TH_LOG("ctxstat -a as uid 65534 succeeded");
+	EXPECT_TRUE(names_capability(run->err)) TH_LOG("stderr:\n%s", run->err);
+	TH_LOG("ctxstat -a as uid 65534: %.*s", (int)strcspn(run->err, "\n"),
+	       run->err);
+	free(run);
+}
+
+CTX_TEST_MAIN
