@@ -448,7 +448,7 @@ static void print_breakdown(const struct printer *p, const struct ctx_event *ev,
 }
 
 static void print_event(const struct printer *p, const struct ctx_event *ev,
-			bool first_of_counter)
+			bool with_breakdown)
 {
 	const struct ctx_counter_result *c = &p->r->counters[ev->counter];
 	struct row row = {
@@ -463,7 +463,7 @@ static void print_event(const struct printer *p, const struct ctx_event *ev,
 	else
 		full_metric(p, ev, ctx_stats_avg(&c->full), &row.metric);
 	print_row(p, &row);
-	if (p->o->breakdown && first_of_counter && counter_ok(c))
+	if (p->o->breakdown && with_breakdown && counter_ok(c))
 		print_breakdown(p, ev, c);
 }
 
@@ -521,20 +521,43 @@ static void print_footer(const struct printer *p)
 	fprintf(f, "\n\n");
 }
 
+/*
+ * The breakdown goes under the full row of a counter (cycles rather than
+ * cycles:t), or under its first :t row when it has no full one.
+ */
+static bool breakdown_here(const struct ctx_event_list *l, int i,
+			   const bool *done)
+{
+	const struct ctx_event *ev = &l->ev[i];
+	int j;
+
+	if (done[ev->counter])
+		return false;
+	if (!ev->task_only)
+		return true;
+	for (j = 0; j < l->nr; j++)
+		if (l->ev[j].counter == ev->counter && !l->ev[j].task_only)
+			return false;
+	return true;
+}
+
 void ctx_output_report(const struct ctx_output_opts *o,
 		       const struct ctx_report *r)
 {
 	struct printer p = { .o = o, .r = r };
-	bool seen[CTXCOUNT_MAX_EVENTS] = { false };
+	bool done[CTXCOUNT_MAX_EVENTS] = { false };
 	const struct ctx_event *ev;
+	bool here;
 	int i;
 
 	if (o->format == CTX_OUTPUT_STD)
 		print_header(&p);
 	for (i = 0; !r->null_run && i < r->events->nr; i++) {
 		ev = &r->events->ev[i];
-		print_event(&p, ev, !seen[ev->counter]);
-		seen[ev->counter] = true;
+		here = breakdown_here(r->events, i, done);
+		print_event(&p, ev, here);
+		if (here)
+			done[ev->counter] = true;
 	}
 	if (o->format == CTX_OUTPUT_STD)
 		print_footer(&p);

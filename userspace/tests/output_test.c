@@ -334,6 +334,31 @@ TEST(task_only_row_and_breakdown)
 	free(out);
 }
 
+/* Under the full row even when the :t row comes first. */
+TEST(breakdown_goes_under_full_row)
+{
+	struct fixture_data d;
+	char *out, *full, *task, *hardirq;
+
+	setup(&d, "cycles:t,instructions,cycles", 1);
+	EXPECT_EQ(2, d.events.nr_counters);
+	split_buckets(&d);
+	run_counter(&d, 1, 500, 100, 100);
+	out = render(&d, CTX_OUTPUT_CSV, ",", true, 0);
+	task = strstr(out, ",cycles:t,");
+	full = strstr(out, ",cycles,");
+	hardirq = strstr(out, ",cycles [hardirq],");
+	ASSERT_NE(NULL, task);
+	ASSERT_NE(NULL, full);
+	ASSERT_NE(NULL, hardirq);
+	EXPECT_LT(task, full);
+	EXPECT_LT(full, hardirq);
+	EXPECT_NE(NULL, strstr(out, ",instructions [task],"));
+	/* Exactly one breakdown per counter. */
+	EXPECT_EQ(NULL, strstr(hardirq + 1, ",cycles [hardirq],"));
+	free(out);
+}
+
 TEST(breakdown_verbose_shows_every_vector)
 {
 	struct fixture_data d;
