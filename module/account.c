@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attribution of counter deltas to contexts: read-and-subtract.
+ *
+ * Counters are never stopped. On a CPU running a monitored task, each
+ * context boundary reads every counter of every started session and adds
+ * the delta since the previous boundary to the bucket of the context being
+ * left. @full moves only when an interval is opened, closed or flushed, from
+ * the same reads, so "sum of buckets == full" checks that no delta was lost
+ * or counted twice.
+ *
+ * Everything here that touches struct ctx_session_cpu runs on the CPU it
+ * belongs to, with interrupts disabled and the CPU claimed against NMIs
+ * (ctx_cpu_claim()). This file is built without ftrace instrumentation: it
+ * runs inside ftrace callbacks, tracepoints and NMI handlers.
+ */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/rculist.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+
+#include "account.h"
+#include "counters.h"
+#include "hooks.h"
+#include "session.h"
+
+/* Started sessions; written under the session mutex, read under RCU. */
+static LIST_HEAD(ctx_running);
+
+/* Number of sessions with an open interval on each CPU. */
+DEFINE_PER_CPU(unsigned int, ctx_nr_active);
+
+/* Attribute the counts since the last boundary to @bucket. */
+static void ctx_attribute(struct ctx_session *s, struct ctx_session_cpu *sc,
+			  unsigned int bucket)
+{
+	unsigned int i;
+	u64 now;
+
+	for (i = 0; i < s->nr_events; i++) {
+		if (!sc->event[i])
+			continue;
+		now = ctx_counter_read(sc->event[i]);
+		sc->tot.buckets[i][bucket] += now - sc->last[i];
+		sc->last[i] = now;
+	}
+}
+
+/*
+ * Bring @full and the times up to the last boundary, leaving the interval
+ * open. Must directly follow ctx_attribute() so that @last is current.
+ */
+static void ctx_settle(struct ctx_session *s, struct ctx_session_cpu *sc)
+{
+	u64 clock = local_clock();
+	u64 delta = clock - sc->clock_in;
+	unsigned int i;
+
+	sc->tot.enabled += delta;
+	sc->clock_in = clock;
+	for (i = 0; i < s->nr_events; i++) {
+		if (!sc->event[i])
+			continue;
+		sc->tot.full[i] += sc->last[i] - sc->in[i];
+		sc->in[i] = sc->last[i];
+		if (ctx_counter_running(sc->event[i]))
+			sc->tot.running[i] += delta;
+	}
+}
+
+static void ctx_open(struct ctx_session *s, struct ctx_session_cpu *sc)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_events; i++) {
+		if (!sc->event[i])
+			continue;
+		sc->last[i] = ctx_counter_read(sc->event[i]);
+		sc->in[i] = sc->last[i];
+	}
+	sc->clock_in = local_clock();
+	sc->active = true;
+	__this_cpu_inc(ctx_nr_active);
+}
+
+static void ctx_close(struct ctx_session *s, struct ctx_session_cpu *sc,
+		      unsigned int bucket)
+{
+	ctx_attribute(s, sc, bucket);
+	ctx_settle(s, sc);
+	sc->active = false;
+	__this_cpu_dec(ctx_nr_active);
+}
+
+/**
+ * ctx_account_boundary() - a context boundary on this CPU
+ * @bucket: the context being left (enum ctxcount_bucket)
+ *
+ * Context: interrupts disabled or NMI, CPU claimed.
+ */
+void ctx_account_boundary(unsigned int bucket)
+{
+	struct ctx_session_cpu *sc;
+	struct ctx_session *s;
+
+	list_for_each_entry_rcu(s, &ctx_running, run_node) {
+		sc = this_cpu_ptr(s->cpu);
+		if (sc->active)
+			ctx_attribute(s, sc, bucket);
+	}
+}
+
+/**
+ * ctx_account_switch() - @prev leaves this CPU and @next arrives
+ * @prev: the task switched out
+ * @next: the task switched in
+ *
+ * Closes the open intervals (their last stretch is task context) and opens
+ * one for each started session that monitors @next. @active is per CPU, so
+ * the interval of a task that already left the monitored set (it is
+ * exiting) is still closed here.
+ *
+ * Context: sched_switch tracepoint: interrupts disabled, CPU claimed.
+ */
+void ctx_account_switch(struct task_struct *prev, struct task_struct *next)
+{
+	struct ctx_session_cpu *sc;
+	struct ctx_session *s;
+
+	list_for_each_entry_rcu(s, &ctx_running, run_node) {
+		sc = this_cpu_ptr(s->cpu);
+		if (sc->active)
+			ctx_close(s, sc, CTXCOUNT_BUCKET_TASK);
+		if (READ_ONCE(s->started) && ctx_session_monitors(s, next))
+			ctx_open(s, sc);
+	}
+}
+
+/* IPI: pick up a monitored task that is already running on this CPU. */
+static void ctx_start_cpu(void *info)
+{
+	struct ctx_session *s = info;
+	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+
+	/* Cannot fail: only an NMI can find the CPU claimed. */
+	if (!ctx_cpu_claim())
+		return;
+	if (!sc->active && ctx_session_monitors(s, current))
+		ctx_open(s, sc);
+	ctx_cpu_release();
+}
+
+/* IPI: close this CPU's interval, the session is stopping. */
+static void ctx_halt_cpu(void *info)
+{
+	struct ctx_session *s = info;
+	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+
+	if (!ctx_cpu_claim())
+		return;
+	if (sc->active)
+		ctx_close(s, sc, ctx_cpu_context());
+	ctx_cpu_release();
+}
+
+/**
+ * ctx_account_start() - start attributing counts for @s
+ * @s: a stopped session, not on the running list
+ *
+ * Context: process context, session mutex held.
+ */
+void ctx_account_start(struct ctx_session *s)
+{
+	WRITE_ONCE(s->started, true);
+	list_add_rcu(&s->run_node, &ctx_running);
+	/*
+	 * sched_switch opens intervals from now on; tasks that are already
+	 * running are picked up on their CPU.
+	 */
+	cpus_read_lock();
+	on_each_cpu(ctx_start_cpu, s, 1);
+	cpus_read_unlock();
+}
+
+/**
+ * ctx_account_halt() - stop attributing counts for @s
+ * @s: a started session
+ *
+ * When this returns no CPU has an open interval for @s and none will open
+ * one, so @s's totals no longer change. @s is off the running list but
+ * hooks may still be walking past it: the caller must wait for an RCU grace
+ * period before starting or freeing it.
+ *
+ * Context: process context, session mutex held.
+ */
+void ctx_account_halt(struct ctx_session *s)
+{
+	/* No new intervals: sched_switch checks @started before opening. */
+	WRITE_ONCE(s->started, false);
+	cpus_read_lock();
+	on_each_cpu(ctx_halt_cpu, s, 1);
+	cpus_read_unlock();
+	list_del_rcu(&s->run_node);
+}
+
+static void ctx_totals_add(struct ctx_totals *sum,
+			   const struct ctx_totals *t, unsigned int nr_events)
+{
+	unsigned int i, b;
+
+	sum->enabled += t->enabled;
+	for (i = 0; i < nr_events; i++) {
+		sum->full[i] += t->full[i];
+		sum->running[i] += t->running[i];
+		for (b = 0; b < __CTXCOUNT_BUCKET_LAST; b++)
+			sum->buckets[i][b] += t->buckets[i][b];
+	}
+}
+
+struct ctx_read_info {
+	struct ctx_session *s;
+	struct ctx_totals *sum;
+	raw_spinlock_t lock;
+};
+
+/*
+ * IPI: attribute this CPU's pending deltas, then add its totals to the sum
+ * while nothing can change them, so the sum is consistent per CPU.
+ */
+static void ctx_read_cpu(void *info)
+{
+	struct ctx_read_info *ri = info;
+	struct ctx_session *s = ri->s;
+	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+
+	if (!ctx_cpu_claim())
+		return;
+	if (sc->active) {
+		ctx_attribute(s, sc, ctx_cpu_context());
+		ctx_settle(s, sc);
+	}
+	raw_spin_lock(&ri->lock);
+	ctx_totals_add(ri->sum, &sc->tot, s->nr_events);
+	raw_spin_unlock(&ri->lock);
+	ctx_cpu_release();
+}
+
+/**
+ * ctx_account_read() - add up @s's totals over all CPUs
+ * @s: the session
+ * @sum: zeroed totals to add to
+ *
+ * For a started session, each online CPU first attributes what is pending
+ * on it (a task running without interrupts would otherwise show nothing).
+ * CPUs that are offline keep what they counted before they went down.
+ *
+ * Context: process context, session mutex held.
+ */
+void ctx_account_read(struct ctx_session *s, struct ctx_totals *sum)
+{
+	struct ctx_read_info ri = { .s = s, .sum = sum };
+	int cpu;
+
+	raw_spin_lock_init(&ri.lock);
+	cpus_read_lock();
+	if (s->started)
+		on_each_cpu(ctx_read_cpu, &ri, 1);
+	for_each_possible_cpu(cpu) {
+		if (s->started && cpu_online(cpu))
+			continue;
+		ctx_totals_add(sum, &per_cpu_ptr(s->cpu, cpu)->tot,
+			       s->nr_events);
+	}
+	cpus_read_unlock();
+}

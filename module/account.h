@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _CTXCOUNT_ACCOUNT_H
+#define _CTXCOUNT_ACCOUNT_H
+
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+struct ctx_session;
+struct ctx_totals;
+struct task_struct;
+
+DECLARE_PER_CPU(unsigned int, ctx_nr_active);
+
+/**
+ * ctx_account_cpu_active() - does this CPU run a monitored task
+ *
+ * The context hooks return early when it does not, so CPUs that run no
+ * monitored task pay only the hook entry.
+ */
+static __always_inline bool ctx_account_cpu_active(void)
+{
+	return __this_cpu_read(ctx_nr_active);
+}
+
+void ctx_account_boundary(unsigned int bucket);
+void ctx_account_switch(struct task_struct *prev, struct task_struct *next);
+
+void ctx_account_start(struct ctx_session *s);
+void ctx_account_halt(struct ctx_session *s);
+void ctx_account_read(struct ctx_session *s, struct ctx_totals *sum);
+
+#endif /* _CTXCOUNT_ACCOUNT_H */

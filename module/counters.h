@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _CTXCOUNT_COUNTERS_H
+#define _CTXCOUNT_COUNTERS_H
+
+#include <linux/perf_event.h>
+#include <linux/smp.h>
+#include <linux/types.h>
+
+/**
+ * struct ctx_event_spec - one requested event
+ * @type: perf_event_attr.type (PERF_TYPE_*, or a dynamic PMU type)
+ * @config: perf_event_attr.config
+ * @flags: enum ctxcount_event_flag bits
+ */
+struct ctx_event_spec {
+	u32 type;
+	u64 config;
+	u32 flags;
+};
+
+struct perf_event *ctx_counter_create(const struct ctx_event_spec *spec,
+				      int cpu);
+void ctx_counter_release(struct perf_event *event);
+
+/**
+ * ctx_counter_running() - is @event counting on this CPU right now
+ * @event: a per-CPU counter of the current CPU
+ *
+ * A pinned counter that lost its hardware counter goes to ERROR state and
+ * a counter whose CPU went offline to OFF; neither counts any more.
+ */
+static __always_inline bool ctx_counter_running(struct perf_event *event)
+{
+	return READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE &&
+	       READ_ONCE(event->oncpu) == smp_processor_id();
+}
+
+/**
+ * ctx_counter_read() - current value of a counter of this CPU
+ * @event: a per-CPU counter created for the current CPU
+ *
+ * perf_event_read_local() is not exported, so this is its core: fold the
+ * hardware count into @event->count, then read it. Safe with interrupts
+ * disabled and in NMI context: the PMU drivers' read callbacks already
+ * race with their own overflow NMI and update with cmpxchg/xchg.
+ *
+ * Context: interrupts disabled, on the CPU @event belongs to.
+ * Return: the counter value; it stops moving when the counter is not
+ * running (ctx_counter_running()).
+ */
+static __always_inline u64 ctx_counter_read(struct perf_event *event)
+{
+	if (ctx_counter_running(event))
+		event->pmu->read(event);
+	return local64_read(&event->count);
+}
+
+#endif /* _CTXCOUNT_COUNTERS_H */

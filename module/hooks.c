@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attaching to the kernel: ftrace function hooks on irq_enter_rcu() and
+ * irq_exit_rcu()/irq_exit(), the softirq and scheduler tracepoints (found by
+ * name, as they are not exported), and the NMI hook where there is one.
+ *
+ * Each CPU keeps a small stack of the contexts it is in. At a boundary the
+ * counts since the previous one are attributed to the context on top (entry)
+ * or to the context being left (exit). The stack tolerates hooks that were
+ * missed (attached mid-interrupt, ftrace recursion protection): an exit pops
+ * down to its matching entry if there is one, and sched_switch, which only
+ * runs in task context, empties it.
+ *
+ * Built without ftrace instrumentation: this code runs in ftrace callbacks.
+ */
+#include <linux/ctxcount.h>
+#include <linux/ftrace.h>
+#include <linux/interrupt.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/string.h>
+#include <linux/trace_recursion.h>
+#include <linux/tracepoint.h>
+#include <trace/events/irq.h>
+#include <trace/events/sched.h>
+
+#include "account.h"
+#include "compat.h"
+#include "hooks.h"
+#include "session.h"
+
+/* Task, softirq, hardirq, NMI, plus slack for nested hardirq entries. */
+#define CTX_MAX_NESTING	8
+
+/**
+ * struct ctx_cpu_state - which context a CPU is in
+ * @stack: contexts entered and not yet left (enum ctxcount_bucket)
+ * @depth: entries in @stack; task context when 0
+ * @busy: a hook or accounting IPI is running; an NMI that finds it set does
+ *	nothing, so its counts fold into the interrupted context
+ */
+struct ctx_cpu_state {
+	u8 stack[CTX_MAX_NESTING];
+	unsigned int depth;
+	bool busy;
+};
+
+static DEFINE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
+
+static bool ctx_nmi_hooked;
+
+/**
+ * ctx_cpu_claim() - take this CPU's context state
+ *
+ * Everything else that runs on the CPU is excluded by disabled interrupts;
+ * this excludes NMIs, which cannot be masked.
+ *
+ * Context: interrupts disabled, or NMI.
+ * Return: false if the CPU is already claimed (only possible in an NMI).
+ */
+bool ctx_cpu_claim(void)
+{
+	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+
+	if (READ_ONCE(st->busy))
+		return false;
+	WRITE_ONCE(st->busy, true);
+	/* An NMI is on this CPU: a compiler barrier orders against it. */
+	barrier();
+	return true;
+}
+
+/**
+ * ctx_cpu_release() - release what ctx_cpu_claim() took
+ */
+void ctx_cpu_release(void)
+{
+	barrier();
+	WRITE_ONCE(this_cpu_ptr(&ctx_cpu_state)->busy, false);
+}
+
+static unsigned int ctx_stack_top(const struct ctx_cpu_state *st)
+{
+	if (!st->depth)
+		return CTXCOUNT_BUCKET_TASK;
+	return st->stack[st->depth - 1];
+}
+
+/**
+ * ctx_cpu_context() - the context this CPU is in
+ *
+ * Context: CPU claimed.
+ * Return: an enum ctxcount_bucket value.
+ */
+unsigned int ctx_cpu_context(void)
+{
+	return ctx_stack_top(this_cpu_ptr(&ctx_cpu_state));
+}
+
+/**
+ * ctx_hook_enter() - this CPU enters a context
+ * @bucket: the context entered (enum ctxcount_bucket)
+ *
+ * Context: interrupts disabled, or NMI.
+ */
+void ctx_hook_enter(unsigned int bucket)
+{
+	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+
+	if (!ctx_cpu_claim())
+		return;
+	if (ctx_account_cpu_active())
+		ctx_account_boundary(ctx_stack_top(st));
+	/* Deeper than any real nesting: the entry was stale, drop this one. */
+	if (st->depth < CTX_MAX_NESTING)
+		st->stack[st->depth++] = bucket;
+	ctx_cpu_release();
+}
+
+/**
+ * ctx_hook_exit() - this CPU leaves a context
+ * @bucket: the context left (enum ctxcount_bucket)
+ *
+ * Counts since the last boundary go to @bucket even when its entry was
+ * missed. The stack is popped down to the matching entry, dropping entries
+ * whose exit was missed; without a matching entry it is left alone.
+ *
+ * Context: interrupts disabled, or NMI.
+ */
+void ctx_hook_exit(unsigned int bucket)
+{
+	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+	unsigned int d;
+
+	if (!ctx_cpu_claim())
+		return;
+	if (ctx_account_cpu_active())
+		ctx_account_boundary(bucket);
+	for (d = st->depth; d > 0; d--) {
+		if (st->stack[d - 1] == bucket) {
+			st->depth = d - 1;
+			break;
+		}
+	}
+	ctx_cpu_release();
+}
+
+/* ftrace: hardirq entry and exit (device irqs, local timer, most IPIs) */
+
+static void ctx_ftrace_irq_enter(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op,
+				 struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit < 0)
+		return;
+	ctx_hook_enter(CTXCOUNT_BUCKET_HARDIRQ);
+	ftrace_test_recursion_unlock(bit);
+}
+
+static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op,
+				struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit < 0)
+		return;
+	ctx_hook_exit(CTXCOUNT_BUCKET_HARDIRQ);
+	ftrace_test_recursion_unlock(bit);
+}
+
+static struct ftrace_ops ctx_irq_enter_ops = {
+	.func = ctx_ftrace_irq_enter,
+};
+
+static struct ftrace_ops ctx_irq_exit_ops = {
+	.func = ctx_ftrace_irq_exit,
+};
+
+/*
+ * irq_exit() does not call irq_exit_rcu() (both inline __irq_exit_rcu()),
+ * but irq_enter() does call irq_enter_rcu(): both exits are hooked so that
+ * every hooked entry has a hooked exit.
+ */
+static const char * const ctx_irq_enter_funcs[] = { "irq_enter_rcu" };
+static const char * const ctx_irq_exit_funcs[] = { "irq_exit_rcu", "irq_exit" };
+
+static int ctx_ftrace_attach(struct ftrace_ops *ops,
+			     const char * const *funcs, unsigned int nr)
+{
+	char buf[32];
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		/* ftrace_set_filter() wants a writable buffer. */
+		strscpy(buf, funcs[i], sizeof(buf));
+		/* Fails when nothing matched: never register an empty filter. */
+		err = ftrace_set_filter(ops, buf, strlen(buf), 0);
+		if (err) {
+			pr_err("cannot hook %s: %d\n", funcs[i], err);
+			goto err_free;
+		}
+	}
+	err = register_ftrace_function(ops);
+	if (err) {
+		pr_err("cannot register ftrace hook on %s: %d\n", funcs[0], err);
+		goto err_free;
+	}
+	return 0;
+
+err_free:
+	ftrace_free_filter(ops);
+	return err;
+}
+
+static void ctx_ftrace_detach(struct ftrace_ops *ops)
+{
+	unregister_ftrace_function(ops);
+	ftrace_free_filter(ops);
+}
+
+/* tracepoints */
+
+static void ctx_probe_softirq_entry(void *data, unsigned int vec_nr)
+{
+	unsigned long flags;
+
+	if (vec_nr >= NR_SOFTIRQS)
+		return;
+	/* Softirq tracepoints run with interrupts enabled. */
+	local_irq_save(flags);
+	ctx_hook_enter(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
+	local_irq_restore(flags);
+}
+
+static void ctx_probe_softirq_exit(void *data, unsigned int vec_nr)
+{
+	unsigned long flags;
+
+	if (vec_nr >= NR_SOFTIRQS)
+		return;
+	local_irq_save(flags);
+	ctx_hook_exit(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
+	local_irq_restore(flags);
+}
+
+static void ctx_probe_sched_switch(void *data, bool preempt,
+				   struct task_struct *prev,
+				   struct task_struct *next,
+				   unsigned int prev_state)
+{
+	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+
+	/* Interrupts are disabled and this is no NMI: cannot fail. */
+	if (!ctx_cpu_claim())
+		return;
+	/* schedule() runs in task context only: anything stacked is stale. */
+	st->depth = 0;
+	ctx_account_switch(prev, next);
+	ctx_cpu_release();
+}
+
+static void ctx_probe_sched_process_fork(void *data,
+					 struct task_struct *parent,
+					 struct task_struct *child)
+{
+	ctx_session_fork(parent, child);
+}
+
+static void ctx_probe_sched_process_exit(void *data, struct task_struct *p)
+{
+	ctx_session_exit(p);
+}
+
+/**
+ * struct ctx_tracepoint - a tracepoint to attach to
+ * @name: its name
+ * @probe: the probe
+ * @tp: the tracepoint, once found
+ */
+struct ctx_tracepoint {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+};
+
+/*
+ * Exits before entries: while the hooks come up one at a time, an exit
+ * without its entry is harmless, an entry without its exit is not.
+ */
+static struct ctx_tracepoint ctx_tracepoints[] = {
+	{ .name = "sched_process_fork", .probe = ctx_probe_sched_process_fork },
+	{ .name = "sched_process_exit", .probe = ctx_probe_sched_process_exit },
+	{ .name = "sched_switch", .probe = ctx_probe_sched_switch },
+	{ .name = "softirq_exit", .probe = ctx_probe_softirq_exit },
+	{ .name = "softirq_entry", .probe = ctx_probe_softirq_entry },
+};
+
+/* The probes above must match the kernel's prototypes: checked here. */
+static void __maybe_unused ctx_check_probe_types(void)
+{
+	check_trace_callback_type_softirq_entry(ctx_probe_softirq_entry);
+	check_trace_callback_type_softirq_exit(ctx_probe_softirq_exit);
+	check_trace_callback_type_sched_switch(ctx_probe_sched_switch);
+	check_trace_callback_type_sched_process_fork(ctx_probe_sched_process_fork);
+	check_trace_callback_type_sched_process_exit(ctx_probe_sched_process_exit);
+}
+
+static void ctx_tracepoint_lookup(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ctx_tracepoints); i++) {
+		if (!strcmp(tp->name, ctx_tracepoints[i].name))
+			ctx_tracepoints[i].tp = tp;
+	}
+}
+
+static void ctx_tracepoints_detach(unsigned int nr)
+{
+	while (nr--)
+		tracepoint_probe_unregister(ctx_tracepoints[nr].tp,
+					    ctx_tracepoints[nr].probe, NULL);
+	/* No probe may still run when the module text goes away. */
+	tracepoint_synchronize_unregister();
+}
+
+static int ctx_tracepoints_attach(void)
+{
+	struct ctx_tracepoint *t;
+	unsigned int i;
+	int err;
+
+	for_each_kernel_tracepoint(ctx_tracepoint_lookup, NULL);
+	for (i = 0; i < ARRAY_SIZE(ctx_tracepoints); i++) {
+		t = &ctx_tracepoints[i];
+		if (!t->tp) {
+			pr_err("tracepoint %s not found\n", t->name);
+			err = -ENOENT;
+			goto err_detach;
+		}
+		err = tracepoint_probe_register(t->tp, t->probe, NULL);
+		if (err) {
+			pr_err("cannot attach to tracepoint %s: %d\n",
+			       t->name, err);
+			goto err_detach;
+		}
+	}
+	return 0;
+
+err_detach:
+	ctx_tracepoints_detach(i);
+	return err;
+}
+
+/**
+ * ctx_hooks_register() - attach every hook
+ *
+ * Context: module init.
+ * Return: 0 or a negative errno; nothing stays attached on failure.
+ */
+int ctx_hooks_register(void)
+{
+	int err;
+
+	BUILD_BUG_ON(NR_SOFTIRQS != CTXCOUNT_NR_SOFTIRQ_BUCKETS);
+	BUILD_BUG_ON(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + NET_RX_SOFTIRQ !=
+		     CTXCOUNT_BUCKET_SOFTIRQ_NET_RX);
+	BUILD_BUG_ON(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + RCU_SOFTIRQ !=
+		     CTXCOUNT_BUCKET_SOFTIRQ_RCU);
+	BUILD_BUG_ON(CTXCOUNT_BUCKET_MAX > U8_MAX);
+
+	err = ctx_ftrace_attach(&ctx_irq_exit_ops, ctx_irq_exit_funcs,
+				ARRAY_SIZE(ctx_irq_exit_funcs));
+	if (err)
+		return err;
+	err = ctx_ftrace_attach(&ctx_irq_enter_ops, ctx_irq_enter_funcs,
+				ARRAY_SIZE(ctx_irq_enter_funcs));
+	if (err)
+		goto err_irq_exit;
+	err = ctx_tracepoints_attach();
+	if (err)
+		goto err_irq_enter;
+	/* Optional: without it NMI counts fold into the interrupted context. */
+	ctx_nmi_hooked = !ctx_nmi_hooks_register();
+	return 0;
+
+err_irq_enter:
+	ctx_ftrace_detach(&ctx_irq_enter_ops);
+err_irq_exit:
+	ctx_ftrace_detach(&ctx_irq_exit_ops);
+	return err;
+}
+
+/**
+ * ctx_hooks_unregister() - detach every hook and wait until none runs
+ *
+ * Context: module exit, after every session is gone.
+ */
+void ctx_hooks_unregister(void)
+{
+	if (ctx_nmi_hooked)
+		ctx_nmi_hooks_unregister();
+	ctx_tracepoints_detach(ARRAY_SIZE(ctx_tracepoints));
+	ctx_ftrace_detach(&ctx_irq_enter_ops);
+	ctx_ftrace_detach(&ctx_irq_exit_ops);
+}
+
+/**
+ * ctx_hooks_features() - what the hooks can tell apart here
+ *
+ * Return: enum ctxcount_feature bits.
+ */
+u32 ctx_hooks_features(void)
+{
+	return ctx_nmi_hooked ? CTXCOUNT_FEATURE_NMI : 0;
+}

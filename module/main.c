@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctxcount: attribute perf counter deltas of monitored tasks to the context
+ * they occurred in (task, hardirq, NMI, each softirq vector), so that a
+ * task-only count excludes every interrupt. Userspace talks to it over the
+ * "ctxcount" generic netlink family, include/uapi/linux/ctxcount.h.
+ *
+ * This file only loads and unloads; see docs/DESIGN.md for the rest.
+ */
+#include <linux/ctxcount.h>
+#include <linux/kconfig.h>
+#include <linux/module.h>
+#include <net/genetlink.h>
+
+#include "compat.h"
+#include "hooks.h"
+#include "netlink.h"
+#include "session.h"
+
+static int __init ctx_init(void)
+{
+	int err;
+
+	/*
+	 * Softirqs are preemptible there: a per-CPU context stack cannot
+	 * describe a task that is switched out in the middle of one.
+	 */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		pr_err("PREEMPT_RT kernels are not supported\n");
+		return -EOPNOTSUPP;
+	}
+	err = ctx_hooks_register();
+	if (err)
+		return err;
+	err = ctx_netlink_register();
+	if (err)
+		goto err_hooks;
+	return 0;
+
+err_hooks:
+	ctx_hooks_unregister();
+	return err;
+}
+
+static void __exit ctx_exit(void)
+{
+	/* No more requests or socket releases, then nothing to count for. */
+	ctx_netlink_unregister();
+	ctx_session_destroy_all();
+	ctx_hooks_unregister();
+}
+
+module_init(ctx_init);
+module_exit(ctx_exit);
+
+MODULE_DESCRIPTION("Per-context (task, hardirq, softirq, NMI) perf counting");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_GENL_FAMILY(CTXCOUNT_GENL_NAME);

@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "ctxcount" generic netlink family (include/uapi/linux/ctxcount.h):
+ * policies, request parsing, replies, and the NETLINK_URELEASE notifier
+ * that destroys a closed socket's sessions.
+ */
+#include <linux/ctxcount.h>
+#include <linux/netlink.h>
+#include <linux/notifier.h>
+#include <linux/slab.h>
+#include <linux/threads.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
+#include "compat.h"
+#include "hooks.h"
+#include "netlink.h"
+#include "session.h"
+
+static const struct nla_policy ctx_nl_event_policy[CTXCOUNT_EVENT_A_MAX + 1] = {
+	[CTXCOUNT_EVENT_A_TYPE]		= { .type = NLA_U32 },
+	[CTXCOUNT_EVENT_A_CONFIG]	= { .type = NLA_U64 },
+	/* Checked in ctx_nl_parse_event(): unknown bits are -EOPNOTSUPP. */
+	[CTXCOUNT_EVENT_A_FLAGS]	= { .type = NLA_U32 },
+};
+
+static const struct nla_policy ctx_nl_events_policy[CTXCOUNT_EVENTS_A_MAX + 1] = {
+	[CTXCOUNT_EVENTS_A_EVENT] = NLA_POLICY_NESTED(ctx_nl_event_policy),
+};
+
+static ctx_nla_range_const struct netlink_range_validation ctx_nl_pid_range = {
+	.min = 1,
+	.max = PID_MAX_LIMIT,
+};
+
+static const struct nla_policy ctx_nl_target_policy[CTXCOUNT_TARGET_A_MAX + 1] = {
+	[CTXCOUNT_TARGET_A_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &ctx_nl_pid_range),
+	/* Checked in ctx_nl_parse_target(): unknown bits are -EOPNOTSUPP. */
+	[CTXCOUNT_TARGET_A_FLAGS] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy ctx_nl_new_policy[CTXCOUNT_A_MAX + 1] = {
+	[CTXCOUNT_A_TARGET] = NLA_POLICY_NESTED(ctx_nl_target_policy),
+	[CTXCOUNT_A_EVENTS] = NLA_POLICY_NESTED(ctx_nl_events_policy),
+};
+
+static const struct nla_policy ctx_nl_session_policy[CTXCOUNT_A_MAX + 1] = {
+	[CTXCOUNT_A_SESSION_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static struct genl_family ctx_nl_family;
+
+/* For optional attributes: absent means 0. */
+static u32 ctx_nla_get_u32_or_0(const struct nlattr *attr)
+{
+	return attr ? nla_get_u32(attr) : 0;
+}
+
+static void ctx_nl_owner(struct genl_info *info, struct ctx_owner *owner)
+{
+	owner->net = genl_info_net(info);
+	owner->portid = info->snd_portid;
+}
+
+static int ctx_nl_parse_target(const struct nlattr *nest,
+			       struct ctx_target *target,
+			       struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[CTXCOUNT_TARGET_A_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, CTXCOUNT_TARGET_A_MAX, nest,
+			       ctx_nl_target_policy, extack);
+	if (err)
+		return err;
+	target->flags = ctx_nla_get_u32_or_0(tb[CTXCOUNT_TARGET_A_FLAGS]);
+	if (target->flags & ~__CTXCOUNT_TARGET_F_ALL) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[CTXCOUNT_TARGET_A_FLAGS],
+				    "unknown target flags");
+		return -EOPNOTSUPP;
+	}
+	if (target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) {
+		if (tb[CTXCOUNT_TARGET_A_PID]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[CTXCOUNT_TARGET_A_PID],
+					    "a pid and SYSTEM_WIDE exclude each other");
+			return -EINVAL;
+		}
+		target->pid = 0;
+		return 0;
+	}
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, CTXCOUNT_TARGET_A_PID)) {
+		NL_SET_ERR_MSG_MOD(extack, "target needs a pid or SYSTEM_WIDE");
+		return -EINVAL;
+	}
+	target->pid = nla_get_u32(tb[CTXCOUNT_TARGET_A_PID]);
+	return 0;
+}
+
+static int ctx_nl_parse_event(const struct nlattr *nest,
+			      struct ctx_event_req *req,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[CTXCOUNT_EVENT_A_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, CTXCOUNT_EVENT_A_MAX, nest,
+			       ctx_nl_event_policy, extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, CTXCOUNT_EVENT_A_TYPE) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, CTXCOUNT_EVENT_A_CONFIG)) {
+		NL_SET_ERR_MSG_MOD(extack, "event needs a type and a config");
+		return -EINVAL;
+	}
+	req->attr = nest;
+	req->spec.type = nla_get_u32(tb[CTXCOUNT_EVENT_A_TYPE]);
+	req->spec.config = nla_get_u64(tb[CTXCOUNT_EVENT_A_CONFIG]);
+	req->spec.flags = ctx_nla_get_u32_or_0(tb[CTXCOUNT_EVENT_A_FLAGS]);
+	if (req->spec.flags & ~__CTXCOUNT_EVENT_F_ALL) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[CTXCOUNT_EVENT_A_FLAGS],
+				    "unknown event flags");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* Return: the number of events parsed, or a negative errno. */
+static int ctx_nl_parse_events(const struct nlattr *nest,
+			       struct ctx_event_req *req,
+			       struct netlink_ext_ack *extack)
+{
+	const struct nlattr *a;
+	int nr = 0;
+	int rem, err;
+
+	/* The policy admits only CTXCOUNT_EVENTS_A_EVENT in this nest. */
+	nla_for_each_nested(a, nest, rem) {
+		if (nr == CTXCOUNT_MAX_EVENTS) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "too many events (CTXCOUNT_MAX_EVENTS)");
+			return -E2BIG;
+		}
+		err = ctx_nl_parse_event(a, &req[nr], extack);
+		if (err)
+			return err;
+		nr++;
+	}
+	if (!nr) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "no events");
+		return -EINVAL;
+	}
+	return nr;
+}
+
+static int ctx_nl_put_new(struct sk_buff *msg,
+			  const struct ctx_session_report *rep)
+{
+	struct nlattr *events, *event;
+	unsigned int i;
+
+	if (nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, rep->id))
+		return -EMSGSIZE;
+	events = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
+	if (!events)
+		return -EMSGSIZE;
+	for (i = 0; i < rep->nr_events; i++) {
+		event = nla_nest_start(msg, CTXCOUNT_EVENTS_A_EVENT);
+		if (!event ||
+		    nla_put_u32(msg, CTXCOUNT_EVENT_A_INDEX, i) ||
+		    nla_put_s32(msg, CTXCOUNT_EVENT_A_ERROR, rep->error[i]))
+			return -EMSGSIZE;
+		nla_nest_end(msg, event);
+	}
+	nla_nest_end(msg, events);
+	return 0;
+}
+
+/* Reply to @info with what @fill puts after the genl header. */
+static int ctx_nl_reply(struct genl_info *info, size_t size,
+			int (*fill)(struct sk_buff *msg, const void *data),
+			const void *data)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(size, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ctx_nl_family, 0,
+				info->genlhdr->cmd);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto err_free;
+	}
+	err = fill(msg, data);
+	if (err)
+		goto err_free;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_free:
+	/* The sizes below are computed: running out of room is a bug. */
+	WARN_ON_ONCE(err == -EMSGSIZE);
+	nlmsg_free(msg);
+	return err;
+}
+
+static size_t ctx_nl_new_size(unsigned int nr_events)
+{
+	size_t event = nla_total_size(0) + 2 * nla_total_size(sizeof(u32));
+
+	return nla_total_size(sizeof(u32)) + nla_total_size(0) +
+	       nr_events * event;
+}
+
+static int ctx_nl_fill_new(struct sk_buff *msg, const void *data)
+{
+	return ctx_nl_put_new(msg, data);
+}
+
+static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ctx_session_report *rep;
+	struct ctx_event_req *req;
+	struct ctx_target target;
+	struct ctx_owner owner;
+	int nr, err;
+
+	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_TARGET) ||
+	    GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_EVENTS))
+		return -EINVAL;
+	err = ctx_nl_parse_target(info->attrs[CTXCOUNT_A_TARGET], &target,
+				  info->extack);
+	if (err)
+		return err;
+	req = kcalloc(CTXCOUNT_MAX_EVENTS, sizeof(*req), GFP_KERNEL);
+	rep = kzalloc(sizeof(*rep), GFP_KERNEL);
+	if (!req || !rep) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	nr = ctx_nl_parse_events(info->attrs[CTXCOUNT_A_EVENTS], req,
+				 info->extack);
+	if (nr < 0) {
+		err = nr;
+		goto out_free;
+	}
+	ctx_nl_owner(info, &owner);
+	err = ctx_session_new(&owner, &target, req, nr, rep, info->extack);
+	if (err)
+		goto out_free;
+	err = ctx_nl_reply(info, ctx_nl_new_size(nr), ctx_nl_fill_new, rep);
+	/* The client never learns the id: do not leave the session behind. */
+	if (err)
+		ctx_session_del(&owner, rep->id, NULL);
+out_free:
+	kfree(rep);
+	kfree(req);
+	return err;
+}
+
+static int ctx_nl_session_id(struct genl_info *info, u32 *id)
+{
+	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_SESSION_ID))
+		return -EINVAL;
+	*id = nla_get_u32(info->attrs[CTXCOUNT_A_SESSION_ID]);
+	return 0;
+}
+
+/* On -ENOENT the extack names the session id attribute. */
+static int ctx_nl_session_err(struct genl_info *info, int err)
+{
+	if (err == -ENOENT)
+		NL_SET_BAD_ATTR(info->extack,
+				info->attrs[CTXCOUNT_A_SESSION_ID]);
+	return err;
+}
+
+static int ctx_nl_session_start(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ctx_owner owner;
+	u32 id;
+	int err;
+
+	err = ctx_nl_session_id(info, &id);
+	if (err)
+		return err;
+	ctx_nl_owner(info, &owner);
+	err = ctx_session_start(&owner, id, info->extack);
+	return ctx_nl_session_err(info, err);
+}
+
+static int ctx_nl_session_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ctx_owner owner;
+	u32 id;
+	int err;
+
+	err = ctx_nl_session_id(info, &id);
+	if (err)
+		return err;
+	ctx_nl_owner(info, &owner);
+	err = ctx_session_stop(&owner, id, info->extack);
+	return ctx_nl_session_err(info, err);
+}
+
+static int ctx_nl_session_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ctx_owner owner;
+	u32 id;
+	int err;
+
+	err = ctx_nl_session_id(info, &id);
+	if (err)
+		return err;
+	ctx_nl_owner(info, &owner);
+	err = ctx_session_del(&owner, id, info->extack);
+	return ctx_nl_session_err(info, err);
+}
+
+static int ctx_nl_put_u64(struct sk_buff *msg, int type, u64 value, int pad)
+{
+	return nla_put_u64_64bit(msg, type, value, pad);
+}
+
+/*
+ * Inside CTXCOUNT_EVENT_A_BUCKETS the attribute types are buckets, so the
+ * padding type there is CTXCOUNT_BUCKET_UNSPEC.
+ */
+static int ctx_nl_put_buckets(struct sk_buff *msg, const u64 *buckets)
+{
+	struct nlattr *nest;
+	int b;
+
+	nest = nla_nest_start(msg, CTXCOUNT_EVENT_A_BUCKETS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (b = CTXCOUNT_BUCKET_TASK; b <= CTXCOUNT_BUCKET_MAX; b++) {
+		if (ctx_nl_put_u64(msg, b, buckets[b], CTXCOUNT_BUCKET_UNSPEC))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int ctx_nl_put_event(struct sk_buff *msg,
+			    const struct ctx_session_report *rep,
+			    unsigned int i)
+{
+	const struct ctx_totals *t = &rep->tot;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, CTXCOUNT_EVENTS_A_EVENT);
+	if (!nest ||
+	    nla_put_u32(msg, CTXCOUNT_EVENT_A_INDEX, i) ||
+	    nla_put_s32(msg, CTXCOUNT_EVENT_A_ERROR, rep->error[i]) ||
+	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_FULL, t->full[i],
+			   CTXCOUNT_EVENT_A_PAD) ||
+	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_TIME_ENABLED, t->enabled,
+			   CTXCOUNT_EVENT_A_PAD) ||
+	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_TIME_RUNNING, t->running[i],
+			   CTXCOUNT_EVENT_A_PAD) ||
+	    ctx_nl_put_buckets(msg, t->buckets[i]))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int ctx_nl_fill_read(struct sk_buff *msg, const void *data)
+{
+	const struct ctx_session_report *rep = data;
+	struct nlattr *events;
+	unsigned int i;
+
+	if (nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, rep->id) ||
+	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_SEEN, rep->tasks_seen,
+			   CTXCOUNT_A_PAD) ||
+	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_LOST, rep->tasks_lost,
+			   CTXCOUNT_A_PAD))
+		return -EMSGSIZE;
+	events = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
+	if (!events)
+		return -EMSGSIZE;
+	for (i = 0; i < rep->nr_events; i++) {
+		if (ctx_nl_put_event(msg, rep, i))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(msg, events);
+	return 0;
+}
+
+static size_t ctx_nl_read_size(unsigned int nr_events)
+{
+	size_t u64_attr = nla_total_size_64bit(sizeof(u64));
+	size_t buckets = nla_total_size(0) + CTXCOUNT_BUCKET_MAX * u64_attr;
+	size_t event = nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
+		       3 * u64_attr + buckets;
+
+	return nla_total_size(sizeof(u32)) + 2 * u64_attr +
+	       nla_total_size(0) + nr_events * event;
+}
+
+static int ctx_nl_session_read(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ctx_session_report *rep;
+	struct ctx_owner owner;
+	u32 id;
+	int err;
+
+	err = ctx_nl_session_id(info, &id);
+	if (err)
+		return err;
+	rep = kzalloc(sizeof(*rep), GFP_KERNEL);
+	if (!rep)
+		return -ENOMEM;
+	ctx_nl_owner(info, &owner);
+	err = ctx_session_read(&owner, id, rep, info->extack);
+	if (err) {
+		ctx_nl_session_err(info, err);
+		goto out_free;
+	}
+	err = ctx_nl_reply(info, ctx_nl_read_size(rep->nr_events),
+			   ctx_nl_fill_read, rep);
+out_free:
+	kfree(rep);
+	return err;
+}
+
+static int ctx_nl_fill_stats(struct sk_buff *msg, const void *data)
+{
+	if (nla_put_u32(msg, CTXCOUNT_A_STATS_SESSIONS, ctx_session_count()) ||
+	    nla_put_u32(msg, CTXCOUNT_A_STATS_FEATURES, ctx_hooks_features()))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ctx_nl_stats(struct sk_buff *skb, struct genl_info *info)
+{
+	return ctx_nl_reply(info, 2 * nla_total_size(sizeof(u32)),
+			    ctx_nl_fill_stats, NULL);
+}
+
+/*
+ * No GENL_ADMIN_PERM: unprivileged users may monitor their own processes;
+ * ctx_session_new() applies the permission policy.
+ */
+static const struct genl_ops ctx_nl_ops[] = {
+	{
+		.cmd = CTXCOUNT_CMD_SESSION_NEW,
+		.doit = ctx_nl_session_new,
+		.policy = ctx_nl_new_policy,
+		.maxattr = CTXCOUNT_A_MAX,
+	},
+	{
+		.cmd = CTXCOUNT_CMD_SESSION_START,
+		.doit = ctx_nl_session_start,
+		.policy = ctx_nl_session_policy,
+		.maxattr = CTXCOUNT_A_MAX,
+	},
+	{
+		.cmd = CTXCOUNT_CMD_SESSION_STOP,
+		.doit = ctx_nl_session_stop,
+		.policy = ctx_nl_session_policy,
+		.maxattr = CTXCOUNT_A_MAX,
+	},
+	{
+		.cmd = CTXCOUNT_CMD_SESSION_READ,
+		.doit = ctx_nl_session_read,
+		.policy = ctx_nl_session_policy,
+		.maxattr = CTXCOUNT_A_MAX,
+	},
+	{
+		.cmd = CTXCOUNT_CMD_SESSION_DEL,
+		.doit = ctx_nl_session_del,
+		.policy = ctx_nl_session_policy,
+		.maxattr = CTXCOUNT_A_MAX,
+	},
+	{
+		/* No policy: any attribute is rejected. */
+		.cmd = CTXCOUNT_CMD_STATS,
+		.doit = ctx_nl_stats,
+	},
+};
+
+static struct genl_family ctx_nl_family __ro_after_init = {
+	.name		= CTXCOUNT_GENL_NAME,
+	.version	= CTXCOUNT_GENL_VERSION,
+	.maxattr	= CTXCOUNT_A_MAX,
+	.netnsok	= true,
+	.module		= THIS_MODULE,
+	.ops		= ctx_nl_ops,
+	.n_ops		= ARRAY_SIZE(ctx_nl_ops),
+	/* Strict validation, reserved header fields must be 0: every op. */
+	.resv_start_op	= CTXCOUNT_CMD_UNSPEC + 1,
+};
+
+static int ctx_nl_notify(struct notifier_block *nb, unsigned long event,
+			 void *ptr)
+{
+	const struct netlink_notify *n = ptr;
+	struct ctx_owner owner = { .net = n->net, .portid = n->portid };
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
+		return NOTIFY_DONE;
+	ctx_session_release_owner(&owner);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ctx_nl_notifier = {
+	.notifier_call = ctx_nl_notify,
+};
+
+/**
+ * ctx_netlink_register() - register the family and the release notifier
+ *
+ * Context: module init, after the hooks.
+ * Return: 0 or a negative errno.
+ */
+int ctx_netlink_register(void)
+{
+	int err;
+
+	err = netlink_register_notifier(&ctx_nl_notifier);
+	if (err)
+		return err;
+	err = genl_register_family(&ctx_nl_family);
+	if (err)
+		goto err_notifier;
+	return 0;
+
+err_notifier:
+	netlink_unregister_notifier(&ctx_nl_notifier);
+	return err;
+}
+
+/**
+ * ctx_netlink_unregister() - unregister the family and the notifier
+ *
+ * After this no request is running and no socket release reaches the
+ * module; sessions that are left are destroyed by the caller.
+ *
+ * Context: module exit.
+ */
+void ctx_netlink_unregister(void)
+{
+	genl_unregister_family(&ctx_nl_family);
+	netlink_unregister_notifier(&ctx_nl_notifier);
+}

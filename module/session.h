@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _CTXCOUNT_SESSION_H
+#define _CTXCOUNT_SESSION_H
+
+#include <linux/atomic.h>
+#include <linux/ctxcount.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include "counters.h"
+
+struct net;
+struct netlink_ext_ack;
+struct nlattr;
+
+/**
+ * struct ctx_totals - what a session has counted (per CPU, or summed)
+ * @enabled: ns monitored tasks were on a CPU (same for every event)
+ * @full: per event, everything counted while a monitored task was on a CPU
+ * @running: per event, ns of @enabled the counter was running
+ * @buckets: per event, @full split by context (enum ctxcount_bucket)
+ */
+struct ctx_totals {
+	u64 enabled;
+	u64 full[CTXCOUNT_MAX_EVENTS];
+	u64 running[CTXCOUNT_MAX_EVENTS];
+	u64 buckets[CTXCOUNT_MAX_EVENTS][__CTXCOUNT_BUCKET_LAST];
+};
+
+/**
+ * struct ctx_session_cpu - a session's state on one CPU
+ * @event: the session's counters on this CPU; NULL when the event failed or
+ *	the CPU was offline when the session was created
+ * @active: a monitored task is on this CPU: counts are being attributed
+ * @last: per event, the counter value at the last context boundary
+ * @in: per event, the counter value when @full was last brought up to date
+ * @clock_in: local_clock() when @enabled was last brought up to date
+ * @tot: what was counted on this CPU
+ *
+ * Only the CPU itself writes this, with interrupts disabled and the CPU
+ * claimed (ctx_cpu_claim()), so NMIs cannot interleave.
+ */
+struct ctx_session_cpu {
+	struct perf_event *event[CTXCOUNT_MAX_EVENTS];
+	bool active;
+	u64 last[CTXCOUNT_MAX_EVENTS];
+	u64 in[CTXCOUNT_MAX_EVENTS];
+	u64 clock_in;
+	struct ctx_totals tot;
+};
+
+/**
+ * struct ctx_owner - the netlink socket a session belongs to
+ * @net: its network namespace (compared, never dereferenced)
+ * @portid: its port id
+ */
+struct ctx_owner {
+	const struct net *net;
+	u32 portid;
+};
+
+/**
+ * struct ctx_target - what to monitor
+ * @pid: a process in the caller's pid namespace (0 with system-wide)
+ * @flags: enum ctxcount_target_flag bits
+ */
+struct ctx_target {
+	pid_t pid;
+	u32 flags;
+};
+
+/**
+ * struct ctx_event_req - one requested event and where it came from
+ * @spec: the event
+ * @attr: its CTXCOUNT_EVENTS_A_EVENT attribute, for error reporting
+ */
+struct ctx_event_req {
+	struct ctx_event_spec spec;
+	const struct nlattr *attr;
+};
+
+/**
+ * struct ctx_session - a monitoring session
+ * @id: its id, unique among live sessions
+ * @owner: the socket it belongs to
+ * @target_flags: enum ctxcount_target_flag bits
+ * @nr_events: number of events
+ * @spec: the events
+ * @error: per event, 0 or the error the perf core gave when creating it
+ * @started: counting (between START and STOP); hooks read it locklessly
+ * @cpu: per-CPU counters and attribution
+ * @tasks: monitored tasks, task_struct pointers indexed by global pid
+ * @tasks_seen: tasks ever added to @tasks
+ * @tasks_lost: tasks that could not be added (allocation failure)
+ * @node: in the list of all sessions (RCU, for the fork and exit hooks)
+ * @run_node: in the list of started sessions (RCU, for the context hooks)
+ * @free_node: in a list of sessions waiting for a grace period to be freed
+ */
+struct ctx_session {
+	u32 id;
+	struct ctx_owner owner;
+	u32 target_flags;
+	unsigned int nr_events;
+	struct ctx_event_spec spec[CTXCOUNT_MAX_EVENTS];
+	int error[CTXCOUNT_MAX_EVENTS];
+	bool started;
+	struct ctx_session_cpu __percpu *cpu;
+	struct xarray tasks;
+	atomic64_t tasks_seen;
+	atomic64_t tasks_lost;
+	struct list_head node;
+	struct list_head run_node;
+	struct list_head free_node;
+};
+
+/**
+ * struct ctx_session_report - a session's state, for a netlink reply
+ * @id: the session id
+ * @nr_events: number of events
+ * @error: per event, 0 or the error the perf core gave
+ * @tasks_seen: see struct ctx_session
+ * @tasks_lost: see struct ctx_session
+ * @tot: totals over all CPUs
+ */
+struct ctx_session_report {
+	u32 id;
+	unsigned int nr_events;
+	int error[CTXCOUNT_MAX_EVENTS];
+	u64 tasks_seen;
+	u64 tasks_lost;
+	struct ctx_totals tot;
+};
+
+/**
+ * ctx_session_monitors() - is @task in @s's monitored set
+ * @s: the session
+ * @task: a task
+ *
+ * The set stores the task_struct pointer under its pid and the pointer is
+ * compared, so a recycled pid never matches. Idle tasks never match.
+ *
+ * Context: any context but NMI.
+ */
+static inline bool ctx_session_monitors(struct ctx_session *s,
+					struct task_struct *task)
+{
+	if (s->target_flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE)
+		return !is_idle_task(task);
+	return xa_load(&s->tasks, task->pid) == task;
+}
+
+int ctx_session_new(const struct ctx_owner *owner,
+		    const struct ctx_target *target,
+		    const struct ctx_event_req *req, unsigned int nr_events,
+		    struct ctx_session_report *rep,
+		    struct netlink_ext_ack *extack);
+int ctx_session_start(const struct ctx_owner *owner, u32 id,
+		      struct netlink_ext_ack *extack);
+int ctx_session_stop(const struct ctx_owner *owner, u32 id,
+		     struct netlink_ext_ack *extack);
+int ctx_session_read(const struct ctx_owner *owner, u32 id,
+		     struct ctx_session_report *rep,
+		     struct netlink_ext_ack *extack);
+int ctx_session_del(const struct ctx_owner *owner, u32 id,
+		    struct netlink_ext_ack *extack);
+void ctx_session_release_owner(const struct ctx_owner *owner);
+void ctx_session_destroy_all(void);
+unsigned int ctx_session_count(void);
+
+void ctx_session_fork(struct task_struct *parent, struct task_struct *child);
+void ctx_session_exit(struct task_struct *task);
+
+#endif /* _CTXCOUNT_SESSION_H */
