@@ -257,13 +257,21 @@ static double row_noise(const struct printer *p, const struct row *row)
 	return ctx_stats_noise_pct(row->val);
 }
 
+/*
+ * A counter the kernel could not create never ran: perf shows it with run
+ * and enabled 0 (no percentage), even though the session had time enabled.
+ */
 static uint64_t row_run(const struct row *row)
 {
+	if (row->c->error)
+		return 0;
 	return (uint64_t)llround(ctx_stats_avg(&row->c->running));
 }
 
 static uint64_t row_ena(const struct row *row)
 {
+	if (row->c->error)
+		return 0;
 	return (uint64_t)llround(ctx_stats_avg(&row->c->enabled));
 }
 

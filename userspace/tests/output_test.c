@@ -267,6 +267,25 @@ TEST(not_counted)
 	free(out);
 }
 
+/* Seen in a guest: the session's enabled time must not show as (0.00%). */
+TEST(not_supported_has_no_running_percentage)
+{
+	struct fixture_data d;
+	char *out;
+
+	setup(&d, "branches", 1);
+	run_counter(&d, 0, 0, 5000, 0);
+	d.res[0].error = -ENOENT;
+	ctx_stats_update(&d.report.walltime_ns, 1000);
+	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	EXPECT_NE(NULL, strstr(out,
+"   <not supported>      branches                                                    \n"));
+	free(out);
+	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
+	EXPECT_STREQ("<not supported>,,branches,0,100.00,,\n", out);
+	free(out);
+}
+
 /* insn per cycle 2000000 / 1000000; branch-misses 50 / 1000 = 5.00%. */
 TEST(ratio_metrics)
 {
