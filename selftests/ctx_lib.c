@@ -361,7 +361,8 @@ int ctx_put_events(struct nl_msg *m, const struct ctx_ev *ev, int n)
 			return -EMSGSIZE;
 		nla_nest_end(m, e);
 	}
-	nla_nest_end(m, all);
+	/* libnl drops an empty nest; n == 0 must send one */
+	nla_nest_end_keep_empty(m, all);
 	return 0;
 }
 

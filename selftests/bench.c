@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctxcount benchmark (prints figures, never pass/fail):
+ *
+ *   bench [-r RUNS] [-n LOOP_ITERS] [-l HACKBENCH_LOOPS] [--no-hackbench]
+ *
+ * 1. Hook cost per interrupt, in instructions (needs a PMU that counts
+ *    instructions: the arm64 guest under QEMU -icount).
+ *    A child pinned to the last CPU runs a fixed user-space loop (2
+ *    instructions per iteration). Around it, two per-CPU perf counters of
+ *    that CPU (perf_event_open, independent of ctxcount) count all and
+ *    user-mode instructions; kernel = all - user is what the CPU executed
+ *    in the kernel while the child ran: interrupts (plus a constant: the
+ *    child's wake-up and exit). The CPU's hardirqs come from its column of
+ *    /proc/interrupts. This is repeated with no session, a session with 1
+ *    event and a session with 4 events on the child:
+ *        hook cost per irq = (kernel_k - kernel_0) / irqs
+ *    (means over the runs). Second view, from the module's own numbers:
+ *    the hardirq bucket of `instructions` per hardirq, for 1 and 4 events
+ *    (the part of the hook that runs inside the bucket boundaries, plus
+ *    the handlers themselves).
+ * 2. ctxstat against perf stat on `hackbench -g 2 -l 50`: wall time and
+ *    the full count of the same event (instructions with a PMU, task-clock
+ *    without), each tool with -r RUNS, and the wall time of hackbench
+ *    alone.
+ */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "ctx_lib.h"
+
+static int runs = 5;
+static uint64_t iters = 10000000;	/* 20M instructions */
+static const char *hb_loops = "50";
+
+static const struct ctx_ev bench_events[4] = {
+	CTX_EV_HW(INSTRUCTIONS, 0, "instructions"),
+	CTX_EV_HW(CPU_CYCLES, 0, "cycles"),
+	CTX_EV_HW(INSTRUCTIONS, CTX_F_USER_ONLY, "instructions:u"),
+	CTX_EV_HW(CPU_CYCLES, CTX_F_USER_ONLY, "cycles:u"),
+};
+
+struct stat_acc {
+	int n;
+	double sum, sq;
+};
+
+static void acc(struct stat_acc *a, double v)
+{
+	a->n++;
+	a->sum += v;
+	a->sq += v * v;
+}
+
+static double mean(const struct stat_acc *a)
+{
+	return a->n ? a->sum / a->n : 0;
+}
+
+static double sd(const struct stat_acc *a)
+{
+	double m = mean(a);
+
+	if (a->n < 2)
+		return 0;
+	return sqrt(fmax(0, (a->sq - a->n * m * m) / (a->n - 1)));
+}
+
+/* Hardirqs delivered to cpu: its column of /proc/interrupts. */
+static unsigned long long cpu_irqs(int cpu)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	unsigned long long total = 0;
+	char line[8192];
+	int col = -1, ncol = 0;
+
+	if (!f)
+		return 0;
+	if (fgets(line, sizeof(line), f)) {
+		char *tok = strtok(line, " \t\n");
+
+		for (; tok; tok = strtok(NULL, " \t\n"), ncol++)
+			if (!strncmp(tok, "CPU", 3) && atoi(tok + 3) == cpu)
+				col = ncol;
+	}
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+		int i;
+
+		if (!p || strstr(line, "ERR:") || strstr(line, "MIS:"))
+			continue;
+		p++;
+		for (i = 0; i <= col; i++) {
+			char *end;
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (i == col)
+				total += v;
+			p = end;
+		}
+	}
+	fclose(f);
+	return total;
+}
+
+static int cpu_counter(int cpu, bool user_only)
+{
+	struct perf_event_attr pa = {
+		.size = sizeof(pa),
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.disabled = 1,
+		.pinned = 1,
+		.exclude_kernel = user_only,
+		.exclude_hv = user_only,
+	};
+
+	return syscall(SYS_perf_event_open, &pa, -1, cpu, -1, 0);
+}
+
+static int bench_cpu;
+
+static void pinned_loop(void *arg)
+{
+	ctx_loop(iters);
+}
+
+struct one_run {
+	double kernel, user, irqs, hardirq_bucket, task_bucket;
+};
+
+/* One run of the pinned loop with a session of nev events (0: none). */
+static int run_once(int nev, struct one_run *o)
+{
+	struct ctx_res *r = calloc(1, sizeof(*r));
+	int fa = cpu_counter(bench_cpu, false), fu = cpu_counter(bench_cpu, true);
+	unsigned long long i0, i1;
+	long long all = 0, user = 0;
+	struct ctx_sock s;
+	struct ctx_child c;
+	cpu_set_t set;
+	int ret = -1;
+
+	memset(o, 0, sizeof(*o));
+	if (!r || fa < 0 || fu < 0) {
+		fprintf(stderr, "bench: perf_event_open on CPU %d: %s\n", bench_cpu,
+			strerror(errno));
+		goto out;
+	}
+	if (ctx_open(&s))
+		goto out;
+	CPU_ZERO(&set);
+	CPU_SET(bench_cpu, &set);
+	/* the child inherits the affinity */
+	sched_setaffinity(0, sizeof(set), &set);
+	if (ctx_child_fork(&c, pinned_loop, NULL))
+		goto close;
+	CPU_ZERO(&set);
+	for (int i = 0; i < bench_cpu; i++)
+		CPU_SET(i, &set);
+	if (bench_cpu > 0)
+		sched_setaffinity(0, sizeof(set), &set);
+	if (nev && (ctx_new(&s, c.pid, 0, bench_events, nev, r, NULL) ||
+		    ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL))) {
+		kill(c.pid, SIGKILL);
+		ctx_child_wait(&c);
+		goto close;
+	}
+	i0 = cpu_irqs(bench_cpu);
+	ioctl(fa, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(fu, PERF_EVENT_IOC_ENABLE, 0);
+	ctx_child_go(&c);
+	ctx_child_wait(&c);
+	ioctl(fa, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fu, PERF_EVENT_IOC_DISABLE, 0);
+	i1 = cpu_irqs(bench_cpu);
+	if (read(fa, &all, sizeof(all)) != sizeof(all) ||
+	    read(fu, &user, sizeof(user)) != sizeof(user))
+		goto close;
+	o->kernel = all - user;
+	o->user = user;
+	o->irqs = i1 - i0;
+	if (nev) {
+		if (ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL) || !r->nev)
+			goto close;
+		o->hardirq_bucket = r->ev[0].b[CTXCOUNT_BUCKET_HARDIRQ];
+		o->task_bucket = r->ev[0].b[CTXCOUNT_BUCKET_TASK];
+	}
+	ret = 0;
+close:
+	ctx_close(&s);
+out:
+	if (fa >= 0)
+		close(fa);
+	if (fu >= 0)
+		close(fu);
+	free(r);
+	return ret;
+}
+
+static void hook_cost(void)
+{
+	static const int configs[] = { 0, 1, 4 };
+	struct stat_acc kern[3] = { 0 }, irq[3] = { 0 }, per[3] = { 0 };
+	struct stat_acc hb[3] = { 0 }, user[3] = { 0 };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const struct ctx_ev ev = bench_events[0];
+	int i, k, err = ctx_event_error(&ev);
+	struct one_run o;
+
+	printf("== hook cost per interrupt (instructions) ==\n");
+	if (err) {
+		printf("not measured: no hardware PMU here (instructions: %s)\n\n",
+		       strerror(-err));
+		return;
+	}
+	bench_cpu = ncpu - 1;
+	printf("workload: %llu-iteration user loop (2 insns/iter) pinned to CPU %d, %d runs per config,\n"
+	       "interleaved; per-CPU perf counters on CPU %d count all and :u instructions\n",
+	       (unsigned long long)iters, bench_cpu, runs, bench_cpu);
+	/* warm-up: page cache, first-touch */
+	run_once(0, &o);
+	for (i = 0; i < runs; i++) {
+		for (k = 0; k < 3; k++) {
+			if (run_once(configs[k], &o)) {
+				printf("run failed (config %d events)\n", configs[k]);
+				return;
+			}
+			acc(&kern[k], o.kernel);
+			acc(&user[k], o.user);
+			acc(&irq[k], o.irqs);
+			if (o.irqs)
+				acc(&per[k], o.kernel / o.irqs);
+			if (configs[k] && o.irqs)
+				acc(&hb[k], o.hardirq_bucket / o.irqs);
+		}
+	}
+	printf("%-8s %14s %14s %10s %22s %22s\n", "events", "user insns", "kernel insns",
+	       "hardirqs", "kernel insns / irq", "hardirq bucket / irq");
+	for (k = 0; k < 3; k++) {
+		char hbs[64] = "-";
+
+		if (configs[k])
+			snprintf(hbs, sizeof(hbs), "%.0f +- %.0f", mean(&hb[k]), sd(&hb[k]));
+		printf("%-8d %14.0f %14.0f %10.1f %13.0f +- %6.0f %22s\n", configs[k],
+		       mean(&user[k]), mean(&kern[k]), mean(&irq[k]), mean(&per[k]),
+		       sd(&per[k]), hbs);
+	}
+	for (k = 1; k < 3; k++) {
+		double n = (mean(&irq[0]) + mean(&irq[k])) / 2;
+
+		printf("hook cost with %d event%s: %.0f instructions per hardirq "
+		       "((kernel_%d - kernel_0) / %.1f irqs; +- %.0f from run-to-run spread)\n",
+		       configs[k], configs[k] > 1 ? "s" : "",
+		       n ? (mean(&kern[k]) - mean(&kern[0])) / n : 0, configs[k], n,
+		       n ? sqrt(sd(&kern[k]) * sd(&kern[k]) + sd(&kern[0]) * sd(&kern[0])) / n : 0);
+	}
+	printf("note: the kernel part includes the child's wake-up and exit (same in every\n"
+	       "config) and, with a session, its sched_switch/exit hooks (once per run).\n\n");
+}
+
+struct tool_result {
+	struct stat_acc wall;
+	double count;
+	bool have_count;
+};
+
+static void run_tool(const char *name, char *const argv[], const char *event,
+		     struct tool_result *t)
+{
+	struct ctx_run *r = calloc(1, sizeof(*r));
+	struct ctx_csv_row row;
+	double t0 = ctx_now();
+
+	memset(t, 0, sizeof(*t));
+	if (!r)
+		return;
+	ctx_run(r, argv, 1800);
+	acc(&t->wall, ctx_now() - t0);
+	if (!WIFEXITED(r->status) || WEXITSTATUS(r->status)) {
+		printf("%s failed (status 0x%x): %.*s\n", name, r->status,
+		       (int)strcspn(r->err, "\n"), r->err);
+	} else if (event && !ctx_csv_find(r->err, ',', event, &row) && row.numeric) {
+		t->count = row.value;
+		t->have_count = true;
+	}
+	free(r);
+}
+
+static void hackbench(void)
+{
+	const char *hb = !access("/usr/bin/hackbench", X_OK) ? "/usr/bin/hackbench" :
+			 !access("/usr/local/bin/hackbench", X_OK) ? "/usr/local/bin/hackbench" : NULL;
+	const struct ctx_ev ev = bench_events[0];
+	const char *event = ctx_event_error(&ev) ? "task-clock" : "instructions";
+	const char *perf = ctx_perf_path(), *ctxstat = ctx_ctxstat_path();
+	char r[16];
+	struct tool_result alone = { 0 }, tp = { 0 }, tc = { 0 };
+	int i;
+
+	printf("== ctxstat vs perf stat: hackbench -g 2 -l %s ==\n", hb_loops);
+	if (!hb) {
+		printf("not measured: hackbench (rt-tests) not installed\n\n");
+		return;
+	}
+	snprintf(r, sizeof(r), "%d", runs);
+	{
+		char *a[] = { (char *)hb, "-g", "2", "-l", (char *)hb_loops, NULL };
+		struct tool_result one;
+
+		for (i = 0; i < runs; i++) {
+			run_tool("hackbench", a, NULL, &one);
+			acc(&alone.wall, mean(&one.wall));
+		}
+	}
+	if (perf) {
+		char *a[] = { (char *)perf, "stat", "-x,", "-r", r, "-e", (char *)event,
+			      "--", (char *)hb, "-g", "2", "-l", (char *)hb_loops, NULL };
+
+		run_tool("perf stat", a, event, &tp);
+	}
+	if (!access(ctxstat, X_OK)) {
+		char *a[] = { (char *)ctxstat, "-x,", "-r", r, "-e", (char *)event,
+			      "--", (char *)hb, "-g", "2", "-l", (char *)hb_loops, NULL };
+
+		run_tool("ctxstat", a, event, &tc);
+	}
+	printf("event: %s; each tool runs hackbench %d times (-r %d); wall time per hackbench run:\n",
+	       event, runs, runs);
+	printf("  hackbench alone : %.3f s +- %.3f (mean of %d)\n", mean(&alone.wall),
+	       sd(&alone.wall), alone.wall.n);
+	if (perf)
+		printf("  perf stat       : %.3f s per run, %s %.0f (%s)\n",
+		       mean(&tp.wall) / runs, event, tp.count, perf);
+	else
+		printf("  perf stat       : not installed\n");
+	if (!access(ctxstat, X_OK))
+		printf("  ctxstat         : %.3f s per run, %s %.0f\n", mean(&tc.wall) / runs,
+		       event, tc.count);
+	else
+		printf("  ctxstat         : not found at %s\n", ctxstat);
+	if (perf && tp.have_count && tc.have_count && tp.count)
+		printf("  ctxstat vs perf : wall %+.1f %%, %s %+.1f %%\n",
+		       100 * (mean(&tc.wall) - mean(&tp.wall)) / mean(&tp.wall), event,
+		       100 * (tc.count - tp.count) / tp.count);
+	printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	bool do_hb = true;
+	const char *why;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-r") && i + 1 < argc)
+			runs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+			iters = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "-l") && i + 1 < argc)
+			hb_loops = argv[++i];
+		else if (!strcmp(argv[i], "--no-hackbench"))
+			do_hb = false;
+		else {
+			fprintf(stderr, "usage: bench [-r RUNS] [-n LOOP_ITERS] [-l HACKBENCH_LOOPS] [--no-hackbench]\n");
+			return 2;
+		}
+	}
+	if (runs < 1)
+		runs = 1;
+	if (!ctx_module_loaded() && !access(ctx_ko_path(), R_OK))
+		ctx_insmod("");
+	why = ctx_cannot_run();
+	if (why) {
+		printf("bench: cannot run: %s", why);
+		return 4;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("ctxcount bench on %ld CPUs\n\n", sysconf(_SC_NPROCESSORS_ONLN));
+	hook_cost();
+	if (do_hb)
+		hackbench();
+	return 0;
+}
