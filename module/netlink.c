@@ -227,9 +227,14 @@ static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 	struct ctx_owner owner;
 	int nr, err;
 
-	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_TARGET) ||
-	    GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_EVENTS))
+	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_TARGET)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "missing target");
 		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_EVENTS)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "missing events");
+		return -EINVAL;
+	}
 	err = ctx_nl_parse_target(info->attrs[CTXCOUNT_A_TARGET], &target,
 				  info->extack);
 	if (err)
@@ -262,8 +267,10 @@ out_free:
 
 static int ctx_nl_session_id(struct genl_info *info, u32 *id)
 {
-	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_SESSION_ID))
+	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_SESSION_ID)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "missing session id");
 		return -EINVAL;
+	}
 	*id = nla_get_u32(info->attrs[CTXCOUNT_A_SESSION_ID]);
 	return 0;
 }
