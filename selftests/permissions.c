@@ -31,6 +31,8 @@ struct outcome {
 	int ran;
 	int ret;
 	int start_ret;
+	int ev_error;		/* the event's CTXCOUNT_EVENT_A_ERROR */
+	uint64_t full;		/* after START and 50 ms of spinning */
 	struct ctx_ack ack;
 };
 
@@ -52,9 +54,17 @@ static void try_session(const struct req *q, struct outcome *o)
 		return;
 	o->ret = ctx_new(&s, q->pid ? q->pid : getpid(), q->tflags, q->ev, 1, r,
 			 &o->ack);
-	if (!o->ret)
-		o->start_ret = ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id,
+	if (!o->ret) {
+		uint32_t id = r->id;
+
+		o->ev_error = r->nev == 1 ? r->ev[0].error : -EPROTO;
+		o->start_ret = ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, id,
 				       NULL, NULL);
+		ctx_spin_ms(50);
+		if (!ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL) &&
+		    r->nev == 1)
+			o->full = r->ev[0].full;
+	}
 	ctx_close(&s);
 	free(r);
 }
@@ -184,6 +194,10 @@ TEST_F(perm, unprivileged)
 	if (variant->allowed) {
 		EXPECT_EQ(0, o->ret);
 		EXPECT_EQ(0, o->start_ret);
+		/* allowed means counted, not a session whose events all fail */
+		EXPECT_EQ(0, o->ev_error) TH_LOG("the event failed for the unprivileged caller: %s",
+						 strerror(-o->ev_error));
+		EXPECT_LT(0, o->full);
 		return;
 	}
 	EXPECT_TRUE(o->ret == -EACCES || o->ret == -EPERM);
@@ -193,8 +207,31 @@ TEST_F(perm, unprivileged)
 			TH_LOG("refusal does not name CAP_PERFMON/CAP_SYS_ADMIN");
 }
 
+/* Cases that do not depend on a variant. */
+FIXTURE(perm_misc) {
+	long saved_paranoid;
+	int kmsg;
+};
+
+FIXTURE_SETUP(perm_misc)
+{
+	self->kmsg = ctx_kmsg_open();
+	ASSERT_EQ(0, ctx_param_get("paranoid", &self->saved_paranoid));
+}
+
+FIXTURE_TEARDOWN(perm_misc)
+{
+	char first[512];
+
+	EXPECT_EQ(0, ctx_param_set("paranoid", self->saved_paranoid));
+	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
+		TH_LOG("kernel report: %s", first);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+}
+
 /* Root is perfmon_capable(): paranoid does not apply. */
-TEST_F(perm, root_ignores_paranoid)
+TEST_F(perm_misc, root_ignores_paranoid)
 {
 	struct ctx_res *r = calloc(1, sizeof(*r));
 	struct ctx_ack ack;
@@ -211,7 +248,7 @@ TEST_F(perm, root_ignores_paranoid)
 }
 
 /* ctxstat run by an unprivileged user, at the default paranoid 2. */
-TEST_F(perm, ctxstat_unprivileged)
+TEST_F(perm_misc, ctxstat_unprivileged)
 {
 	char *ok_argv[] = { (char *)ctx_ctxstat_path(), "-x,", "-e", "task-clock:u",
 			    "--", (char *)ctx_workload_path(), "spin", "50", NULL };
