@@ -70,7 +70,8 @@
  *     CTXCOUNT_A_STATS_SESSIONS: NLA_U32, live sessions (all sockets)
  *     CTXCOUNT_A_STATS_FEATURES: NLA_U32, enum ctxcount_feature bits
  *
- * All u64 attributes are padded with CTXCOUNT_A_PAD / CTXCOUNT_EVENT_A_PAD.
+ * All u64 attributes are padded with CTXCOUNT_A_PAD / CTXCOUNT_EVENT_A_PAD,
+ * and with CTXCOUNT_BUCKET_UNSPEC inside CTXCOUNT_EVENT_A_BUCKETS.
  * Unknown flag bits are rejected with -EOPNOTSUPP; every error carries an
  * extended ack message naming the offending attribute.
  */
