@@ -72,11 +72,13 @@ struct run_state {
 	int runs_done;
 };
 
-static void print_permission_hint(const struct ctx_args *a)
+/* Which privilege is missing, for when the kernel did not say itself. */
+static void print_permission_hint(const struct ctx_args *a, bool kernel_said)
 {
 	if (a->system_wide) {
-		fprintf(stderr,
-			"ctxstat: counting system wide needs CAP_PERFMON or CAP_SYS_ADMIN\n");
+		if (!kernel_said)
+			fprintf(stderr,
+				"ctxstat: counting system wide needs CAP_PERFMON or CAP_SYS_ADMIN\n");
 		return;
 	}
 	fprintf(stderr,
@@ -89,14 +91,16 @@ static void print_permission_hint(const struct ctx_args *a)
 static void report_nl_error(const struct run_state *s, const char *what,
 			    int err)
 {
+	bool kernel_said = s->nl.extack[0];
+
 	fprintf(stderr, "ctxstat: %s: %s", what, strerror(-err));
-	if (s->nl.extack[0])
+	if (kernel_said)
 		fprintf(stderr, ": %s", s->nl.extack);
 	fputc('\n', stderr);
 	if (err == -EPERM || err == -EACCES)
-		print_permission_hint(s->args);
-	else if (err == -ESRCH)
-		fprintf(stderr, "ctxstat: no such process\n");
+		print_permission_hint(s->args, kernel_said);
+	else if (err == -ESRCH && !kernel_said)
+		fprintf(stderr, "ctxstat: no process %d\n", (int)s->args->pid);
 }
 
 static int open_netlink(struct run_state *s)
