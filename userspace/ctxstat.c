@@ -343,6 +343,10 @@ static void init_results(struct run_state *s)
 	}
 }
 
+/*
+ * "Not supported here" is normal and only shown with -v, as in perf; a
+ * permission problem is not, so it is always said.
+ */
 static void print_event_errors(const struct run_state *s)
 {
 	const struct ctx_event_list *l = s->events;
@@ -350,7 +354,13 @@ static void print_event_errors(const struct run_state *s)
 
 	for (i = 0; i < l->nr; i++) {
 		err = s->results[l->ev[i].counter].error;
-		if (err)
+		if (!err)
+			continue;
+		if (err == -EPERM || err == -EACCES)
+			fprintf(stderr,
+				"ctxstat: %s: not counted: %s (needs CAP_PERFMON, or a lower ctxcount paranoid setting)\n",
+				l->ev[i].name, strerror(-err));
+		else if (s->args->verbose)
 			fprintf(stderr, "ctxstat: %s: not counted: %s\n",
 				l->ev[i].name, strerror(-err));
 	}
@@ -373,7 +383,8 @@ static void print_report(struct run_state *s, FILE *out)
 		.runs = s->runs_done,
 		.null_run = a->null_run,
 		.walltime_ns = s->walltime_ns,
-		.show_rusage = a->cmd && s->runs_done == 1,
+		/* user/sys are the command's: meaningless when it is not the target */
+		.show_rusage = a->cmd && !a->pid && s->runs_done == 1,
 		.user_s = timeval_s(&s->rusage.ru_utime),
 		.sys_s = timeval_s(&s->rusage.ru_stime),
 		.target = a->system_wide ? CTX_TARGET_SYSTEM_WIDE :
@@ -382,8 +393,7 @@ static void print_report(struct run_state *s, FILE *out)
 		.pid = a->pid,
 	};
 
-	if (a->verbose)
-		print_event_errors(s);
+	print_event_errors(s);
 	ctx_output_report(&o, &r);
 }
 
