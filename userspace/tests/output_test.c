@@ -224,6 +224,30 @@ TEST(csv_json_repeat_variance)
 }
 
 /*
+ * $ perf stat -x, -r 2 -e cycles true   (and -j), perf 6.1 on this host:
+ * a failed event still gets a variance field under -r.
+ */
+TEST(repeat_not_supported_matches_real_perf)
+{
+	struct fixture_data d;
+	char *out;
+
+	setup(&d, "cycles", 2);
+	d.res[0].error = -ENOENT;
+	run_counter(&d, 0, 0, 1000, 0);
+	run_counter(&d, 0, 0, 1000, 0);
+	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
+	EXPECT_STREQ("<not supported>,,cycles,0.00%,0,100.00,,\n", out);
+	free(out);
+	out = render(&d, CTX_OUTPUT_JSON, NULL, false, 0);
+	EXPECT_STREQ("{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", \"event\" : \"cycles\", \"variance\" : 0.00, \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n", out);
+	free(out);
+	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	EXPECT_NE(NULL, strstr(out, "\n   <not supported>      cycles                                                      \n"));
+	free(out);
+}
+
+/*
  * A counter that ran 2/3 of the time: the caller scaled the count (perf
  * prints the scaled value); std prints 100.0 * 2 / 3 = 66.67%, CSV and
  * JSON perf's integer 100 * 2 / 3 = 66 -> 66.00.
