@@ -70,6 +70,7 @@ struct run_state {
 	struct rusage rusage;
 	int status;		/* workload wait status of the last run */
 	int runs_done;
+	bool no_nmi_bucket;
 };
 
 /* Which privilege is missing, for when the kernel did not say itself. */
@@ -103,10 +104,22 @@ static void report_nl_error(const struct run_state *s, const char *what,
 		fprintf(stderr, "ctxstat: no process %d\n", (int)s->args->pid);
 }
 
+/* Optional: an older module without STATS just keeps the nmi row. */
+static void query_features(struct run_state *s)
+{
+	struct ctx_nl_reply *reply = calloc(1, sizeof(*reply));
+
+	if (reply && !ctx_nl_stats(&s->nl, reply))
+		s->no_nmi_bucket = !(reply->stats_features & CTXCOUNT_FEATURE_NMI);
+	free(reply);
+}
+
 static int open_netlink(struct run_state *s)
 {
 	int err = ctx_nl_open(&s->nl);
 
+	if (!err)
+		query_features(s);
 	if (err == -ENOENT) {
 		fprintf(stderr,
 			"ctxstat: kernel module not loaded; load it with `sudo insmod module/ctxcount.ko` (or `modprobe ctxcount`)\n");
@@ -389,6 +402,7 @@ static void print_report(struct run_state *s, FILE *out)
 		.sys_s = timeval_s(&s->rusage.ru_stime),
 		.target = a->system_wide ? CTX_TARGET_SYSTEM_WIDE :
 			  a->pid ? CTX_TARGET_PID : CTX_TARGET_COMMAND,
+		.no_nmi_bucket = s->no_nmi_bucket,
 		.cmd = a->cmd,
 		.pid = a->pid,
 	};

@@ -400,13 +400,23 @@ static void print_row(const struct printer *p, const struct row *row)
 	}
 }
 
+/*
+ * task, hardirq and nmi always (a zero there is news), softirq vectors when
+ * non-zero; everything with -v. Where the module has no NMI bucket, a zero
+ * nmi row would claim something nobody measured: left out.
+ */
 static bool bucket_shown(const struct printer *p,
 			 const struct ctx_counter_result *c, int bucket)
 {
-	if (bucket == CTXCOUNT_BUCKET_TASK || bucket == CTXCOUNT_BUCKET_HARDIRQ ||
-	    bucket == CTXCOUNT_BUCKET_NMI || p->o->verbose)
+	bool zero = ctx_stats_avg(&c->bucket[bucket]) == 0;
+
+	if (p->o->verbose)
 		return true;
-	return ctx_stats_avg(&c->bucket[bucket]) != 0;
+	if (bucket == CTXCOUNT_BUCKET_NMI)
+		return !zero || !p->r->no_nmi_bucket;
+	if (bucket == CTXCOUNT_BUCKET_TASK || bucket == CTXCOUNT_BUCKET_HARDIRQ)
+		return true;
+	return !zero;
 }
 
 /* Contexts in reading order: task, hardirq, softirq vectors, nmi. */

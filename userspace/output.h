@@ -40,6 +40,8 @@ struct ctx_report {
 	bool show_rusage;
 	double user_s, sys_s;
 	enum ctx_target_kind target;
+	/* The module has no NMI bucket here (no CTXCOUNT_FEATURE_NMI). */
+	bool no_nmi_bucket;
 	char **cmd;		/* NULL-terminated argv, may be NULL */
 	pid_t pid;
 };

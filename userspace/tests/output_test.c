@@ -419,6 +419,22 @@ TEST(breakdown_verbose_shows_every_vector)
 	free(out);
 }
 
+TEST(breakdown_without_nmi_bucket)
+{
+	struct fixture_data d;
+	char *out;
+
+	setup(&d, "cycles", 1);
+	split_buckets(&d);
+	d.report.no_nmi_bucket = true;
+	out = render(&d, CTX_OUTPUT_CSV, ",", true, 0);
+	EXPECT_EQ(NULL, strstr(out, "[nmi]"));
+	free(out);
+	out = render(&d, CTX_OUTPUT_CSV, ",", true, 1);
+	EXPECT_NE(NULL, strstr(out, ",cycles [nmi],"));
+	free(out);
+}
+
 TEST(breakdown_csv_json)
 {
 	struct fixture_data d;
