@@ -77,7 +77,8 @@ void ctx_args_usage(FILE *f)
 "\n"
 "--breakdown rows are named '<event> [<context>]', context one of task,\n"
 "hardirq, softirq:<VECTOR> (HI, TIMER, NET_TX, NET_RX, BLOCK, IRQ_POLL,\n"
-"TASKLET, SCHED, HRTIMER, RCU; only non-zero ones unless -v), nmi.\n"
+"TASKLET, SCHED, HRTIMER, RCU; only non-zero ones unless -v), nmi (where\n"
+"the module has an NMI bucket, or when non-zero).\n"
 "\n"
 "Exit status: the command's (128+N if killed by signal N), 129 for a\n"
 "usage error, 1 if counting failed.\n", f);
