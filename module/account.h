@@ -16,6 +16,8 @@ DECLARE_PER_CPU(unsigned int, ctx_nr_active);
  *
  * The context hooks return early when it does not, so CPUs that run no
  * monitored task pay only the hook entry.
+ *
+ * Return: true if a started session has an open interval on this CPU.
  */
 static __always_inline bool ctx_account_cpu_active(void)
 {

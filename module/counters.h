@@ -28,6 +28,8 @@ void ctx_counter_release(struct perf_event *event);
  *
  * A pinned counter that lost its hardware counter goes to ERROR state and
  * a counter whose CPU went offline to OFF; neither counts any more.
+ *
+ * Return: true if @event is ACTIVE on the current CPU.
  */
 static __always_inline bool ctx_counter_running(struct perf_event *event)
 {

@@ -200,8 +200,6 @@ static int ctx_nl_reply(struct genl_info *info, size_t size,
 	return genlmsg_reply(msg, info);
 
 err_free:
-	/* The sizes below are computed: running out of room is a bug. */
-	WARN_ON_ONCE(err == -EMSGSIZE);
 	nlmsg_free(msg);
 	return err;
 }

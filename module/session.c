@@ -328,7 +328,7 @@ static int ctx_session_link(struct ctx_session *s, struct task_struct *task,
 		return err;
 	}
 	list_add_rcu(&s->node, &ctx_sessions);
-	ctx_nr_sessions++;
+	WRITE_ONCE(ctx_nr_sessions, ctx_nr_sessions + 1);
 
 	if (!task) {
 		ctx_session_count_all(s);
@@ -339,7 +339,7 @@ static int ctx_session_link(struct ctx_session *s, struct task_struct *task,
 		NL_SET_ERR_MSG_MOD(extack, "cannot record the target's threads");
 		list_del_rcu(&s->node);
 		xa_erase(&ctx_ids, s->id);
-		ctx_nr_sessions--;
+		WRITE_ONCE(ctx_nr_sessions, ctx_nr_sessions - 1);
 		synchronize_rcu();
 	}
 	return err;
@@ -538,7 +538,7 @@ static void ctx_session_unlink(struct ctx_session *s, struct list_head *dead)
 		ctx_account_halt(s);
 	list_del_rcu(&s->node);
 	xa_erase(&ctx_ids, s->id);
-	ctx_nr_sessions--;
+	WRITE_ONCE(ctx_nr_sessions, ctx_nr_sessions - 1);
 	list_add(&s->free_node, dead);
 }
 
@@ -592,6 +592,13 @@ void ctx_session_release_owner(const struct ctx_owner *owner)
 	struct ctx_session *s, *tmp;
 	LIST_HEAD(dead);
 
+	/*
+	 * Every generic netlink socket's release comes here: do not take the
+	 * lock when there is nothing to find. The owner's own sessions were
+	 * created before its release, so they cannot be missed.
+	 */
+	if (!READ_ONCE(ctx_nr_sessions))
+		return;
 	mutex_lock(&ctx_lock);
 	list_for_each_entry_safe(s, tmp, &ctx_sessions, node) {
 		if (s->owner.net == owner->net &&

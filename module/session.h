@@ -142,6 +142,7 @@ struct ctx_session_report {
  * compared, so a recycled pid never matches. Idle tasks never match.
  *
  * Context: any context but NMI.
+ * Return: true if @s monitors @task.
  */
 static inline bool ctx_session_monitors(struct ctx_session *s,
 					struct task_struct *task)
