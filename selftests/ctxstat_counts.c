@@ -22,7 +22,7 @@
 #include "kselftest_harness.h"
 #include "ctx_lib.h"
 
-#define CMP_ITERS "10000000"		/* 20M instructions per run */
+#define CMP_ITERS "40000000"		/* 80M instructions per run */
 #define KNOWN_ITERS 5000000ULL		/* 10M instructions */
 
 static const struct ctx_ev ev_insn = CTX_EV_HW(INSTRUCTIONS, 0, "instructions");
@@ -102,15 +102,24 @@ static bool run_csv(struct __test_metadata *_metadata, struct ctx_run *r,
 	return true;
 }
 
-TEST_F_TIMEOUT(cs, instructions_match_perf, 300)
+/*
+ * ctxstat starts counting before it lets the workload exec (DESIGN.md),
+ * perf stat at the exec (enable_on_exec): ctxstat's full count includes the
+ * execve's kernel work, a fixed offset. The loop is long enough for that
+ * offset to stay well under 2 %; the offset itself is printed. User-mode
+ * counts have no such offset and must agree closely.
+ */
+TEST_F_TIMEOUT(cs, instructions_match_perf, 600)
 {
-	char *cargv[] = { (char *)self->ctxstat, "-x,", "-r", "3", "-e", "instructions",
-			  "--", self->wl, "loop", CMP_ITERS, NULL };
-	char *pargv[] = { NULL, "stat", "-x,", "-r", "3", "-e", "instructions",
-			  "--", self->wl, "loop", CMP_ITERS, NULL };
-	struct ctx_csv_row crow, prow;
+	char *cargv[] = { (char *)self->ctxstat, "-x,", "-r", "3", "-e",
+			  "instructions,instructions:u", "--", self->wl, "loop",
+			  CMP_ITERS, NULL };
+	char *pargv[] = { NULL, "stat", "-x,", "-r", "3", "-e",
+			  "instructions,instructions:u", "--", self->wl, "loop",
+			  CMP_ITERS, NULL };
+	struct ctx_csv_row crow, prow, curow, purow;
 	char why[256];
-	double dev;
+	double dev, udev;
 
 	if (no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s", why);
@@ -118,14 +127,21 @@ TEST_F_TIMEOUT(cs, instructions_match_perf, 300)
 	if (!pargv[0])
 		SKIP(return, "no perf binary in the guest");
 	ASSERT_TRUE(run_csv(_metadata, self->run, cargv, "instructions", &crow));
-	TH_LOG("ctxstat: %s", crow.f[0]);
+	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "instructions:u", &curow));
 	ASSERT_TRUE(run_csv(_metadata, self->run, pargv, "instructions", &prow));
-	TH_LOG("perf:    %s (%s)", prow.f[0], pargv[0]);
+	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "instructions:u", &purow));
+	TH_LOG("ctxstat: instructions %s, instructions:u %s", crow.f[0], curow.f[0]);
+	TH_LOG("perf:    instructions %s, instructions:u %s (%s)", prow.f[0],
+	       purow.f[0], pargv[0]);
 	ASSERT_LT(0, prow.value);
+	ASSERT_LT(0, purow.value);
 	dev = (crow.value - prow.value) / prow.value;
-	TH_LOG("ctxstat - perf: %+.3f %% (mean of 3 runs of a %s-iteration loop)",
-	       dev * 100, CMP_ITERS);
+	udev = (curow.value - purow.value) / purow.value;
+	TH_LOG("ctxstat - perf: instructions %+.0f (%+.3f %%), instructions:u %+.0f (%+.3f %%); means of 3 runs of a %s-iteration loop",
+	       crow.value - prow.value, dev * 100, curow.value - purow.value,
+	       udev * 100, CMP_ITERS);
 	EXPECT_GE(0.02, dev < 0 ? -dev : dev);
+	EXPECT_GE(0.002, udev < 0 ? -udev : udev);
 }
 
 TEST_F_TIMEOUT(cs, instructions_u_known_loop, 300)
