@@ -49,14 +49,17 @@ static const struct ctx_ev ev_insn_u = CTX_EV_HW(INSTRUCTIONS, CTX_F_USER_ONLY,
 struct busy_arg {
 	bool by_insn;		/* loop BUSY_ITERS, else spin 300 ms */
 	int children;		/* extra forked children doing the same */
+	int scale;		/* that many times as long (0: 1) */
 };
 
 static void busy(const struct busy_arg *a)
 {
+	int scale = a->scale ? a->scale : 1;
+
 	if (a->by_insn)
-		ctx_loop(BUSY_ITERS);
+		ctx_loop(BUSY_ITERS * scale);
 	else
-		ctx_spin_ms(300);
+		ctx_spin_ms(300 * scale);
 }
 
 static void busy_fn(void *arg)
@@ -250,7 +253,7 @@ TEST_F_TIMEOUT(attr, sum_equals_full, 120)
 /* Stopped while the workload still runs: the totals are still exact. */
 TEST_F_TIMEOUT(attr, sum_equals_full_stopped_midway, 120)
 {
-	struct busy_arg a = { .by_insn = self->have_insn, .children = 1 };
+	struct busy_arg a = { .by_insn = self->have_insn, .children = 1, .scale = 3 };
 	struct ctx_res *r = self->res;
 	struct ctx_child c;
 	uint64_t full0, target;
@@ -264,18 +267,21 @@ TEST_F_TIMEOUT(attr, sum_equals_full_stopped_midway, 120)
 	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
 	ASSERT_EQ(0, ctx_child_go(&c));
 	/*
-	 * Stop when about a third is done, by the session's own cpu-clock
-	 * (under -icount guest time follows instructions: 1 ns each).
+	 * Stop after about an eighth of the work, by the session's own
+	 * cpu-clock (under -icount guest time follows instructions: 1 ns each;
+	 * the total is 2 processes x 3 x 20M instructions, or x 900 ms).
 	 */
 	i = find_ev(self->ev, self->nev, "cpu-clock");
 	ASSERT_LE(0, i);
-	target = self->have_insn ? 2 * BUSY_ITERS * 2 / 3 : 200000000ULL;
+	target = self->have_insn ? 2 * 3 * 2 * BUSY_ITERS / 8 : 225000000ULL;
 	do {
 		usleep(2000);
 		ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
 	} while (r->ev[i].full < target);
 	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
-	ASSERT_EQ(0, waitpid(c.pid, NULL, WNOHANG)) TH_LOG("the workload ended before STOP");
+	ASSERT_EQ(0, waitpid(c.pid, NULL, WNOHANG))
+		TH_LOG("the workload ended before STOP (cpu-clock %llu at the last READ)",
+		       (unsigned long long)r->ev[i].full);
 	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
 	ASSERT_EQ(self->nev, r->nev);
 	check_sums(_metadata, self->ev, r, features());
