@@ -23,6 +23,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "account.h"
@@ -205,19 +206,44 @@ err_release:
 	return err;
 }
 
+struct ctx_create_work {
+	struct work_struct work;
+	struct ctx_session *s;
+};
+
 /*
  * An event the PMU cannot give is reported in its error slot, it does not
  * fail the session. CPUs that come online later have no counters: time a
  * monitored task runs there shows as enabled but not running.
  */
-static void ctx_session_create_counters(struct ctx_session *s)
+static void ctx_session_create_counters_work(struct work_struct *work)
 {
+	struct ctx_create_work *cw = container_of(work, struct ctx_create_work,
+						  work);
+	struct ctx_session *s = cw->s;
 	unsigned int i;
 
 	cpus_read_lock();
 	for (i = 0; i < s->nr_events; i++)
 		s->error[i] = ctx_session_create_event(s, i);
 	cpus_read_unlock();
+}
+
+/*
+ * The perf core checks the current task's credentials even for kernel
+ * counters (find_get_context() calls perf_allow_cpu() for CPU events in
+ * 6.12), which would apply perf_event_paranoid to the requesting user
+ * instead of the module's own policy, already applied. Create them from a
+ * kernel worker, like any other kernel counter.
+ */
+static void ctx_session_create_counters(struct ctx_session *s)
+{
+	struct ctx_create_work cw = { .s = s };
+
+	INIT_WORK_ONSTACK(&cw.work, ctx_session_create_counters_work);
+	queue_work(system_unbound_wq, &cw.work);
+	flush_work(&cw.work);
+	destroy_work_on_stack(&cw.work);
 }
 
 static void ctx_session_free(struct ctx_session *s)
