@@ -38,6 +38,21 @@ static __always_inline bool ctx_counter_running(struct perf_event *event)
 }
 
 /**
+ * ctx_counter_per_task() - can perf count @event's PMU per task
+ * @event: a counter
+ *
+ * PMUs without a task context (uncore, RAPL, ...) count for a whole CPU or
+ * package, whatever runs there: perf gives them only to users allowed
+ * CPU-wide events, so the module does the same.
+ *
+ * Return: true if @event's PMU has a task context.
+ */
+static inline bool ctx_counter_per_task(const struct perf_event *event)
+{
+	return event->pmu->task_ctx_nr != perf_invalid_context;
+}
+
+/**
  * ctx_counter_read() - current value of a counter of this CPU
  * @event: a per-CPU counter created for the current CPU
  *

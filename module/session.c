@@ -110,7 +110,8 @@ static int ctx_check_events_access(const struct ctx_event_req *req,
 
 /*
  * The perf core's own checks do not apply to kernel counters: this is the
- * module's policy, modelled on perf_event_paranoid (see DESIGN.md).
+ * module's policy for callers without CAP_PERFMON, modelled on
+ * perf_event_paranoid (see DESIGN.md).
  */
 static int ctx_check_access(const struct ctx_target *target,
 			    struct task_struct *task,
@@ -121,8 +122,6 @@ static int ctx_check_access(const struct ctx_target *target,
 	int level = READ_ONCE(paranoid);
 	int err;
 
-	if (perfmon_capable())
-		return 0;
 	if (target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "system-wide sessions need CAP_PERFMON or CAP_SYS_ADMIN");
@@ -195,6 +194,10 @@ static int ctx_session_create_event(struct ctx_session *s, unsigned int i)
 			goto err_release;
 		}
 		per_cpu_ptr(s->cpu, cpu)->event[i] = event;
+		if (!s->privileged && !ctx_counter_per_task(event)) {
+			err = -EACCES;
+			goto err_release;
+		}
 	}
 	return 0;
 
@@ -400,9 +403,10 @@ int ctx_session_new(const struct ctx_owner *owner,
 		    struct ctx_session_report *rep,
 		    struct netlink_ext_ack *extack)
 {
+	bool privileged = perfmon_capable();
 	struct task_struct *task = NULL;
 	struct ctx_session *s;
-	int err;
+	int err = 0;
 
 	if (!(target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE)) {
 		task = ctx_find_task(target->pid);
@@ -411,7 +415,8 @@ int ctx_session_new(const struct ctx_owner *owner,
 			return -ESRCH;
 		}
 	}
-	err = ctx_check_access(target, task, req, nr_events, extack);
+	if (!privileged)
+		err = ctx_check_access(target, task, req, nr_events, extack);
 	if (err)
 		goto out_put_task;
 
@@ -424,6 +429,7 @@ int ctx_session_new(const struct ctx_owner *owner,
 		err = -ENOMEM;
 		goto out_unlock;
 	}
+	s->privileged = privileged;
 	ctx_session_create_counters(s);
 	err = ctx_session_link(s, task, extack);
 	if (err)

@@ -89,6 +89,7 @@ struct ctx_event_req {
  * @nr_events: number of events
  * @spec: the events
  * @error: per event, 0 or the error the perf core gave when creating it
+ * @privileged: created by a CAP_PERFMON caller: any PMU may be used
  * @started: counting (between START and STOP); hooks read it locklessly
  * @cpu: per-CPU counters and attribution
  * @tasks: monitored tasks, task_struct pointers indexed by global pid
@@ -105,6 +106,7 @@ struct ctx_session {
 	unsigned int nr_events;
 	struct ctx_event_spec spec[CTXCOUNT_MAX_EVENTS];
 	int error[CTXCOUNT_MAX_EVENTS];
+	bool privileged;
 	bool started;
 	struct ctx_session_cpu __percpu *cpu;
 	struct xarray tasks;
