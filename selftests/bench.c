@@ -2,7 +2,11 @@
 /*
  * ctxcount benchmark (prints figures, never pass/fail):
  *
- *   bench [-r RUNS] [-n LOOP_ITERS] [-l HACKBENCH_LOOPS] [--no-hackbench]
+ *   bench [-r RUNS] [-c CPU] [-n LOOP_ITERS] [-l HACKBENCH_LOOPS] [--no-hackbench]
+ *
+ * For more interrupts than the timer gives, run it under host NIC load
+ * with the loop on the CPU that takes the virtio-net interrupts:
+ *   ctxload --rate 10000 --seconds 300 -- bench -c 0 -n 50000000 --no-hackbench
  *
  * 1. Hook cost per interrupt, in instructions (needs a PMU that counts
  *    instructions: the arm64 guest under QEMU -icount).
@@ -39,6 +43,7 @@
 #include "ctx_lib.h"
 
 static int runs = 5;
+static int want_cpu = -1;	/* -c: CPU to pin the loop to (default: last) */
 static uint64_t iters = 10000000;	/* 20M instructions */
 static const char *hb_loops = "50";
 
@@ -114,6 +119,41 @@ static unsigned long long cpu_irqs(int cpu)
 	return total;
 }
 
+/* Softirqs run on cpu: its column of /proc/softirqs, all vectors. */
+static unsigned long long cpu_softirqs(int cpu)
+{
+	FILE *f = fopen("/proc/softirqs", "r");
+	unsigned long long total = 0;
+	char line[8192];
+
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+		int i;
+
+		if (!p)
+			continue;
+		p++;
+		for (i = 0; i <= cpu; i++) {
+			char *end;
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (i == cpu)
+				total += v;
+			p = end;
+		}
+	}
+	fclose(f);
+	return total;
+}
+
 static int cpu_counter(int cpu, bool user_only)
 {
 	struct perf_event_attr pa = {
@@ -137,7 +177,7 @@ static void pinned_loop(void *arg)
 }
 
 struct one_run {
-	double kernel, user, irqs, hardirq_bucket, task_bucket;
+	double kernel, user, irqs, softirqs, hardirq_bucket, task_bucket;
 };
 
 /* One run of the pinned loop with a session of nev events (0: none). */
@@ -145,7 +185,7 @@ static int run_once(int nev, struct one_run *o)
 {
 	struct ctx_res *r = calloc(1, sizeof(*r));
 	int fa = cpu_counter(bench_cpu, false), fu = cpu_counter(bench_cpu, true);
-	unsigned long long i0, i1;
+	unsigned long long i0, i1, s0, s1;
 	long long all = 0, user = 0;
 	struct ctx_sock s;
 	struct ctx_child c;
@@ -178,6 +218,7 @@ static int run_once(int nev, struct one_run *o)
 		goto close;
 	}
 	i0 = cpu_irqs(bench_cpu);
+	s0 = cpu_softirqs(bench_cpu);
 	ioctl(fa, PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(fu, PERF_EVENT_IOC_ENABLE, 0);
 	ctx_child_go(&c);
@@ -185,12 +226,14 @@ static int run_once(int nev, struct one_run *o)
 	ioctl(fa, PERF_EVENT_IOC_DISABLE, 0);
 	ioctl(fu, PERF_EVENT_IOC_DISABLE, 0);
 	i1 = cpu_irqs(bench_cpu);
+	s1 = cpu_softirqs(bench_cpu);
 	if (read(fa, &all, sizeof(all)) != sizeof(all) ||
 	    read(fu, &user, sizeof(user)) != sizeof(user))
 		goto close;
 	o->kernel = all - user;
 	o->user = user;
 	o->irqs = i1 - i0;
+	o->softirqs = s1 - s0;
 	if (nev) {
 		if (ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL) || !r->nev)
 			goto close;
@@ -213,7 +256,7 @@ static void hook_cost(void)
 {
 	static const int configs[] = { 0, 1, 4 };
 	struct stat_acc kern[3] = { 0 }, irq[3] = { 0 }, per[3] = { 0 };
-	struct stat_acc hb[3] = { 0 }, user[3] = { 0 };
+	struct stat_acc hb[3] = { 0 }, user[3] = { 0 }, sirq[3] = { 0 };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const struct ctx_ev ev = bench_events[0];
 	int i, k, err = ctx_event_error(&ev);
@@ -225,7 +268,7 @@ static void hook_cost(void)
 		       strerror(-err));
 		return;
 	}
-	bench_cpu = ncpu - 1;
+	bench_cpu = want_cpu >= 0 && want_cpu < ncpu ? want_cpu : ncpu - 1;
 	printf("workload: %llu-iteration user loop (2 insns/iter) pinned to CPU %d, %d runs per config,\n"
 	       "interleaved; per-CPU perf counters on CPU %d count all and :u instructions\n",
 	       (unsigned long long)iters, bench_cpu, runs, bench_cpu);
@@ -240,22 +283,23 @@ static void hook_cost(void)
 			acc(&kern[k], o.kernel);
 			acc(&user[k], o.user);
 			acc(&irq[k], o.irqs);
+			acc(&sirq[k], o.softirqs);
 			if (o.irqs)
 				acc(&per[k], o.kernel / o.irqs);
 			if (configs[k] && o.irqs)
 				acc(&hb[k], o.hardirq_bucket / o.irqs);
 		}
 	}
-	printf("%-8s %14s %14s %10s %22s %22s\n", "events", "user insns", "kernel insns",
-	       "hardirqs", "kernel insns / irq", "hardirq bucket / irq");
+	printf("%-8s %14s %14s %10s %10s %22s %22s\n", "events", "user insns", "kernel insns",
+	       "hardirqs", "softirqs", "kernel insns / irq", "hardirq bucket / irq");
 	for (k = 0; k < 3; k++) {
 		char hbs[64] = "-";
 
 		if (configs[k])
 			snprintf(hbs, sizeof(hbs), "%.0f +- %.0f", mean(&hb[k]), sd(&hb[k]));
-		printf("%-8d %14.0f %14.0f %10.1f %13.0f +- %6.0f %22s\n", configs[k],
-		       mean(&user[k]), mean(&kern[k]), mean(&irq[k]), mean(&per[k]),
-		       sd(&per[k]), hbs);
+		printf("%-8d %14.0f %14.0f %10.1f %10.1f %13.0f +- %6.0f %22s\n", configs[k],
+		       mean(&user[k]), mean(&kern[k]), mean(&irq[k]), mean(&sirq[k]),
+		       mean(&per[k]), sd(&per[k]), hbs);
 	}
 	for (k = 1; k < 3; k++) {
 		double n = (mean(&irq[0]) + mean(&irq[k])) / 2;
@@ -272,7 +316,7 @@ static void hook_cost(void)
 
 struct tool_result {
 	struct stat_acc wall;
-	double count;
+	double count, switches;
 	bool have_count;
 };
 
@@ -294,6 +338,8 @@ static void run_tool(const char *name, char *const argv[], const char *event,
 	} else if (event && !ctx_csv_find(r->err, ',', event, &row) && row.numeric) {
 		t->count = row.value;
 		t->have_count = true;
+		if (!ctx_csv_find(r->err, ',', "context-switches", &row) && row.numeric)
+			t->switches = row.value;
 	}
 	free(r);
 }
@@ -304,6 +350,7 @@ static void hackbench(void)
 			 !access("/usr/local/bin/hackbench", X_OK) ? "/usr/local/bin/hackbench" : NULL;
 	const struct ctx_ev ev = bench_events[0];
 	const char *event = ctx_event_error(&ev) ? "task-clock" : "instructions";
+	char events[64];
 	const char *perf = ctx_perf_path(), *ctxstat = ctx_ctxstat_path();
 	char r[16];
 	struct tool_result alone = { 0 }, tp = { 0 }, tc = { 0 };
@@ -315,6 +362,7 @@ static void hackbench(void)
 		return;
 	}
 	snprintf(r, sizeof(r), "%d", runs);
+	snprintf(events, sizeof(events), "%s,context-switches", event);
 	{
 		char *a[] = { (char *)hb, "-g", "2", "-l", (char *)hb_loops, NULL };
 		struct tool_result one;
@@ -325,13 +373,13 @@ static void hackbench(void)
 		}
 	}
 	if (perf) {
-		char *a[] = { (char *)perf, "stat", "-x,", "-r", r, "-e", (char *)event,
+		char *a[] = { (char *)perf, "stat", "-x,", "-r", r, "-e", events,
 			      "--", (char *)hb, "-g", "2", "-l", (char *)hb_loops, NULL };
 
 		run_tool("perf stat", a, event, &tp);
 	}
 	if (!access(ctxstat, X_OK)) {
-		char *a[] = { (char *)ctxstat, "-x,", "-r", r, "-e", (char *)event,
+		char *a[] = { (char *)ctxstat, "-x,", "-r", r, "-e", events,
 			      "--", (char *)hb, "-g", "2", "-l", (char *)hb_loops, NULL };
 
 		run_tool("ctxstat", a, event, &tc);
@@ -341,19 +389,24 @@ static void hackbench(void)
 	printf("  hackbench alone : %.3f s +- %.3f (mean of %d)\n", mean(&alone.wall),
 	       sd(&alone.wall), alone.wall.n);
 	if (perf)
-		printf("  perf stat       : %.3f s per run, %s %.0f (%s)\n",
-		       mean(&tp.wall) / runs, event, tp.count, perf);
+		printf("  perf stat       : %.3f s per run, %s %.0f, context-switches %.0f (%s)\n",
+		       mean(&tp.wall) / runs, event, tp.count, tp.switches, perf);
 	else
 		printf("  perf stat       : not installed\n");
 	if (!access(ctxstat, X_OK))
-		printf("  ctxstat         : %.3f s per run, %s %.0f\n", mean(&tc.wall) / runs,
-		       event, tc.count);
+		printf("  ctxstat         : %.3f s per run, %s %.0f, context-switches %.0f\n",
+		       mean(&tc.wall) / runs, event, tc.count, tc.switches);
 	else
 		printf("  ctxstat         : not found at %s\n", ctxstat);
 	if (perf && tp.have_count && tc.have_count && tp.count)
 		printf("  ctxstat vs perf : wall %+.1f %%, %s %+.1f %%\n",
 		       100 * (mean(&tc.wall) - mean(&tp.wall)) / mean(&tp.wall), event,
 		       100 * (tc.count - tp.count) / tp.count);
+	if (perf && tp.have_count && tc.have_count && tc.switches)
+		printf("  extra %s in ctxstat's count per context switch: %.0f\n"
+		       "  (the sched_switch hook runs while the monitored task's counters count;\n"
+		       "  plus the workload's execve, which ctxstat counts and perf does not)\n",
+		       event, (tc.count - tp.count) / tc.switches);
 	printf("\n");
 }
 
@@ -370,10 +423,12 @@ int main(int argc, char **argv)
 			iters = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "-l") && i + 1 < argc)
 			hb_loops = argv[++i];
+		else if (!strcmp(argv[i], "-c") && i + 1 < argc)
+			want_cpu = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--no-hackbench"))
 			do_hb = false;
 		else {
-			fprintf(stderr, "usage: bench [-r RUNS] [-n LOOP_ITERS] [-l HACKBENCH_LOOPS] [--no-hackbench]\n");
+			fprintf(stderr, "usage: bench [-r RUNS] [-c CPU] [-n LOOP_ITERS] [-l HACKBENCH_LOOPS] [--no-hackbench]\n");
 			return 2;
 		}
 	}
