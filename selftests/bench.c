@@ -4,19 +4,17 @@
  *
  *   bench [-r RUNS] [-c CPU] [-n LOOP_ITERS] [-l HACKBENCH_LOOPS] [--no-hackbench]
  *
- * For more interrupts than the timer gives, run it under host NIC load
- * with the loop on the CPU that takes the virtio-net interrupts:
- *   ctxload --rate 10000 --seconds 300 -- bench -c 0 -n 50000000 --no-hackbench
+ * Under -icount use scripts/vm --smp 1 (QEMU counts globally across vCPUs).
  *
  * 1. Hook cost per interrupt, in instructions (needs a PMU that counts
  *    instructions: the arm64 guest under QEMU -icount).
  *    A child pinned to the last CPU runs a fixed user-space loop (2
- *    instructions per iteration). Around it, two per-CPU perf counters of
- *    that CPU (perf_event_open, independent of ctxcount) count all and
- *    user-mode instructions; kernel = all - user is what the CPU executed
- *    in the kernel while the child ran: interrupts (plus a constant: the
- *    child's wake-up and exit). The CPU's hardirqs come from its column of
- *    /proc/interrupts. This is repeated with no session, a session with 1
+ *    instructions per iteration). Two perf counters on the child task
+ *    (perf_event_open, independent of ctxcount, as perf stat counts) count
+ *    all and user-mode instructions; kernel = all - user is what ran in the
+ *    kernel while the child was on the CPU: the interrupts that landed on
+ *    it (plus a constant: the child's wake-up and exit). The CPU's hardirqs
+ *    come from its column of /proc/interrupts. This is repeated with no session, a session with 1
  *    event and a session with 4 events on the child:
  *        hook cost per irq = (kernel_k - kernel_0) / irqs
  *    (means over the runs). Second view, from the module's own numbers:
@@ -154,19 +152,19 @@ static unsigned long long cpu_softirqs(int cpu)
 	return total;
 }
 
-static int cpu_counter(int cpu, bool user_only)
+/* Counter of the child task (inherit off): what perf stat would see. */
+static int task_counter(pid_t pid, bool user_only)
 {
 	struct perf_event_attr pa = {
 		.size = sizeof(pa),
 		.type = PERF_TYPE_HARDWARE,
 		.config = PERF_COUNT_HW_INSTRUCTIONS,
 		.disabled = 1,
-		.pinned = 1,
 		.exclude_kernel = user_only,
 		.exclude_hv = user_only,
 	};
 
-	return syscall(SYS_perf_event_open, &pa, -1, cpu, -1, 0);
+	return syscall(SYS_perf_event_open, &pa, pid, -1, -1, 0);
 }
 
 static int bench_cpu;
@@ -184,7 +182,7 @@ struct one_run {
 static int run_once(int nev, struct one_run *o)
 {
 	struct ctx_res *r = calloc(1, sizeof(*r));
-	int fa = cpu_counter(bench_cpu, false), fu = cpu_counter(bench_cpu, true);
+	int fa = -1, fu = -1;
 	unsigned long long i0, i1, s0, s1;
 	long long all = 0, user = 0;
 	struct ctx_sock s;
@@ -193,12 +191,7 @@ static int run_once(int nev, struct one_run *o)
 	int ret = -1;
 
 	memset(o, 0, sizeof(*o));
-	if (!r || fa < 0 || fu < 0) {
-		fprintf(stderr, "bench: perf_event_open on CPU %d: %s\n", bench_cpu,
-			strerror(errno));
-		goto out;
-	}
-	if (ctx_open(&s))
+	if (!r || ctx_open(&s))
 		goto out;
 	CPU_ZERO(&set);
 	CPU_SET(bench_cpu, &set);
@@ -206,6 +199,14 @@ static int run_once(int nev, struct one_run *o)
 	sched_setaffinity(0, sizeof(set), &set);
 	if (ctx_child_fork(&c, pinned_loop, NULL))
 		goto close;
+	fa = task_counter(c.pid, false);
+	fu = task_counter(c.pid, true);
+	if (fa < 0 || fu < 0) {
+		fprintf(stderr, "bench: perf_event_open: %s\n", strerror(errno));
+		kill(c.pid, SIGKILL);
+		ctx_child_wait(&c);
+		goto close;
+	}
 	CPU_ZERO(&set);
 	for (int i = 0; i < bench_cpu; i++)
 		CPU_SET(i, &set);
@@ -270,8 +271,9 @@ static void hook_cost(void)
 	}
 	bench_cpu = want_cpu >= 0 && want_cpu < ncpu ? want_cpu : ncpu - 1;
 	printf("workload: %llu-iteration user loop (2 insns/iter) pinned to CPU %d, %d runs per config,\n"
-	       "interleaved; per-CPU perf counters on CPU %d count all and :u instructions\n",
-	       (unsigned long long)iters, bench_cpu, runs, bench_cpu);
+	       "interleaved; perf counters on the child task (as perf stat) count all and :u\n"
+	       "instructions; kernel = all - :u = the interrupts that landed on it (+ wake-up/exit)\n",
+	       (unsigned long long)iters, bench_cpu, runs);
 	/* warm-up: page cache, first-touch */
 	run_once(0, &o);
 	for (i = 0; i < runs; i++) {
@@ -311,7 +313,8 @@ static void hook_cost(void)
 		       n ? sqrt(sd(&kern[k]) * sd(&kern[k]) + sd(&kern[0]) * sd(&kern[0])) / n : 0);
 	}
 	printf("note: the kernel part includes the child's wake-up and exit (same in every\n"
-	       "config) and, with a session, its sched_switch/exit hooks (once per run).\n\n");
+	       "config) and, with a session, its sched_switch/exit hooks (once per run).\n"
+	       "Under -icount run with --smp 1: QEMU's PMU counts the global instruction count.\n\n");
 }
 
 struct tool_result {
