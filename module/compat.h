@@ -9,8 +9,12 @@
  * struct netlink_notify, ftrace_func_t and
  * ftrace_test_recursion_trylock(), the probe prototypes of softirq_entry,
  * softirq_exit, sched_switch, sched_process_fork and sched_process_exit
- * (hooks.c checks them at build time), enum perf_event_state and
- * perf_event_create_kernel_counter().
+ * (hooks.c checks them at build time), enum perf_event_state,
+ * struct pmu::task_ctx_nr and perf_event_create_kernel_counter().
+ *
+ * Not a shim but a behaviour difference handled in session.c: in 6.12
+ * find_get_context() applies perf_allow_cpu() to the current task even for
+ * kernel counters, so they are created from a kernel worker everywhere.
  */
 #ifndef _CTXCOUNT_COMPAT_H
 #define _CTXCOUNT_COMPAT_H
@@ -19,8 +23,8 @@
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
 /*
- * 6.1 is the oldest kernel with everything above: genl resv_start_op
- * (strict validation of new commands) arrived in 6.1.
+ * The oldest kernel checked. The family relies on resv_start_op (strict
+ * validation of every command), which older kernels may not have.
  */
 #error "ctxcount needs Linux 6.1 or later"
 #endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0) */
