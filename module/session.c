@@ -340,7 +340,7 @@ static void ctx_session_count_all(struct ctx_session *s)
 	for_each_process_thread(p, t)
 		n++;
 	rcu_read_unlock();
-	atomic64_set(&s->tasks_seen, n);
+	atomic64_add(n, &s->tasks_seen);
 }
 
 /* Publishes @s; from here on the fork and exit hooks maintain its set. */
