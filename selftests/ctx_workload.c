@@ -7,6 +7,8 @@
  *   ctx_workload threads T N      T threads, each running loop N
  *   ctx_workload spin MS          busy for MS milliseconds of wall time
  *   ctx_workload udp COUNT        COUNT UDP datagrams to itself over lo
+ *   ctx_workload sleeps N         N sleeps of 1 ms (N context switches out)
+ *   ctx_workload pingpong N       N round trips with a child over pipes
  *   ctx_workload exit CODE        exit with CODE at once
  *
  * The loop (ctx_loop() in ctx_lib.c) is "subs; b.ne" on arm64 and
@@ -109,9 +111,40 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "udp") && argc == 3)
 		return udp(a);
+	if (!strcmp(argv[1], "sleeps") && argc == 3) {
+		for (i = 0; i < a; i++)
+			usleep(1000);
+		return 0;
+	}
+	if (!strcmp(argv[1], "pingpong") && argc == 3) {
+		int up[2], down[2];
+		char c = 0;
+		pid_t p;
+
+		if (pipe(up) || pipe(down))
+			return 1;
+		p = fork();
+		if (p < 0)
+			return 1;
+		if (p == 0) {
+			close(down[1]);
+			close(up[0]);
+			while (read(down[0], &c, 1) == 1 && write(up[1], &c, 1) == 1)
+				;
+			_exit(0);
+		}
+		close(down[0]);
+		close(up[1]);
+		for (i = 0; i < a; i++)
+			if (write(down[1], &c, 1) != 1 || read(up[0], &c, 1) != 1)
+				return 1;
+		close(down[1]);
+		wait(NULL);
+		return 0;
+	}
 	if (!strcmp(argv[1], "exit") && argc == 3)
 		return a;
 usage:
-	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | spin MS | udp COUNT | exit CODE\n");
+	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | spin MS | udp COUNT | sleeps N | pingpong N | exit CODE\n");
 	return 2;
 }

@@ -144,6 +144,40 @@ TEST_F_TIMEOUT(cs, instructions_match_perf, 600)
 	EXPECT_GE(0.002, udev < 0 ? -udev : udev);
 }
 
+/*
+ * Software events raised in the scheduler's switch path (context-switches)
+ * must be counted like perf stat counts them: once per switch of a
+ * monitored task, whether the other side is monitored (pingpong: parent
+ * and child) or not (sleeps: the idle task).
+ */
+TEST_F_TIMEOUT(cs, context_switches_match_perf, 300)
+{
+	static const char *const modes[][2] = { { "sleeps", "200" }, { "pingpong", "200" } };
+	struct ctx_csv_row crow, prow;
+	unsigned int i;
+
+	if (!ctx_perf_path())
+		SKIP(return, "no perf binary in the guest");
+	for (i = 0; i < 2; i++) {
+		char *cargv[] = { (char *)self->ctxstat, "-x,", "-r", "3", "-e",
+				  "context-switches", "--", self->wl,
+				  (char *)modes[i][0], (char *)modes[i][1], NULL };
+		char *pargv[] = { (char *)ctx_perf_path(), "stat", "-x,", "-r", "3",
+				  "-e", "context-switches", "--", self->wl,
+				  (char *)modes[i][0], (char *)modes[i][1], NULL };
+		double dev;
+
+		ASSERT_TRUE(run_csv(_metadata, self->run, cargv, "context-switches", &crow));
+		ASSERT_TRUE(run_csv(_metadata, self->run, pargv, "context-switches", &prow));
+		dev = prow.value ? (crow.value - prow.value) / prow.value : 1;
+		TH_LOG("%s %s: context-switches ctxstat %s, perf %s (%+.1f %%)",
+		       modes[i][0], modes[i][1], crow.f[0], prow.f[0], dev * 100);
+		/* at least one switch per sleep / round trip */
+		EXPECT_LE(200, prow.value);
+		EXPECT_GE(0.1, dev < 0 ? -dev : dev);
+	}
+}
+
 TEST_F_TIMEOUT(cs, instructions_u_known_loop, 300)
 {
 	char iters[32];
