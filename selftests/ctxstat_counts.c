@@ -173,6 +173,12 @@ static bool switches(struct __test_metadata *_metadata, struct ctx_run *run,
 TEST_F_TIMEOUT(cs, context_switches_match_perf, 600)
 {
 	static const char *const modes[] = { "sleeps", "pingpong" };
+	/*
+	 * A sleep always switches; a pipe round trip between two CPUs
+	 * switches 1 to 2 times depending on timing, which differs between
+	 * the runs each tool sees: a wider margin there.
+	 */
+	static const double tol[] = { 0.05, 0.10 };
 	char *perf = (char *)ctx_perf_path();
 	unsigned int i;
 
@@ -196,7 +202,7 @@ TEST_F_TIMEOUT(cs, context_switches_match_perf, 600)
 		       modes[i], modes[i], cn, c0, dc, pn, p0, dp, dev * 100);
 		/* at least one switch per sleep / round trip */
 		EXPECT_LE(475, dp);
-		EXPECT_GE(0.05, dev < 0 ? -dev : dev);
+		EXPECT_GE(tol[i], dev < 0 ? -dev : dev);
 	}
 }
 
