@@ -35,8 +35,12 @@ check:
 demo:
 	scripts/demo
 
+# Not kbuild's "M=$(CURDIR) clean": that deletes every *.ko below M=,
+# including the guest kernels' modules cached in .cache/.
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(RM) module/*.o module/*.ko module/*.mod module/*.mod.c \
+		module/.*.cmd module/modules.order module/Module.symvers \
+		.*.cmd modules.order Module.symvers
 	$(MAKE) -C userspace clean
 	$(MAKE) -C selftests clean
 
