@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -130,11 +131,21 @@ static int udp_socket(void)
 	return fd;
 }
 
+/*
+ * The sink runs SCHED_IDLE: a normal-priority sink would preempt the
+ * measured command on every batch of datagrams, and the scheduler work of
+ * those preemptions is the command's task context. Idle, it drains what is
+ * queued when the command sleeps or ends; the interrupts and the NET_RX
+ * softirqs that deliver the datagrams happen all the same.
+ */
 static void *sink(void *arg)
 {
+	struct sched_param idle = { .sched_priority = 0 };
 	int fd = *(int *)arg;
 	char buf[2048];
 
+	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle))
+		fprintf(stderr, "ctxload: sink stays SCHED_OTHER\n");
 	while (!atomic_load(&stopping)) {
 		if (recv(fd, buf, sizeof(buf), 0) > 0)
 			atomic_fetch_add(&received, 1);

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The claim ctxcount exists for, on a deterministic workload: network
+ * interrupts move the full instruction count of a program, not its
+ * task-context count.
+ *
+ * Runs alternate quiet and under host NIC load (ctxload, which proves the
+ * load arrived): the known-length loop under ctxstat -e
+ * instructions,instructions:t. Asserted:
+ *   - every loaded run took NIC interrupts;
+ *   - the mean of full instructions moves by more than its own quiet
+ *     spread (the standard deviation of the quiet runs);
+ *   - under load the relative standard deviation of instructions:t is at
+ *     most a quarter of full's (the reverted :t patch reported 1.39 % to
+ *     0.34 %);
+ *   - :t keeps less than a quarter of what load added to the full count.
+ * All figures are printed, among them how far the mean of :t moved: issue
+ * #4 asks for less than 0.5 %, which the hooks do not reach yet (about 0.9 %
+ * here, see CLAIM_RATE), so it is reported, not asserted.
+ *
+ * Needs a PMU that counts instructions, the test bed's ctxload, and one
+ * CPU: under QEMU -icount every vCPU's counter follows the global
+ * instruction count, so a second vCPU would count the load's receiver as
+ * the workload (run with scripts/vm --smp 1; scripts/check does).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "ctx_lib.h"
+
+#define CLAIM_RUNS		10
+#define CLAIM_ITERS		"10000000"	/* 20M instructions */
+/*
+ * Datagrams/s sent by the host. What the task bucket keeps of an interrupt
+ * is a fixed cost per interrupt (the architecture's entry and exit code,
+ * which cannot be hooked, and the hooks' own code on either side of the
+ * counter read: 530 to 580 instructions on arm64 6.1, printed), while what
+ * an interrupt costs in all grows with the datagrams NAPI takes per
+ * interrupt. At this rate the full count moves by about 8 % and :t keeps
+ * about 11 % of that; at lower rates it keeps more, at higher ones less.
+ */
+#define CLAIM_RATE		"1500"
+#define CLAIM_MAX_KEPT		25.0		/* percent of the inflation */
+
+struct claim_sample {
+	double full[CLAIM_RUNS];
+	double task[CLAIM_RUNS];
+};
+
+static double mean_of(const double *v, int n)
+{
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return sum / n;
+}
+
+/* Sample standard deviation. */
+static double stddev_of(const double *v, int n)
+{
+	double m = mean_of(v, n), ss = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	return sqrt(ss / (n - 1));
+}
+
+static const char *claim_ctxload(void)
+{
+	const char *p = getenv("CTXLOAD");
+
+	return p ? p : "/ctx/bin/ctxload";
+}
+
+/* Why this test cannot run here, or NULL. */
+static const char *claim_cannot_run(void)
+{
+	static const struct ctx_ev insn = CTX_EV_HW(INSTRUCTIONS, 0, "instructions");
+
+	if (ctx_event_error(&insn))
+		return "no hardware PMU counting instructions";
+	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
+		return "more than one CPU: under -icount each vCPU counts the others (run with scripts/vm --smp 1)";
+	if (access(claim_ctxload(), X_OK) || !getenv("CTX_LOAD_HOST"))
+		return "no host network load (ctxload under scripts/vm)";
+	return NULL;
+}
+
+/* One run; with @loaded under ctxload. Returns the NIC interrupts taken. */
+static long claim_run(struct __test_metadata *_metadata, bool loaded,
+		      double *full, double *task)
+{
+	char *quiet_argv[] = {
+		(char *)ctx_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
+		"--", (char *)ctx_workload_path(), "loop", CLAIM_ITERS, NULL
+	};
+	char *loaded_argv[] = {
+		(char *)claim_ctxload(), "--rate", CLAIM_RATE, "--seconds", "120", "--",
+		(char *)ctx_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
+		"--", (char *)ctx_workload_path(), "loop", CLAIM_ITERS, NULL
+	};
+	static struct ctx_run r;
+	struct ctx_csv_row row;
+	const char *irqs;
+
+	ctx_run(&r, loaded ? loaded_argv : quiet_argv, 600);
+	ASSERT_EQ(0, r.status) TH_LOG("run failed: %s", r.err);
+	ASSERT_EQ(0, ctx_csv_find(r.err, ',', "instructions", &row)) TH_LOG("%s", r.err);
+	ASSERT_TRUE(row.numeric);
+	*full = row.value;
+	ASSERT_EQ(0, ctx_csv_find(r.err, ',', "instructions:t", &row)) TH_LOG("%s", r.err);
+	ASSERT_TRUE(row.numeric);
+	*task = row.value;
+	if (!loaded)
+		return 0;
+	irqs = strstr(r.err, "virtio_irqs=");
+	ASSERT_NE(NULL, irqs) TH_LOG("no load report: %s", r.err);
+	return atol(irqs + strlen("virtio_irqs="));
+}
+
+FIXTURE(claim) {
+	int kmsg;
+};
+
+FIXTURE_SETUP(claim)
+{
+	const char *why = claim_cannot_run();
+
+	if (why)
+		SKIP(return, "%s", why);
+	self->kmsg = ctx_kmsg_open();
+}
+
+FIXTURE_TEARDOWN(claim)
+{
+	char first[256];
+
+	if (self->kmsg >= 0)
+		EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
+			TH_LOG("kernel report: %s", first);
+}
+
+TEST_F(claim, task_count_sheds_network_interrupts)
+{
+	struct claim_sample quiet, load;
+	double qf, qt, lf, lt, qf_sd, rsd_full, rsd_task, task_shift, kept;
+	long irqs, total_irqs = 0;
+	int i;
+
+	for (i = 0; i < CLAIM_RUNS; i++) {
+		claim_run(_metadata, false, &quiet.full[i], &quiet.task[i]);
+		irqs = claim_run(_metadata, true, &load.full[i], &load.task[i]);
+		ksft_print_msg("run %d: quiet full %.0f :t %.0f; loaded full %.0f :t %.0f, %ld NIC interrupts\n",
+			       i + 1, quiet.full[i], quiet.task[i],
+			       load.full[i], load.task[i], irqs);
+		ASSERT_GT(irqs, 0) TH_LOG("loaded run %d got no NIC interrupt", i + 1);
+		total_irqs += irqs;
+	}
+
+	qf = mean_of(quiet.full, CLAIM_RUNS);
+	qt = mean_of(quiet.task, CLAIM_RUNS);
+	lf = mean_of(load.full, CLAIM_RUNS);
+	lt = mean_of(load.task, CLAIM_RUNS);
+	qf_sd = stddev_of(quiet.full, CLAIM_RUNS);
+	rsd_full = stddev_of(load.full, CLAIM_RUNS) / lf * 100;
+	rsd_task = stddev_of(load.task, CLAIM_RUNS) / lt * 100;
+	task_shift = (lt - qt) / qt * 100;
+
+	ksft_print_msg("means: quiet full %.0f :t %.0f; loaded full %.0f (%+.2f %%) :t %.0f (%+.3f %%)\n",
+		       qf, qt, lf, (lf - qf) / qf * 100, lt, task_shift);
+	ksft_print_msg("quiet full stddev %.0f; loaded relative stddev: full %.3f %%, :t %.3f %%\n",
+		       qf_sd, rsd_full, rsd_task);
+	kept = lf > qf ? (lt - qt) / (lf - qf) * 100 : 100;
+	ksft_print_msg("per NIC interrupt: full +%.0f, :t %+.0f instructions; :t kept %.1f %% of the inflation\n",
+		       (lf - qf) * CLAIM_RUNS / total_irqs,
+		       (lt - qt) * CLAIM_RUNS / total_irqs, kept);
+	ksft_print_msg(":t moved %+.3f %% under load (issue #4 asks for less than 0.5 %%)\n",
+		       task_shift);
+
+	EXPECT_GT(lf - qf, qf_sd)
+		TH_LOG("full moved %.0f, no more than its quiet spread %.0f", lf - qf, qf_sd);
+	EXPECT_LE(rsd_task, rsd_full / 4)
+		TH_LOG(":t spread %.3f %% is more than a quarter of full's %.3f %%",
+		       rsd_task, rsd_full);
+	EXPECT_LT(kept, CLAIM_MAX_KEPT)
+		TH_LOG(":t kept %.1f %% of what load added to the full count", kept);
+}
+
+CTX_TEST_MAIN
