@@ -95,6 +95,7 @@ enum ctxcount_cmd {
 	CTXCOUNT_CMD_STATS,
 	__CTXCOUNT_CMD_LAST
 };
+
 #define CTXCOUNT_CMD_MAX (__CTXCOUNT_CMD_LAST - 1)
 
 enum ctxcount_attr {
@@ -109,6 +110,7 @@ enum ctxcount_attr {
 	CTXCOUNT_A_STATS_FEATURES,
 	__CTXCOUNT_A_LAST
 };
+
 #define CTXCOUNT_A_MAX (__CTXCOUNT_A_LAST - 1)
 
 enum ctxcount_target_attr {
@@ -117,6 +119,7 @@ enum ctxcount_target_attr {
 	CTXCOUNT_TARGET_A_FLAGS,
 	__CTXCOUNT_TARGET_A_LAST
 };
+
 #define CTXCOUNT_TARGET_A_MAX (__CTXCOUNT_TARGET_A_LAST - 1)
 
 enum ctxcount_target_flag {
@@ -133,6 +136,7 @@ enum ctxcount_events_attr {
 	CTXCOUNT_EVENTS_A_EVENT,
 	__CTXCOUNT_EVENTS_A_LAST
 };
+
 #define CTXCOUNT_EVENTS_A_MAX (__CTXCOUNT_EVENTS_A_LAST - 1)
 
 enum ctxcount_event_attr {
@@ -149,6 +153,7 @@ enum ctxcount_event_attr {
 	CTXCOUNT_EVENT_A_BUCKETS,
 	__CTXCOUNT_EVENT_A_LAST
 };
+
 #define CTXCOUNT_EVENT_A_MAX (__CTXCOUNT_EVENT_A_LAST - 1)
 
 /* Same meaning as perf_event_attr's exclude_* bits (perf's :u, :k, :h). */
@@ -184,6 +189,7 @@ enum ctxcount_bucket {
 	CTXCOUNT_BUCKET_SOFTIRQ_RCU,
 	__CTXCOUNT_BUCKET_LAST
 };
+
 #define CTXCOUNT_BUCKET_MAX (__CTXCOUNT_BUCKET_LAST - 1)
 #define CTXCOUNT_BUCKET_SOFTIRQ_FIRST CTXCOUNT_BUCKET_SOFTIRQ_HI
 #define CTXCOUNT_NR_SOFTIRQ_BUCKETS \
