@@ -282,7 +282,10 @@ static int ctx_nl_session_err(struct genl_info *info, int err)
 	return err;
 }
 
-static int ctx_nl_session_start(struct sk_buff *skb, struct genl_info *info)
+/* START, STOP and DEL: a session id in, nothing but the ack out. */
+static int ctx_nl_session_op(struct genl_info *info,
+			     int (*op)(const struct ctx_owner *owner, u32 id,
+				       struct netlink_ext_ack *extack))
 {
 	struct ctx_owner owner;
 	u32 id;
@@ -292,36 +295,23 @@ static int ctx_nl_session_start(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	ctx_nl_owner(info, &owner);
-	err = ctx_session_start(&owner, id, info->extack);
+	err = op(&owner, id, info->extack);
 	return ctx_nl_session_err(info, err);
+}
+
+static int ctx_nl_session_start(struct sk_buff *skb, struct genl_info *info)
+{
+	return ctx_nl_session_op(info, ctx_session_start);
 }
 
 static int ctx_nl_session_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ctx_owner owner;
-	u32 id;
-	int err;
-
-	err = ctx_nl_session_id(info, &id);
-	if (err)
-		return err;
-	ctx_nl_owner(info, &owner);
-	err = ctx_session_stop(&owner, id, info->extack);
-	return ctx_nl_session_err(info, err);
+	return ctx_nl_session_op(info, ctx_session_stop);
 }
 
 static int ctx_nl_session_del(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ctx_owner owner;
-	u32 id;
-	int err;
-
-	err = ctx_nl_session_id(info, &id);
-	if (err)
-		return err;
-	ctx_nl_owner(info, &owner);
-	err = ctx_session_del(&owner, id, info->extack);
-	return ctx_nl_session_err(info, err);
+	return ctx_nl_session_op(info, ctx_session_del);
 }
 
 static int ctx_nl_put_u64(struct sk_buff *msg, int type, u64 value, int pad)
