@@ -242,7 +242,13 @@ TEST_F_TIMEOUT(attr, sum_equals_full, 120)
 	ASSERT_LE(0, i);
 	EXPECT_LT(0, r->ev[i].b[CTXCOUNT_BUCKET_HARDIRQ])
 		TH_LOG("600 ms of busy CPU time without a hardirq in the bucket");
-	EXPECT_LT(r->ev[i].b[CTXCOUNT_BUCKET_HARDIRQ], r->ev[i].b[CTXCOUNT_BUCKET_TASK]);
+	/*
+	 * How much clock time the hardirq bucket gets is not compared with
+	 * the task bucket: under TCG a guest's clocks follow host time, and
+	 * a vCPU that the host deschedules inside an interrupt handler
+	 * accrues that time there (392 ms over 170 interrupts was seen on a
+	 * loaded host). Instructions, below, do not depend on the host.
+	 */
 	i = find_ev(self->ev, self->nev, "instructions");
 	if (i >= 0 && self->have_insn) {
 		EXPECT_LT(0, r->ev[i].b[CTXCOUNT_BUCKET_HARDIRQ]);

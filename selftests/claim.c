@@ -102,7 +102,8 @@ static long claim_run(struct __test_metadata *_metadata, bool loaded,
 		"--", (char *)ctx_workload_path(), "loop", CLAIM_ITERS, NULL
 	};
 	char *loaded_argv[] = {
-		(char *)claim_ctxload(), "--rate", CLAIM_RATE, "--seconds", "120", "--",
+		(char *)claim_ctxload(), "--idle-sink", "--rate", CLAIM_RATE,
+		"--seconds", "120", "--",
 		(char *)ctx_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
 		"--", (char *)ctx_workload_path(), "loop", CLAIM_ITERS, NULL
 	};
