@@ -77,36 +77,6 @@ static void busy_fn(void *arg)
 		;
 }
 
-static void loop_fn(void *arg)
-{
-	ctx_loop(*(uint64_t *)arg);
-}
-
-/*
- * Whether the hardware instruction counter counts here: the module's answer
- * first, then the kernel's own perf_event_open on a known loop.
- */
-static const char *no_insn_reason(char *buf, size_t len)
-{
-	uint64_t n = 100000;
-	long long c;
-	int err = ctx_event_error(&ev_insn);
-
-	if (err) {
-		snprintf(buf, len, "no hardware PMU (instructions: %s)",
-			 strerror(-err));
-		return buf;
-	}
-	c = ctx_perf_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0,
-			   loop_fn, &n);
-	if (c <= 0) {
-		snprintf(buf, len, "no hardware PMU (perf_event_open instructions: %lld; QEMU without -icount?)",
-			 c);
-		return buf;
-	}
-	return NULL;
-}
-
 FIXTURE(attr) {
 	struct ctx_sock s;
 	struct ctx_res *res;
@@ -124,7 +94,7 @@ FIXTURE_SETUP(attr)
 	self->kmsg = ctx_kmsg_open();
 	self->res = calloc(1, sizeof(*self->res));
 	ASSERT_NE(NULL, self->res);
-	self->have_insn = !no_insn_reason(why, sizeof(why));
+	self->have_insn = !ctx_no_insn_reason(why, sizeof(why));
 	/* one probe session with every candidate: keep those that count */
 	ASSERT_EQ(0, ctx_open(&self->s));
 	ASSERT_EQ(0, ctx_new(&self->s, getpid(), 0, candidates, NCAND,
@@ -307,9 +277,9 @@ TEST_F_TIMEOUT(attr, user_loop_known_length, 120)
 	char why[256];
 	double dev;
 
-	if (no_insn_reason(why, sizeof(why)))
+	if (ctx_no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ctx_child_fork(&c, loop_fn, &n));
+	ASSERT_EQ(0, ctx_child_fork(&c, ctx_loop_fn, &n));
 	ASSERT_EQ(0, ctx_new(&self->s, c.pid, 0, ev, 2, r, NULL));
 	ASSERT_EQ(0, r->ev[0].error);
 	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,

@@ -82,10 +82,10 @@ static const char *claim_ctxload(void)
 /* Why this test cannot run here, or NULL. */
 static const char *claim_cannot_run(void)
 {
-	static const struct ctx_ev insn = CTX_EV_HW(INSTRUCTIONS, 0, "instructions");
+	static char why[128];
 
-	if (ctx_event_error(&insn))
-		return "no hardware PMU counting instructions";
+	if (ctx_no_insn_reason(why, sizeof(why)))
+		return why;
 	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
 		return "more than one CPU: under -icount each vCPU counts the others (run with scripts/vm --smp 1)";
 	if (access(claim_ctxload(), X_OK) || !getenv("CTX_LOAD_HOST"))

@@ -1053,3 +1053,34 @@ unsigned long long ctx_softirq_total(const char *name)
 	fclose(f);
 	return total;
 }
+
+void ctx_loop_fn(void *iters)
+{
+	ctx_loop(*(uint64_t *)iters);
+}
+
+/*
+ * Whether the hardware instruction counter counts here: the module's answer
+ * first, then the kernel's own perf_event_open on a known loop.
+ */
+const char *ctx_no_insn_reason(char *buf, size_t len)
+{
+	static const struct ctx_ev insn = CTX_EV_HW(INSTRUCTIONS, 0, "instructions");
+	uint64_t n = 100000;
+	long long c;
+	int err = ctx_event_error(&insn);
+
+	if (err) {
+		snprintf(buf, len, "no hardware PMU (instructions: %s)",
+			 strerror(-err));
+		return buf;
+	}
+	c = ctx_perf_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0,
+			   ctx_loop_fn, &n);
+	if (c <= 0) {
+		snprintf(buf, len,
+			 "no hardware PMU (perf_event_open instructions: %lld)", c);
+		return buf;
+	}
+	return NULL;
+}

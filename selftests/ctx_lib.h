@@ -141,6 +141,10 @@ const char *ctx_perf_path(void);
 
 /* Exactly 2 instructions per iteration (see the README). n >= 1. */
 void ctx_loop(uint64_t n);
+/* ctx_loop(*(uint64_t *)iters), for ctx_child_fork() and ctx_perf_count(). */
+void ctx_loop_fn(void *iters);
+/* Why the hardware instruction counter does not count here (in buf), or NULL. */
+const char *ctx_no_insn_reason(char *buf, size_t len);
 /* Loop for about ms milliseconds of wall time. */
 void ctx_spin_ms(unsigned int ms);
 

@@ -25,31 +25,6 @@
 #define CMP_ITERS "40000000"		/* 80M instructions per run */
 #define KNOWN_ITERS 5000000ULL		/* 10M instructions */
 
-static const struct ctx_ev ev_insn = CTX_EV_HW(INSTRUCTIONS, 0, "instructions");
-
-static void loop_fn(void *arg)
-{
-	ctx_loop(*(uint64_t *)arg);
-}
-
-static const char *no_insn_reason(char *buf, size_t len)
-{
-	uint64_t n = 100000;
-	long long c;
-	int err = ctx_event_error(&ev_insn);
-
-	if (err) {
-		snprintf(buf, len, "no hardware PMU (instructions: %s)", strerror(-err));
-		return buf;
-	}
-	c = ctx_perf_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0,
-			   loop_fn, &n);
-	if (c <= 0) {
-		snprintf(buf, len, "no hardware PMU (perf_event_open instructions: %lld)", c);
-		return buf;
-	}
-	return NULL;
-}
 
 FIXTURE(cs) {
 	const char *ctxstat;
@@ -121,7 +96,7 @@ TEST_F_TIMEOUT(cs, instructions_match_perf, 600)
 	char why[256];
 	double dev, udev;
 
-	if (no_insn_reason(why, sizeof(why)))
+	if (ctx_no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s", why);
 	pargv[0] = (char *)ctx_perf_path();
 	if (!pargv[0])
@@ -219,7 +194,7 @@ TEST_F_TIMEOUT(cs, instructions_u_known_loop, 300)
 	double want = 2.0 * KNOWN_ITERS, got, dev;
 	char why[256];
 
-	if (no_insn_reason(why, sizeof(why)))
+	if (ctx_no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s", why);
 	snprintf(iters, sizeof(iters), "%llu", KNOWN_ITERS);
 	ASSERT_TRUE(run_csv(_metadata, self->run, argv0, "instructions:u", &r0));

@@ -22,7 +22,6 @@
 #define PER_CHILD_ITERS 2000000ULL	/* 4M instructions each */
 #define NCHILD 4
 
-static const struct ctx_ev ev_insn = CTX_EV_HW(INSTRUCTIONS, 0, "instructions");
 static const struct ctx_ev ev_insn_u = CTX_EV_HW(INSTRUCTIONS, CTX_F_USER_ONLY,
 						 "instructions:u");
 static const struct ctx_ev ev_task_clock = CTX_EV_SW(TASK_CLOCK, 0, "task-clock");
@@ -61,30 +60,6 @@ static void work_fn(void *arg)
 	else
 		while (wait(NULL) > 0)
 			;
-}
-
-static void loop_fn(void *arg)
-{
-	ctx_loop(*(uint64_t *)arg);
-}
-
-static const char *no_insn_reason(char *buf, size_t len)
-{
-	uint64_t n = 100000;
-	long long c;
-	int err = ctx_event_error(&ev_insn);
-
-	if (err) {
-		snprintf(buf, len, "no hardware PMU (instructions: %s)", strerror(-err));
-		return buf;
-	}
-	c = ctx_perf_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0,
-			   loop_fn, &n);
-	if (c <= 0) {
-		snprintf(buf, len, "no hardware PMU (perf_event_open instructions: %lld)", c);
-		return buf;
-	}
-	return NULL;
 }
 
 FIXTURE(tg) {
@@ -181,7 +156,7 @@ TEST_F_TIMEOUT(inherit, instructions_u, 180)
 	double want = 2.0 * NCHILD * PER_CHILD_ITERS, got, dev;
 	char why[256];
 
-	if (no_insn_reason(why, sizeof(why)))
+	if (ctx_no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, count_work(_metadata, &self->s, self->res, &ev_insn_u,
 				CTXCOUNT_TARGET_F_INHERIT, &w));
@@ -207,7 +182,7 @@ TEST_F_TIMEOUT(inherit, task_clock_scales, 180)
 	double t1, t2;
 
 	/* ~200 ms of loop for one: calibrated with task-clock itself */
-	one.iters = no_insn_reason(why, sizeof(why)) ? 100000000ULL : 5000000ULL;
+	one.iters = ctx_no_insn_reason(why, sizeof(why)) ? 100000000ULL : 5000000ULL;
 	two.iters = one.iters;
 	ASSERT_EQ(0, count_work(_metadata, &self->s, self->res, &ev_task_clock,
 				CTXCOUNT_TARGET_F_INHERIT, &one));
