@@ -340,12 +340,23 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 	rx0 = ctx_softirq_total("NET_RX");
 	ctx_child_go(&c);
 	ctx_child_wait(&c);
-	TH_LOG("NET_RX softirqs (all CPUs) while %ld processes spun: %llu", ncpu,
-	       ctx_softirq_total("NET_RX") - rx0);
+	rx0 = ctx_softirq_total("NET_RX") - rx0;
+	TH_LOG("NET_RX softirqs (all CPUs) while %ld processes spun: %llu", ncpu, rx0);
 	ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
 	waitpid(load, &status, 0);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		TH_LOG("ctxload exited with 0x%x", status);
+	/*
+	 * The kernel's own NET_RX count is the precondition: under -icount
+	 * with every vCPU busy (arm64, two vCPUs) QEMU delivered no packet
+	 * during the spin, only before and after it. No load in the
+	 * interval says nothing about the buckets.
+	 */
+	if (!rx0) {
+		ctx_close(&s);
+		free(r);
+		SKIP(return, "the NIC load did not reach the guest while the processes spun (0 NET_RX softirqs; seen under -icount with every vCPU busy)");
+	}
 	ctx_fmt_event(&r->ev[0], txt, sizeof(txt));
 	TH_LOG("cpu-clock: %s", txt);
 	EXPECT_LT(0, r->ev[0].b[CTXCOUNT_BUCKET_HARDIRQ]);
