@@ -114,13 +114,8 @@ FIXTURE_SETUP(attr)
 
 FIXTURE_TEARDOWN(attr)
 {
-	char first[512];
-
 	ctx_close(&self->s);
-	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
-		TH_LOG("kernel report: %s", first);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->res);
 }
 

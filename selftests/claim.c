@@ -141,11 +141,7 @@ FIXTURE_SETUP(claim)
 
 FIXTURE_TEARDOWN(claim)
 {
-	char first[256];
-
-	if (self->kmsg >= 0)
-		EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
-			TH_LOG("kernel report: %s", first);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 TEST_F(claim, task_count_sheds_network_interrupts)

@@ -195,6 +195,20 @@ int ctx_kmsg_open(void);
  * (WARNING, BUG, Oops, ...) and copies the first into first. */
 int ctx_kmsg_reports(int fd, char *first, size_t len);
 
+/*
+ * For FIXTURE_TEARDOWN: fail the test if the kernel logged a report since
+ * ctx_kmsg_open() returned fd, naming the first one, then close fd.
+ */
+#define CTX_EXPECT_NO_KERNEL_REPORT(fd) do {				\
+	char first_report[512];						\
+									\
+	EXPECT_EQ(0, ctx_kmsg_reports((fd), first_report,		\
+				      sizeof(first_report)))		\
+		TH_LOG("kernel report: %s", first_report);		\
+	if ((fd) >= 0)							\
+		close(fd);						\
+} while (0)
+
 /* Interrupt totals from /proc/interrupts (sum over CPUs and lines). */
 unsigned long long ctx_total_interrupts(void);
 unsigned long long ctx_softirq_total(const char *name);

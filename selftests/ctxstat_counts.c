@@ -47,12 +47,7 @@ FIXTURE_SETUP(cs)
 
 FIXTURE_TEARDOWN(cs)
 {
-	char first[512];
-
-	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
-		TH_LOG("kernel report: %s", first);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->run);
 }
 

@@ -50,16 +50,11 @@ FIXTURE_SETUP(life)
 
 FIXTURE_TEARDOWN(life)
 {
-	char first[512];
-
 	if (self->holder > 0) {
 		kill(self->holder, SIGKILL);
 		waitpid(self->holder, NULL, 0);
 	}
-	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
-		TH_LOG("kernel report: %s", first);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 /*

@@ -401,13 +401,8 @@ FIXTURE_SETUP(missing_id)
 
 FIXTURE_TEARDOWN(missing_id)
 {
-	char first[512];
-
 	ctx_close(&self->s);
-	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
-		TH_LOG("kernel report: %s", first);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 TEST_F(missing_id, refused)
@@ -473,13 +468,8 @@ FIXTURE_SETUP(malformed)
 
 FIXTURE_TEARDOWN(malformed)
 {
-	char first[512];
-
 	ctx_close(&self->s);
-	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
-		TH_LOG("kernel report: %s", first);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 TEST_F(malformed, refused)
@@ -585,16 +575,12 @@ FIXTURE_SETUP(limits)
 
 FIXTURE_TEARDOWN(limits)
 {
-	char first[512];
 	int i;
 
 	for (i = 0; i < self->nsock; i++)
 		ctx_close(&self->socks[i]);
 	EXPECT_EQ(self->base, ctx_live_sessions());
-	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
-		TH_LOG("kernel report: %s", first);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->res);
 }
 

@@ -119,13 +119,8 @@ FIXTURE_SETUP(perm)
 
 FIXTURE_TEARDOWN(perm)
 {
-	char first[512];
-
 	EXPECT_EQ(0, ctx_param_set("paranoid", self->saved_paranoid));
-	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
-		TH_LOG("kernel report: %s", first);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 /* One case: paranoid level, request, allowed or not. */
@@ -221,13 +216,8 @@ FIXTURE_SETUP(perm_misc)
 
 FIXTURE_TEARDOWN(perm_misc)
 {
-	char first[512];
-
 	EXPECT_EQ(0, ctx_param_set("paranoid", self->saved_paranoid));
-	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
-		TH_LOG("kernel report: %s", first);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 /* Root is perfmon_capable(): paranoid does not apply. */

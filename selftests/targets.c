@@ -80,17 +80,12 @@ FIXTURE_SETUP(tg)
 
 FIXTURE_TEARDOWN(tg)
 {
-	char first[512];
-
 	if (self->bg > 0) {
 		kill(self->bg, SIGKILL);
 		waitpid(self->bg, NULL, 0);
 	}
 	ctx_close(&self->s);
-	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
-		TH_LOG("kernel report: %s", first);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->res);
 }
 
