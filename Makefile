@@ -68,11 +68,13 @@ install: install-userspace $(if $(filter 1,$(INSTALL_MODULE)),install-module)
 
 uninstall: uninstall-userspace $(if $(filter 1,$(INSTALL_MODULE)),uninstall-module)
 
-# Into a DESTDIR (a package being built) depmod is the package's job.
+# depmod ourselves: kbuild skips it without a System.map, which header
+# packages lack. Into a DESTDIR (a package being built) it is the package's
+# job.
 install-module: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module INSTALL_MOD_PATH=$(DESTDIR) \
-		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) $(if $(DESTDIR),DEPMOD=true) \
-		modules_install
+		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) DEPMOD=true modules_install
+	$(if $(DESTDIR),,depmod -a $(KRELEASE))
 
 uninstall-module:
 	@test -n "$(KRELEASE)" || { echo "uninstall: no kernel release in $(KDIR) (set KDIR)" >&2; exit 1; }
