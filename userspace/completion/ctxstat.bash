@@ -50,6 +50,22 @@ _ctxstat_event_words()
 	esac
 }
 
+# The index in COMP_WORDS (bash's words, split at ':' and '=' too) of the
+# word that starts at character OFF of COMP_LINE.
+_ctxstat_comp_index()
+{
+	local off=$1 pos=0 j w before
+	for ((j = 0; j < ${#COMP_WORDS[@]}; j++)); do
+		w=${COMP_WORDS[j]}
+		before=${COMP_LINE:pos}
+		before=${before%%"$w"*}
+		pos=$((pos + ${#before}))
+		((pos >= off)) && break
+		pos=$((pos + ${#w}))
+	done
+	echo "$j"
+}
+
 _ctxstat()
 {
 	local cmd=$1 cur=$2 line word prev opt i nwords arg value=0 cmd_at=-1
@@ -87,7 +103,18 @@ _ctxstat()
 		return 0
 	elif ((cmd_at >= 0)); then
 		if declare -F _command_offset >/dev/null; then
-			_command_offset "$cmd_at"
+			# bash-completion's, with the command's index in
+			# COMP_WORDS: where it starts in the line.
+			local start
+			line=${COMP_LINE%%"${words[0]}"*}
+			start=${#line}
+			for ((i = 0; i < cmd_at; i++)); do
+				start=$((start + ${#words[i]}))
+				line=${COMP_LINE:start}
+				line=${line%%"${words[i + 1]}"*}
+				start=$((start + ${#line}))
+			done
+			_command_offset "$(_ctxstat_comp_index "$start")"
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi

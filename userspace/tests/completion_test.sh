@@ -130,5 +130,49 @@ has "ctxstat -e cycles:t -- ls $tmp/ou" "$tmp/out.txt"
 lacks "ctxstat -e cycles true --he" --help
 lacks "ctxstat -- -" --help -e
 
+# With bash-completion loaded, the command's own completion takes over:
+# _command_offset gets the command's index in COMP_WORDS as bash splits
+# them (at ':' and '=' too), whatever came before.
+bash_words() {
+	local line=$1 c i word= kind=
+	COMP_WORDS=()
+	for ((i = 0; i < ${#line}; i++)); do
+		c=${line:i:1}
+		if [[ $c == [[:space:]] ]]; then
+			[ -n "$word" ] && COMP_WORDS+=("$word")
+			word= kind=
+		elif [[ $c == [=:] ]]; then
+			[ "$kind" = w ] && COMP_WORDS+=("$word") && word=
+			word+=$c kind=b
+		else
+			[ "$kind" = b ] && COMP_WORDS+=("$word") && word=
+			word+=$c kind=w
+		fi
+	done
+	[[ -n $word || $line == *' ' ]] && COMP_WORDS+=("$word")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+}
+_command_offset() { offset=$1; }
+for line in "ctxstat -e cycles:t -- git che" "ctxstat --event=cycles:tu,instructions:k -r 3 make -j" \
+	"ctxstat -x: -e task-clock:t  ls -" "ctxstat -- env LC_ALL=C "; do
+	COMP_LINE=$line
+	COMP_POINT=${#line}
+	bash_words "$line"
+	cur=${line##*[$' \t\n"\'@><=;|&(:']}
+	offset=-1
+	_ctxstat ctxstat "$cur" "${COMP_WORDS[COMP_CWORD - 1]}"
+	case $line in
+	*git*) want=git ;; *make*) want=make ;; *ls*) want=ls ;; *env*) want=env ;;
+	esac
+	n=$((n + 1))
+	if [ "$offset" -ge 0 ] && [ "${COMP_WORDS[offset]}" = "$want" ]; then
+		echo "ok $n completion: '$line': _command_offset $offset -> COMP_WORDS[$offset] = $want"
+	else
+		failed=1
+		echo "not ok $n completion: '$line': _command_offset '$offset' -> '${COMP_WORDS[offset]:-}', expected the index of $want in (${COMP_WORDS[*]})"
+	fi
+done
+unset -f _command_offset
+
 echo "1..$n"
 exit "$failed"
