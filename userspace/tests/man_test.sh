@@ -93,6 +93,18 @@ else
 	not_ok "modifiers missing an entry in ctxstat.1 EVENTS: ${missing[*]}"
 fi
 
+# The default events: --help's "Without -e:" list, word for word.
+defaults=$(sed -n '/^Without -e:/,/^$/p' <<<"$help" | tr '\n' ' ' |
+	sed 's/^Without -e: *//; s/\. *$//; s/  */ /g')
+plain_flat=$(tr '\n' ' ' <<<"$plain" | sed 's/  */ /g')
+if [ -z "$defaults" ]; then
+	not_ok "no 'Without -e:' list of default events in ctxstat --help"
+elif grep -qF -- "$defaults" <<<"$plain_flat"; then
+	ok "default events as in --help: $defaults"
+else
+	not_ok "ctxstat.1 does not list the default events as --help does: '$defaults'"
+fi
+
 for sec in NAME SYNOPSIS DESCRIPTION OPTIONS EVENTS BUCKETS OUTPUT "EXIT STATUS" ENVIRONMENT EXAMPLES "SEE ALSO"; do
 	if grep -qx "\.SH $sec\|\.SH \"$sec\"" "$man"; then
 		ok "section $sec"
