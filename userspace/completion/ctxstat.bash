@@ -136,7 +136,7 @@ _ctxstat()
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0 ;;
 	-p | --pid)
-		mapfile -t COMPREPLY < <(cd /proc 2>/dev/null && compgen -G "$cur[0-9]*" | grep -x '[0-9]*')
+		mapfile -t COMPREPLY < <(cd /proc 2>/dev/null && compgen -G "${cur}[0-9]*" | grep -x '[0-9]*')
 		return 0 ;;
 	-?*)
 		return 0 ;;

@@ -134,13 +134,13 @@ lacks "ctxstat -- -" --help -e
 # _command_offset gets the command's index in COMP_WORDS as bash splits
 # them (at ':' and '=' too), whatever came before.
 bash_words() {
-	local line=$1 c i word= kind=
+	local line=$1 c i word='' kind=''
 	COMP_WORDS=()
 	for ((i = 0; i < ${#line}; i++)); do
 		c=${line:i:1}
 		if [[ $c == [[:space:]] ]]; then
 			[ -n "$word" ] && COMP_WORDS+=("$word")
-			word= kind=
+			word='' kind=''
 		elif [[ $c == [=:] ]]; then
 			[ "$kind" = w ] && COMP_WORDS+=("$word") && word=
 			word+=$c kind=b
@@ -162,7 +162,7 @@ for line in "ctxstat -e cycles:t -- git che" "ctxstat --event=cycles:tu,instruct
 	offset=-1
 	_ctxstat ctxstat "$cur" "${COMP_WORDS[COMP_CWORD - 1]}"
 	case $line in
-	*git*) want=git ;; *make*) want=make ;; *ls*) want=ls ;; *env*) want=env ;;
+	*git*) want="git" ;; *make*) want="make" ;; *ls*) want="ls" ;; *env*) want="env" ;;
 	esac
 	n=$((n + 1))
 	if [ "$offset" -ge 0 ] && [ "${COMP_WORDS[offset]}" = "$want" ]; then
