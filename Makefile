@@ -37,8 +37,9 @@ all: modules userspace
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-modules_install:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+# kbuild's name for it; M=$(CURDIR) would install module/ctxcount.ko as
+# extra/module/ctxcount.ko.
+modules_install: install-module
 
 userspace:
 	$(MAKE) -C userspace
