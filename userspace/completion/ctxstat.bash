@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0
+# bash completion for ctxstat(1).
+#
+# Options and event names come from ctxstat itself (--help, --list), so they
+# follow the installed version. Completes: options; event names after
+# -e/--event (also --event=, after a comma, and the modifiers t/u/k/h after
+# a colon); files after -o/--output; pids after -p/--pid; the command after
+# the options or "--", then that command's own completion when the
+# bash-completion package provides it (files otherwise).
+# Self-contained: needs nothing from bash-completion.
+
+# The options --help lists, one per line.
+_ctxstat_options()
+{
+	"$1" --help 2>/dev/null |
+		sed -n 's/^ \{2,\}\(-.*\)$/\1/p' | sed 's/ \{2,\}.*//' |
+		grep -o -- '--\?[A-Za-z0-9][A-Za-z0-9-]*' | grep '^-'
+}
+
+# The event names --list prints, one per line.
+_ctxstat_events()
+{
+	"$1" --list 2>/dev/null | sed -n 's/^  \([A-Za-z0-9][A-Za-z0-9-]*\)\( .*\)\?$/\1/p'
+}
+
+# Candidates for WORD, a (partial) -e value: "a,b,cyc" or "cycles:t".
+_ctxstat_event_words()
+{
+	local cmd=$1 word=$2 head last name mods m
+	case $word in
+	*,*) head=${word%,*},; last=${word##*,} ;;
+	*) head=; last=$word ;;
+	esac
+	case $last in
+	*:*)
+		# name:mods: offer each modifier not given yet.
+		name=${last%%:*}
+		mods=${last#*:}
+		[[ $mods =~ ^[tukh]*$ ]] || return
+		[ -z "$mods" ] || printf '%s\n' "$head$last"
+		for m in t u k h; do
+			[[ $mods == *$m* ]] || printf '%s\n' "$head$last$m"
+		done
+		;;
+	*)
+		_ctxstat_events "$cmd" | while read -r name; do
+			[[ $name == "$last"* ]] && printf '%s\n' "$head$name"
+		done
+		;;
+	esac
+}
+
+# The index in COMP_WORDS (bash's words, split at ':' and '=' too) of the
+# word that starts at character OFF of COMP_LINE.
+_ctxstat_comp_index()
+{
+	local off=$1 pos=0 j w before
+	for ((j = 0; j < ${#COMP_WORDS[@]}; j++)); do
+		w=${COMP_WORDS[j]}
+		before=${COMP_LINE:pos}
+		before=${before%%"$w"*}
+		pos=$((pos + ${#before}))
+		((pos >= off)) && break
+		pos=$((pos + ${#w}))
+	done
+	echo "$j"
+}
+
+_ctxstat()
+{
+	local cmd=$1 cur=$2 line word prev opt i nwords arg value=0 cmd_at=-1
+	local -a words replies
+	COMPREPLY=()
+
+	# The words before the cursor as the user typed them: bash's own
+	# COMP_WORDS splits at ':' and '=', which event names contain.
+	line=${COMP_LINE:0:COMP_POINT}
+	read -r -a words <<<"$line"
+	[[ -z $line || $line == *[[:space:]] ]] && words+=("")
+	nwords=${#words[@]}
+	word=${words[nwords - 1]}
+	prev=
+	((nwords >= 2)) && prev=${words[nwords - 2]}
+
+	# Where the command starts: the first non-option, or after "--".
+	for ((i = 1; i < nwords - 1; i++)); do
+		arg=${words[i]}
+		if ((value)); then
+			value=0
+			continue
+		fi
+		case $arg in
+		--) cmd_at=$((i + 1)); break ;;
+		--event | --repeat | --field-separator | --output | --pid) value=1 ;;
+		--*) ;;
+		-*[erxop]) value=1 ;;
+		-*) ;;
+		*) cmd_at=$i; break ;;
+		esac
+	done
+	if ((cmd_at == nwords - 1)); then
+		mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		return 0
+	elif ((cmd_at >= 0)); then
+		if declare -F _command_offset >/dev/null; then
+			# bash-completion's, with the command's index in
+			# COMP_WORDS: where it starts in the line.
+			local start
+			line=${COMP_LINE%%"${words[0]}"*}
+			start=${#line}
+			for ((i = 0; i < cmd_at; i++)); do
+				start=$((start + ${#words[i]}))
+				line=${COMP_LINE:start}
+				line=${line%%"${words[i + 1]}"*}
+				start=$((start + ${#line}))
+			done
+			_command_offset "$(_ctxstat_comp_index "$start")"
+		else
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
+		return 0
+	fi
+
+	# The option whose value is being typed: -e, --event, or -ve's e.
+	opt=
+	if ((value)); then
+		case $prev in
+		--*) opt=$prev ;;
+		*) opt=-${prev: -1} ;;
+		esac
+	fi
+	case $opt in
+	-e | --event)
+		mapfile -t replies < <(_ctxstat_event_words "$cmd" "$word") ;;
+	-o | --output)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return 0 ;;
+	-p | --pid)
+		mapfile -t COMPREPLY < <(cd /proc 2>/dev/null && compgen -G "${cur}[0-9]*" | grep -x '[0-9]*')
+		return 0 ;;
+	-?*)
+		return 0 ;;
+	*)
+		case $word in
+		--event=*)
+			mapfile -t replies < <(_ctxstat_event_words "$cmd" "${word#--event=}")
+			replies=("${replies[@]/#/--event=}") ;;
+		--output=*)
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			return 0 ;;
+		-*)
+			mapfile -t replies < <(_ctxstat_options "$cmd" | grep -e "^$word") ;;
+		*)
+			mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+			return 0 ;;
+		esac
+		;;
+	esac
+
+	# Readline replaces only the text after the last word-break character
+	# (':' and '=' by default), which bash passes as $2: drop what comes
+	# before it from the candidates.
+	local skip=$((${#word} - ${#cur}))
+	((skip >= 0)) || skip=0
+	for i in "${!replies[@]}"; do
+		COMPREPLY+=("${replies[i]:skip}")
+	done
+	# More to type after a name with modifiers or a partial list: no space.
+	if [[ ${#COMPREPLY[@]} -gt 1 || $word == *[:,]* ]]; then
+		compopt -o nospace 2>/dev/null
+	fi
+	return 0
+}
+
+complete -F _ctxstat ctxstat
