@@ -683,13 +683,14 @@ static bool noisy_setup_check_wanted(const struct ctx_args *a)
 static int run(const struct ctx_args *a, const struct ctx_event_list *l,
 	       FILE *out)
 {
-	struct run_state *s = new_state(a, l);
 	int i, err = 0, code, watch = until_event(a, l);
+	struct run_state *s;
 
-	if (!s)
-		return CTX_EXIT_FAILURE;
 	if (noisy_setup_check_wanted(a))
 		ctx_noise_check_env(stderr);
+	s = new_state(a, l);
+	if (!s)
+		return CTX_EXIT_FAILURE;
 	install_signal_handlers();
 	for (i = 0; i < max_runs(a) && !err; i++) {
 		err = one_run(s);
@@ -814,14 +815,14 @@ static int run_compare(const struct ctx_args *args,
 
 	b.cmd = args->cmd_b;
 	b.cmd_argc = args->cmd_b_argc;
+	if (noisy_setup_check_wanted(args))
+		ctx_noise_check_env(stderr);
 	sa = new_state(&a, l);
 	sb = sa ? new_state(&b, l) : NULL;
 	if (!sb) {
 		free_state(sa);
 		return CTX_EXIT_FAILURE;
 	}
-	if (noisy_setup_check_wanted(args))
-		ctx_noise_check_env(stderr);
 	install_signal_handlers();
 	for (i = 0; i < 2 * max_runs(args) && !err && !code; i++) {
 		bool is_b = ctx_abba_is_b(i);
