@@ -33,6 +33,8 @@ make_tree() {
 	echo 30 >"$tmp/t/sys/$cpu/intel_pstate/min_perf_pct"
 	echo 1 >"$tmp/t/sys/$cpu/cpufreq/boost"
 	echo 1 >"$tmp/t/proc/sys/kernel/nmi_watchdog"
+	echo 2 >"$tmp/t/proc/sys/kernel/randomize_va_space"
+	echo 100000 >"$tmp/t/proc/sys/kernel/perf_event_max_sample_rate"
 }
 
 # The five settings, one line each, in a fixed order.
@@ -42,7 +44,9 @@ snapshot() {
 		 "sys/$cpu/cpu1/cpufreq/scaling_governor" \
 		 "sys/$cpu/intel_pstate/no_turbo" \
 		 "sys/$cpu/intel_pstate/min_perf_pct" \
-		 "sys/$cpu/cpufreq/boost" "proc/sys/kernel/nmi_watchdog"; do
+		 "sys/$cpu/cpufreq/boost" "proc/sys/kernel/nmi_watchdog" \
+		 "proc/sys/kernel/randomize_va_space" \
+		 "proc/sys/kernel/perf_event_max_sample_rate"; do
 		if [ -f "$tmp/t/$f" ]; then cat "$tmp/t/$f"; else echo "-"; fi
 	done | paste -sd' '
 }
@@ -51,8 +55,8 @@ run_q() {
 	CTX_SYSFS_ROOT=$tmp/t/sys CTX_PROCFS_ROOT=$tmp/t/proc "$quiesce" "$@"
 }
 
-noisy="powersave schedutil 0 30 1 1"
-quiet="performance performance 1 100 0 0"
+noisy="powersave schedutil 0 30 1 1 2 100000"
+quiet="performance performance 1 100 0 0 0 1"
 
 echo "TAP version 13"
 echo "1..16"
@@ -73,7 +77,7 @@ run_q -- true 2>"$tmp/err"
 rc=$?
 check "absent settings: command runs (exit $rc)" [ "$rc" = 0 ]
 check "absent settings: each reported ($(grep -c 'not changed' "$tmp/err") lines)" \
-	[ "$(grep -c 'not changed: .*: absent' "$tmp/err")" = 5 ]
+	[ "$(grep -c 'not changed: .*: absent' "$tmp/err")" = 7 ]
 
 # 7-8: a setting that cannot be written (a directory here: "Is a directory";
 # on a real machine "Permission denied" or "Read-only file system")
@@ -83,7 +87,7 @@ mkdir "$tmp/t/proc/sys/kernel/nmi_watchdog"
 run_q -- true 2>"$tmp/err"
 check "unwritable setting reported with its reason" \
 	grep -q "not changed: .*nmi_watchdog: cannot read: Is a directory" "$tmp/err"
-check "the others restored ($(snapshot))" [ "$(snapshot)" = "powersave schedutil 0 30 1 -" ]
+check "the others restored ($(snapshot))" [ "$(snapshot)" = "powersave schedutil 0 30 1 - 2 100000" ]
 
 # 9-12: Ctrl-C / kill mid-command: restored, 128 + signal. A background
 # job of this script starts with SIGINT ignored (and bash cannot trap a
@@ -126,6 +130,8 @@ echo 1 >"$tmp/t/sys/$cpu/intel_pstate/no_turbo"
 echo 100 >"$tmp/t/sys/$cpu/intel_pstate/min_perf_pct"
 echo 0 >"$tmp/t/sys/$cpu/cpufreq/boost"
 echo 0 >"$tmp/t/proc/sys/kernel/nmi_watchdog"
+echo 0 >"$tmp/t/proc/sys/kernel/randomize_va_space"
+echo 1 >"$tmp/t/proc/sys/kernel/perf_event_max_sample_rate"
 run_q -- true 2>"$tmp/err"
 check "already quiet: nothing restored" [ "$(grep -c restored "$tmp/err")" = 0 -a "$(snapshot)" = "$quiet" ]
 
