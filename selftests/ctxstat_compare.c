@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ctxstat compare end to end (issue #5): the deterministic loop against
+ * ctxstat compare, --save, report and --repeat-until end to end (issue
+ * #5). compare: the deterministic loop against
  * itself must give "no significant change" on instructions:t, and against
  * 5 % more iterations "slower", with a difference near the known one
  * (2 instructions per extra iteration); B with fewer iterations is
@@ -14,6 +15,7 @@
  * comparisons run on one vCPU (scripts/vm --smp 1) and skip otherwise.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +173,146 @@ TEST_F_TIMEOUT(compare, five_percent_less_is_faster, 600)
 	compare(_metadata, self, LOOP + LOOP / 20, LOOP, &row);
 	EXPECT_STREQ("faster", row.f[F_VERDICT]);
 	EXPECT_LT(strtod(row.f[F_CI_HI], NULL), 0);
+}
+
+/*
+ * --save, ctxstat report and --repeat-until on any target: task-clock
+ * counts everywhere, and nothing here depends on its noise.
+ */
+FIXTURE(saved) {
+	char *ctxstat, *wl;
+	struct ctx_run *run;
+	int kmsg;
+	char dir[64];
+};
+
+FIXTURE_SETUP(saved)
+{
+	self->kmsg = ctx_kmsg_open();
+	self->ctxstat = (char *)ctx_ctxstat_path();
+	self->wl = (char *)ctx_workload_path();
+	self->run = calloc(1, sizeof(*self->run));
+	ASSERT_NE(NULL, self->run);
+	strcpy(self->dir, "/tmp/ctxstat-saved-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	if (access(self->ctxstat, X_OK))
+		SKIP(return, "ctxstat not found at %s", self->ctxstat);
+}
+
+FIXTURE_TEARDOWN(saved)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
+	if (system(cmd))
+		TH_LOG("could not remove %s", self->dir);
+	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	free(self->run);
+}
+
+/* Mean of the "values" saved for @event in @path, by hand: -1 if absent. */
+static double saved_mean(const char *path, const char *event)
+{
+	char text[16384], key[96], *p, *end;
+	double sum = 0, v;
+	size_t len;
+	int n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	snprintf(key, sizeof(key), "{\"name\": \"%s\", \"values\": [", event);
+	p = strstr(text, key);
+	if (!p)
+		return -1;
+	for (p += strlen(key); *p != ']'; p = end + (*end == ',')) {
+		v = strtod(p, &end);
+		if (end == p)
+			return -1;
+		sum += v;
+		n++;
+		while (*end == ' ')
+			end++;
+	}
+	return n ? sum / n : -1;
+}
+
+static bool ok_exit(const struct ctx_run *r)
+{
+	return WIFEXITED(r->status) && !WEXITSTATUS(r->status);
+}
+
+TEST_F_TIMEOUT(saved, save_and_report, 300)
+{
+	char a[96], b[96], *line;
+	char *run_a[] = { self->ctxstat, "-r", "3", "-e", "task-clock,task-clock:t",
+			  "--no-noise-check", "--name", "loop", "--save", a, "--",
+			  self->wl, "loop", "1000", NULL };
+	char *run_b[] = { self->ctxstat, "-r", "3", "-e", "task-clock,task-clock:t",
+			  "--no-noise-check", "--name", "loop", "--save", b, "--",
+			  self->wl, "loop", "50000000", NULL };
+	char *report[] = { self->ctxstat, "report", "-x,", a, b, NULL };
+	static const char header[] =
+		"benchmark,event,short mean,short ci95,short runs,long mean,long ci95,long runs,long change%,long p\n";
+	double m1, c1, m2, c2, pct;
+	int n1, n2;
+
+	snprintf(a, sizeof(a), "%s/short.json", self->dir);
+	snprintf(b, sizeof(b), "%s/long.json", self->dir);
+	ctx_run(self->run, run_a, 120);
+	ASSERT_TRUE(ok_exit(self->run)) TH_LOG("%s", self->run->err);
+	ctx_run(self->run, run_b, 120);
+	ASSERT_TRUE(ok_exit(self->run)) TH_LOG("%s", self->run->err);
+	ctx_run(self->run, report, 60);
+	ASSERT_TRUE(ok_exit(self->run)) TH_LOG("%s", self->run->err);
+	TH_LOG("report:\n%s", self->run->out);
+	/* configurations named after the files, one row per event */
+	EXPECT_EQ(0, strncmp(self->run->out, header, strlen(header)));
+	line = strstr(self->run->out, "\nloop,task-clock,");
+	ASSERT_NE(NULL, line);
+	EXPECT_NE(NULL, strstr(self->run->out, "\nloop,task-clock:t,"));
+	/*
+	 * Both with 3 runs, and the report's mean is the mean of the values
+	 * in the saved file. (No assertion on which is longer: under TCG on a
+	 * busy host task-clock's spread exceeds even a 50 M-iteration loop.)
+	 */
+	ASSERT_EQ(7, sscanf(line, "\nloop,task-clock,%lf,%lf,%d,%lf,%lf,%d,%lf",
+			    &m1, &c1, &n1, &m2, &c2, &n2, &pct));
+	EXPECT_EQ(3, n1);
+	EXPECT_EQ(3, n2);
+	EXPECT_GT(m1, 0);
+	EXPECT_GT(c1, 0);
+	EXPECT_LT(fabs(saved_mean(a, "task-clock") - m1), 1e-6 * m1);
+	EXPECT_LT(fabs(saved_mean(b, "task-clock") - m2), 1e-6 * m2);
+}
+
+/* A target any spread meets stops at the minimum of 3 runs. */
+TEST_F_TIMEOUT(saved, repeat_until_reached, 300)
+{
+	char *argv[] = { self->ctxstat, "-x,", "-e", "task-clock", "--no-noise-check",
+			 "--repeat-until", "99%", "-r", "20", "--", self->wl, "loop",
+			 "100000", NULL };
+
+	ctx_run(self->run, argv, 120);
+	ASSERT_TRUE(ok_exit(self->run)) TH_LOG("%s", self->run->err);
+	EXPECT_NE(NULL, strstr(self->run->err, "after 3 runs (target 99%)"))
+		TH_LOG("%s", self->run->err);
+}
+
+/* A target no clock meets: -r bounds the runs, and it says so. */
+TEST_F_TIMEOUT(saved, repeat_until_bounded, 300)
+{
+	char *argv[] = { self->ctxstat, "-x,", "-e", "task-clock", "--no-noise-check",
+			 "--repeat-until", "0.0000001%", "-r", "4", "--", self->wl,
+			 "spin", "20", NULL };
+
+	ctx_run(self->run, argv, 120);
+	ASSERT_TRUE(ok_exit(self->run)) TH_LOG("%s", self->run->err);
+	EXPECT_NE(NULL, strstr(self->run->err, "after 4 runs (target 1e-07%, not reached)"))
+		TH_LOG("%s", self->run->err);
 }
 
 TEST_HARNESS_MAIN
