@@ -14,7 +14,10 @@
 
 #include "args.h"
 
-enum { OPT_BREAKDOWN = 256, OPT_LIST };
+enum {
+	OPT_BREAKDOWN = 256, OPT_LIST, OPT_REPEAT_UNTIL, OPT_REPEAT_EVENT,
+	OPT_SAVE, OPT_NAME, OPT_LABEL, OPT_NO_NOISE_CHECK,
+};
 
 static const struct option long_options[] = {
 	{ "event",		required_argument,	NULL, 'e' },
@@ -30,6 +33,12 @@ static const struct option long_options[] = {
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "breakdown",		no_argument,		NULL, OPT_BREAKDOWN },
 	{ "list",		no_argument,		NULL, OPT_LIST },
+	{ "repeat-until",	required_argument,	NULL, OPT_REPEAT_UNTIL },
+	{ "repeat-event",	required_argument,	NULL, OPT_REPEAT_EVENT },
+	{ "save",		required_argument,	NULL, OPT_SAVE },
+	{ "name",		required_argument,	NULL, OPT_NAME },
+	{ "label",		required_argument,	NULL, OPT_LABEL },
+	{ "no-noise-check",	no_argument,		NULL, OPT_NO_NOISE_CHECK },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -38,6 +47,8 @@ void ctx_args_usage(FILE *f)
 	fputs(
 "Usage: ctxstat [<options>] [--] <command> [<args>]\n"
 "       ctxstat [<options>] -p <pid> | -a [<command>]\n"
+"       ctxstat compare [<options>] [--] <command A> --- <command B>\n"
+"       ctxstat report [<options>] <file.json>...\n"
 "\n"
 "Count perf events of a workload like perf stat, and split every count\n"
 "into the contexts it happened in: task, hardirq, softirq (per vector), NMI.\n"
@@ -55,6 +66,21 @@ void ctx_args_usage(FILE *f)
 "    -v, --verbose         more detail: all breakdown rows, kernel errors\n"
 "        --breakdown       after each event, one row per context\n"
 "        --list            list the event names ctxstat knows\n"
+"        --repeat-until <rel>%\n"
+"                          repeat until the relative standard error of the\n"
+"                          mean of one event is below <rel>%, at most -r\n"
+"                          runs (default 100), at least 3\n"
+"        --repeat-event <event>\n"
+"                          the event --repeat-until watches (default: the\n"
+"                          first one)\n"
+"        --save <file.json>\n"
+"                          save every run's values (for ctxstat report)\n"
+"        --name <name>     benchmark name in the saved file (default: the\n"
+"                          command line)\n"
+"        --label <label>   configuration name in the saved file (default:\n"
+"                          the file name without .json)\n"
+"        --no-noise-check  no warnings about a noisy setup (cpufreq\n"
+"                          governor, turbo, NMI watchdog) before -r runs\n"
 "    -h, --help            this text\n"
 "\n"
 "Events: perf's names (cycles, instructions, task-clock, page-faults,\n"
@@ -80,8 +106,14 @@ void ctx_args_usage(FILE *f)
 "TASKLET, SCHED, HRTIMER, RCU; only non-zero ones unless -v), nmi (where\n"
 "the module has an NMI bucket, or when non-zero).\n"
 "\n"
+"With -r or --repeat-until, runs whose value is more than 3 scaled MADs\n"
+"(1.4826 x median absolute deviation) from the median are reported as\n"
+"outliers on stderr; they stay in the mean.\n"
+"\n"
 "Exit status: the command's (128+N if killed by signal N), 129 for a\n"
-"usage error, 1 if counting failed.\n", f);
+"usage error, 1 if counting failed.\n"
+"\n"
+"See `ctxstat compare -h` and `ctxstat report -h`.\n", f);
 }
 
 static int usage_error(char *err, size_t errlen, const char *fmt, ...)
@@ -92,6 +124,59 @@ static int usage_error(char *err, size_t errlen, const char *fmt, ...)
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+void ctx_args_compare_usage(FILE *f)
+{
+	fputs(
+"Usage: ctxstat compare [<options>] [--] <command A> [<args>] --- <command B> [<args>]\n"
+"\n"
+"Run A and B alternately in ABBA order (A B B A A B B A ...), -r times\n"
+"each (default 10), and print per event A's and B's mean, the difference\n"
+"B - A with its 95% confidence interval (Welch's t-test), the p-value and\n"
+"a verdict: slower (B counts significantly more), faster (less) or no\n"
+"significant change. For an event and its :t twin it says which one\n"
+"separates A from B with fewer runs.\n"
+"\n"
+"    -e, --event <event>   event to compare; repeatable, or a comma list\n"
+"    -r, --repeat <n>      runs per command (default 10; the maximum with\n"
+"                          --repeat-until)\n"
+"        --repeat-until <rel>%\n"
+"                          stop once A and B both have a relative standard\n"
+"                          error below <rel>% on --repeat-event (at least 3\n"
+"                          runs each)\n"
+"        --repeat-event <event>\n"
+"                          the event --repeat-until watches (default: first)\n"
+"    -x, --field-separator <sep>\n"
+"                          CSV: event, A mean, B mean, B - A, CI low, CI\n"
+"                          high, p, df, verdict, runs to separate, A runs,\n"
+"                          B runs (clocks in msec)\n"
+"    -o, --output <file>   write the comparison to <file> instead of stderr\n"
+"        --save <file.json>\n"
+"                          save every run of A and B (for ctxstat report)\n"
+"        --name <name>     benchmark name in the saved file\n"
+"        --label <a>,<b>   configuration names in the saved file (A,B)\n"
+"        --no-noise-check  no warnings about a noisy setup\n"
+"    -v, --verbose         more detail\n"
+"    -h, --help            this text\n"
+"\n"
+"More counts are slower, for every event. Runs to separate: the fewest\n"
+"runs per side from which on Welch's p stays below 0.05.\n", f);
+}
+
+static int parse_percent(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s && *end == '%')
+		end++;
+	if (errno || end == s || *end || !(v > 0 && v < 100))
+		return -1;
+	*out = v;
+	return 0;
 }
 
 static int parse_positive(const char *s, long max, long *out)
@@ -123,6 +208,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 			return usage_error(err, errlen,
 					   "bad repeat count '%s'", arg);
 		a->repeat = v;
+		a->repeat_set = true;
 		return 0;
 	case 'n':
 		a->null_run = true;
@@ -158,6 +244,27 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case OPT_LIST:
 		a->list = true;
+		return 0;
+	case OPT_REPEAT_UNTIL:
+		if (parse_percent(arg, &a->repeat_until))
+			return usage_error(err, errlen,
+					   "bad --repeat-until '%s' (a percentage, e.g. 0.5%%)",
+					   arg);
+		return 0;
+	case OPT_REPEAT_EVENT:
+		a->repeat_event = arg;
+		return 0;
+	case OPT_SAVE:
+		a->save = arg;
+		return 0;
+	case OPT_NAME:
+		a->name = arg;
+		return 0;
+	case OPT_LABEL:
+		a->label = arg;
+		return 0;
+	case OPT_NO_NOISE_CHECK:
+		a->no_noise_check = true;
 		return 0;
 	}
 	return usage_error(err, errlen, "unknown option");
@@ -202,11 +309,20 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 				   "--repeat needs a command to repeat");
 	if (a->null_run && a->nr_event_specs)
 		return usage_error(err, errlen, "-n and -e are exclusive");
+	if (a->repeat_until && !a->cmd)
+		return usage_error(err, errlen,
+				   "--repeat-until needs a command to repeat");
+	if (a->repeat_event && !a->repeat_until)
+		return usage_error(err, errlen,
+				   "--repeat-event needs --repeat-until");
+	if (a->null_run && (a->repeat_until || a->save))
+		return usage_error(err, errlen,
+				   "-n counts nothing to repeat on or save");
 	return 0;
 }
 
-int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
-		   char *err, size_t errlen)
+static int parse(struct ctx_args *a, int argc, char **argv,
+		 char *err, size_t errlen)
 {
 	int c;
 
@@ -225,5 +341,60 @@ int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
 		a->cmd = &argv[optind];
 		a->cmd_argc = argc - optind;
 	}
+	return 0;
+}
+
+int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
+		   char *err, size_t errlen)
+{
+	if (parse(a, argc, argv, err, errlen))
+		return -1;
 	return check_combinations(a, err, errlen);
+}
+
+static int split_commands(struct ctx_args *a, char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < a->cmd_argc && strcmp(a->cmd[i], "---"); i++)
+		;
+	if (i == a->cmd_argc)
+		return usage_error(err, errlen,
+				   "two commands are needed: <command A> --- <command B>");
+	if (i == 0 || i == a->cmd_argc - 1)
+		return usage_error(err, errlen, "empty command %s around '---'",
+				   i ? "B" : "A");
+	a->cmd[i] = NULL;
+	a->cmd_b = &a->cmd[i + 1];
+	a->cmd_b_argc = a->cmd_argc - i - 1;
+	a->cmd_argc = i;
+	return 0;
+}
+
+int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
+			   char *err, size_t errlen)
+{
+	if (parse(a, argc, argv, err, errlen))
+		return -1;
+	a->compare = true;
+	if (a->help)
+		return 0;
+	if (a->pid || a->system_wide || a->null_run || a->list || a->json ||
+	    a->breakdown)
+		return usage_error(err, errlen,
+				   "compare runs two commands: -p, -a, -n, -j, --list and --breakdown do not apply");
+	if (!a->cmd)
+		return usage_error(err, errlen,
+				   "two commands are needed: <command A> --- <command B>");
+	if (split_commands(a, err, errlen))
+		return -1;
+	if (!a->repeat_set)
+		a->repeat = CTX_COMPARE_DEFAULT_RUNS;
+	if (a->repeat < 2)
+		return usage_error(err, errlen,
+				   "compare needs at least 2 runs of each command");
+	if (a->repeat_event && !a->repeat_until)
+		return usage_error(err, errlen,
+				   "--repeat-event needs --repeat-until");
+	return 0;
 }

@@ -29,7 +29,23 @@ struct ctx_args {
 	bool list;
 	char **cmd;		/* workload argv, NULL-terminated; NULL if none */
 	int cmd_argc;
+	bool repeat_set;	/* -r given */
+	double repeat_until;	/* --repeat-until: target RSE in %, 0 off */
+	const char *repeat_event;	/* --repeat-event, NULL: the first */
+	const char *save;	/* --save FILE.json */
+	const char *name;	/* --name: benchmark name in saved results */
+	const char *label;	/* --label: configuration ("A,B" for compare) */
+	bool no_noise_check;	/* --no-noise-check */
+	bool compare;		/* ctxstat compare */
+	char **cmd_b;		/* compare: command B, NULL-terminated */
+	int cmd_b_argc;
 };
+
+/* Runs without -r: per side for compare, the maximum for --repeat-until. */
+#define CTX_COMPARE_DEFAULT_RUNS	10
+#define CTX_REPEAT_UNTIL_MAX_RUNS	100
+/* --repeat-until never stops before this many runs. */
+#define CTX_REPEAT_UNTIL_MIN_RUNS	3
 
 /*
  * Parse argv into @a. Returns 0, or -1 for a usage error with a message
@@ -38,6 +54,15 @@ struct ctx_args {
 int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
 		   char *err, size_t errlen);
 
+/*
+ * `ctxstat compare [<options>] [--] <command A> --- <command B>`: argv[0]
+ * is "compare". Splits the command at "---" (argv is modified: that
+ * element becomes NULL). Same return convention.
+ */
+int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
+			   char *err, size_t errlen);
+
 void ctx_args_usage(FILE *f);
+void ctx_args_compare_usage(FILE *f);
 
 #endif

@@ -5,7 +5,9 @@
  * and hand them to output.c.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <locale.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,11 +16,17 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <linux/perf_event.h>
 
 #include "args.h"
+#include "compare.h"
 #include "events.h"
 #include "nlclient.h"
+#include "noise.h"
 #include "output.h"
+#include "report.h"
+#include "results.h"
+#include "sample.h"
 #include "stats.h"
 #include "workload.h"
 
@@ -71,6 +79,9 @@ struct run_state {
 	int status;		/* workload wait status of the last run */
 	int runs_done;
 	bool no_nmi_bucket;
+	/* every run's value of every displayed event, and its elapsed time */
+	struct ctx_sample values[CTX_MAX_EVENTS];
+	struct ctx_sample elapsed_ns;
 };
 
 /* Which privilege is missing, for when the kernel did not say itself. */
@@ -221,7 +232,7 @@ static int measure(struct run_state *s, struct ctx_workload *w)
 	}
 	t1 = now_ns();
 	ctx_stats_update(&s->walltime_ns, t1 - t0);
-	return 0;
+	return ctx_sample_add(&s->elapsed_ns, t1 - t0);
 }
 
 static void warn_bucket_sum(const struct ctx_event_list *l, int i,
@@ -241,6 +252,26 @@ static void warn_bucket_sum(const struct ctx_event_list *l, int i,
 			"ctxstat: %s: contexts sum to %llu, full count is %llu\n",
 			j < l->nr ? l->ev[j].name : "?",
 			(unsigned long long)sum, (unsigned long long)v->full);
+	}
+}
+
+/* This run's value of every displayed event, as output.c shows it. */
+static void keep_values(struct run_state *s, const struct ctx_nl_reply *r)
+{
+	const struct ctx_event_list *l = s->events;
+	const struct ctx_nl_event_val *v;
+	uint64_t raw;
+	int i;
+
+	for (i = 0; i < l->nr; i++) {
+		v = &r->ev[l->ev[i].counter];
+		if (!v->present || v->error)
+			continue;
+		raw = l->ev[i].task_only ? v->bucket[CTXCOUNT_BUCKET_TASK] :
+		      v->full;
+		if (ctx_sample_add(&s->values[i], ctx_scale_count(raw,
+				   v->time_enabled, v->time_running)))
+			fprintf(stderr, "ctxstat: out of memory keeping values\n");
 	}
 }
 
@@ -278,6 +309,7 @@ static void accumulate(struct run_state *s, const struct ctx_nl_reply *r)
 		ctx_stats_update(&res->enabled, v->time_enabled);
 		ctx_stats_update(&res->running, v->time_running);
 	}
+	keep_values(s, r);
 }
 
 static int stop_and_read(struct run_state *s, uint32_t id)
@@ -411,38 +443,416 @@ static void print_report(struct run_state *s, FILE *out)
 	ctx_output_report(&o, &r);
 }
 
-static int run(const struct ctx_args *a, const struct ctx_event_list *l,
-	       FILE *out)
+static struct run_state *new_state(const struct ctx_args *a,
+				   const struct ctx_event_list *l)
 {
 	struct run_state *s = calloc(1, sizeof(*s));
-	int i, err = 0, code;
 
 	if (!s) {
 		fprintf(stderr, "ctxstat: out of memory\n");
-		return CTX_EXIT_FAILURE;
+		return NULL;
 	}
 	s->args = a;
 	s->events = l;
 	init_results(s);
 	if (!a->null_run && open_netlink(s)) {
 		free(s);
-		return CTX_EXIT_FAILURE;
+		return NULL;
 	}
+	return s;
+}
+
+static void free_state(struct run_state *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	ctx_nl_close(&s->nl);
+	for (i = 0; i < CTX_MAX_EVENTS; i++)
+		ctx_sample_free(&s->values[i]);
+	ctx_sample_free(&s->elapsed_ns);
+	free(s);
+}
+
+/* The event --repeat-until watches: --repeat-event's, else the first. */
+static int until_event(const struct ctx_args *a, const struct ctx_event_list *l)
+{
+	int i;
+
+	if (!a->repeat_event)
+		return 0;
+	for (i = 0; i < l->nr; i++)
+		if (!strcmp(l->ev[i].name, a->repeat_event))
+			return i;
+	return -1;
+}
+
+/*
+ * --repeat-until: done once the watched event's relative standard error
+ * is below the target after at least CTX_REPEAT_UNTIL_MIN_RUNS runs. An
+ * event that is not counted at all has nothing to wait for.
+ */
+static bool precise_enough(const struct run_state *s, int ev)
+{
+	const struct ctx_sample *v = &s->values[ev];
+
+	if (s->runs_done < CTX_REPEAT_UNTIL_MIN_RUNS)
+		return false;
+	if (!v->n)
+		return true;
+	return ctx_sample_rse_pct(v) < s->args->repeat_until;
+}
+
+static int max_runs(const struct ctx_args *a)
+{
+	if (a->repeat_until && !a->repeat_set)
+		return CTX_REPEAT_UNTIL_MAX_RUNS;
+	return a->repeat;
+}
+
+static void print_until(const struct run_state *s, int ev, const char *who)
+{
+	const struct ctx_sample *v = &s->values[ev];
+	const char *name = s->events->ev[ev].name;
+
+	if (!v->n) {
+		fprintf(stderr, "ctxstat: %s%s: not counted, --repeat-until has nothing to watch\n",
+			who, name);
+		return;
+	}
+	fprintf(stderr, "ctxstat: %s%s: relative standard error %.3f%% after %d runs (target %g%%%s)\n",
+		who, name, ctx_sample_rse_pct(v), s->runs_done,
+		s->args->repeat_until,
+		ctx_sample_rse_pct(v) < s->args->repeat_until ? "" : ", not reached");
+}
+
+/*
+ * Outliers by the MAD rule, one line per event on stderr; they are
+ * reported, never dropped from the mean. Plain numbers (no grouping) so
+ * the line cannot look like a CSV row.
+ */
+static void print_outliers(const struct run_state *s, const char *who)
+{
+	const struct ctx_event_list *l = s->events;
+	bool out[1024], *o;
+	int i, j, first;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct ctx_sample *v = &s->values[i];
+
+		o = v->n <= 1024 ? out : calloc(v->n, sizeof(*o));
+		if (!o || !ctx_sample_outliers(v, o)) {
+			if (o != out)
+				free(o);
+			continue;
+		}
+		fprintf(stderr, "ctxstat: %s%s: outlier runs (more than %g x MAD %.*f from the median %.*f, kept in the mean):",
+			who, l->ev[i].name, CTX_OUTLIER_MADS,
+			ctx_sample_mad(v) < 10 ? 3 : 0, ctx_sample_mad(v),
+			ctx_sample_median(v) < 10 ? 3 : 0, ctx_sample_median(v));
+		for (j = 0, first = 1; j < v->n; j++)
+			if (o[j]) {
+				fprintf(stderr, "%s run %d (%.*f)",
+					first ? "" : ",", j + 1,
+					fabs(v->v[j]) < 10 ? 3 : 0, v->v[j]);
+				first = 0;
+			}
+		fputc('\n', stderr);
+		if (o != out)
+			free(o);
+	}
+}
+
+/* "cmd arg arg" into a new string */
+static char *join_cmd(char **cmd, const char *fallback)
+{
+	size_t len = 1;
+	char *j;
+	int i;
+
+	for (i = 0; cmd && cmd[i]; i++)
+		len += strlen(cmd[i]) + 1;
+	if (!cmd)
+		return strdup(fallback);
+	j = calloc(1, len);
+	for (i = 0; j && cmd[i]; i++) {
+		if (i)
+			strcat(j, " ");
+		strcat(j, cmd[i]);
+	}
+	return j;
+}
+
+/* The saved file's name without directory and .json: the default label. */
+static char *file_label(const char *path)
+{
+	char *copy = strdup(path), *base, *label;
+	size_t n;
+
+	if (!copy)
+		return NULL;
+	base = basename(copy);
+	n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".json"))
+		base[n - 5] = '\0';
+	label = strdup(base);
+	free(copy);
+	return label;
+}
+
+/* A result that borrows @s's samples; free with unborrow_result(). */
+static int borrow_result(const struct run_state *s, char **cmd,
+			 const char *config, struct ctx_result *r)
+{
+	const struct ctx_args *a = s->args;
+	const struct ctx_event_list *l = s->events;
+	char fallback[64];
+	int i, err;
+
+	memset(r, 0, sizeof(*r));
+	if (a->system_wide)
+		snprintf(fallback, sizeof(fallback), "system wide");
+	else
+		snprintf(fallback, sizeof(fallback), "pid %d", (int)a->pid);
+	r->benchmark = a->name ? strdup(a->name) : join_cmd(cmd, fallback);
+	r->config = strdup(config);
+	r->command = cmd;
+	r->elapsed_ns = s->elapsed_ns;
+	r->ev = calloc(l->nr ? l->nr : 1, sizeof(*r->ev));
+	if (!r->benchmark || !r->config || !r->ev)
+		return -ENOMEM;
+	r->nr_ev = l->nr;
+	for (i = 0; i < l->nr; i++) {
+		r->ev[i].name = (char *)l->ev[i].name;
+		r->ev[i].values = s->values[i];
+		err = s->results[l->ev[i].counter].error;
+		if (err)
+			r->ev[i].error = strerror(-err);
+	}
+	return 0;
+}
+
+static void unborrow_result(struct ctx_result *r)
+{
+	free(r->benchmark);
+	free(r->config);
+	free(r->ev);
+}
+
+static int save_results(const char *path, const struct ctx_result *r, int nr)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f) {
+		fprintf(stderr, "ctxstat: cannot save to %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	err = ctx_results_write(f, r, nr);
+	if (fclose(f) || err) {
+		fprintf(stderr, "ctxstat: cannot save to %s: write error\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int save_stat(const struct run_state *s)
+{
+	const struct ctx_args *a = s->args;
+	char *label = a->label ? strdup(a->label) : file_label(a->save);
+	struct ctx_result r;
+	int err = -1;
+
+	if (label && !borrow_result(s, a->cmd, label, &r))
+		err = save_results(a->save, &r, 1);
+	else
+		fprintf(stderr, "ctxstat: out of memory\n");
+	unborrow_result(&r);
+	free(label);
+	return err;
+}
+
+static bool noisy_setup_check_wanted(const struct ctx_args *a)
+{
+	return !a->no_noise_check &&
+	       (a->compare || a->repeat > 1 || a->repeat_until);
+}
+
+static int run(const struct ctx_args *a, const struct ctx_event_list *l,
+	       FILE *out)
+{
+	int i, err = 0, code, watch = until_event(a, l);
+	struct run_state *s;
+
+	if (noisy_setup_check_wanted(a))
+		ctx_noise_check_env(stderr);
+	s = new_state(a, l);
+	if (!s)
+		return CTX_EXIT_FAILURE;
 	install_signal_handlers();
-	for (i = 0; i < a->repeat && !err; i++) {
+	for (i = 0; i < max_runs(a) && !err; i++) {
 		err = one_run(s);
 		if (!err)
 			s->runs_done++;
 		/* Ctrl-C ends a repeated series early, as in perf. */
 		if (interrupted)
 			break;
+		if (a->repeat_until && precise_enough(s, watch))
+			break;
 	}
 	if (s->runs_done)
 		print_report(s, out);
+	if (s->runs_done && a->repeat_until)
+		print_until(s, watch, "");
+	print_outliers(s, "");
+	if (s->runs_done && a->save && save_stat(s) && !err)
+		err = -EIO;
 	code = err ? (a->cmd && err == -ENOENT ? 127 : CTX_EXIT_FAILURE) :
 	       a->cmd ? ctx_exit_code(s->status) : 0;
-	ctx_nl_close(&s->nl);
-	free(s);
+	free_state(s);
+	return code;
+}
+
+/* ----------------------------------------------------------- compare -- */
+
+static bool is_clock_event(const struct ctx_event *ev)
+{
+	return ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
+	       ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+}
+
+static int compare_table(struct run_state *sa, struct run_state *sb, FILE *out)
+{
+	const struct ctx_args *a = sa->args;
+	const struct ctx_event_list *l = sa->events;
+	struct ctx_compare_row *rows = calloc(l->nr ? l->nr : 1, sizeof(*rows));
+	struct ctx_compare_print p = {
+		.f = out, .sep = a->field_sep, .cmd_a = sa->args->cmd,
+		.cmd_b = sb->args->cmd,
+		.runs = sa->runs_done < sb->runs_done ? sa->runs_done :
+			sb->runs_done,
+	};
+	int i, err;
+
+	if (!rows)
+		return -ENOMEM;
+	for (i = 0; i < l->nr; i++) {
+		struct ctx_compare_row *r = &rows[i];
+
+		r->name = l->ev[i].name;
+		r->counter = l->ev[i].counter;
+		r->task_only = l->ev[i].task_only;
+		r->clock = is_clock_event(&l->ev[i]);
+		err = sa->results[r->counter].error ?: sb->results[r->counter].error;
+		if (err == -EOPNOTSUPP || err == -ENOENT)
+			r->error = "<not supported>";
+		else if (err)
+			r->error = strerror(-err);
+		r->a = &sa->values[i];
+		r->b = &sb->values[i];
+		ctx_compare_row_eval(r);
+	}
+	ctx_compare_print(&p, rows, l->nr);
+	free(rows);
+	return 0;
+}
+
+static int save_compare(const struct run_state *sa, const struct run_state *sb)
+{
+	const struct ctx_args *a = sa->args;
+	char *labels = strdup(a->label ? a->label : "A,B"), *comma;
+	struct ctx_result r[2];
+	int err = -1;
+
+	comma = labels ? strchr(labels, ',') : NULL;
+	if (!comma) {
+		fprintf(stderr, "ctxstat: --label for compare is '<A label>,<B label>'\n");
+		free(labels);
+		return -1;
+	}
+	*comma = '\0';
+	/* one benchmark, two configurations: rows of a report line up */
+	if (!borrow_result(sa, sa->args->cmd, labels, &r[0]) &&
+	    !borrow_result(sb, sb->args->cmd, comma + 1, &r[1])) {
+		free(r[1].benchmark);
+		r[1].benchmark = strdup(r[0].benchmark);
+		if (r[1].benchmark)
+			err = save_results(a->save, r, 2);
+	}
+	unborrow_result(&r[0]);
+	unborrow_result(&r[1]);
+	free(labels);
+	return err;
+}
+
+/* A command that fails makes every number meaningless: stop and say so. */
+static int check_status(const struct run_state *s, const char *who)
+{
+	int code = ctx_exit_code(s->status);
+
+	if (!code)
+		return 0;
+	fprintf(stderr, "ctxstat: command %s ('%s') exited with status %d; comparison stopped\n",
+		who, s->args->cmd[0], code);
+	return code;
+}
+
+static bool compare_precise_enough(const struct run_state *sa,
+				   const struct run_state *sb, int watch)
+{
+	return sa->runs_done == sb->runs_done && precise_enough(sa, watch) &&
+	       precise_enough(sb, watch);
+}
+
+static int run_compare(const struct ctx_args *args,
+		       const struct ctx_event_list *l, FILE *out)
+{
+	struct ctx_args a = *args, b = *args;
+	struct run_state *sa, *sb, *s;
+	int i, err = 0, code = 0, watch = until_event(args, l);
+
+	b.cmd = args->cmd_b;
+	b.cmd_argc = args->cmd_b_argc;
+	if (noisy_setup_check_wanted(args))
+		ctx_noise_check_env(stderr);
+	sa = new_state(&a, l);
+	sb = sa ? new_state(&b, l) : NULL;
+	if (!sb) {
+		free_state(sa);
+		return CTX_EXIT_FAILURE;
+	}
+	install_signal_handlers();
+	for (i = 0; i < 2 * max_runs(args) && !err && !code; i++) {
+		bool is_b = ctx_abba_is_b(i);
+
+		s = is_b ? sb : sa;
+		err = one_run(s);
+		if (!err) {
+			s->runs_done++;
+			code = check_status(s, is_b ? "B" : "A");
+		}
+		if (interrupted)
+			break;
+		if (args->repeat_until && compare_precise_enough(sa, sb, watch))
+			break;
+	}
+	if (!err && !code) {
+		err = compare_table(sa, sb, out);
+		if (args->repeat_until) {
+			print_until(sa, watch, "A: ");
+			print_until(sb, watch, "B: ");
+		}
+		print_outliers(sa, "A: ");
+		print_outliers(sb, "B: ");
+		if (args->save && save_compare(sa, sb))
+			err = -EIO;
+	}
+	if (!code)
+		code = err ? (err == -ENOENT ? 127 : CTX_EXIT_FAILURE) : 0;
+	free_state(sa);
+	free_state(sb);
 	return code;
 }
 
@@ -473,15 +883,27 @@ int main(int argc, char **argv)
 	FILE *out = stderr;
 	int code;
 
+	bool compare = argc > 1 && !strcmp(argv[1], "compare");
+
 	/* perf groups thousands per the locale ("%'"); so do we. */
 	setlocale(LC_ALL, "");
-	if (ctx_args_parse(&args, argc, argv, err, sizeof(err))) {
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return ctx_report_main(argc - 1, argv + 1);
+	if (compare ? ctx_args_parse_compare(&args, argc - 1, argv + 1, err,
+					     sizeof(err)) :
+		      ctx_args_parse(&args, argc, argv, err, sizeof(err))) {
 		fprintf(stderr, "  Error: %s\n\n", err);
-		ctx_args_usage(stderr);
+		if (compare)
+			ctx_args_compare_usage(stderr);
+		else
+			ctx_args_usage(stderr);
 		return CTX_EXIT_USAGE;
 	}
 	if (args.help) {
-		ctx_args_usage(stdout);
+		if (compare)
+			ctx_args_compare_usage(stdout);
+		else
+			ctx_args_usage(stdout);
 		return 0;
 	}
 	if (args.list) {
@@ -490,6 +912,11 @@ int main(int argc, char **argv)
 	}
 	if (add_events(&args, &events))
 		return CTX_EXIT_USAGE;
+	if (until_event(&args, &events) < 0) {
+		fprintf(stderr, "ctxstat: --repeat-event %s: not one of the counted events\n",
+			args.repeat_event);
+		return CTX_EXIT_USAGE;
+	}
 	if (args.output) {
 		out = fopen(args.output, "w");
 		if (!out) {
@@ -498,7 +925,8 @@ int main(int argc, char **argv)
 			return CTX_EXIT_FAILURE;
 		}
 	}
-	code = run(&args, &events, out);
+	code = compare ? run_compare(&args, &events, out) :
+			 run(&args, &events, out);
 	if (out != stderr)
 		fclose(out);
 	return code;

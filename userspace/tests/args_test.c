@@ -124,4 +124,99 @@ TEST(missing_value)
 	EXPECT_STREQ("option `repeat' requires a value", err);
 }
 
+#define CARGV(...) ((char *[]){ "compare", __VA_ARGS__, NULL })
+#define CARGC(...) ((int)(sizeof((char *[]){ "compare", __VA_ARGS__ }) / sizeof(char *)))
+#define CPARSE(a, ...) ctx_args_parse_compare(a, CARGC(__VA_ARGS__), \
+					      CARGV(__VA_ARGS__), err, sizeof(err))
+
+TEST(compare_two_commands)
+{
+	struct ctx_args a;
+	char err[128];
+
+	ASSERT_EQ(0, CPARSE(&a, "-e", "instructions:t", "-r", "6", "--",
+			    "./bench", "-n", "1", "---", "./bench2", "-n", "2"));
+	EXPECT_TRUE(a.compare);
+	EXPECT_EQ(6, a.repeat);
+	EXPECT_EQ(3, a.cmd_argc);
+	EXPECT_STREQ("./bench", a.cmd[0]);
+	EXPECT_STREQ("1", a.cmd[2]);
+	EXPECT_EQ(NULL, a.cmd[3]);
+	EXPECT_EQ(3, a.cmd_b_argc);
+	EXPECT_STREQ("./bench2", a.cmd_b[0]);
+	EXPECT_STREQ("2", a.cmd_b[2]);
+	EXPECT_EQ(NULL, a.cmd_b[3]);
+}
+
+/* Without -r: 10 runs each; without "--" the command still starts it. */
+TEST(compare_defaults)
+{
+	struct ctx_args a;
+	char err[128];
+
+	ASSERT_EQ(0, CPARSE(&a, "true", "---", "false"));
+	EXPECT_EQ(CTX_COMPARE_DEFAULT_RUNS, a.repeat);
+	EXPECT_EQ(1, a.cmd_argc);
+	EXPECT_EQ(1, a.cmd_b_argc);
+}
+
+TEST(compare_usage_errors)
+{
+	struct ctx_args a;
+	char err[128];
+
+	EXPECT_EQ(-1, CPARSE(&a, "true"));
+	EXPECT_NE(NULL, strstr(err, "<command A> --- <command B>"));
+	EXPECT_EQ(-1, CPARSE(&a, "--", "---", "true"));
+	EXPECT_NE(NULL, strstr(err, "empty command A"));
+	EXPECT_EQ(-1, CPARSE(&a, "true", "---"));
+	EXPECT_NE(NULL, strstr(err, "empty command B"));
+	EXPECT_EQ(-1, CPARSE(&a, "-r", "1", "true", "---", "true"));
+	EXPECT_NE(NULL, strstr(err, "at least 2 runs"));
+	EXPECT_EQ(-1, CPARSE(&a, "-a", "true", "---", "true"));
+	EXPECT_EQ(-1, CPARSE(&a, "-p", "1", "true", "---", "true"));
+	EXPECT_EQ(-1, CPARSE(&a, "-j", "true", "---", "true"));
+	EXPECT_EQ(-1, CPARSE(&a, "--repeat-event", "cycles", "true", "---", "true"));
+	EXPECT_EQ(0, CPARSE(&a, "-h"));
+	EXPECT_TRUE(a.help);
+}
+
+TEST(repeat_until)
+{
+	struct ctx_args a;
+	char err[128];
+
+	ASSERT_EQ(0, PARSE(&a, "--repeat-until", "0.5%", "--repeat-event",
+			   "instructions:t", "-e", "instructions:t", "true"));
+	EXPECT_EQ(0.5, a.repeat_until);
+	EXPECT_STREQ("instructions:t", a.repeat_event);
+	EXPECT_FALSE(a.repeat_set);
+	ASSERT_EQ(0, PARSE(&a, "--repeat-until", "2", "-r", "30", "true"));
+	EXPECT_EQ(2.0, a.repeat_until);
+	EXPECT_TRUE(a.repeat_set);
+	EXPECT_EQ(30, a.repeat);
+	EXPECT_EQ(-1, PARSE(&a, "--repeat-until", "0%", "true"));
+	EXPECT_NE(NULL, strstr(err, "bad --repeat-until '0%'"));
+	EXPECT_EQ(-1, PARSE(&a, "--repeat-until", "100", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "--repeat-until", "1%%", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "--repeat-until", "x", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "--repeat-until", "1", "-p", "1"));
+	EXPECT_EQ(-1, PARSE(&a, "--repeat-event", "cycles", "true"));
+	EXPECT_NE(NULL, strstr(err, "--repeat-event needs --repeat-until"));
+}
+
+TEST(save_name_label)
+{
+	struct ctx_args a;
+	char err[128];
+
+	ASSERT_EQ(0, PARSE(&a, "--save", "base.json", "--name", "hackbench",
+			   "--label", "6.1", "--no-noise-check", "true"));
+	EXPECT_STREQ("base.json", a.save);
+	EXPECT_STREQ("hackbench", a.name);
+	EXPECT_STREQ("6.1", a.label);
+	EXPECT_TRUE(a.no_noise_check);
+	EXPECT_EQ(-1, PARSE(&a, "-n", "--save", "x.json", "true"));
+}
+
 TEST_HARNESS_MAIN

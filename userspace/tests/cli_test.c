@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -120,6 +121,103 @@ TEST(null_run_repeat_and_output_file)
 	EXPECT_EQ(NULL, strstr(out, "Performance counter stats"));
 	close(fd);
 	unlink(path);
+}
+
+TEST(compare_usage)
+{
+	char out[16384];
+
+	EXPECT_EQ(129, RUN("compare", "-e", "cpu-clock", "true"));
+	EXPECT_NE(NULL, strstr(out, "Error: two commands are needed: <command A> --- <command B>"));
+	EXPECT_NE(NULL, strstr(out, "Usage: ctxstat compare [<options>]"));
+	EXPECT_EQ(129, RUN("compare", "-p", "1", "true", "---", "true"));
+	EXPECT_EQ(0, RUN("compare", "-h"));
+	EXPECT_NE(NULL, strstr(out, "ABBA order"));
+	EXPECT_NE(NULL, strstr(out, "More counts are slower"));
+	/* the main help points to the subcommands */
+	EXPECT_EQ(0, RUN("-h"));
+	EXPECT_NE(NULL, strstr(out, "ctxstat compare [<options>] [--] <command A> --- <command B>"));
+	EXPECT_NE(NULL, strstr(out, "--repeat-until <rel>%"));
+}
+
+TEST(repeat_event_must_be_counted)
+{
+	char out[8192];
+
+	EXPECT_EQ(129, RUN("-e", "cpu-clock", "--repeat-until", "1%",
+			   "--repeat-event", "cycles", "true"));
+	EXPECT_NE(NULL, strstr(out, "--repeat-event cycles: not one of the counted events"));
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	fputs(text, f);
+	fclose(f);
+}
+
+TEST(report_files)
+{
+	char a[] = "/tmp/ctxstat-report-XXXXXX", out[16384], path[64];
+	int fd = mkstemp(a);
+
+	ASSERT_GE(fd, 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s.json", a);
+	write_file(path,
+		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+		" {\"benchmark\": \"hackbench\", \"config\": \"6.1\", \"command\": [\"hackbench\"],"
+		"  \"runs\": 3, \"elapsed_ns\": [1, 1, 1],"
+		"  \"events\": [{\"name\": \"instructions:t\", \"values\": [100, 102, 98]}]},\n"
+		" {\"benchmark\": \"hackbench\", \"config\": \"6.12\", \"command\": [\"hackbench\"],"
+		"  \"runs\": 3, \"elapsed_ns\": [1, 1, 1],"
+		"  \"events\": [{\"name\": \"instructions:t\", \"values\": [110, 112, 108]}]}]}\n");
+	/* mean 100, sd 2, se 1.1547, t(0.975, 2) 4.3027: CI 4.97 */
+	EXPECT_EQ(0, RUN("report", path));
+	EXPECT_NE(NULL, strstr(out, "benchmark  event               6.1                 6.12\n"));
+	EXPECT_NE(NULL, strstr(out, "hackbench  instructions:t  100 ± 5  110 ± 5 (+10.00% *)\n"));
+	EXPECT_EQ(0, RUN("report", "-x,", path));
+	EXPECT_NE(NULL, strstr(out, "benchmark,event,6.1 mean,6.1 ci95,6.1 runs,6.12 mean"));
+	EXPECT_EQ(0, RUN("report", "--markdown", path));
+	EXPECT_NE(NULL, strstr(out, "| hackbench | instructions:t |"));
+	EXPECT_EQ(1, RUN("report", "/nonexistent.json"));
+	EXPECT_NE(NULL, strstr(out, "ctxstat report: /nonexistent.json: No such file or directory"));
+	EXPECT_EQ(129, RUN("report"));
+	EXPECT_NE(NULL, strstr(out, "no results file given"));
+	write_file(path, "{\"format\": \"ctxstat-results\", \"version\": 7}");
+	EXPECT_EQ(1, RUN("report", path));
+	EXPECT_NE(NULL, strstr(out, "results format version 7, this ctxstat reads 1"));
+	unlink(path);
+	unlink(a);
+}
+
+/* Noisy-setup warnings read $CTX_PROCFS_ROOT; -n -r 2 needs no module. */
+TEST(noise_warning)
+{
+	char root[] = "/tmp/ctxstat-proc-XXXXXX", out[8192], path[128];
+
+	ASSERT_NE(NULL, mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/sys", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/kernel", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/kernel/nmi_watchdog", root);
+	write_file(path, "1\n");
+	setenv("CTX_PROCFS_ROOT", root, 1);
+	setenv("CTX_SYSFS_ROOT", root, 1);	/* no cpufreq there */
+	EXPECT_EQ(0, RUN("-n", "-r", "2", "true"));
+	EXPECT_NE(NULL, strstr(out, "ctxstat: warning: the NMI watchdog is on (kernel.nmi_watchdog is 1)"));
+	EXPECT_EQ(0, RUN("-n", "-r", "2", "--no-noise-check", "true"));
+	EXPECT_EQ(NULL, strstr(out, "warning"));
+	/* one run compares nothing: no check */
+	EXPECT_EQ(0, RUN("-n", "true"));
+	EXPECT_EQ(NULL, strstr(out, "warning"));
+	unsetenv("CTX_PROCFS_ROOT");
+	unsetenv("CTX_SYSFS_ROOT");
+	unlink(path);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	system(path);
 }
 
 TEST_HARNESS_MAIN

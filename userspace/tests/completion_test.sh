@@ -92,7 +92,7 @@ fi
 # Options.
 exactly "ctxstat --br" --breakdown
 exactly "ctxstat --li" --list
-exactly "ctxstat -e cycles --re" --repeat
+exactly "ctxstat -e cycles --re" --repeat --repeat-event --repeat-until
 has "ctxstat -" -e --event -r --repeat -n --null -x --field-separator -j \
 	--json -o --output -p --pid -a --all-cpus -v --verbose --breakdown \
 	--list -h --help

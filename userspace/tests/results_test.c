@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * results tests: the strict JSON reader, the --save document written and
+ * read back, refusals (wrong format, unknown version, values that do not
+ * match the run count), and the report tables in text, CSV and Markdown.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "../json.h"
+#include "../report.h"
+#include "../results.h"
+
+static struct ctx_json *parse(const char *s, char *err)
+{
+	return ctx_json_parse(s, strlen(s), err, 160);
+}
+
+TEST(json_values)
+{
+	char err[160];
+	struct ctx_json *j = parse(" {\"a\": [1, -2.5e3, true, false, null],"
+				   " \"s\": \"x\\\"\\u00e9\\ud83d\\ude00\\n\"} ", err);
+	const struct ctx_json *a, *s;
+
+	ASSERT_NE(NULL, j) TH_LOG("%s", err);
+	a = ctx_json_get(j, "a");
+	ASSERT_NE(NULL, a);
+	ASSERT_EQ(5, a->nr);
+	EXPECT_EQ(1.0, a->items[0]->num);
+	EXPECT_EQ(-2500.0, a->items[1]->num);
+	EXPECT_TRUE(a->items[2]->b);
+	EXPECT_EQ(CTX_JSON_BOOL, a->items[3]->type);
+	EXPECT_FALSE(a->items[3]->b);
+	EXPECT_EQ(CTX_JSON_NULL, a->items[4]->type);
+	s = ctx_json_get(j, "s");
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ("x\"\xc3\xa9\xf0\x9f\x98\x80\n", s->str);
+	EXPECT_EQ(NULL, ctx_json_get(j, "b"));
+	ctx_json_free(j);
+}
+
+TEST(json_strict)
+{
+	static const char *const bad[] = {
+		"", "{", "[1,]", "{\"a\":1,}", "{a:1}", "[01]", "[1.]", "[.5]",
+		"[1e]", "[+1]", "\"\\x\"", "\"a\nb\"", "[1] 2", "[tru]",
+		"{\"a\":1,\"a\":2}", "\"\\u0000\"", "\"\\udc00\"", "[1e999]",
+		"/* c */ 1", "[NaN]",
+	};
+	char err[160];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ctx_json *j = parse(bad[i], err);
+
+		EXPECT_EQ(NULL, j) TH_LOG("accepted: %s", bad[i]);
+		ctx_json_free(j);
+		EXPECT_EQ(0, strncmp(err, "line ", 5)) TH_LOG("%s", err);
+	}
+	EXPECT_EQ(NULL, parse("{\n\"a\":\n[1,\n]}", err));
+	EXPECT_STREQ("line 4: unexpected character ']'", err);
+}
+
+/* One benchmark, two configurations, as ctxstat compare --save writes. */
+static char *write_doc(void)
+{
+	static double base_v[] = { 2000153, 2000161, 2000149, 2000170, 2000158 };
+	static double plus_v[] = { 2100160, 2100152, 2100171, 2100149, 2100163 };
+	static double same_v[] = { 1000, 1010, 990, 1005, 995 };
+	static double ns[] = { 1e6, 1.1e6, 1e6, 1e6, 1.2e6 };
+	static char *cmd[] = { "./loop", "a \"quoted\" arg", NULL };
+	struct ctx_result_event ea[] = {
+		{ "instructions:t", ctx_sample_view(base_v, 5), NULL },
+		{ "cs", ctx_sample_view(same_v, 5), NULL },
+		{ "cycles", ctx_sample_view(NULL, 0), "Operation not supported" },
+	};
+	struct ctx_result_event eb[] = {
+		{ "instructions:t", ctx_sample_view(plus_v, 5), NULL },
+		{ "cs", ctx_sample_view(same_v, 5), NULL },
+		{ "cycles", ctx_sample_view(NULL, 0), "Operation not supported" },
+	};
+	struct ctx_result r[] = {
+		{ "loop", "base", cmd, ctx_sample_view(ns, 5), ea, 3 },
+		{ "loop", "patched", cmd, ctx_sample_view(ns, 5), eb, 3 },
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (ctx_results_write(f, r, 2))
+		abort();
+	fclose(f);
+	return buf;
+}
+
+TEST(save_and_read_back)
+{
+	struct ctx_result_set set = { 0 };
+	char *doc = write_doc(), err[256];
+
+	TH_LOG("%s", doc);
+	EXPECT_NE(NULL, strstr(doc, "\"format\": \"ctxstat-results\""));
+	EXPECT_NE(NULL, strstr(doc, "\"version\": 1"));
+	EXPECT_NE(NULL, strstr(doc, "\"a \\\"quoted\\\" arg\""));
+	ASSERT_EQ(0, ctx_results_parse(&set, "doc", doc, strlen(doc), err,
+				       sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(2, set.nr);
+	EXPECT_STREQ("loop", set.r[0].benchmark);
+	EXPECT_STREQ("patched", set.r[1].config);
+	EXPECT_STREQ("a \"quoted\" arg", set.r[0].command[1]);
+	EXPECT_EQ(NULL, set.r[0].command[2]);
+	ASSERT_EQ(3, set.r[1].nr_ev);
+	EXPECT_STREQ("instructions:t", set.r[1].ev[0].name);
+	ASSERT_EQ(5, set.r[1].ev[0].values.n);
+	EXPECT_EQ(2100171.0, set.r[1].ev[0].values.v[2]);
+	EXPECT_EQ(1.2e6, set.r[1].elapsed_ns.v[4]);
+	EXPECT_STREQ("Operation not supported", set.r[0].ev[2].error);
+	EXPECT_EQ(0, set.r[0].ev[2].values.n);
+	ctx_results_free(&set);
+	free(doc);
+}
+
+/* The saved outliers: |x - median| > 3 x 1.4826 x MAD, indices from 0. */
+TEST(saved_outliers)
+{
+	static double v[] = { 100, 101, 99, 100, 180, 100 };
+	struct ctx_result_event e = { "cs", ctx_sample_view(v, 6), NULL };
+	static double ns[] = { 1, 1, 1, 1, 1, 1 };
+	struct ctx_result r = { "b", "c", NULL, ctx_sample_view(ns, 6), &e, 1 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ASSERT_EQ(0, ctx_results_write(f, &r, 1));
+	fclose(f);
+	EXPECT_NE(NULL, strstr(buf, "\"outliers\": [4]")) TH_LOG("%s", buf);
+	free(buf);
+}
+
+static int parse_doc(const char *doc, char *err, size_t len)
+{
+	struct ctx_result_set set = { 0 };
+	int ret = ctx_results_parse(&set, "f.json", doc, strlen(doc), err, len);
+
+	ctx_results_free(&set);
+	return ret;
+}
+
+TEST(refusals)
+{
+	char err[256];
+
+	EXPECT_EQ(-1, parse_doc("{\"format\": \"perf\", \"version\": 1, \"results\": []}", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "f.json: not a ctxstat results file"));
+	EXPECT_EQ(-1, parse_doc("{\"format\": \"ctxstat-results\", \"version\": 2, \"results\": []}", err, sizeof(err)));
+	EXPECT_STREQ("f.json: results format version 2, this ctxstat reads 1", err);
+	EXPECT_EQ(-1, parse_doc("{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": ["
+				"{\"benchmark\": \"b\", \"config\": \"c\", \"command\": [], \"runs\": 2,"
+				" \"elapsed_ns\": [1, 2], \"events\": [{\"name\": \"x\", \"values\": [1]}]}]}",
+				err, sizeof(err)));
+	EXPECT_STREQ("f.json: results[0].events[0]: 1 values for 2 runs", err);
+	EXPECT_EQ(-1, parse_doc("{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": ["
+				"{\"benchmark\": 3}]}", err, sizeof(err)));
+	EXPECT_STREQ("f.json: results[0]: \"benchmark\" must be a string", err);
+	EXPECT_EQ(-1, parse_doc("[", err, sizeof(err)));
+	EXPECT_STREQ("f.json: line 1: unexpected end of input", err);
+	EXPECT_EQ(0, parse_doc("{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": []}", err, sizeof(err)));
+}
+
+static char *table(enum ctx_table_format fmt, const char *sep)
+{
+	struct ctx_result_set set = { 0 };
+	char *doc = write_doc(), err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (ctx_results_parse(&set, "doc", doc, strlen(doc), err, sizeof(err)))
+		abort();
+	f = open_memstream(&buf, &len);
+	ctx_report_table(f, fmt, sep, &set);
+	fclose(f);
+	ctx_results_free(&set);
+	free(doc);
+	return buf;
+}
+
+/*
+ * base: mean 2000158.2, squared deviations 27.04 + 7.84 + 84.64 + 139.24 +
+ * 0.04 = 258.8, sd sqrt(258.8 / 4) = 8.0436, se 3.5972, t(0.975, 4) =
+ * 2.7764: CI 9.9875; patched: mean 2100159, change +4.9996 %; cs the same
+ * values: +0.00 %, no '*'. (C locale here: no thousands grouping.)
+ */
+TEST(report_text)
+{
+	char *t = table(CTX_TABLE_TEXT, NULL);
+
+	TH_LOG("\n%s", t);
+	EXPECT_NE(NULL, strstr(t, "benchmark  event                   base                  patched\n"));
+	EXPECT_NE(NULL, strstr(t, "\nloop       instructions:t  2000158 ± 10  2100159 ± 11 (+5.00% *)\n"));
+	EXPECT_NE(NULL, strstr(t, "\nloop       cs                 1000 ± 10       1000 ± 10 (+0.00%)\n"));
+	EXPECT_NE(NULL, strstr(t, "<not counted>"));
+	free(t);
+}
+
+TEST(report_csv)
+{
+	char *t = table(CTX_TABLE_CSV, ";");
+	char *line2;
+
+	EXPECT_EQ(0, strncmp(t, "benchmark;event;base mean;base ci95;base runs;patched mean;patched ci95;patched runs;patched change%;patched p\n",
+			     strlen("benchmark;event;base mean;base ci95;base runs;patched mean;patched ci95;patched runs;patched change%;patched p\n"))) TH_LOG("%s", t);
+	line2 = strchr(t, '\n') + 1;
+	EXPECT_EQ(0, strncmp(line2, "loop;instructions:t;2000158.2;9.98748", 37)) TH_LOG("%s", line2);
+	EXPECT_NE(NULL, strstr(line2, ";5;2100159;")) TH_LOG("%s", line2);
+	EXPECT_NE(NULL, strstr(line2, ";5;4.9996;")) TH_LOG("%s", line2);
+	EXPECT_NE(NULL, strstr(t, "loop;cycles;;;;;;;;\n"));
+	free(t);
+}
+
+TEST(report_markdown)
+{
+	char *t = table(CTX_TABLE_MARKDOWN, NULL);
+
+	EXPECT_NE(NULL, strstr(t, "| benchmark | event          |")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "|-----------|----------------|")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, ":|\n")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "| loop      | instructions:t |")) TH_LOG("%s", t);
+	free(t);
+}
+
+TEST_HARNESS_MAIN
