@@ -91,7 +91,8 @@ _ctxstat()
 		fi
 		case $arg in
 		--) cmd_at=$((i + 1)); break ;;
-		--event | --repeat | --field-separator | --output | --pid) value=1 ;;
+		--event | --repeat | --field-separator | --output | --pid | \
+		--repeat-until | --repeat-event | --save | --name | --label) value=1 ;;
 		--*) ;;
 		-*[erxop]) value=1 ;;
 		-*) ;;
@@ -100,6 +101,9 @@ _ctxstat()
 	done
 	if ((cmd_at == nwords - 1)); then
 		mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		# ctxstat's own subcommands, as the first word only.
+		((cmd_at == 1)) &&
+			mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -W 'compare report' -- "$cur")
 		return 0
 	elif ((cmd_at >= 0)); then
 		if declare -F _command_offset >/dev/null; then
@@ -130,9 +134,9 @@ _ctxstat()
 		esac
 	fi
 	case $opt in
-	-e | --event)
+	-e | --event | --repeat-event)
 		mapfile -t replies < <(_ctxstat_event_words "$cmd" "$word") ;;
-	-o | --output)
+	-o | --output | --save)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0 ;;
 	-p | --pid)

@@ -126,6 +126,12 @@ has "ctxstat -p ${$:0:2}" "$$"
 has "ctxstat -e cycles -- tru" true
 has "ctxstat -r 3 tru" true
 lacks "ctxstat -r 3 tru" --repeat
+has "ctxstat comp" compare
+has "ctxstat rep" report
+lacks "ctxstat -e cycles rep" report
+exactly "ctxstat --repeat-event instr" instructions
+exactly "ctxstat --save $tmp/ou" "$tmp/out.txt"
+exactly "ctxstat --repeat-until "
 has "ctxstat -e cycles:t -- ls $tmp/ou" "$tmp/out.txt"
 lacks "ctxstat -e cycles true --he" --help
 lacks "ctxstat -- -" --help -e
