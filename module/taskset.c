@@ -16,9 +16,11 @@
 
 #include "taskset.h"
 
-/* Spare nodes kept for inserts from hooks: a burst of forks between refills. */
-#define CTX_TASKSET_SPARE_LOW	32
-#define CTX_TASKSET_SPARE_HIGH	128
+/*
+ * Spare nodes kept for inserts from hooks: a burst of forks faster than the
+ * refill work, which is queued as soon as one is used.
+ */
+#define CTX_TASKSET_SPARE	256
 
 static struct ctx_task_node *ctx_taskset_take(struct ctx_taskset *ts)
 {
@@ -56,8 +58,8 @@ static void ctx_taskset_refill(struct work_struct *work)
 	struct ctx_taskset *ts = container_of(work, struct ctx_taskset, refill);
 	unsigned int have = READ_ONCE(ts->nr_spare);
 
-	if (have < CTX_TASKSET_SPARE_HIGH)
-		ctx_taskset_fill(ts, CTX_TASKSET_SPARE_HIGH - have);
+	if (have < CTX_TASKSET_SPARE)
+		ctx_taskset_fill(ts, CTX_TASKSET_SPARE - have);
 }
 
 /**
@@ -77,7 +79,7 @@ int ctx_taskset_init(struct ctx_taskset *ts)
 	INIT_HLIST_HEAD(&ts->spare);
 	ts->nr_spare = 0;
 	INIT_WORK(&ts->refill, ctx_taskset_refill);
-	return ctx_taskset_fill(ts, CTX_TASKSET_SPARE_HIGH);
+	return ctx_taskset_fill(ts, CTX_TASKSET_SPARE);
 }
 
 /**
@@ -122,8 +124,7 @@ int ctx_taskset_reserve(struct ctx_taskset *ts, unsigned int nr)
  * @ts: the set
  * @t: the task; inserting it twice is harmless
  *
- * Never allocates: takes a spare node and asks for a refill when few
- * are left.
+ * Never allocates: takes a spare node and asks for a refill.
  *
  * Context: any but NMI.
  * Return: 0, or -ENOMEM when no spare node was left.
@@ -149,7 +150,7 @@ int ctx_taskset_add(struct ctx_taskset *ts, const struct task_struct *t)
 		err = -ENOMEM;
 	}
 out_unlock:
-	refill = ts->nr_spare < CTX_TASKSET_SPARE_LOW;
+	refill = ts->nr_spare < CTX_TASKSET_SPARE;
 	raw_spin_unlock_irqrestore(&ts->lock, flags);
 	/* The workqueue's locks are raw: fine from a tracepoint, also on RT. */
 	if (refill)
