@@ -121,22 +121,30 @@ TEST_F_TIMEOUT(cs, instructions_match_perf, 600)
  * and child) or not (sleeps: the idle task). Start-up (exec, loading over
  * 9p) switches a varying number of times and ctxstat also counts the
  * exec, so both tools are compared on the difference between N and 0
- * iterations.
+ * iterations. Each is the least of 3 single runs, not their mean: a
+ * start-up now and then blocks on the 9p root many times (arm64-6.12:
+ * means of 3 empty runs from 4 to 60 switches, single runs up to 150),
+ * which the minimum leaves out.
  */
 static bool switches(struct __test_metadata *_metadata, struct ctx_run *run,
 		     char *tool, char *wl, const char *mode, const char *n,
 		     double *val)
 {
-	char *cargv[] = { tool, "-x,", "-r", "3", "-e", "context-switches", "--",
+	char *cargv[] = { tool, "-x,", "-e", "context-switches", "--",
 			  wl, (char *)mode, (char *)n, NULL };
-	char *pargv[] = { tool, "stat", "-x,", "-r", "3", "-e", "context-switches",
+	char *pargv[] = { tool, "stat", "-x,", "-e", "context-switches",
 			  "--", wl, (char *)mode, (char *)n, NULL };
 	struct ctx_csv_row row;
 	bool is_perf = strstr(tool, "perf") != NULL;
+	int i;
 
-	if (!run_csv(_metadata, run, is_perf ? pargv : cargv, "context-switches", &row))
-		return false;
-	*val = row.value;
+	for (i = 0; i < 3; i++) {
+		if (!run_csv(_metadata, run, is_perf ? pargv : cargv,
+			     "context-switches", &row))
+			return false;
+		if (!i || row.value < *val)
+			*val = row.value;
+	}
 	return true;
 }
 
