@@ -17,10 +17,12 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -494,29 +496,44 @@ static int trace_preempted_in_softirq(int pid, int *vectors)
 struct share_arg {
 	int cpu;
 	bool sender;
-	double until;		/* ctx_now() deadline */
+	double start;		/* ctx_now() when forked */
 };
 
+/*
+ * The sender sends at least 3000 datagrams and for at least 2 s (at most
+ * 20 s: a starved guest does far less work per second; in a make check
+ * under host load 2 s gave 102 vectors and no switch inside one). The
+ * spinner spins until it is killed (at most 120 s).
+ */
 static void share_fn(void *arg)
 {
 	const struct share_arg *a = arg;
+	unsigned int sent = 0;
 	cpu_set_t set;
+	double t;
 
 	CPU_ZERO(&set);
 	CPU_SET(a->cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		_exit(1);
-	while (ctx_now() < a->until) {
-		if (a->sender) {
-			if (ctx_udp_loopback(50))
-				_exit(1);
-		} else {
+	if (!a->sender) {
+		/* killed after the read, or with the test if it fails first */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		while (ctx_now() - a->start < 120)
 			ctx_spin_ms(10);
-		}
+		return;
+	}
+	for (;;) {
+		t = ctx_now() - a->start;
+		if ((sent >= 3000 && t >= 2.0) || t >= 20.0)
+			break;
+		if (ctx_udp_loopback(50))
+			_exit(1);
+		sent += 50;
 	}
 }
 
-TEST_F_TIMEOUT(attr, softirq_preempted_stays_with_its_task, 120)
+TEST_F_TIMEOUT(attr, softirq_preempted_stays_with_its_task, 300)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct share_arg ta = { .cpu = ncpu - 1, .sender = true };
@@ -525,38 +542,48 @@ TEST_F_TIMEOUT(attr, softirq_preempted_stays_with_its_task, 120)
 	struct ctx_res *r = self->res;
 	bool rt = ctx_kernel_is_rt();
 	struct ctx_child t, sp;
-	int i, traced, preempted, vectors = 0;
-	uint32_t tid;
+	int i, attempt, traced, preempted = -1, vectors = 0;
+	uint32_t tid = 0;
 
 	ASSERT_NE(NULL, rs);
-	/* S spins longer than T sends: S is read while it still runs. */
-	ta.until = ctx_now() + 2.0;
-	sa.until = ta.until + 1.0;
-	ASSERT_EQ(0, ctx_child_fork(&t, share_fn, &ta));
-	ASSERT_EQ(0, ctx_child_fork(&sp, share_fn, &sa));
-	ASSERT_EQ(0, ctx_new(&self->s, t.pid, 0, self->ev, self->nev, r, NULL));
-	tid = r->id;
-	ASSERT_EQ(0, ctx_new(&self->s, sp.pid, 0, self->ev, self->nev, rs, NULL));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, tid, NULL, NULL));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, rs->id, NULL,
-			     NULL));
-	traced = trace_start(ta.cpu);
-	if (traced)
-		TH_LOG("no tracefs (%s): switches inside softirqs not counted",
-		       strerror(-traced));
-	ASSERT_EQ(0, ctx_child_go(&t));
-	ASSERT_EQ(0, ctx_child_go(&sp));
-	ASSERT_EQ(0, ctx_child_wait(&t));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, rs->id, rs, NULL));
-	ASSERT_EQ(0, waitpid(sp.pid, NULL, WNOHANG))
-		TH_LOG("the spinner ended before it was read");
-	trace_stop();
-	ASSERT_EQ(0, ctx_child_wait(&sp));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, tid, r, NULL));
-	preempted = traced ? -1 : trace_preempted_in_softirq(t.pid, &vectors);
-	trace_release();
-	TH_LOG("%s kernel, CPU %d: the sender ran %d softirq vectors and was switched out inside one %d times",
-	       rt ? "PREEMPT_RT" : "non-RT", ta.cpu, vectors, preempted);
+	/* On RT, try again when no switch happened to land inside a vector. */
+	for (attempt = 1; attempt <= 3; attempt++) {
+		if (tid) {
+			ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, tid, NULL, NULL);
+			ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, rs->id, NULL, NULL);
+		}
+		ta.start = sa.start = ctx_now();
+		ASSERT_EQ(0, ctx_child_fork(&t, share_fn, &ta));
+		ASSERT_EQ(0, ctx_child_fork(&sp, share_fn, &sa));
+		ASSERT_EQ(0, ctx_new(&self->s, t.pid, 0, self->ev, self->nev, r, NULL));
+		tid = r->id;
+		ASSERT_EQ(0, ctx_new(&self->s, sp.pid, 0, self->ev, self->nev, rs, NULL));
+		ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, tid, NULL,
+				     NULL));
+		ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, rs->id,
+				     NULL, NULL));
+		traced = trace_start(ta.cpu);
+		if (traced)
+			TH_LOG("no tracefs (%s): switches inside softirqs not counted",
+			       strerror(-traced));
+		ASSERT_EQ(0, ctx_child_go(&t));
+		ASSERT_EQ(0, ctx_child_go(&sp));
+		ASSERT_EQ(0, ctx_child_wait(&t));
+		/* the spinner is read while it still runs, then killed */
+		ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, rs->id, rs,
+				     NULL));
+		trace_stop();
+		kill(sp.pid, SIGKILL);
+		waitpid(sp.pid, NULL, 0);
+		ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, tid, r, NULL));
+		preempted = traced ? -1 : trace_preempted_in_softirq(t.pid, &vectors);
+		trace_release();
+		TH_LOG("%s kernel, CPU %d, attempt %d: the sender ran %d softirq vectors and was switched out inside one %d times",
+		       rt ? "PREEMPT_RT" : "non-RT", ta.cpu, attempt, vectors,
+		       preempted);
+		if (!rt || preempted)
+			break;
+	}
 
 	TH_LOG("sender:");
 	check_sums(_metadata, self->ev, r, features());
