@@ -116,15 +116,18 @@ void ctx_account_boundary(unsigned int bucket)
  * ctx_account_switch() - @prev leaves this CPU and @next arrives
  * @prev: the task switched out
  * @next: the task switched in
+ * @bucket: the context @prev was in: task context, or on PREEMPT_RT the
+ *	softirq vector it was preempted in
  *
- * Closes the open intervals (their last stretch is task context) and opens
+ * Closes the open intervals (their last stretch goes to @bucket) and opens
  * one for each started session that monitors @next. @active is per CPU, so
  * the interval of a task that already left the monitored set (it is
  * exiting) is still closed here.
  *
  * Context: sched_switch tracepoint: interrupts disabled, CPU claimed.
  */
-void ctx_account_switch(struct task_struct *prev, struct task_struct *next)
+void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
+			unsigned int bucket)
 {
 	struct ctx_session_cpu *sc;
 	struct ctx_session *s;
@@ -132,7 +135,7 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next)
 	list_for_each_entry_rcu(s, &ctx_running, run_node) {
 		sc = this_cpu_ptr(s->cpu);
 		if (sc->active)
-			ctx_close(s, sc, CTXCOUNT_BUCKET_TASK);
+			ctx_close(s, sc, bucket);
 		if (READ_ONCE(s->started) && ctx_session_monitors(s, next))
 			ctx_open(s, sc);
 	}

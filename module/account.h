@@ -25,7 +25,8 @@ static __always_inline bool ctx_account_cpu_active(void)
 }
 
 void ctx_account_boundary(unsigned int bucket);
-void ctx_account_switch(struct task_struct *prev, struct task_struct *next);
+void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
+			unsigned int bucket);
 
 void ctx_account_start(struct ctx_session *s);
 void ctx_account_halt(struct ctx_session *s);

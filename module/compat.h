@@ -19,6 +19,8 @@
 #ifndef _CTXCOUNT_COMPAT_H
 #define _CTXCOUNT_COMPAT_H
 
+#include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/version.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
@@ -39,5 +41,26 @@
 #else
 #define ctx_nla_range_const const
 #endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0) */
+
+/*
+ * Not a version but a configuration: PREEMPT_RT (Debian's -rt flavour)
+ * runs softirqs in task context with preemption enabled, so a task can be
+ * switched out in the middle of a vector's handler. The kernel tracks BH
+ * state per task there (task_struct::softirq_disable_cnt, since 5.11's
+ * "softirq: Add RT specific softirq accounting"); SOFTIRQ_OFFSET is set
+ * while the task runs softirq handlers. Elsewhere softirqs run with
+ * preemption disabled and no task is ever switched out in one.
+ */
+#ifdef CONFIG_PREEMPT_RT
+static inline bool ctx_task_serving_softirq(const struct task_struct *t)
+{
+	return t->softirq_disable_cnt & SOFTIRQ_OFFSET;
+}
+#else
+static inline bool ctx_task_serving_softirq(const struct task_struct *t)
+{
+	return false;
+}
+#endif /* CONFIG_PREEMPT_RT */
 
 #endif /* _CTXCOUNT_COMPAT_H */

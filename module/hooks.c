@@ -9,7 +9,8 @@
  * or to the context being left (exit). The stack tolerates hooks that were
  * missed (attached mid-interrupt, ftrace recursion protection): an exit pops
  * down to its matching entry if there is one, and sched_switch, which only
- * runs in task context, empties it.
+ * runs in task context, empties it (keeping, on PREEMPT_RT, the softirq
+ * vector a task is switched out in, for when it resumes).
  *
  * Built without ftrace instrumentation: this code runs in ftrace callbacks.
  */
@@ -39,11 +40,16 @@
  * @depth: entries in @stack; task context when 0
  * @busy: a hook or accounting IPI is running; an NMI that finds it set does
  *	nothing, so its counts fold into the interrupted context
+ * @bh_task: PREEMPT_RT only: the task switched out in the middle of a
+ *	softirq vector's handler on this CPU (compared, never dereferenced)
+ * @bh_bucket: the vector's bucket, restored when @bh_task comes back
  */
 struct ctx_cpu_state {
 	u8 stack[CTX_MAX_NESTING];
 	unsigned int depth;
 	bool busy;
+	const struct task_struct *bh_task;
+	unsigned int bh_bucket;
 };
 
 static DEFINE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
@@ -248,6 +254,48 @@ static void ctx_probe_softirq_exit(void *data, unsigned int vec_nr)
 	local_irq_restore(flags);
 }
 
+/*
+ * A task switched out in the middle of a softirq vector's handler (only on
+ * PREEMPT_RT, where softirqs run preemptible in task context under the
+ * per-CPU BH lock, see compat.h) resumes it later, on the same CPU: the
+ * BH lock disables migration. The same lock lets only one task per CPU
+ * run softirq handlers at a time, so one slot per CPU is enough to
+ * remember the task and its vector. Everything else stacked at a switch
+ * is stale: hardirqs and NMIs never schedule.
+ */
+
+/* @prev leaves: empty the stack; return the context it was in. */
+static unsigned int ctx_switch_out(struct ctx_cpu_state *st,
+				   const struct task_struct *prev)
+{
+	unsigned int d = st->depth;
+
+	st->depth = 0;
+	if (!ctx_task_serving_softirq(prev))
+		return CTXCOUNT_BUCKET_TASK;
+	while (d--) {
+		if (st->stack[d] >= CTXCOUNT_BUCKET_SOFTIRQ_FIRST &&
+		    st->stack[d] < CTXCOUNT_BUCKET_SOFTIRQ_FIRST + NR_SOFTIRQS) {
+			st->bh_task = prev;
+			st->bh_bucket = st->stack[d];
+			return st->bh_bucket;
+		}
+	}
+	/* Between two vectors, or the entry was missed: task context. */
+	return CTXCOUNT_BUCKET_TASK;
+}
+
+/* @next arrives: give it back the vector it was switched out in. */
+static void ctx_switch_in(struct ctx_cpu_state *st,
+			  const struct task_struct *next)
+{
+	if (st->bh_task != next)
+		return;
+	st->bh_task = NULL;
+	if (ctx_task_serving_softirq(next))
+		st->stack[st->depth++] = st->bh_bucket;
+}
+
 static void ctx_probe_sched_switch(void *data, bool preempt,
 				   struct task_struct *prev,
 				   struct task_struct *next,
@@ -258,9 +306,8 @@ static void ctx_probe_sched_switch(void *data, bool preempt,
 	/* Interrupts are disabled and this is no NMI: cannot fail. */
 	if (!ctx_cpu_claim())
 		return;
-	/* schedule() runs in task context only: anything stacked is stale. */
-	st->depth = 0;
-	ctx_account_switch(prev, next);
+	ctx_account_switch(prev, next, ctx_switch_out(st, prev));
+	ctx_switch_in(st, next);
 	ctx_cpu_release();
 }
 

@@ -8,7 +8,6 @@
  * This file only loads and unloads; see docs/DESIGN.md for the rest.
  */
 #include <linux/ctxcount.h>
-#include <linux/kconfig.h>
 #include <linux/module.h>
 #include <net/genetlink.h>
 
@@ -21,14 +20,6 @@ static int __init ctx_init(void)
 {
 	int err;
 
-	/*
-	 * Softirqs are preemptible there: a per-CPU context stack cannot
-	 * describe a task that is switched out in the middle of one.
-	 */
-	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
-		pr_err("PREEMPT_RT kernels are not supported\n");
-		return -EOPNOTSUPP;
-	}
 	err = ctx_hooks_register();
 	if (err)
 		return err;

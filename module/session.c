@@ -259,7 +259,7 @@ static void ctx_session_free(struct ctx_session *s)
 			ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->event[i]);
 	}
 	free_percpu(s->cpu);
-	xa_destroy(&s->tasks);
+	ctx_taskset_destroy(&s->tasks);
 	kfree(s);
 }
 
@@ -275,30 +275,35 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 	if (!s)
 		return NULL;
 	s->cpu = alloc_percpu(struct ctx_session_cpu);
-	if (!s->cpu) {
-		kfree(s);
-		return NULL;
-	}
+	if (!s->cpu)
+		goto err_free;
+	if (ctx_taskset_init(&s->tasks))
+		goto err_taskset;
 	s->owner = *owner;
 	s->target_flags = target->flags;
 	s->nr_events = nr_events;
 	for (i = 0; i < nr_events; i++)
 		s->spec[i] = req[i].spec;
-	xa_init(&s->tasks);
 	atomic64_set(&s->tasks_seen, 0);
 	atomic64_set(&s->tasks_lost, 0);
 	return s;
+
+err_taskset:
+	ctx_taskset_destroy(&s->tasks);
+	free_percpu(s->cpu);
+err_free:
+	kfree(s);
+	return NULL;
 }
 
-static int ctx_session_add_task(struct ctx_session *s, struct task_struct *t,
-				gfp_t gfp)
+static int ctx_session_add_task(struct ctx_session *s, struct task_struct *t)
 {
-	void *old;
+	int err;
 
-	old = xa_store(&s->tasks, t->pid, t, gfp);
-	if (xa_is_err(old)) {
+	err = ctx_taskset_add(&s->tasks, t);
+	if (err) {
 		atomic64_inc(&s->tasks_lost);
-		return xa_err(old);
+		return err;
 	}
 	atomic64_inc(&s->tasks_seen);
 	/*
@@ -309,7 +314,7 @@ static int ctx_session_add_task(struct ctx_session *s, struct task_struct *t,
 	 */
 	smp_mb();
 	if (READ_ONCE(t->flags) & PF_EXITING)
-		xa_cmpxchg(&s->tasks, t->pid, t, NULL, gfp);
+		ctx_taskset_del(&s->tasks, t);
 	return 0;
 }
 
@@ -318,11 +323,15 @@ static int ctx_session_add_process(struct ctx_session *s,
 				   struct task_struct *task)
 {
 	struct task_struct *t;
-	int err = 0;
+	int err;
 
+	/* Threads created meanwhile come through the fork hook. */
+	err = ctx_taskset_reserve(&s->tasks, get_nr_threads(task));
+	if (err)
+		return err;
 	rcu_read_lock();
 	for_each_thread(task, t) {
-		err = ctx_session_add_task(s, t, GFP_ATOMIC);
+		err = ctx_session_add_task(s, t);
 		if (err)
 			break;
 	}
@@ -679,7 +688,9 @@ unsigned int ctx_session_count(void)
  * @child: the new task (process or thread), not yet running
  *
  * With INHERIT, a child of a monitored task is monitored. The insertion
- * may not sleep: a failure is counted in tasks_lost, never silent.
+ * takes a spare node and cannot allocate: when none is left (a burst of
+ * forks faster than the refill work) it is counted in tasks_lost, never
+ * silent.
  *
  * Context: sched_process_fork tracepoint.
  */
@@ -695,8 +706,8 @@ void ctx_session_fork(struct task_struct *parent, struct task_struct *child)
 		}
 		if (!(s->target_flags & CTXCOUNT_TARGET_F_INHERIT))
 			continue;
-		if (xa_load(&s->tasks, parent->pid) == parent)
-			ctx_session_add_task(s, child, GFP_ATOMIC);
+		if (ctx_taskset_has(&s->tasks, parent))
+			ctx_session_add_task(s, child);
 	}
 	rcu_read_unlock();
 }
@@ -716,8 +727,8 @@ void ctx_session_exit(struct task_struct *task)
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &ctx_sessions, node) {
-		if (xa_load(&s->tasks, task->pid) == task)
-			xa_cmpxchg(&s->tasks, task->pid, task, NULL, GFP_ATOMIC);
+		if (ctx_taskset_has(&s->tasks, task))
+			ctx_taskset_del(&s->tasks, task);
 	}
 	rcu_read_unlock();
 }

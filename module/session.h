@@ -7,9 +7,9 @@
 #include <linux/list.h>
 #include <linux/sched.h>
 #include <linux/types.h>
-#include <linux/xarray.h>
 
 #include "counters.h"
+#include "taskset.h"
 
 struct net;
 struct netlink_ext_ack;
@@ -92,9 +92,9 @@ struct ctx_event_req {
  * @privileged: created by a CAP_PERFMON caller: any PMU may be used
  * @started: counting (between START and STOP); hooks read it locklessly
  * @cpu: per-CPU counters and attribution
- * @tasks: monitored tasks, task_struct pointers indexed by global pid
+ * @tasks: monitored tasks (taskset.h)
  * @tasks_seen: tasks ever added to @tasks
- * @tasks_lost: tasks that could not be added (allocation failure)
+ * @tasks_lost: tasks that could not be added (no memory)
  * @node: in the list of all sessions (RCU, for the fork and exit hooks)
  * @run_node: in the list of started sessions (RCU, for the context hooks)
  * @free_node: in a list of sessions waiting for a grace period to be freed
@@ -109,7 +109,7 @@ struct ctx_session {
 	bool privileged;
 	bool started;
 	struct ctx_session_cpu __percpu *cpu;
-	struct xarray tasks;
+	struct ctx_taskset tasks;
 	atomic64_t tasks_seen;
 	atomic64_t tasks_lost;
 	struct list_head node;
@@ -140,8 +140,8 @@ struct ctx_session_report {
  * @s: the session
  * @task: a task
  *
- * The set stores the task_struct pointer under its pid and the pointer is
- * compared, so a recycled pid never matches. Idle tasks never match.
+ * The set stores task_struct pointers, so a recycled pid never matches.
+ * Idle tasks never match.
  *
  * Context: any context but NMI.
  * Return: true if @s monitors @task.
@@ -151,7 +151,7 @@ static inline bool ctx_session_monitors(struct ctx_session *s,
 {
 	if (s->target_flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE)
 		return !is_idle_task(task);
-	return xa_load(&s->tasks, task->pid) == task;
+	return ctx_taskset_has(&s->tasks, task);
 }
 
 int ctx_session_new(const struct ctx_owner *owner,

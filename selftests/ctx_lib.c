@@ -3,6 +3,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -19,7 +20,10 @@
 #include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <linux/netlink.h>
 #include <linux/genetlink.h>
 
@@ -1083,4 +1087,91 @@ const char *ctx_no_insn_reason(char *buf, size_t len)
 		return buf;
 	}
 	return NULL;
+}
+
+bool ctx_kernel_is_rt(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
+}
+
+/* The pids (up to max) of the processes whose comm starts with prefix. */
+static int find_comm_prefix(const char *prefix, pid_t *pids, int max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d))) {
+		char path[300], comm[64] = "";
+		FILE *f;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, prefix, strlen(prefix)))
+			pids[n++] = atoi(de->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+int ctx_irq_threads(const char *name, pid_t *pids, int max)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[4096], prefix[32];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		while (*p == ' ')
+			p++;
+		if (*p < '0' || *p > '9' || !strstr(line, name))
+			continue;
+		/* comm is "irq/N-<name>", cut to 15 characters */
+		snprintf(prefix, sizeof(prefix), "irq/%d-", atoi(p));
+		n += find_comm_prefix(prefix, pids + n, max - n);
+	}
+	fclose(f);
+	return n;
+}
+
+int ctx_udp_loopback(unsigned int n)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	char buf[64] = { 0 };
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+	int err = 0;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(s, (struct sockaddr *)&a, &alen)) {
+		err = -errno;
+		goto out;
+	}
+	/* Each send raises NET_RX; it runs when sendto() re-enables BHs. */
+	while (n--) {
+		if (sendto(s, buf, sizeof(buf), 0, (struct sockaddr *)&a,
+			   sizeof(a)) != sizeof(buf) ||
+		    recv(s, buf, sizeof(buf), 0) != sizeof(buf)) {
+			err = -errno;
+			break;
+		}
+	}
+out:
+	if (s >= 0)
+		close(s);
+	return err;
 }

@@ -215,6 +215,22 @@ unsigned long long ctx_softirq_total(const char *name);
 
 double ctx_now(void);
 
+/* ---- kernel type and interrupt threads ---------------------------------- */
+
+/*
+ * A PREEMPT_RT kernel ("PREEMPT_RT" in uname -v): softirqs run preemptible
+ * in task context and every interrupt handler not marked IRQF_NO_THREAD
+ * runs in an irq/N-name thread.
+ */
+bool ctx_kernel_is_rt(void);
+/*
+ * The handler threads (irq/N-...) of the interrupts whose /proc/interrupts
+ * line contains name; up to max pids in pids. Returns how many.
+ */
+int ctx_irq_threads(const char *name, pid_t *pids, int max);
+/* Send n 64-byte UDP datagrams to a socket of this process over lo. */
+int ctx_udp_loopback(unsigned int n);
+
 /*
  * main() of every test program: exit 4 (KSFT_SKIP) with the reason when the
  * tests cannot run here (not root, module not loaded); -l/-h always work.

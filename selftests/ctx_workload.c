@@ -14,14 +14,11 @@
  * The loop (ctx_loop() in ctx_lib.c) is "subs; b.ne" on arm64 and
  * "dec; jnz" on x86_64: exactly 2 instructions per iteration.
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include "ctx_lib.h"
@@ -32,35 +29,6 @@ static void *thread_fn(void *arg)
 {
 	ctx_loop(iters);
 	return NULL;
-}
-
-static int udp(long count)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t alen = sizeof(a);
-	char buf[64] = { 0 };
-	int s = socket(AF_INET, SOCK_DGRAM, 0);
-	long i;
-
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(s, (struct sockaddr *)&a, &alen)) {
-		perror("udp socket");
-		return 1;
-	}
-	for (i = 0; i < count; i++) {
-		if (sendto(s, buf, sizeof(buf), 0, (struct sockaddr *)&a,
-			   sizeof(a)) != sizeof(buf)) {
-			perror("sendto");
-			return 1;
-		}
-		if (recv(s, buf, sizeof(buf), 0) != sizeof(buf)) {
-			perror("recv");
-			return 1;
-		}
-	}
-	close(s);
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -109,8 +77,13 @@ int main(int argc, char **argv)
 		ctx_spin_ms(a);
 		return 0;
 	}
-	if (!strcmp(argv[1], "udp") && argc == 3)
-		return udp(a);
+	if (!strcmp(argv[1], "udp") && argc == 3) {
+		int err = ctx_udp_loopback(a);
+
+		if (err)
+			fprintf(stderr, "udp: %s\n", strerror(-err));
+		return !!err;
+	}
 	if (!strcmp(argv[1], "sleeps") && argc == 3) {
 		for (i = 0; i < a; i++)
 			usleep(1000);

@@ -121,22 +121,30 @@ TEST_F_TIMEOUT(cs, instructions_match_perf, 600)
  * and child) or not (sleeps: the idle task). Start-up (exec, loading over
  * 9p) switches a varying number of times and ctxstat also counts the
  * exec, so both tools are compared on the difference between N and 0
- * iterations.
+ * iterations. Each is the least of 3 single runs, not their mean: a
+ * start-up now and then blocks on the 9p root many times (arm64-6.12:
+ * means of 3 empty runs from 4 to 60 switches, single runs up to 150),
+ * which the minimum leaves out.
  */
 static bool switches(struct __test_metadata *_metadata, struct ctx_run *run,
 		     char *tool, char *wl, const char *mode, const char *n,
 		     double *val)
 {
-	char *cargv[] = { tool, "-x,", "-r", "3", "-e", "context-switches", "--",
+	char *cargv[] = { tool, "-x,", "-e", "context-switches", "--",
 			  wl, (char *)mode, (char *)n, NULL };
-	char *pargv[] = { tool, "stat", "-x,", "-r", "3", "-e", "context-switches",
+	char *pargv[] = { tool, "stat", "-x,", "-e", "context-switches",
 			  "--", wl, (char *)mode, (char *)n, NULL };
 	struct ctx_csv_row row;
 	bool is_perf = strstr(tool, "perf") != NULL;
+	int i;
 
-	if (!run_csv(_metadata, run, is_perf ? pargv : cargv, "context-switches", &row))
-		return false;
-	*val = row.value;
+	for (i = 0; i < 3; i++) {
+		if (!run_csv(_metadata, run, is_perf ? pargv : cargv,
+			     "context-switches", &row))
+			return false;
+		if (!i || row.value < *val)
+			*val = row.value;
+	}
 	return true;
 }
 
@@ -287,7 +295,19 @@ TEST_F_TIMEOUT(cs, netrx_loopback_breakdown, 300)
 	EXPECT_LT(0, netrx);
 }
 
-/* NIC traffic from the host: a busy process on every CPU gets the irqs. */
+/*
+ * NIC traffic from the host: a busy process on every CPU gets the irqs.
+ * Where the handlers run depends on the kernel:
+ *  - hard interrupt context (default): the busy processes get the NIC's
+ *    hardirq and the NET_RX softirqs that run on its exit;
+ *  - threaded (PREEMPT_RT, or threadirqs): the hardirq part is the
+ *    primary handler that wakes irq/N-virtio0-input.0, a task of its own.
+ *    NET_RX runs in that thread when it re-enables BHs: a session on the
+ *    thread itself gets it. On PREEMPT_RT the busy processes get hardirq
+ *    counts and no softirq at all: only a task that re-enables BHs runs
+ *    softirqs there (with threadirqs on other kernels, softirqs still run
+ *    on any interrupt's exit, so that is not asserted).
+ */
 static void spinners_fn(void *n)
 {
 	long i;
@@ -309,7 +329,13 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 	char *argv[] = { (char *)ctxload, "--rate", "5000", "--seconds",
 			 "3", "--", "/bin/sleep", "3", NULL };
 	struct ctx_res *r = calloc(1, sizeof(*r));
+	struct ctx_res *ri = calloc(1, sizeof(*ri));
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	bool rt = ctx_kernel_is_rt();
+	pid_t irqt[4];
+	uint32_t iid[4];
+	uint64_t irqt_rx = 0;
+	int nirqt, i;
 	unsigned long long rx0;
 	struct ctx_child c;
 	struct ctx_sock s;
@@ -318,12 +344,23 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 	char txt[512];
 
 	ASSERT_NE(NULL, r);
+	ASSERT_NE(NULL, ri);
 	if (access(ctxload, X_OK))
 		SKIP(return, "%s not available (host NIC load helper)", ctxload);
 	ASSERT_EQ(0, ctx_open(&s));
 	ASSERT_EQ(0, ctx_child_fork(&c, spinners_fn, (void *)(uintptr_t)ncpu));
 	ASSERT_EQ(0, ctx_new(&s, c.pid, CTXCOUNT_TARGET_F_INHERIT, &ev, 1, r, NULL));
 	ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	/* The receive queue's handler threads, each in a session of its own */
+	nirqt = ctx_irq_threads("-input", irqt, 4);
+	for (i = 0; i < nirqt; i++) {
+		ASSERT_EQ(0, ctx_new(&s, irqt[i], 0, &ev, 1, ri, NULL));
+		iid[i] = ri->id;
+		ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, iid[i],
+				     NULL, NULL));
+	}
+	TH_LOG("%s kernel, %d virtio input handler thread(s)",
+	       rt ? "PREEMPT_RT" : "non-RT", nirqt);
 	fflush(stdout);
 	load = fork();
 	ASSERT_LE(0, load);
@@ -350,15 +387,31 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 	if (!rx0) {
 		ctx_close(&s);
 		free(r);
+		free(ri);
 		SKIP(return, "the NIC load did not reach the guest while the processes spun (0 NET_RX softirqs; seen under -icount with every vCPU busy)");
 	}
 	ctx_fmt_event(&r->ev[0], txt, sizeof(txt));
 	TH_LOG("cpu-clock: %s", txt);
 	EXPECT_LT(0, r->ev[0].b[CTXCOUNT_BUCKET_HARDIRQ]);
-	EXPECT_LT(0, r->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX]);
 	EXPECT_EQ(r->ev[0].full, ctx_bucket_sum(&r->ev[0]));
+	for (i = 0; i < nirqt; i++) {
+		ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, iid[i], ri, NULL));
+		ctx_fmt_event(&ri->ev[0], txt, sizeof(txt));
+		TH_LOG("handler thread %d, cpu-clock: %s", irqt[i], txt);
+		EXPECT_EQ(ri->ev[0].full, ctx_bucket_sum(&ri->ev[0]));
+		irqt_rx += ri->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX];
+	}
+	if (!nirqt) {
+		EXPECT_LT(0, r->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX]);
+	} else {
+		EXPECT_LT(0, irqt_rx);
+	}
+	/* the threads' work is theirs, not the busy processes' */
+	if (rt)
+		EXPECT_EQ(0, ctx_softirq_sum(&r->ev[0]));
 	ctx_close(&s);
 	free(r);
+	free(ri);
 }
 
 CTX_TEST_MAIN

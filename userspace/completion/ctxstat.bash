@@ -66,6 +66,16 @@ _ctxstat_comp_index()
 	echo "$j"
 }
 
+# Commands for the word at INDEX starting with CUR: ctxstat's own
+# subcommands come first when it is the first word.
+_ctxstat_commands()
+{
+	local index=$1 cur=$2
+	COMPREPLY=()
+	((index == 1)) && mapfile -t COMPREPLY < <(compgen -W 'compare report' -- "$cur")
+	mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -c -- "$cur")
+}
+
 _ctxstat()
 {
 	local cmd=$1 cur=$2 line word prev opt i nwords arg value=0 cmd_at=-1
@@ -100,10 +110,7 @@ _ctxstat()
 		esac
 	done
 	if ((cmd_at == nwords - 1)); then
-		mapfile -t COMPREPLY < <(compgen -c -- "$cur")
-		# ctxstat's own subcommands, as the first word only.
-		((cmd_at == 1)) &&
-			mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -W 'compare report' -- "$cur")
+		_ctxstat_commands "$cmd_at" "$cur"
 		return 0
 	elif ((cmd_at >= 0)); then
 		if declare -F _command_offset >/dev/null; then
@@ -155,7 +162,7 @@ _ctxstat()
 		-*)
 			mapfile -t replies < <(_ctxstat_options "$cmd" | grep -e "^$word") ;;
 		*)
-			mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+			_ctxstat_commands "$((nwords - 1))" "$cur"
 			return 0 ;;
 		esac
 		;;

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _CTXCOUNT_TASKSET_H
+#define _CTXCOUNT_TASKSET_H
+
+#include <linux/hash.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#define CTX_TASKSET_BITS	8
+
+/**
+ * struct ctx_taskset - a set of tasks, updated and looked up from hooks
+ * @lock: serializes writers; raw because the fork and exit tracepoints run
+ *	with preemption disabled, where a spinlock_t may not be taken on
+ *	PREEMPT_RT
+ * @heads: hash chains by pid; readers walk them under RCU
+ * @spare: nodes for inserts, which never allocate (PREEMPT_RT forbids
+ *	allocating with preemption disabled, even GFP_ATOMIC)
+ * @nr_spare: nodes on @spare
+ * @refill: tops @spare up from process context
+ */
+struct ctx_taskset {
+	raw_spinlock_t lock;
+	struct hlist_head heads[1 << CTX_TASKSET_BITS];
+	struct hlist_head spare;
+	unsigned int nr_spare;
+	struct work_struct refill;
+};
+
+/**
+ * struct ctx_task_node - a task in a set
+ * @node: in a hash chain or on the spare list
+ * @task: the task (compared, never dereferenced through the set)
+ * @rcu: for freeing after readers are done
+ */
+struct ctx_task_node {
+	struct hlist_node node;
+	const struct task_struct *task;
+	struct rcu_head rcu;
+};
+
+static inline struct hlist_head *ctx_taskset_head(struct ctx_taskset *ts,
+						  const struct task_struct *t)
+{
+	return &ts->heads[hash_32(t->pid, CTX_TASKSET_BITS)];
+}
+
+/**
+ * ctx_taskset_has() - is @t in @ts
+ * @ts: the set
+ * @t: a task
+ *
+ * The set holds task_struct pointers: a recycled pid never matches.
+ *
+ * Context: any but NMI; RCU read side (preemption disabled counts).
+ * Return: true if @t is in @ts.
+ */
+static inline bool ctx_taskset_has(struct ctx_taskset *ts,
+				   const struct task_struct *t)
+{
+	struct ctx_task_node *n;
+
+	hlist_for_each_entry_rcu(n, ctx_taskset_head(ts, t), node) {
+		if (n->task == t)
+			return true;
+	}
+	return false;
+}
+
+int ctx_taskset_init(struct ctx_taskset *ts);
+void ctx_taskset_destroy(struct ctx_taskset *ts);
+int ctx_taskset_reserve(struct ctx_taskset *ts, unsigned int nr);
+int ctx_taskset_add(struct ctx_taskset *ts, const struct task_struct *t);
+void ctx_taskset_del(struct ctx_taskset *ts, const struct task_struct *t);
+
+#endif /* _CTXCOUNT_TASKSET_H */
