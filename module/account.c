@@ -32,8 +32,11 @@ static LIST_HEAD(ctx_running);
 /* Number of sessions with an open interval on each CPU. */
 DEFINE_PER_CPU(unsigned int, ctx_nr_active);
 
-/* Attribute the counts since the last boundary to @bucket. */
-static void ctx_attribute(struct ctx_session *s, struct ctx_session_cpu *sc,
+/*
+ * Attribute the counts since the last boundary to @bucket. Inline: a call
+ * and its frame before the read would be counted in the context left.
+ */
+static __always_inline void ctx_attribute(struct ctx_session *s, struct ctx_session_cpu *sc,
 			  unsigned int bucket)
 {
 	unsigned int i;

@@ -98,13 +98,13 @@ unsigned int ctx_cpu_context(void)
 	return ctx_stack_top(this_cpu_ptr(&ctx_cpu_state));
 }
 
-/**
- * ctx_hook_enter() - this CPU enters a context
- * @bucket: the context entered (enum ctxcount_bucket)
- *
- * Context: interrupts disabled, or NMI.
+/*
+ * What a hook runs before the counter read at an entry, and after it at an
+ * exit, is counted in the context outside the boundary (for an interrupt,
+ * the task's :t). So the bodies are inlined into the callbacks, an entry
+ * reads before it pushes, and an exit pops before it reads.
  */
-void ctx_hook_enter(unsigned int bucket)
+static __always_inline void __ctx_hook_enter(unsigned int bucket)
 {
 	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
 
@@ -116,6 +116,35 @@ void ctx_hook_enter(unsigned int bucket)
 	if (st->depth < CTX_MAX_NESTING)
 		st->stack[st->depth++] = bucket;
 	ctx_cpu_release();
+}
+
+static __always_inline void __ctx_hook_exit(unsigned int bucket)
+{
+	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+	unsigned int d;
+
+	if (!ctx_cpu_claim())
+		return;
+	for (d = st->depth; d > 0; d--) {
+		if (st->stack[d - 1] == bucket) {
+			st->depth = d - 1;
+			break;
+		}
+	}
+	if (ctx_account_cpu_active())
+		ctx_account_boundary(bucket);
+	ctx_cpu_release();
+}
+
+/**
+ * ctx_hook_enter() - this CPU enters a context
+ * @bucket: the context entered (enum ctxcount_bucket)
+ *
+ * Context: interrupts disabled, or NMI.
+ */
+void ctx_hook_enter(unsigned int bucket)
+{
+	__ctx_hook_enter(bucket);
 }
 
 /**
@@ -130,20 +159,7 @@ void ctx_hook_enter(unsigned int bucket)
  */
 void ctx_hook_exit(unsigned int bucket)
 {
-	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
-	unsigned int d;
-
-	if (!ctx_cpu_claim())
-		return;
-	if (ctx_account_cpu_active())
-		ctx_account_boundary(bucket);
-	for (d = st->depth; d > 0; d--) {
-		if (st->stack[d - 1] == bucket) {
-			st->depth = d - 1;
-			break;
-		}
-	}
-	ctx_cpu_release();
+	__ctx_hook_exit(bucket);
 }
 
 /* ftrace: hardirq entry and exit (device irqs, local timer, most IPIs) */
@@ -156,7 +172,7 @@ static void ctx_ftrace_irq_enter(unsigned long ip, unsigned long parent_ip,
 
 	if (bit < 0)
 		return;
-	ctx_hook_enter(CTXCOUNT_BUCKET_HARDIRQ);
+	__ctx_hook_enter(CTXCOUNT_BUCKET_HARDIRQ);
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -168,7 +184,7 @@ static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
 
 	if (bit < 0)
 		return;
-	ctx_hook_exit(CTXCOUNT_BUCKET_HARDIRQ);
+	__ctx_hook_exit(CTXCOUNT_BUCKET_HARDIRQ);
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -233,7 +249,7 @@ static void ctx_probe_softirq_entry(void *data, unsigned int vec_nr)
 		return;
 	/* Softirq tracepoints run with interrupts enabled. */
 	local_irq_save(flags);
-	ctx_hook_enter(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
+	__ctx_hook_enter(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
 	local_irq_restore(flags);
 }
 
@@ -244,7 +260,7 @@ static void ctx_probe_softirq_exit(void *data, unsigned int vec_nr)
 	if (vec_nr >= NR_SOFTIRQS)
 		return;
 	local_irq_save(flags);
-	ctx_hook_exit(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
+	__ctx_hook_exit(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
 	local_irq_restore(flags);
 }
 
