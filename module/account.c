@@ -34,10 +34,11 @@ DEFINE_PER_CPU(unsigned int, ctx_nr_active);
 
 /*
  * Attribute the counts since the last boundary to @bucket. Inline: a call
- * and its frame before the read would be counted in the context left.
+ * and its frame around the read would be counted outside the boundary.
  */
-static __always_inline void ctx_attribute(struct ctx_session *s, struct ctx_session_cpu *sc,
-			  unsigned int bucket)
+static __always_inline void ctx_attribute(struct ctx_session *s,
+					  struct ctx_session_cpu *sc,
+					  unsigned int bucket)
 {
 	unsigned int i;
 	u64 now;
