@@ -20,7 +20,6 @@
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
-#include <linux/trace_recursion.h>
 #include <linux/tracepoint.h>
 #include <trace/events/irq.h>
 #include <trace/events/sched.h>
@@ -162,30 +161,33 @@ void ctx_hook_exit(unsigned int bucket)
 	__ctx_hook_exit(bucket);
 }
 
-/* ftrace: hardirq entry and exit (device irqs, local timer, most IPIs) */
+/*
+ * ftrace: hardirq entry and exit (device irqs, local timer, most IPIs)
+ *
+ * No ftrace_test_recursion_trylock(): these callbacks cannot recurse. The
+ * hooked functions run with interrupts disabled and the callbacks call
+ * nothing that enters or leaves a hardirq; an NMI that lands in one finds
+ * the CPU claimed (ctx_cpu_claim()) and does nothing. The lock would only
+ * add instructions before the counter read at an entry and after it at an
+ * exit, which the task's count keeps. Nor FTRACE_OPS_FL_RECURSION: where
+ * ftrace can call an ops directly (x86's per-ops trampolines, arm64's
+ * CALL_OPS from 6.3), that flag makes it go through ftrace_ops_assist_func
+ * or the list function instead. Where it cannot (arm64 before 6.3: a
+ * module's ops is dynamic), ftrace_ops_list_func takes its own lock anyway.
+ */
 
 static void ctx_ftrace_irq_enter(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_ops *op,
 				 struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit < 0)
-		return;
 	__ctx_hook_enter(CTXCOUNT_BUCKET_HARDIRQ);
-	ftrace_test_recursion_unlock(bit);
 }
 
 static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op,
 				struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit < 0)
-		return;
 	__ctx_hook_exit(CTXCOUNT_BUCKET_HARDIRQ);
-	ftrace_test_recursion_unlock(bit);
 }
 
 static struct ftrace_ops ctx_irq_enter_ops = {
@@ -390,6 +392,13 @@ int ctx_hooks_register(void)
 		     CTXCOUNT_BUCKET_SOFTIRQ_RCU);
 	BUILD_BUG_ON(CTXCOUNT_BUCKET_MAX > U8_MAX);
 
+	/*
+	 * Exit before entry (see ctx_tracepoints[]). Where ftrace calls every
+	 * ops from its list function (arm64 before 6.3), the ops registered
+	 * last is tested and called first: the entry callback then runs before
+	 * the exit ops' filter test, and the exit callback after the entry
+	 * ops' test, so neither test runs on the task's side of a read.
+	 */
 	err = ctx_ftrace_attach(&ctx_irq_exit_ops, ctx_irq_exit_funcs,
 				ARRAY_SIZE(ctx_irq_exit_funcs));
 	if (err)
