@@ -32,9 +32,13 @@ static LIST_HEAD(ctx_running);
 /* Number of sessions with an open interval on each CPU. */
 DEFINE_PER_CPU(unsigned int, ctx_nr_active);
 
-/* Attribute the counts since the last boundary to @bucket. */
-static void ctx_attribute(struct ctx_session *s, struct ctx_session_cpu *sc,
-			  unsigned int bucket)
+/*
+ * Attribute the counts since the last boundary to @bucket. Inline: a call
+ * and its frame around the read would be counted outside the boundary.
+ */
+static __always_inline void ctx_attribute(struct ctx_session *s,
+					  struct ctx_session_cpu *sc,
+					  unsigned int bucket)
 {
 	unsigned int i;
 	u64 now;

@@ -6,8 +6,7 @@
  * which kernel changed what. Interfaces checked and found identical in 6.1
  * and 6.12, so needing no shim: struct genl_ops (per-op .policy/.maxattr),
  * resv_start_op, GENL_REQ_ATTR_CHECK, NL_REQ_ATTR_CHECK, NLA_POLICY_MIN,
- * struct netlink_notify, ftrace_func_t and
- * ftrace_test_recursion_trylock(), the probe prototypes of softirq_entry,
+ * struct netlink_notify, ftrace_func_t, the probe prototypes of softirq_entry,
  * softirq_exit, sched_switch, sched_process_fork and sched_process_exit
  * (hooks.c checks them at build time), enum perf_event_state,
  * struct pmu::task_ctx_nr and perf_event_create_kernel_counter().

@@ -21,7 +21,6 @@
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
-#include <linux/trace_recursion.h>
 #include <linux/tracepoint.h>
 #include <trace/events/irq.h>
 #include <trace/events/sched.h>
@@ -104,13 +103,13 @@ unsigned int ctx_cpu_context(void)
 	return ctx_stack_top(this_cpu_ptr(&ctx_cpu_state));
 }
 
-/**
- * ctx_hook_enter() - this CPU enters a context
- * @bucket: the context entered (enum ctxcount_bucket)
- *
- * Context: interrupts disabled, or NMI.
+/*
+ * What a hook runs before the counter read at an entry, and after it at an
+ * exit, is counted in the context outside the boundary (for an interrupt,
+ * the task's :t). So the bodies are inlined into the callbacks, an entry
+ * reads before it pushes, and an exit pops before it reads.
  */
-void ctx_hook_enter(unsigned int bucket)
+static __always_inline void __ctx_hook_enter(unsigned int bucket)
 {
 	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
 
@@ -122,6 +121,35 @@ void ctx_hook_enter(unsigned int bucket)
 	if (st->depth < CTX_MAX_NESTING)
 		st->stack[st->depth++] = bucket;
 	ctx_cpu_release();
+}
+
+static __always_inline void __ctx_hook_exit(unsigned int bucket)
+{
+	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+	unsigned int d;
+
+	if (!ctx_cpu_claim())
+		return;
+	for (d = st->depth; d > 0; d--) {
+		if (st->stack[d - 1] == bucket) {
+			st->depth = d - 1;
+			break;
+		}
+	}
+	if (ctx_account_cpu_active())
+		ctx_account_boundary(bucket);
+	ctx_cpu_release();
+}
+
+/**
+ * ctx_hook_enter() - this CPU enters a context
+ * @bucket: the context entered (enum ctxcount_bucket)
+ *
+ * Context: interrupts disabled, or NMI.
+ */
+void ctx_hook_enter(unsigned int bucket)
+{
+	__ctx_hook_enter(bucket);
 }
 
 /**
@@ -136,46 +164,36 @@ void ctx_hook_enter(unsigned int bucket)
  */
 void ctx_hook_exit(unsigned int bucket)
 {
-	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
-	unsigned int d;
-
-	if (!ctx_cpu_claim())
-		return;
-	if (ctx_account_cpu_active())
-		ctx_account_boundary(bucket);
-	for (d = st->depth; d > 0; d--) {
-		if (st->stack[d - 1] == bucket) {
-			st->depth = d - 1;
-			break;
-		}
-	}
-	ctx_cpu_release();
+	__ctx_hook_exit(bucket);
 }
 
-/* ftrace: hardirq entry and exit (device irqs, local timer, most IPIs) */
+/*
+ * ftrace: hardirq entry and exit (device irqs, local timer, most IPIs)
+ *
+ * No ftrace_test_recursion_trylock(): these callbacks cannot recurse. The
+ * hooked functions run with interrupts disabled and the callbacks call
+ * nothing that enters or leaves a hardirq; an NMI that lands in one finds
+ * the CPU claimed (ctx_cpu_claim()) and does nothing. The lock would only
+ * add instructions before the counter read at an entry and after it at an
+ * exit, which the task's count keeps. Nor FTRACE_OPS_FL_RECURSION: where
+ * ftrace can call an ops directly (x86's per-ops trampolines, arm64's
+ * CALL_OPS from 6.3), that flag makes it go through ftrace_ops_assist_func
+ * or the list function instead. Where it cannot (arm64 before 6.3: a
+ * module's ops is dynamic), ftrace_ops_list_func takes its own lock anyway.
+ */
 
 static void ctx_ftrace_irq_enter(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_ops *op,
 				 struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit < 0)
-		return;
-	ctx_hook_enter(CTXCOUNT_BUCKET_HARDIRQ);
-	ftrace_test_recursion_unlock(bit);
+	__ctx_hook_enter(CTXCOUNT_BUCKET_HARDIRQ);
 }
 
 static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op,
 				struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit < 0)
-		return;
-	ctx_hook_exit(CTXCOUNT_BUCKET_HARDIRQ);
-	ftrace_test_recursion_unlock(bit);
+	__ctx_hook_exit(CTXCOUNT_BUCKET_HARDIRQ);
 }
 
 static struct ftrace_ops ctx_irq_enter_ops = {
@@ -239,7 +257,7 @@ static void ctx_probe_softirq_entry(void *data, unsigned int vec_nr)
 		return;
 	/* Softirq tracepoints run with interrupts enabled. */
 	local_irq_save(flags);
-	ctx_hook_enter(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
+	__ctx_hook_enter(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
 	local_irq_restore(flags);
 }
 
@@ -250,7 +268,7 @@ static void ctx_probe_softirq_exit(void *data, unsigned int vec_nr)
 	if (vec_nr >= NR_SOFTIRQS)
 		return;
 	local_irq_save(flags);
-	ctx_hook_exit(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
+	__ctx_hook_exit(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
 	local_irq_restore(flags);
 }
 
@@ -421,6 +439,13 @@ int ctx_hooks_register(void)
 		     CTXCOUNT_BUCKET_SOFTIRQ_RCU);
 	BUILD_BUG_ON(CTXCOUNT_BUCKET_MAX > U8_MAX);
 
+	/*
+	 * Exit before entry (see ctx_tracepoints[]). Where ftrace calls every
+	 * ops from its list function (arm64 before 6.3), the ops registered
+	 * last is tested and called first: the entry callback then runs before
+	 * the exit ops' filter test, and the exit callback after the entry
+	 * ops' test, so neither test runs on the task's side of a read.
+	 */
 	err = ctx_ftrace_attach(&ctx_irq_exit_ops, ctx_irq_exit_funcs,
 				ARRAY_SIZE(ctx_irq_exit_funcs));
 	if (err)
