@@ -58,7 +58,9 @@ static void ctx_settle(struct ctx_session *s, struct ctx_session_cpu *sc)
 	u64 delta = clock - sc->clock_in;
 	unsigned int i;
 
-	sc->tot.enabled += delta;
+	/* Kernel threads run on a CPU going down or coming up without one. */
+	if (sc->has_counters)
+		sc->tot.enabled += delta;
 	sc->clock_in = clock;
 	for (i = 0; i < s->nr_events; i++) {
 		if (!sc->event[i])
@@ -274,4 +276,66 @@ void ctx_account_read(struct ctx_session *s, struct ctx_totals *sum)
 			       s->nr_events);
 	}
 	cpus_read_unlock();
+}
+
+struct ctx_swap_info {
+	struct ctx_session *s;
+	struct perf_event **event;
+};
+
+/*
+ * IPI: attribute what the current counters counted up to now, then put in
+ * the new ones (an open interval continues from their current value).
+ */
+static void ctx_swap_cpu(void *info)
+{
+	struct ctx_swap_info *si = info;
+	struct ctx_session *s = si->s;
+	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+	struct perf_event *old;
+	unsigned int i;
+
+	/* Cannot fail: only an NMI can find the CPU claimed. */
+	if (!ctx_cpu_claim())
+		return;
+	if (sc->active) {
+		ctx_attribute(s, sc, ctx_cpu_context());
+		ctx_settle(s, sc);
+	}
+	sc->has_counters = false;
+	for (i = 0; i < s->nr_events; i++) {
+		old = sc->event[i];
+		sc->event[i] = si->event[i];
+		si->event[i] = old;
+		if (!sc->event[i])
+			continue;
+		sc->has_counters = true;
+		if (sc->active) {
+			sc->last[i] = ctx_counter_read(sc->event[i]);
+			sc->in[i] = sc->last[i];
+		}
+	}
+	ctx_cpu_release();
+}
+
+/**
+ * ctx_account_swap_events() - replace @s's counters on @cpu
+ * @s: the session
+ * @cpu: an online CPU
+ * @event: in: the new counters (NULL for none), one per event of @s; out:
+ *	the counters they replaced, for the caller to release
+ *
+ * Used by CPU hotplug: counters are put in when a CPU comes online and
+ * taken out before it goes offline (the perf core detaches a CPU's
+ * counters for good when it goes down). What the old counters counted up
+ * to the swap stays in @s's totals.
+ *
+ * Context: process context, CPU hotplug lock held (read or write).
+ */
+void ctx_account_swap_events(struct ctx_session *s, unsigned int cpu,
+			     struct perf_event **event)
+{
+	struct ctx_swap_info si = { .s = s, .event = event };
+
+	smp_call_function_single(cpu, ctx_swap_cpu, &si, 1);
 }

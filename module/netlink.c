@@ -372,7 +372,8 @@ static int ctx_nl_fill_read(struct sk_buff *msg, const void *data)
 	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_SEEN, rep->tasks_seen,
 			   CTXCOUNT_A_PAD) ||
 	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_LOST, rep->tasks_lost,
-			   CTXCOUNT_A_PAD))
+			   CTXCOUNT_A_PAD) ||
+	    nla_put_u32(msg, CTXCOUNT_A_CPUS_LOST, rep->cpus_lost))
 		return -EMSGSIZE;
 	events = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
 	if (!events)
@@ -392,7 +393,7 @@ static size_t ctx_nl_read_size(unsigned int nr_events)
 	size_t event = nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
 		       3 * u64_attr + buckets;
 
-	return nla_total_size(sizeof(u32)) + 2 * u64_attr +
+	return 2 * nla_total_size(sizeof(u32)) + 2 * u64_attr +
 	       nla_total_size(0) + nr_events * event;
 }
 

@@ -10,6 +10,7 @@
  * period following its removal from the lists the hooks walk.
  */
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/cred.h>
 #include <linux/ctxcount.h>
@@ -23,7 +24,6 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "account.h"
@@ -181,72 +181,143 @@ static int ctx_check_limits(const struct ctx_owner *owner,
 	return 0;
 }
 
-/* Creates event @i on every online CPU, or on none. */
-static int ctx_session_create_event(struct ctx_session *s, unsigned int i)
+/*
+ * Counters and CPU hotplug. Each session is an instance of a multi-instance
+ * CPU hotplug state: the startup callback creates the session's counters on
+ * a CPU, for every online CPU when the session is created and for every CPU
+ * that comes online later; the teardown callback, which runs before the
+ * perf core's (that one detaches a CPU's counters for good), attributes
+ * what is pending and releases them. So a task that runs on a CPU that went
+ * offline and came back is still counted.
+ *
+ * Both callbacks run in the CPU's hotplug thread, a kernel thread. That is
+ * also why counters are never created from the requesting task: the perf
+ * core checks the current task's credentials even for kernel counters
+ * (find_get_context() calls perf_allow_cpu() for CPU events in 6.12), which
+ * would apply perf_event_paranoid to the requesting user instead of the
+ * module's own policy, already applied.
+ *
+ * Callbacks for one session never run concurrently: SESSION_NEW adds the
+ * instance with the hotplug lock read-held, CPU hotplug holds it for write.
+ */
+static enum cpuhp_state ctx_cpuhp_state;
+
+/* Event @i failed on one CPU while SESSION_NEW creates it: on none, then. */
+static void ctx_session_event_failed(struct ctx_session *s, unsigned int i,
+				     int err)
 {
-	struct perf_event *event;
-	int cpu, err;
+	int cpu;
 
-	for_each_online_cpu(cpu) {
-		event = ctx_counter_create(&s->spec[i], cpu);
-		if (IS_ERR(event)) {
-			err = PTR_ERR(event);
-			goto err_release;
-		}
-		per_cpu_ptr(s->cpu, cpu)->event[i] = event;
-		if (!s->privileged && !ctx_counter_per_task(event)) {
-			err = -EACCES;
-			goto err_release;
-		}
-	}
-	return 0;
-
-err_release:
+	s->error[i] = err;
 	for_each_possible_cpu(cpu) {
 		ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->event[i]);
 		per_cpu_ptr(s->cpu, cpu)->event[i] = NULL;
 	}
-	return err;
 }
 
-struct ctx_create_work {
-	struct work_struct work;
-	struct ctx_session *s;
-};
+static struct perf_event *ctx_session_create_one(struct ctx_session *s,
+						 unsigned int i,
+						 unsigned int cpu)
+{
+	struct perf_event *event;
+
+	event = ctx_counter_create(&s->spec[i], cpu);
+	if (IS_ERR(event))
+		return event;
+	if (!s->privileged && !ctx_counter_per_task(event)) {
+		ctx_counter_release(event);
+		return ERR_PTR(-EACCES);
+	}
+	return event;
+}
+
+static int ctx_session_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct ctx_session *s = hlist_entry(node, struct ctx_session,
+					    cpuhp_node);
+	struct perf_event *event[CTXCOUNT_MAX_EVENTS] = { };
+	bool lost = false;
+	unsigned int i;
+
+	for (i = 0; i < s->nr_events; i++) {
+		if (s->error[i])
+			continue;
+		event[i] = ctx_session_create_one(s, i, cpu);
+		if (!IS_ERR(event[i]))
+			continue;
+		if (READ_ONCE(s->creating))
+			ctx_session_event_failed(s, i, PTR_ERR(event[i]));
+		else
+			lost = true;
+		event[i] = NULL;
+	}
+	ctx_account_swap_events(s, cpu, event);
+	/* Normally none: the CPU had no counters while it was offline. */
+	for (i = 0; i < s->nr_events; i++)
+		ctx_counter_release(event[i]);
+	if (lost) {
+		atomic_inc(&s->cpus_lost);
+		pr_warn_ratelimited("session %u: no counter on cpu%u, which came online: its counts are missing\n",
+				    s->id, cpu);
+	}
+	/* Never fail: a CPU must not stay offline because of a session. */
+	return 0;
+}
+
+static int ctx_session_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct ctx_session *s = hlist_entry(node, struct ctx_session,
+					    cpuhp_node);
+	struct perf_event *event[CTXCOUNT_MAX_EVENTS] = { };
+	unsigned int i;
+
+	ctx_account_swap_events(s, cpu, event);
+	for (i = 0; i < s->nr_events; i++)
+		ctx_counter_release(event[i]);
+	return 0;
+}
 
 /*
  * An event the PMU cannot give is reported in its error slot, it does not
- * fail the session. CPUs that come online later have no counters: time a
- * monitored task runs there shows as enabled but not running.
+ * fail the session.
  */
-static void ctx_session_create_counters_work(struct work_struct *work)
+static int ctx_session_create_counters(struct ctx_session *s)
 {
-	struct ctx_create_work *cw = container_of(work, struct ctx_create_work,
-						  work);
-	struct ctx_session *s = cw->s;
-	unsigned int i;
+	int err;
 
-	cpus_read_lock();
-	for (i = 0; i < s->nr_events; i++)
-		s->error[i] = ctx_session_create_event(s, i);
-	cpus_read_unlock();
+	WRITE_ONCE(s->creating, true);
+	err = cpuhp_state_add_instance(ctx_cpuhp_state, &s->cpuhp_node);
+	WRITE_ONCE(s->creating, false);
+	return err;
 }
 
-/*
- * The perf core checks the current task's credentials even for kernel
- * counters (find_get_context() calls perf_allow_cpu() for CPU events in
- * 6.12), which would apply perf_event_paranoid to the requesting user
- * instead of the module's own policy, already applied. Create them from a
- * kernel worker, like any other kernel counter.
+/**
+ * ctx_session_hotplug_init() - set up the CPU hotplug state of sessions
+ *
+ * Context: module init, before any session exists.
+ * Return: 0 or a negative errno.
  */
-static void ctx_session_create_counters(struct ctx_session *s)
+int ctx_session_hotplug_init(void)
 {
-	struct ctx_create_work cw = { .s = s };
+	int ret;
 
-	INIT_WORK_ONSTACK(&cw.work, ctx_session_create_counters_work);
-	queue_work(system_unbound_wq, &cw.work);
-	flush_work(&cw.work);
-	destroy_work_on_stack(&cw.work);
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "ctxcount:online",
+				      ctx_session_cpu_online,
+				      ctx_session_cpu_offline);
+	if (ret < 0)
+		return ret;
+	ctx_cpuhp_state = ret;
+	return 0;
+}
+
+/**
+ * ctx_session_hotplug_exit() - remove the CPU hotplug state
+ *
+ * Context: module exit, after every session was destroyed.
+ */
+void ctx_session_hotplug_exit(void)
+{
+	cpuhp_remove_multi_state(ctx_cpuhp_state);
 }
 
 static void ctx_session_free(struct ctx_session *s)
@@ -254,6 +325,10 @@ static void ctx_session_free(struct ctx_session *s)
 	unsigned int i;
 	int cpu;
 
+	/* No hotplug callback runs for @s once this returns. */
+	if (s->cpuhp_node.pprev)
+		cpuhp_state_remove_instance_nocalls(ctx_cpuhp_state,
+						    &s->cpuhp_node);
 	for_each_possible_cpu(cpu) {
 		for (i = 0; i < s->nr_events; i++)
 			ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->event[i]);
@@ -287,6 +362,8 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 	xa_init(&s->tasks);
 	atomic64_set(&s->tasks_seen, 0);
 	atomic64_set(&s->tasks_lost, 0);
+	atomic_set(&s->cpus_lost, 0);
+	INIT_HLIST_NODE(&s->cpuhp_node);
 	return s;
 }
 
@@ -382,6 +459,7 @@ static void ctx_session_report(struct ctx_session *s,
 	memcpy(rep->error, s->error, sizeof(rep->error));
 	rep->tasks_seen = atomic64_read(&s->tasks_seen);
 	rep->tasks_lost = atomic64_read(&s->tasks_lost);
+	rep->cpus_lost = atomic_read(&s->cpus_lost);
 }
 
 /**
@@ -430,7 +508,11 @@ int ctx_session_new(const struct ctx_owner *owner,
 		goto out_unlock;
 	}
 	s->privileged = privileged;
-	ctx_session_create_counters(s);
+	err = ctx_session_create_counters(s);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot set up the session's CPU hotplug state");
+		goto out_free;
+	}
 	err = ctx_session_link(s, task, extack);
 	if (err)
 		goto out_free;

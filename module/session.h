@@ -31,8 +31,11 @@ struct ctx_totals {
 
 /**
  * struct ctx_session_cpu - a session's state on one CPU
- * @event: the session's counters on this CPU; NULL when the event failed or
- *	the CPU was offline when the session was created
+ * @event: the session's counters on this CPU; NULL when the event failed,
+ *	while the CPU is offline, or when a CPU that came online could not
+ *	get one (counted in the session's @cpus_lost)
+ * @has_counters: at least one of @event is there; time spent without
+ *	any (the CPU going down or coming up) is not @tot.enabled
  * @active: a monitored task is on this CPU: counts are being attributed
  * @last: per event, the counter value at the last context boundary
  * @in: per event, the counter value when @full was last brought up to date
@@ -44,6 +47,7 @@ struct ctx_totals {
  */
 struct ctx_session_cpu {
 	struct perf_event *event[CTXCOUNT_MAX_EVENTS];
+	bool has_counters;
 	bool active;
 	u64 last[CTXCOUNT_MAX_EVENTS];
 	u64 in[CTXCOUNT_MAX_EVENTS];
@@ -95,6 +99,11 @@ struct ctx_event_req {
  * @tasks: monitored tasks, task_struct pointers indexed by global pid
  * @tasks_seen: tasks ever added to @tasks
  * @tasks_lost: tasks that could not be added (allocation failure)
+ * @cpus_lost: CPUs that came online and could not get a counter for every
+ *	event: what monitored tasks ran there is missing from the counts
+ * @creating: SESSION_NEW is creating the counters: an event that fails on
+ *	one CPU is the event's error, not a lost CPU
+ * @cpuhp_node: the session's instance of the CPU hotplug state
  * @node: in the list of all sessions (RCU, for the fork and exit hooks)
  * @run_node: in the list of started sessions (RCU, for the context hooks)
  * @free_node: in a list of sessions waiting for a grace period to be freed
@@ -112,6 +121,9 @@ struct ctx_session {
 	struct xarray tasks;
 	atomic64_t tasks_seen;
 	atomic64_t tasks_lost;
+	atomic_t cpus_lost;
+	bool creating;
+	struct hlist_node cpuhp_node;
 	struct list_head node;
 	struct list_head run_node;
 	struct list_head free_node;
@@ -124,6 +136,7 @@ struct ctx_session {
  * @error: per event, 0 or the error the perf core gave
  * @tasks_seen: see struct ctx_session
  * @tasks_lost: see struct ctx_session
+ * @cpus_lost: see struct ctx_session
  * @tot: totals over all CPUs
  */
 struct ctx_session_report {
@@ -132,6 +145,7 @@ struct ctx_session_report {
 	int error[CTXCOUNT_MAX_EVENTS];
 	u64 tasks_seen;
 	u64 tasks_lost;
+	u32 cpus_lost;
 	struct ctx_totals tot;
 };
 
@@ -170,6 +184,8 @@ int ctx_session_del(const struct ctx_owner *owner, u32 id,
 		    struct netlink_ext_ack *extack);
 void ctx_session_release_owner(const struct ctx_owner *owner);
 void ctx_session_destroy_all(void);
+int ctx_session_hotplug_init(void);
+void ctx_session_hotplug_exit(void);
 unsigned int ctx_session_count(void);
 
 void ctx_session_fork(struct task_struct *parent, struct task_struct *child);
