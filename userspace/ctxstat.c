@@ -255,6 +255,10 @@ static void accumulate(struct run_state *s, const struct ctx_nl_reply *r)
 		fprintf(stderr,
 			"ctxstat: warning: %llu tasks could not be monitored; counts are short\n",
 			(unsigned long long)r->tasks_lost);
+	if (r->cpus_lost)
+		fprintf(stderr,
+			"ctxstat: warning: %u CPUs came online without counters; counts are short\n",
+			r->cpus_lost);
 	if (s->args->verbose)
 		fprintf(stderr, "ctxstat: session %u: %llu tasks monitored\n",
 			r->session_id, (unsigned long long)r->tasks_seen);
