@@ -221,10 +221,13 @@ static struct perf_event *ctx_session_create_one(struct ctx_session *s,
 {
 	struct perf_event *event;
 
+	if (!s->privileged && !ctx_counter_type_unprivileged(s->spec[i].type))
+		return ERR_PTR(-EACCES);
 	event = ctx_counter_create(&s->spec[i], cpu);
 	if (IS_ERR(event))
 		return event;
-	if (!s->privileged && !ctx_counter_per_task(event)) {
+	if (!s->privileged &&
+	    !ctx_counter_unprivileged(event, s->spec[i].type)) {
 		ctx_counter_release(event);
 		return ERR_PTR(-EACCES);
 	}
