@@ -71,6 +71,7 @@ struct run_state {
 	int status;		/* workload wait status of the last run */
 	int runs_done;
 	bool no_nmi_bucket;
+	bool exec_failed;	/* the workload could not be executed */
 };
 
 /* Which privilege is missing, for when the kernel did not say itself. */
@@ -206,6 +207,7 @@ static int measure(struct run_state *s, struct ctx_workload *w)
 		if (err) {
 			fprintf(stderr, "ctxstat: cannot run '%s': %s\n",
 				a->cmd[0], strerror(-err));
+			s->exec_failed = true;
 			ctx_workload_wait(w, &s->status, &s->rusage);
 			return err;
 		}
@@ -443,7 +445,11 @@ static int run(const struct ctx_args *a, const struct ctx_event_list *l,
 	}
 	if (s->runs_done)
 		print_report(s, out);
-	code = err ? (a->cmd && err == -ENOENT ? 127 : CTX_EXIT_FAILURE) :
+	/*
+	 * 127 only for a command that does not exist: -ENOENT from the
+	 * kernel (the module unloaded mid-run) is a counting failure.
+	 */
+	code = err ? (s->exec_failed && err == -ENOENT ? 127 : CTX_EXIT_FAILURE) :
 	       a->cmd ? ctx_exit_code(s->status) : 0;
 	ctx_nl_close(&s->nl);
 	free(s);
