@@ -24,6 +24,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "account.h"
@@ -183,22 +184,28 @@ static int ctx_check_limits(const struct ctx_owner *owner,
 
 /*
  * Counters and CPU hotplug. Each session is an instance of a multi-instance
- * CPU hotplug state: the startup callback creates the session's counters on
- * a CPU, for every online CPU when the session is created and for every CPU
- * that comes online later; the teardown callback, which runs before the
+ * CPU hotplug state. Counters are created by the session's fill work, for
+ * every online CPU that has none for its current online period: at
+ * SESSION_NEW (which waits for it), and whenever a CPU comes online (the
+ * startup callback queues it). The teardown callback, which runs before the
  * perf core's (that one detaches a CPU's counters for good), attributes
- * what is pending and releases them. So a task that runs on a CPU that went
+ * what is pending and takes the counters out of use; the next fill or the
+ * session's end releases them. So a task that runs on a CPU that went
  * offline and came back is still counted.
  *
- * Both callbacks run in the CPU's hotplug thread, a kernel thread. That is
- * also why counters are never created from the requesting task: the perf
- * core checks the current task's credentials even for kernel counters
- * (find_get_context() calls perf_allow_cpu() for CPU events in 6.12), which
- * would apply perf_event_paranoid to the requesting user instead of the
- * module's own policy, already applied.
+ * The callbacks neither create nor release counters: perf may flip a
+ * static key there (software events), which takes the CPU hotplug lock
+ * that a hotplug operation holds for write. The fill work holds no lock
+ * while it calls into perf; a CPU going down meanwhile is caught by its
+ * generation count (ctx_account_swap_events()). Works are never reentrant,
+ * so one session's fills are serialized.
  *
- * Callbacks for one session never run concurrently: SESSION_NEW adds the
- * instance with the hotplug lock read-held, CPU hotplug holds it for write.
+ * The fill work is a kernel worker: counters are never created from the
+ * requesting task, because the perf core checks the current task's
+ * credentials even for kernel counters (find_get_context() calls
+ * perf_allow_cpu() for CPU events in 6.12), which would apply
+ * perf_event_paranoid to the requesting user instead of the module's own
+ * policy, already applied.
  */
 static enum cpuhp_state ctx_cpuhp_state;
 
@@ -234,35 +241,76 @@ static struct perf_event *ctx_session_create_one(struct ctx_session *s,
 	return event;
 }
 
-static int ctx_session_cpu_online(unsigned int cpu, struct hlist_node *node)
+static void ctx_session_release_array(struct perf_event **event,
+				      unsigned int n)
 {
-	struct ctx_session *s = hlist_entry(node, struct ctx_session,
-					    cpuhp_node);
-	struct perf_event *event[CTXCOUNT_MAX_EVENTS] = { };
-	bool lost = false;
 	unsigned int i;
 
+	for (i = 0; i < n; i++)
+		ctx_counter_release(event[i]);
+}
+
+/* Give @cpu counters for its current online period, if it has none. */
+static void ctx_session_fill_cpu(struct ctx_session *s, unsigned int cpu,
+				 bool creating)
+{
+	struct ctx_session_cpu *sc = per_cpu_ptr(s->cpu, cpu);
+	struct perf_event *old[2 * CTXCOUNT_MAX_EVENTS] = { };
+	struct perf_event *event[CTXCOUNT_MAX_EVENTS] = { };
+	unsigned int i, gen = READ_ONCE(sc->gen);
+	bool lost = false;
+	int err;
+
+	if (READ_ONCE(sc->filled))
+		return;
 	for (i = 0; i < s->nr_events; i++) {
 		if (s->error[i])
 			continue;
 		event[i] = ctx_session_create_one(s, i, cpu);
 		if (!IS_ERR(event[i]))
 			continue;
-		if (READ_ONCE(s->creating))
-			ctx_session_event_failed(s, i, PTR_ERR(event[i]));
+		err = PTR_ERR(event[i]);
+		event[i] = NULL;
+		/* The CPU went down meanwhile: its next startup fills it. */
+		if (err == -ENODEV)
+			goto out_release;
+		if (creating)
+			ctx_session_event_failed(s, i, err);
 		else
 			lost = true;
-		event[i] = NULL;
 	}
-	ctx_account_swap_events(s, cpu, event);
-	/* Normally none: the CPU had no counters while it was offline. */
-	for (i = 0; i < s->nr_events; i++)
-		ctx_counter_release(event[i]);
+	if (ctx_account_swap_events(s, cpu, event, old, gen))
+		goto out_release;
+	ctx_session_release_array(old, ARRAY_SIZE(old));
 	if (lost) {
 		atomic_inc(&s->cpus_lost);
 		pr_warn_ratelimited("session %u: no counter on cpu%u, which came online: its counts are missing\n",
 				    s->id, cpu);
 	}
+	return;
+
+out_release:
+	ctx_session_release_array(event, s->nr_events);
+}
+
+static void ctx_session_fill_work(struct work_struct *work)
+{
+	struct ctx_session *s = container_of(work, struct ctx_session,
+					     fill_work);
+	bool creating = READ_ONCE(s->creating);
+	int cpu;
+
+	/* Unlocked: a CPU that comes up later queues this again. */
+	for_each_online_cpu(cpu)
+		ctx_session_fill_cpu(s, cpu, creating);
+}
+
+static int ctx_session_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct ctx_session *s = hlist_entry(node, struct ctx_session,
+					    cpuhp_node);
+
+	queue_work(system_unbound_wq, &s->fill_work);
 	/* Never fail: a CPU must not stay offline because of a session. */
 	return 0;
 }
@@ -271,12 +319,8 @@ static int ctx_session_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
 	struct ctx_session *s = hlist_entry(node, struct ctx_session,
 					    cpuhp_node);
-	struct perf_event *event[CTXCOUNT_MAX_EVENTS] = { };
-	unsigned int i;
 
-	ctx_account_swap_events(s, cpu, event);
-	for (i = 0; i < s->nr_events; i++)
-		ctx_counter_release(event[i]);
+	ctx_account_cpu_down(s, cpu);
 	return 0;
 }
 
@@ -289,7 +333,12 @@ static int ctx_session_create_counters(struct ctx_session *s)
 	int err;
 
 	WRITE_ONCE(s->creating, true);
-	err = cpuhp_state_add_instance(ctx_cpuhp_state, &s->cpuhp_node);
+	err = cpuhp_state_add_instance_nocalls(ctx_cpuhp_state,
+					       &s->cpuhp_node);
+	if (!err) {
+		queue_work(system_unbound_wq, &s->fill_work);
+		flush_work(&s->fill_work);
+	}
 	WRITE_ONCE(s->creating, false);
 	return err;
 }
@@ -328,13 +377,17 @@ static void ctx_session_free(struct ctx_session *s)
 	unsigned int i;
 	int cpu;
 
-	/* No hotplug callback runs for @s once this returns. */
+	/* No hotplug callback runs for @s once this returns... */
 	if (s->cpuhp_node.pprev)
 		cpuhp_state_remove_instance_nocalls(ctx_cpuhp_state,
 						    &s->cpuhp_node);
+	/* ...so no fill is queued again after this. */
+	cancel_work_sync(&s->fill_work);
 	for_each_possible_cpu(cpu) {
-		for (i = 0; i < s->nr_events; i++)
+		for (i = 0; i < s->nr_events; i++) {
 			ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->event[i]);
+			ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->retired[i]);
+		}
 	}
 	free_percpu(s->cpu);
 	xa_destroy(&s->tasks);
@@ -367,6 +420,7 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 	atomic64_set(&s->tasks_lost, 0);
 	atomic_set(&s->cpus_lost, 0);
 	INIT_HLIST_NODE(&s->cpuhp_node);
+	INIT_WORK(&s->fill_work, ctx_session_fill_work);
 	return s;
 }
 

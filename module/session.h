@@ -7,6 +7,7 @@
 #include <linux/list.h>
 #include <linux/sched.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "counters.h"
@@ -34,6 +35,10 @@ struct ctx_totals {
  * @event: the session's counters on this CPU; NULL when the event failed,
  *	while the CPU is offline, or when a CPU that came online could not
  *	get one (counted in the session's @cpus_lost)
+ * @retired: counters taken out of use when the CPU went down, to be
+ *	released (not from the hotplug callback: see ctx_account_cpu_down())
+ * @gen: how many times the CPU went down during the session
+ * @filled: @event was created for the CPU's current online period
  * @has_counters: at least one of @event is there; time spent without
  *	any (the CPU going down or coming up) is not @tot.enabled
  * @active: a monitored task is on this CPU: counts are being attributed
@@ -47,6 +52,9 @@ struct ctx_totals {
  */
 struct ctx_session_cpu {
 	struct perf_event *event[CTXCOUNT_MAX_EVENTS];
+	struct perf_event *retired[CTXCOUNT_MAX_EVENTS];
+	unsigned int gen;
+	bool filled;
 	bool has_counters;
 	bool active;
 	u64 last[CTXCOUNT_MAX_EVENTS];
@@ -104,6 +112,7 @@ struct ctx_event_req {
  * @creating: SESSION_NEW is creating the counters: an event that fails on
  *	one CPU is the event's error, not a lost CPU
  * @cpuhp_node: the session's instance of the CPU hotplug state
+ * @fill_work: creates counters on the online CPUs that have none
  * @node: in the list of all sessions (RCU, for the fork and exit hooks)
  * @run_node: in the list of started sessions (RCU, for the context hooks)
  * @free_node: in a list of sessions waiting for a grace period to be freed
@@ -124,6 +133,7 @@ struct ctx_session {
 	atomic_t cpus_lost;
 	bool creating;
 	struct hlist_node cpuhp_node;
+	struct work_struct fill_work;
 	struct list_head node;
 	struct list_head run_node;
 	struct list_head free_node;
