@@ -17,12 +17,14 @@
  * Bounded by CTX_FUZZ_MESSAGES (default 20000) and CTX_FUZZ_SECONDS
  * (default 150); CTX_FUZZ_SEED makes a run's per-thread sequences
  * repeatable (the threads still interleave as the scheduler likes);
- * CTX_FUZZ_THREADS (default 4). Prints the seed, the messages sent, the
+ * CTX_FUZZ_THREADS (default 4). Meanwhile the last CPU goes offline and
+ * online about twice a second (CTX_FUZZ_HOTPLUG=0: not). Prints the seed, the messages sent, the
  * rate, and every reply by command and errno. Asserts: no kernel report,
  * the live session count back to where it was once every socket is
  * closed, and the module still counting afterwards.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -103,6 +105,8 @@ static struct {
 	double deadline;
 	atomic_bool timed_out;
 	atomic_int running;		/* threads not finished */
+	int hp_cpu;			/* CPU toggled meanwhile, or -1 */
+	long hp_toggles;
 } fz;
 
 /* ---- randomness (xorshift64*, one state per thread) --------------------- */
@@ -875,6 +879,43 @@ out:
 	return NULL;
 }
 
+/* ---- CPU hotplug meanwhile ---------------------------------------------- */
+
+static int fz_cpu_online(int cpu, int on)
+{
+	char path[128];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, on ? "1" : "0", 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Takes the last CPU offline and online again, about twice a second,
+ * while the fuzzing threads run: counters are created and released by the
+ * hotplug callbacks while sessions come and go.
+ */
+static void *fz_hotplug_fn(void *arg)
+{
+	int on = 0;
+
+	while (atomic_load(&fz.running) > 0) {
+		if (fz_cpu_online(fz.hp_cpu, on))
+			break;
+		fz.hp_toggles++;
+		on = !on;
+		usleep(300000 + rand() % 400000);
+	}
+	fz_cpu_online(fz.hp_cpu, 1);
+	return NULL;
+}
+
 /* ---- setup and report ---------------------------------------------------- */
 
 static uint64_t env_u64(const char *name, uint64_t def)
@@ -977,10 +1018,10 @@ static void fz_report(struct fz_stats *sum, double secs)
 		       (unsigned long long)sum->datagrams, secs,
 		       secs > 0 ? sum->sent / secs : 0.0,
 		       atomic_load(&fz.timed_out) ? " (stopped by CTX_FUZZ_SECONDS)" : "");
-	ksft_print_msg("fuzz: sessions created %llu, sockets closed mid-sequence %llu, short-lived clients %llu\n",
+	ksft_print_msg("fuzz: sessions created %llu, sockets closed mid-sequence %llu, short-lived clients %llu, cpu%d offline/online %ld times\n",
 		       (unsigned long long)sum->sessions,
 		       (unsigned long long)sum->closes,
-		       (unsigned long long)sum->forks);
+		       (unsigned long long)sum->forks, fz.hp_cpu, fz.hp_toggles);
 	for (r = 0; r < FZ_ROWS; r++) {
 		size_t n = snprintf(line, sizeof(line), "%-13s replies %llu, acks:",
 				    rows[r], (unsigned long long)sum->replies[r]);
@@ -1053,6 +1094,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 {
 	static const struct ctx_ev ev = CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 	struct fz_thread *th[FZ_MAX_THREADS];
+	pthread_t hp;
 	struct fz_stats *sum = calloc(1, sizeof(*sum));
 	struct ctx_res *res = calloc(1, sizeof(*res));
 	struct ctx_sock cs;
@@ -1083,6 +1125,8 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 		th[i]->rng = fz.seed * 0x9E3779B97F4A7C15ULL + i + 1;
 		ASSERT_EQ(0, pthread_create(&th[i]->th, NULL, fz_thread_fn, th[i]));
 	}
+	if (fz.hp_cpu > 0)
+		ASSERT_EQ(0, pthread_create(&hp, NULL, fz_hotplug_fn, NULL));
 	/* progress, so that a run that hangs shows how far it got */
 	while (atomic_load(&fz.running) > 0) {
 		usleep(100000);
@@ -1099,6 +1143,8 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 		free(th[i]);
 	}
 	secs = ctx_now() - t0;
+	if (fz.hp_cpu > 0)
+		pthread_join(hp, NULL);
 	kill(fz.churn, SIGKILL);
 	waitpid(fz.churn, NULL, 0);
 	fz_report(sum, secs);
@@ -1139,6 +1185,16 @@ int main(int argc, char **argv)
 		fz.threads = 1;
 	if (fz.threads > FZ_MAX_THREADS)
 		fz.threads = FZ_MAX_THREADS;
+	fz.hp_cpu = -1;
+	if (env_u64("CTX_FUZZ_HOTPLUG", 1) && sysconf(_SC_NPROCESSORS_CONF) > 1) {
+		char path[128];
+
+		fz.hp_cpu = sysconf(_SC_NPROCESSORS_CONF) - 1;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+			 fz.hp_cpu);
+		if (access(path, W_OK))
+			fz.hp_cpu = -1;
+	}
 	/* room for the report and the checks after the time limit */
 	_fuzz_messages_object->timeout = fz.seconds + 120;
 
