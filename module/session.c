@@ -152,6 +152,15 @@ static struct task_struct *ctx_find_task(pid_t nr)
 	return task;
 }
 
+/* Does @s belong to @owner's socket (the port id alone when @sk is NULL). */
+static bool ctx_session_owned(const struct ctx_session *s,
+			      const struct ctx_owner *owner)
+{
+	return s->owner.net == owner->net &&
+	       s->owner.portid == owner->portid &&
+	       (!owner->sk || s->owner.sk == owner->sk);
+}
+
 static unsigned int ctx_owner_sessions(const struct ctx_owner *owner)
 {
 	struct ctx_session *s;
@@ -159,8 +168,7 @@ static unsigned int ctx_owner_sessions(const struct ctx_owner *owner)
 
 	lockdep_assert_held(&ctx_lock);
 	list_for_each_entry(s, &ctx_sessions, node) {
-		if (s->owner.net == owner->net &&
-		    s->owner.portid == owner->portid)
+		if (ctx_session_owned(s, owner))
 			n++;
 	}
 	return n;
@@ -596,8 +604,7 @@ static struct ctx_session *ctx_session_find(const struct ctx_owner *owner,
 	lockdep_assert_held(&ctx_lock);
 	s = xa_load(&ctx_ids, id);
 	/* Another socket's session does not exist for this one. */
-	if (!s || s->owner.net != owner->net ||
-	    s->owner.portid != owner->portid) {
+	if (!s || !ctx_session_owned(s, owner)) {
 		NL_SET_ERR_MSG_MOD(extack, "no such session on this socket");
 		return NULL;
 	}
@@ -754,7 +761,9 @@ int ctx_session_del(const struct ctx_owner *owner, u32 id,
 
 /**
  * ctx_session_release_owner() - destroy every session of a closed socket
- * @owner: the socket
+ * @owner: the socket's net and port id; @owner->sk is NULL (the release
+ *	notifier does not name the socket), so every session of the port id
+ *	goes
  *
  * Context: process context (NETLINK_URELEASE notifier), may sleep.
  */
@@ -772,8 +781,7 @@ void ctx_session_release_owner(const struct ctx_owner *owner)
 		return;
 	mutex_lock(&ctx_lock);
 	list_for_each_entry_safe(s, tmp, &ctx_sessions, node) {
-		if (s->owner.net == owner->net &&
-		    s->owner.portid == owner->portid)
+		if (ctx_session_owned(s, owner))
 			ctx_session_unlink(s, &dead);
 	}
 	mutex_unlock(&ctx_lock);

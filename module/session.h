@@ -14,6 +14,7 @@
 
 struct net;
 struct netlink_ext_ack;
+struct sock;
 struct nlattr;
 
 /**
@@ -67,10 +68,16 @@ struct ctx_session_cpu {
  * struct ctx_owner - the netlink socket a session belongs to
  * @net: its network namespace (compared, never dereferenced)
  * @portid: its port id
+ * @sk: the socket itself (compared, never dereferenced). A closing socket
+ *	gives up its port id before its release notifier destroys its
+ *	sessions; another socket bound to that port id in between must not
+ *	reach them. The socket outlives the notifier, so its address is not
+ *	reused while its sessions exist.
  */
 struct ctx_owner {
 	const struct net *net;
 	u32 portid;
+	const struct sock *sk;
 };
 
 /**
