@@ -2,8 +2,9 @@
 /*
  * Storms: what users and administrators do to a module in anger.
  *
- * kills: CTX_STORM_KILLS (default 1000) ctxstat runs, CTX_STORM_PARALLEL
- * (default 8) at a time, each SIGKILLed at a random moment: some right
+ * kills: CTX_STORM_KILLS (default 1000, 150 on arm64) ctxstat runs,
+ * CTX_STORM_PARALLEL (default 8) at a time, each SIGKILLed at a random
+ * moment: some right
  * after fork/exec (before ctxstat could open its socket), some while it
  * sets up, most while its workload runs (a busy loop or sleeps). Then the
  * module must have no live session left and no kernel report.
@@ -154,17 +155,29 @@ static double setup_time(void)
 }
 
 /*
- * CTX_STORM_SECONDS (default 120, 0: no limit) stops starting runs: the
- * arm64 guest under -icount runs far fewer ctxstat per second than x86.
+ * The arm64 test-bed guest runs under -icount, where a busy guest's clock
+ * runs about 20 times slower than the host's: a ctxstat run there costs
+ * about a second of host time, so 1,000 would take 15 minutes of make
+ * check. 150 there; CTX_STORM_KILLS=1000 for the issue's full count.
+ */
+#ifdef __aarch64__
+#define STORM_KILLS 150
+#else
+#define STORM_KILLS 1000
+#endif
+
+/*
+ * CTX_STORM_SECONDS (default 120, 0: no limit) stops starting runs, for a
+ * loaded machine.
  */
 TEST_F_TIMEOUT(storm, kills, 3600)
 {
-	long total = env_long("CTX_STORM_KILLS", 1000);
+	long total = env_long("CTX_STORM_KILLS", STORM_KILLS);
 	long budget = env_long("CTX_STORM_SECONDS", 120);
 	int par = env_long("CTX_STORM_PARALLEL", 8);
 	long started = 0, done = 0, by_kill = 0, exited = 0, max_live = 0;
 	struct slot slots[32];
-	double t0 = ctx_now(), next_poll = 0, setup;
+	double t0 = ctx_now(), next_poll = 0, setup, next_report = t0 + 30;
 	bool cut = false;
 	int i, status;
 	long live;
@@ -216,6 +229,11 @@ TEST_F_TIMEOUT(storm, kills, 3600)
 			if (live - self->base > max_live)
 				max_live = live - self->base;
 			next_poll = now + 0.25;
+		}
+		if (now >= next_report) {
+			ksft_print_msg("storm: %.0f s: %ld runs started, %ld ended\n",
+				       now - t0, started, done);
+			next_report = now + 30;
 		}
 		usleep(1000);
 	}
