@@ -217,19 +217,6 @@ static int ctx_check_limits(const struct ctx_owner *owner,
  */
 static enum cpuhp_state ctx_cpuhp_state;
 
-/* Event @i failed on one CPU while SESSION_NEW creates it: on none, then. */
-static void ctx_session_event_failed(struct ctx_session *s, unsigned int i,
-				     int err)
-{
-	int cpu;
-
-	s->error[i] = err;
-	for_each_possible_cpu(cpu) {
-		ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->event[i]);
-		per_cpu_ptr(s->cpu, cpu)->event[i] = NULL;
-	}
-}
-
 static struct perf_event *ctx_session_create_one(struct ctx_session *s,
 						 unsigned int i,
 						 unsigned int cpu)
@@ -282,8 +269,14 @@ static void ctx_session_fill_cpu(struct ctx_session *s, unsigned int cpu,
 		/* The CPU went down meanwhile: its next startup fills it. */
 		if (err == -ENODEV)
 			goto out_release;
+		/*
+		 * At SESSION_NEW the event fails as a whole: READ reports the
+		 * error, and no CPU after this one tries it. Counters it got
+		 * on CPUs before this one stay until the session ends: taking
+		 * them out would race with those CPUs going down.
+		 */
 		if (creating)
-			ctx_session_event_failed(s, i, err);
+			s->error[i] = err;
 		else
 			lost = true;
 	}
