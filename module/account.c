@@ -62,7 +62,9 @@ static void ctx_settle(struct ctx_session *s, struct ctx_session_cpu *sc)
 	u64 delta = clock - sc->clock_in;
 	unsigned int i;
 
-	sc->tot.enabled += delta;
+	/* Kernel threads run on a CPU going down or coming up without one. */
+	if (sc->has_counters)
+		sc->tot.enabled += delta;
 	sc->clock_in = clock;
 	for (i = 0; i < s->nr_events; i++) {
 		if (!sc->event[i])
@@ -281,4 +283,130 @@ void ctx_account_read(struct ctx_session *s, struct ctx_totals *sum)
 			       s->nr_events);
 	}
 	cpus_read_unlock();
+}
+
+struct ctx_swap_info {
+	struct ctx_session *s;
+	struct perf_event **event;
+	struct perf_event **old;
+	unsigned int gen;
+	int err;
+};
+
+/*
+ * IPI: attribute what the current counters counted up to now, then put in
+ * the new ones (an open interval continues from their current value), if
+ * the CPU did not go down since the caller read @gen.
+ */
+static void ctx_swap_cpu(void *info)
+{
+	struct ctx_swap_info *si = info;
+	struct ctx_session *s = si->s;
+	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+	unsigned int i;
+
+	/* Cannot fail: only an NMI can find the CPU claimed. */
+	if (!ctx_cpu_claim())
+		return;
+	if (sc->gen != si->gen) {
+		si->err = -EAGAIN;
+		goto out;
+	}
+	if (sc->active) {
+		ctx_attribute(s, sc, ctx_cpu_context());
+		ctx_settle(s, sc);
+	}
+	sc->has_counters = false;
+	for (i = 0; i < s->nr_events; i++) {
+		si->old[i] = sc->event[i];
+		si->old[CTXCOUNT_MAX_EVENTS + i] = sc->retired[i];
+		sc->retired[i] = NULL;
+		sc->event[i] = si->event[i];
+		if (!sc->event[i])
+			continue;
+		sc->has_counters = true;
+		if (sc->active) {
+			sc->last[i] = ctx_counter_read(sc->event[i]);
+			sc->in[i] = sc->last[i];
+		}
+	}
+	sc->filled = true;
+	si->err = 0;
+out:
+	ctx_cpu_release();
+}
+
+/**
+ * ctx_account_swap_events() - put new counters in for @s on @cpu
+ * @s: the session
+ * @cpu: the CPU
+ * @event: the new counters (NULL for none), one per event of @s
+ * @old: filled with the counters to release (2 * CTXCOUNT_MAX_EVENTS:
+ *	those replaced and those ctx_account_cpu_down() took out), all
+ *	NULL when nothing was swapped
+ * @gen: @cpu's generation (&struct ctx_session_cpu.gen) read before the new
+ *	counters were created
+ *
+ * What the old counters counted up to the swap stays in @s's totals.
+ *
+ * Context: process context, no locks needed: the callers of one session
+ * are serialized (its fill work), ctx_account_cpu_down() runs on @cpu too.
+ * Return: 0; -EAGAIN if @cpu went down since @gen was read, -ENXIO if it
+ * is offline: nothing was swapped then, the caller releases @event.
+ */
+int ctx_account_swap_events(struct ctx_session *s, unsigned int cpu,
+			    struct perf_event **event, struct perf_event **old,
+			    unsigned int gen)
+{
+	struct ctx_swap_info si = {
+		.s = s, .event = event, .old = old, .gen = gen, .err = -ENXIO,
+	};
+	int err;
+
+	err = smp_call_function_single(cpu, ctx_swap_cpu, &si, 1);
+	return err ?: si.err;
+}
+
+/* IPI: this CPU is going down; see ctx_account_cpu_down(). */
+static void ctx_down_cpu(void *info)
+{
+	struct ctx_session *s = info;
+	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+	unsigned int i;
+
+	if (!ctx_cpu_claim())
+		return;
+	if (sc->active) {
+		ctx_attribute(s, sc, ctx_cpu_context());
+		ctx_settle(s, sc);
+	}
+	for (i = 0; i < s->nr_events; i++) {
+		if (!sc->event[i])
+			continue;
+		/* Empty: ctx_swap_cpu() emptied it when it put @event in. */
+		sc->retired[i] = sc->event[i];
+		sc->event[i] = NULL;
+	}
+	sc->has_counters = false;
+	sc->filled = false;
+	sc->gen++;
+	ctx_cpu_release();
+}
+
+/**
+ * ctx_account_cpu_down() - @cpu is going offline: stop counting there
+ * @s: the session
+ * @cpu: the CPU, still online
+ *
+ * Attributes what is pending on @cpu and takes its counters out of use
+ * (the perf core is about to detach them for good): they wait in
+ * &struct ctx_session_cpu.retired until the next swap or the session's
+ * end releases them. Releasing, like creating, may take the CPU hotplug
+ * lock (static keys), which the caller's hotplug callback cannot.
+ *
+ * Context: CPU hotplug teardown callback of @cpu.
+ */
+void ctx_account_cpu_down(struct ctx_session *s, unsigned int cpu)
+{
+	smp_call_function_single(cpu, ctx_down_cpu, s, 1);
 }

@@ -6,6 +6,7 @@
 #include <linux/types.h>
 
 struct ctx_session;
+struct perf_event;
 struct ctx_totals;
 struct task_struct;
 
@@ -31,5 +32,9 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 void ctx_account_start(struct ctx_session *s);
 void ctx_account_halt(struct ctx_session *s);
 void ctx_account_read(struct ctx_session *s, struct ctx_totals *sum);
+int ctx_account_swap_events(struct ctx_session *s, unsigned int cpu,
+			    struct perf_event **event, struct perf_event **old,
+			    unsigned int gen);
+void ctx_account_cpu_down(struct ctx_session *s, unsigned int cpu);
 
 #endif /* _CTXCOUNT_ACCOUNT_H */

@@ -23,11 +23,16 @@ static int __init ctx_init(void)
 	err = ctx_hooks_register();
 	if (err)
 		return err;
-	err = ctx_netlink_register();
+	err = ctx_session_hotplug_init();
 	if (err)
 		goto err_hooks;
+	err = ctx_netlink_register();
+	if (err)
+		goto err_hotplug;
 	return 0;
 
+err_hotplug:
+	ctx_session_hotplug_exit();
 err_hooks:
 	ctx_hooks_unregister();
 	return err;
@@ -38,6 +43,7 @@ static void __exit ctx_exit(void)
 	/* No more requests or socket releases, then nothing to count for. */
 	ctx_netlink_unregister();
 	ctx_session_destroy_all();
+	ctx_session_hotplug_exit();
 	ctx_hooks_unregister();
 }
 

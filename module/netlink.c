@@ -56,10 +56,13 @@ static u32 ctx_nla_get_u32_or_0(const struct nlattr *attr)
 	return attr ? nla_get_u32(attr) : 0;
 }
 
-static void ctx_nl_owner(struct genl_info *info, struct ctx_owner *owner)
+static void ctx_nl_owner(const struct sk_buff *skb, struct genl_info *info,
+			 struct ctx_owner *owner)
 {
 	owner->net = genl_info_net(info);
 	owner->portid = info->snd_portid;
+	/* The sending socket (netlink_unicast_kernel() sets it). */
+	owner->sk = NETLINK_CB(skb).sk;
 }
 
 static int ctx_nl_parse_target(const struct nlattr *nest,
@@ -249,7 +252,7 @@ static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 		err = nr;
 		goto out_free;
 	}
-	ctx_nl_owner(info, &owner);
+	ctx_nl_owner(skb, info, &owner);
 	err = ctx_session_new(&owner, &target, req, nr, rep, info->extack);
 	if (err)
 		goto out_free;
@@ -283,7 +286,7 @@ static int ctx_nl_session_err(struct genl_info *info, int err)
 }
 
 /* START, STOP and DEL: a session id in, nothing but the ack out. */
-static int ctx_nl_session_op(struct genl_info *info,
+static int ctx_nl_session_op(struct sk_buff *skb, struct genl_info *info,
 			     int (*op)(const struct ctx_owner *owner, u32 id,
 				       struct netlink_ext_ack *extack))
 {
@@ -294,24 +297,24 @@ static int ctx_nl_session_op(struct genl_info *info,
 	err = ctx_nl_session_id(info, &id);
 	if (err)
 		return err;
-	ctx_nl_owner(info, &owner);
+	ctx_nl_owner(skb, info, &owner);
 	err = op(&owner, id, info->extack);
 	return ctx_nl_session_err(info, err);
 }
 
 static int ctx_nl_session_start(struct sk_buff *skb, struct genl_info *info)
 {
-	return ctx_nl_session_op(info, ctx_session_start);
+	return ctx_nl_session_op(skb, info, ctx_session_start);
 }
 
 static int ctx_nl_session_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	return ctx_nl_session_op(info, ctx_session_stop);
+	return ctx_nl_session_op(skb, info, ctx_session_stop);
 }
 
 static int ctx_nl_session_del(struct sk_buff *skb, struct genl_info *info)
 {
-	return ctx_nl_session_op(info, ctx_session_del);
+	return ctx_nl_session_op(skb, info, ctx_session_del);
 }
 
 static int ctx_nl_put_u64(struct sk_buff *msg, int type, u64 value, int pad)
@@ -372,7 +375,8 @@ static int ctx_nl_fill_read(struct sk_buff *msg, const void *data)
 	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_SEEN, rep->tasks_seen,
 			   CTXCOUNT_A_PAD) ||
 	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_LOST, rep->tasks_lost,
-			   CTXCOUNT_A_PAD))
+			   CTXCOUNT_A_PAD) ||
+	    nla_put_u32(msg, CTXCOUNT_A_CPUS_LOST, rep->cpus_lost))
 		return -EMSGSIZE;
 	events = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
 	if (!events)
@@ -392,7 +396,7 @@ static size_t ctx_nl_read_size(unsigned int nr_events)
 	size_t event = nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
 		       3 * u64_attr + buckets;
 
-	return nla_total_size(sizeof(u32)) + 2 * u64_attr +
+	return 2 * nla_total_size(sizeof(u32)) + 2 * u64_attr +
 	       nla_total_size(0) + nr_events * event;
 }
 
@@ -409,7 +413,7 @@ static int ctx_nl_session_read(struct sk_buff *skb, struct genl_info *info)
 	rep = kzalloc(sizeof(*rep), GFP_KERNEL);
 	if (!rep)
 		return -ENOMEM;
-	ctx_nl_owner(info, &owner);
+	ctx_nl_owner(skb, info, &owner);
 	err = ctx_session_read(&owner, id, rep, info->extack);
 	if (err) {
 		ctx_nl_session_err(info, err);
@@ -494,6 +498,7 @@ static int ctx_nl_notify(struct notifier_block *nb, unsigned long event,
 			 void *ptr)
 {
 	const struct netlink_notify *n = ptr;
+	/* No socket here: every session of the port id goes. */
 	struct ctx_owner owner = { .net = n->net, .portid = n->portid };
 
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)

@@ -10,6 +10,7 @@
  * period following its removal from the lists the hooks walk.
  */
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/cred.h>
 #include <linux/ctxcount.h>
@@ -151,6 +152,15 @@ static struct task_struct *ctx_find_task(pid_t nr)
 	return task;
 }
 
+/* Does @s belong to @owner's socket (the port id alone when @sk is NULL). */
+static bool ctx_session_owned(const struct ctx_session *s,
+			      const struct ctx_owner *owner)
+{
+	return s->owner.net == owner->net &&
+	       s->owner.portid == owner->portid &&
+	       (!owner->sk || s->owner.sk == owner->sk);
+}
+
 static unsigned int ctx_owner_sessions(const struct ctx_owner *owner)
 {
 	struct ctx_session *s;
@@ -158,8 +168,7 @@ static unsigned int ctx_owner_sessions(const struct ctx_owner *owner)
 
 	lockdep_assert_held(&ctx_lock);
 	list_for_each_entry(s, &ctx_sessions, node) {
-		if (s->owner.net == owner->net &&
-		    s->owner.portid == owner->portid)
+		if (ctx_session_owned(s, owner))
 			n++;
 	}
 	return n;
@@ -181,72 +190,187 @@ static int ctx_check_limits(const struct ctx_owner *owner,
 	return 0;
 }
 
-/* Creates event @i on every online CPU, or on none. */
-static int ctx_session_create_event(struct ctx_session *s, unsigned int i)
+/*
+ * Counters and CPU hotplug. Each session is an instance of a multi-instance
+ * CPU hotplug state. Counters are created by the session's fill work, for
+ * every online CPU that has none for its current online period: at
+ * SESSION_NEW (which waits for it), and whenever a CPU comes online (the
+ * startup callback queues it). The teardown callback, which runs before the
+ * perf core's (that one detaches a CPU's counters for good), attributes
+ * what is pending and takes the counters out of use; the next fill or the
+ * session's end releases them. So a task that runs on a CPU that went
+ * offline and came back is still counted.
+ *
+ * The callbacks neither create nor release counters: perf may flip a
+ * static key there (software events), which takes the CPU hotplug lock
+ * that a hotplug operation holds for write. The fill work holds no lock
+ * while it calls into perf; a CPU going down meanwhile is caught by its
+ * generation count (ctx_account_swap_events()). Works are never reentrant,
+ * so one session's fills are serialized.
+ *
+ * The fill work is a kernel worker: counters are never created from the
+ * requesting task, because the perf core checks the current task's
+ * credentials even for kernel counters (find_get_context() calls
+ * perf_allow_cpu() for CPU events in 6.12), which would apply
+ * perf_event_paranoid to the requesting user instead of the module's own
+ * policy, already applied.
+ */
+static enum cpuhp_state ctx_cpuhp_state;
+
+static struct perf_event *ctx_session_create_one(struct ctx_session *s,
+						 unsigned int i,
+						 unsigned int cpu)
 {
 	struct perf_event *event;
-	int cpu, err;
 
-	for_each_online_cpu(cpu) {
-		event = ctx_counter_create(&s->spec[i], cpu);
-		if (IS_ERR(event)) {
-			err = PTR_ERR(event);
-			goto err_release;
-		}
-		per_cpu_ptr(s->cpu, cpu)->event[i] = event;
-		if (!s->privileged && !ctx_counter_per_task(event)) {
-			err = -EACCES;
-			goto err_release;
-		}
+	if (!s->privileged && !ctx_counter_type_unprivileged(s->spec[i].type))
+		return ERR_PTR(-EACCES);
+	event = ctx_counter_create(&s->spec[i], cpu);
+	if (IS_ERR(event))
+		return event;
+	if (!s->privileged &&
+	    !ctx_counter_unprivileged(event, s->spec[i].type)) {
+		ctx_counter_release(event);
+		return ERR_PTR(-EACCES);
 	}
-	return 0;
-
-err_release:
-	for_each_possible_cpu(cpu) {
-		ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->event[i]);
-		per_cpu_ptr(s->cpu, cpu)->event[i] = NULL;
-	}
-	return err;
+	return event;
 }
 
-struct ctx_create_work {
-	struct work_struct work;
-	struct ctx_session *s;
-};
+static void ctx_session_release_array(struct perf_event **event,
+				      unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		ctx_counter_release(event[i]);
+}
+
+/* Give @cpu counters for its current online period, if it has none. */
+static void ctx_session_fill_cpu(struct ctx_session *s, unsigned int cpu,
+				 bool creating)
+{
+	struct ctx_session_cpu *sc = per_cpu_ptr(s->cpu, cpu);
+	struct perf_event *old[2 * CTXCOUNT_MAX_EVENTS] = { };
+	struct perf_event *event[CTXCOUNT_MAX_EVENTS] = { };
+	unsigned int i, gen = READ_ONCE(sc->gen);
+	bool lost = false;
+	int err;
+
+	if (READ_ONCE(sc->filled))
+		return;
+	for (i = 0; i < s->nr_events; i++) {
+		if (s->error[i])
+			continue;
+		event[i] = ctx_session_create_one(s, i, cpu);
+		if (!IS_ERR(event[i]))
+			continue;
+		err = PTR_ERR(event[i]);
+		event[i] = NULL;
+		/* The CPU went down meanwhile: its next startup fills it. */
+		if (err == -ENODEV)
+			goto out_release;
+		/*
+		 * At SESSION_NEW the event fails as a whole: READ reports the
+		 * error, and no CPU after this one tries it. Counters it got
+		 * on CPUs before this one stay until the session ends: taking
+		 * them out would race with those CPUs going down.
+		 */
+		if (creating)
+			s->error[i] = err;
+		else
+			lost = true;
+	}
+	if (ctx_account_swap_events(s, cpu, event, old, gen))
+		goto out_release;
+	ctx_session_release_array(old, ARRAY_SIZE(old));
+	if (lost) {
+		atomic_inc(&s->cpus_lost);
+		pr_warn_ratelimited("session %u: no counter on cpu%u, which came online: its counts are missing\n",
+				    s->id, cpu);
+	}
+	return;
+
+out_release:
+	ctx_session_release_array(event, s->nr_events);
+}
+
+static void ctx_session_fill_work(struct work_struct *work)
+{
+	struct ctx_session *s = container_of(work, struct ctx_session,
+					     fill_work);
+	bool creating = READ_ONCE(s->creating);
+	int cpu;
+
+	/* Unlocked: a CPU that comes up later queues this again. */
+	for_each_online_cpu(cpu)
+		ctx_session_fill_cpu(s, cpu, creating);
+}
+
+static int ctx_session_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct ctx_session *s = hlist_entry(node, struct ctx_session,
+					    cpuhp_node);
+
+	queue_work(system_unbound_wq, &s->fill_work);
+	/* Never fail: a CPU must not stay offline because of a session. */
+	return 0;
+}
+
+static int ctx_session_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct ctx_session *s = hlist_entry(node, struct ctx_session,
+					    cpuhp_node);
+
+	ctx_account_cpu_down(s, cpu);
+	return 0;
+}
 
 /*
  * An event the PMU cannot give is reported in its error slot, it does not
- * fail the session. CPUs that come online later have no counters: time a
- * monitored task runs there shows as enabled but not running.
+ * fail the session.
  */
-static void ctx_session_create_counters_work(struct work_struct *work)
+static int ctx_session_create_counters(struct ctx_session *s)
 {
-	struct ctx_create_work *cw = container_of(work, struct ctx_create_work,
-						  work);
-	struct ctx_session *s = cw->s;
-	unsigned int i;
+	int err;
 
-	cpus_read_lock();
-	for (i = 0; i < s->nr_events; i++)
-		s->error[i] = ctx_session_create_event(s, i);
-	cpus_read_unlock();
+	WRITE_ONCE(s->creating, true);
+	err = cpuhp_state_add_instance_nocalls(ctx_cpuhp_state,
+					       &s->cpuhp_node);
+	if (!err) {
+		queue_work(system_unbound_wq, &s->fill_work);
+		flush_work(&s->fill_work);
+	}
+	WRITE_ONCE(s->creating, false);
+	return err;
 }
 
-/*
- * The perf core checks the current task's credentials even for kernel
- * counters (find_get_context() calls perf_allow_cpu() for CPU events in
- * 6.12), which would apply perf_event_paranoid to the requesting user
- * instead of the module's own policy, already applied. Create them from a
- * kernel worker, like any other kernel counter.
+/**
+ * ctx_session_hotplug_init() - set up the CPU hotplug state of sessions
+ *
+ * Context: module init, before any session exists.
+ * Return: 0 or a negative errno.
  */
-static void ctx_session_create_counters(struct ctx_session *s)
+int ctx_session_hotplug_init(void)
 {
-	struct ctx_create_work cw = { .s = s };
+	int ret;
 
-	INIT_WORK_ONSTACK(&cw.work, ctx_session_create_counters_work);
-	queue_work(system_unbound_wq, &cw.work);
-	flush_work(&cw.work);
-	destroy_work_on_stack(&cw.work);
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "ctxcount:online",
+				      ctx_session_cpu_online,
+				      ctx_session_cpu_offline);
+	if (ret < 0)
+		return ret;
+	ctx_cpuhp_state = ret;
+	return 0;
+}
+
+/**
+ * ctx_session_hotplug_exit() - remove the CPU hotplug state
+ *
+ * Context: module exit, after every session was destroyed.
+ */
+void ctx_session_hotplug_exit(void)
+{
+	cpuhp_remove_multi_state(ctx_cpuhp_state);
 }
 
 static void ctx_session_free(struct ctx_session *s)
@@ -254,9 +378,17 @@ static void ctx_session_free(struct ctx_session *s)
 	unsigned int i;
 	int cpu;
 
+	/* No hotplug callback runs for @s once this returns... */
+	if (s->cpuhp_node.pprev)
+		cpuhp_state_remove_instance_nocalls(ctx_cpuhp_state,
+						    &s->cpuhp_node);
+	/* ...so no fill is queued again after this. */
+	cancel_work_sync(&s->fill_work);
 	for_each_possible_cpu(cpu) {
-		for (i = 0; i < s->nr_events; i++)
+		for (i = 0; i < s->nr_events; i++) {
 			ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->event[i]);
+			ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->retired[i]);
+		}
 	}
 	free_percpu(s->cpu);
 	ctx_taskset_destroy(&s->tasks);
@@ -286,6 +418,9 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 		s->spec[i] = req[i].spec;
 	atomic64_set(&s->tasks_seen, 0);
 	atomic64_set(&s->tasks_lost, 0);
+	atomic_set(&s->cpus_lost, 0);
+	INIT_HLIST_NODE(&s->cpuhp_node);
+	INIT_WORK(&s->fill_work, ctx_session_fill_work);
 	return s;
 
 err_taskset:
@@ -391,6 +526,7 @@ static void ctx_session_report(struct ctx_session *s,
 	memcpy(rep->error, s->error, sizeof(rep->error));
 	rep->tasks_seen = atomic64_read(&s->tasks_seen);
 	rep->tasks_lost = atomic64_read(&s->tasks_lost);
+	rep->cpus_lost = atomic_read(&s->cpus_lost);
 }
 
 /**
@@ -439,7 +575,11 @@ int ctx_session_new(const struct ctx_owner *owner,
 		goto out_unlock;
 	}
 	s->privileged = privileged;
-	ctx_session_create_counters(s);
+	err = ctx_session_create_counters(s);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot set up the session's CPU hotplug state");
+		goto out_free;
+	}
 	err = ctx_session_link(s, task, extack);
 	if (err)
 		goto out_free;
@@ -466,8 +606,7 @@ static struct ctx_session *ctx_session_find(const struct ctx_owner *owner,
 	lockdep_assert_held(&ctx_lock);
 	s = xa_load(&ctx_ids, id);
 	/* Another socket's session does not exist for this one. */
-	if (!s || s->owner.net != owner->net ||
-	    s->owner.portid != owner->portid) {
+	if (!s || !ctx_session_owned(s, owner)) {
 		NL_SET_ERR_MSG_MOD(extack, "no such session on this socket");
 		return NULL;
 	}
@@ -624,7 +763,9 @@ int ctx_session_del(const struct ctx_owner *owner, u32 id,
 
 /**
  * ctx_session_release_owner() - destroy every session of a closed socket
- * @owner: the socket
+ * @owner: the socket's net and port id; @owner->sk is NULL (the release
+ *	notifier does not name the socket), so every session of the port id
+ *	goes
  *
  * Context: process context (NETLINK_URELEASE notifier), may sleep.
  */
@@ -642,8 +783,7 @@ void ctx_session_release_owner(const struct ctx_owner *owner)
 		return;
 	mutex_lock(&ctx_lock);
 	list_for_each_entry_safe(s, tmp, &ctx_sessions, node) {
-		if (s->owner.net == owner->net &&
-		    s->owner.portid == owner->portid)
+		if (ctx_session_owned(s, owner))
 			ctx_session_unlink(s, &dead);
 	}
 	mutex_unlock(&ctx_lock);

@@ -7,12 +7,14 @@
 #include <linux/list.h>
 #include <linux/sched.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "counters.h"
 #include "taskset.h"
 
 struct net;
 struct netlink_ext_ack;
+struct sock;
 struct nlattr;
 
 /**
@@ -31,8 +33,15 @@ struct ctx_totals {
 
 /**
  * struct ctx_session_cpu - a session's state on one CPU
- * @event: the session's counters on this CPU; NULL when the event failed or
- *	the CPU was offline when the session was created
+ * @event: the session's counters on this CPU; NULL when the event failed,
+ *	while the CPU is offline, or when a CPU that came online could not
+ *	get one (counted in the session's @cpus_lost)
+ * @retired: counters taken out of use when the CPU went down, to be
+ *	released (not from the hotplug callback: see ctx_account_cpu_down())
+ * @gen: how many times the CPU went down during the session
+ * @filled: @event was created for the CPU's current online period
+ * @has_counters: at least one of @event is there; time spent without
+ *	any (the CPU going down or coming up) is not @tot.enabled
  * @active: a monitored task is on this CPU: counts are being attributed
  * @last: per event, the counter value at the last context boundary
  * @in: per event, the counter value when @full was last brought up to date
@@ -44,6 +53,10 @@ struct ctx_totals {
  */
 struct ctx_session_cpu {
 	struct perf_event *event[CTXCOUNT_MAX_EVENTS];
+	struct perf_event *retired[CTXCOUNT_MAX_EVENTS];
+	unsigned int gen;
+	bool filled;
+	bool has_counters;
 	bool active;
 	u64 last[CTXCOUNT_MAX_EVENTS];
 	u64 in[CTXCOUNT_MAX_EVENTS];
@@ -55,10 +68,16 @@ struct ctx_session_cpu {
  * struct ctx_owner - the netlink socket a session belongs to
  * @net: its network namespace (compared, never dereferenced)
  * @portid: its port id
+ * @sk: the socket itself (compared, never dereferenced). A closing socket
+ *	gives up its port id before its release notifier destroys its
+ *	sessions; another socket bound to that port id in between must not
+ *	reach them. The socket outlives the notifier, so its address is not
+ *	reused while its sessions exist.
  */
 struct ctx_owner {
 	const struct net *net;
 	u32 portid;
+	const struct sock *sk;
 };
 
 /**
@@ -94,7 +113,13 @@ struct ctx_event_req {
  * @cpu: per-CPU counters and attribution
  * @tasks: monitored tasks (taskset.h)
  * @tasks_seen: tasks ever added to @tasks
- * @tasks_lost: tasks that could not be added (no memory)
+ * @tasks_lost: tasks that could not be added (allocation failure)
+ * @cpus_lost: CPUs that came online and could not get a counter for every
+ *	event: what monitored tasks ran there is missing from the counts
+ * @creating: SESSION_NEW is creating the counters: an event that fails on
+ *	one CPU is the event's error, not a lost CPU
+ * @cpuhp_node: the session's instance of the CPU hotplug state
+ * @fill_work: creates counters on the online CPUs that have none
  * @node: in the list of all sessions (RCU, for the fork and exit hooks)
  * @run_node: in the list of started sessions (RCU, for the context hooks)
  * @free_node: in a list of sessions waiting for a grace period to be freed
@@ -112,6 +137,10 @@ struct ctx_session {
 	struct ctx_taskset tasks;
 	atomic64_t tasks_seen;
 	atomic64_t tasks_lost;
+	atomic_t cpus_lost;
+	bool creating;
+	struct hlist_node cpuhp_node;
+	struct work_struct fill_work;
 	struct list_head node;
 	struct list_head run_node;
 	struct list_head free_node;
@@ -124,6 +153,7 @@ struct ctx_session {
  * @error: per event, 0 or the error the perf core gave
  * @tasks_seen: see struct ctx_session
  * @tasks_lost: see struct ctx_session
+ * @cpus_lost: see struct ctx_session
  * @tot: totals over all CPUs
  */
 struct ctx_session_report {
@@ -132,6 +162,7 @@ struct ctx_session_report {
 	int error[CTXCOUNT_MAX_EVENTS];
 	u64 tasks_seen;
 	u64 tasks_lost;
+	u32 cpus_lost;
 	struct ctx_totals tot;
 };
 
@@ -170,6 +201,8 @@ int ctx_session_del(const struct ctx_owner *owner, u32 id,
 		    struct netlink_ext_ack *extack);
 void ctx_session_release_owner(const struct ctx_owner *owner);
 void ctx_session_destroy_all(void);
+int ctx_session_hotplug_init(void);
+void ctx_session_hotplug_exit(void);
 unsigned int ctx_session_count(void);
 
 void ctx_session_fork(struct task_struct *parent, struct task_struct *child);

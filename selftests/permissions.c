@@ -7,6 +7,7 @@
  * user-space-only events, <= 1 all events). Root is not limited by it.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -266,6 +267,66 @@ TEST_F(perm_misc, ctxstat_unprivileged)
 	TH_LOG("ctxstat -a as uid 65534: %.*s", (int)strcspn(run->err, "\n"),
 	       run->err);
 	free(run);
+}
+
+/* The id of a tracepoint in tracefs, or -1. */
+static long tracepoint_id(const char *event)
+{
+	static const char *const roots[] = {
+		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
+	};
+	char path[256];
+	unsigned int i;
+	long id = -1;
+
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]) && id < 0; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s/id", roots[i], event);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%ld", &id) != 1)
+			id = -1;
+		fclose(f);
+	}
+	return id;
+}
+
+/*
+ * Tracepoint events (ftrace:function among them) and breakpoints: the perf
+ * core checks who may have them against the current task, and the module
+ * creates its counters from a kernel thread, so the module refuses them to
+ * unprivileged callers itself, as a per-event -EACCES, at every paranoid
+ * level. Root still gets them.
+ */
+TEST_F(perm_misc, tracepoint_events_unprivileged)
+{
+	long id = tracepoint_id("sched/sched_switch");
+	struct ctx_ev tp = { PERF_TYPE_TRACEPOINT, 0, CTX_F_USER_ONLY,
+			     "sched:sched_switch:u" };
+	struct ctx_ev bp = { PERF_TYPE_BREAKPOINT, 0, CTX_F_USER_ONLY,
+			     "breakpoint:u" };
+	struct outcome *o = mmap(NULL, sizeof(*o), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct req q = { .pid = 0, .ev = &tp, .dumpable = true };
+
+	ASSERT_NE(MAP_FAILED, o);
+	if (id < 0)
+		SKIP(return, "no tracefs: sched/sched_switch/id not found");
+	tp.config = id;
+	/* root: the tracepoint counts */
+	EXPECT_EQ(0, ctx_event_error(&tp));
+
+	ASSERT_EQ(0, ctx_param_set("paranoid", 1));
+	ASSERT_EQ(0, as_nobody(&q, o));
+	EXPECT_EQ(0, o->ret) TH_LOG("the session itself was refused: %s", o->ack.msg);
+	EXPECT_EQ(-EACCES, o->ev_error);
+	q.ev = &bp;
+	ASSERT_EQ(0, as_nobody(&q, o));
+	EXPECT_EQ(0, o->ret) TH_LOG("the session itself was refused: %s", o->ack.msg);
+	EXPECT_EQ(-EACCES, o->ev_error);
+	munmap(o, sizeof(*o));
 }
 
 CTX_TEST_MAIN

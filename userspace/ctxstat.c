@@ -82,6 +82,7 @@ struct run_state {
 	/* every run's value of every displayed event, and its elapsed time */
 	struct ctx_sample values[CTX_MAX_EVENTS];
 	struct ctx_sample elapsed_ns;
+	bool exec_failed;	/* the workload could not be executed */
 };
 
 /* Which privilege is missing, for when the kernel did not say itself. */
@@ -217,6 +218,7 @@ static int measure(struct run_state *s, struct ctx_workload *w)
 		if (err) {
 			fprintf(stderr, "ctxstat: cannot run '%s': %s\n",
 				a->cmd[0], strerror(-err));
+			s->exec_failed = true;
 			ctx_workload_wait(w, &s->status, &s->rusage);
 			return err;
 		}
@@ -286,6 +288,10 @@ static void accumulate(struct run_state *s, const struct ctx_nl_reply *r)
 		fprintf(stderr,
 			"ctxstat: warning: %llu tasks could not be monitored; counts are short\n",
 			(unsigned long long)r->tasks_lost);
+	if (r->cpus_lost)
+		fprintf(stderr,
+			"ctxstat: warning: %u CPUs came online without counters; counts are short\n",
+			r->cpus_lost);
 	if (s->args->verbose)
 		fprintf(stderr, "ctxstat: session %u: %llu tasks monitored\n",
 			r->session_id, (unsigned long long)r->tasks_seen);
@@ -709,7 +715,11 @@ static int run(const struct ctx_args *a, const struct ctx_event_list *l,
 	print_outliers(s, "");
 	if (s->runs_done && a->save && save_stat(s) && !err)
 		err = -EIO;
-	code = err ? (a->cmd && err == -ENOENT ? 127 : CTX_EXIT_FAILURE) :
+	/*
+	 * 127 only for a command that does not exist: -ENOENT from the
+	 * kernel (the module unloaded mid-run) is a counting failure.
+	 */
+	code = err ? (s->exec_failed && err == -ENOENT ? 127 : CTX_EXIT_FAILURE) :
 	       a->cmd ? ctx_exit_code(s->status) : 0;
 	free_state(s);
 	return code;

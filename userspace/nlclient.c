@@ -121,6 +121,7 @@ static struct nla_policy reply_policy[CTXCOUNT_A_MAX + 1] = {
 	[CTXCOUNT_A_TASKS_LOST]		= { .type = NLA_U64 },
 	[CTXCOUNT_A_STATS_SESSIONS]	= { .type = NLA_U32 },
 	[CTXCOUNT_A_STATS_FEATURES]	= { .type = NLA_U32 },
+	[CTXCOUNT_A_CPUS_LOST]		= { .type = NLA_U32 },
 };
 
 static uint64_t get_u64_or_0(struct nlattr *a)
@@ -199,6 +200,8 @@ int ctx_nl_parse_reply(struct nlmsghdr *nlh, struct ctx_nl_reply *r)
 		r->session_id = nla_get_u32(tb[CTXCOUNT_A_SESSION_ID]);
 	r->tasks_seen = get_u64_or_0(tb[CTXCOUNT_A_TASKS_SEEN]);
 	r->tasks_lost = get_u64_or_0(tb[CTXCOUNT_A_TASKS_LOST]);
+	if (tb[CTXCOUNT_A_CPUS_LOST])
+		r->cpus_lost = nla_get_u32(tb[CTXCOUNT_A_CPUS_LOST]);
 	if (tb[CTXCOUNT_A_STATS_SESSIONS])
 		r->stats_sessions = nla_get_u32(tb[CTXCOUNT_A_STATS_SESSIONS]);
 	if (tb[CTXCOUNT_A_STATS_FEATURES])

@@ -41,6 +41,7 @@ struct ctx_nl_reply {
 	uint32_t session_id;
 	uint64_t tasks_seen;
 	uint64_t tasks_lost;
+	uint32_t cpus_lost;	/* CPUs that came online without counters */
 	uint32_t stats_sessions;
 	uint32_t stats_features;
 	int nr_events;		/* highest index seen + 1 */

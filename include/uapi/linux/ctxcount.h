@@ -48,6 +48,11 @@
  *     CTXCOUNT_A_TASKS_LOST: NLA_U64, tasks that should have been monitored
  *                            but could not be (allocation failure); when
  *                            non-zero, the counts are known to be short
+ *     CTXCOUNT_A_CPUS_LOST: NLA_U32, CPUs that came online during the
+ *                           session and could not get its counters (a CPU
+ *                           that goes offline and online again normally
+ *                           gets new ones and loses nothing); when
+ *                           non-zero, the counts are known to be short
  *     CTXCOUNT_A_EVENTS: NLA_NESTED
  *       CTXCOUNT_EVENTS_A_EVENT: NLA_NESTED
  *         CTXCOUNT_EVENT_A_INDEX: NLA_U32
@@ -108,6 +113,7 @@ enum ctxcount_attr {
 	CTXCOUNT_A_TASKS_LOST,
 	CTXCOUNT_A_STATS_SESSIONS,
 	CTXCOUNT_A_STATS_FEATURES,
+	CTXCOUNT_A_CPUS_LOST,
 	__CTXCOUNT_A_LAST
 };
 
