@@ -425,6 +425,33 @@ long ctx_live_sessions(void)
 	return ret;
 }
 
+long ctx_wait_live_sessions(long want, int ms)
+{
+	long live = ctx_live_sessions();
+
+	while (live != want && ms > 0) {
+		usleep(20000);
+		ms -= 20;
+		live = ctx_live_sessions();
+	}
+	return live;
+}
+
+int ctx_cpu_set_online(int cpu, int on)
+{
+	char path[128];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, on ? "1" : "0", 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 uint64_t ctx_bucket_sum(const struct ctx_ev_res *e)
 {
 	uint64_t sum = 0;

@@ -101,6 +101,13 @@ int ctx_cmd(struct ctx_sock *s, uint8_t cmd, uint32_t id,
 	    struct ctx_res *res, struct ctx_ack *ack);
 /* Live sessions (all sockets) or a negative errno. */
 long ctx_live_sessions(void);
+/*
+ * Wait up to @ms for the live session count to reach @want (sockets are
+ * released asynchronously after close); returns the last count seen.
+ */
+long ctx_wait_live_sessions(long want, int ms);
+/* Take @cpu offline (@on 0) or online (@on 1) through sysfs; -errno. */
+int ctx_cpu_set_online(int cpu, int on);
 
 uint64_t ctx_bucket_sum(const struct ctx_ev_res *e);
 uint64_t ctx_softirq_sum(const struct ctx_ev_res *e);

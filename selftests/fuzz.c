@@ -882,21 +882,6 @@ out:
 
 /* ---- CPU hotplug meanwhile ---------------------------------------------- */
 
-static int fz_cpu_online(int cpu, int on)
-{
-	char path[128];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /*
  * Takes the last CPU offline and online again, about twice a second,
  * while the fuzzing threads run: counters are created and released by the
@@ -907,13 +892,13 @@ static void *fz_hotplug_fn(void *arg)
 	int on = 0;
 
 	while (atomic_load(&fz.running) > 0) {
-		if (fz_cpu_online(fz.hp_cpu, on))
+		if (ctx_cpu_set_online(fz.hp_cpu, on))
 			break;
 		fz.hp_toggles++;
 		on = !on;
 		usleep(300000 + rand() % 400000);
 	}
-	fz_cpu_online(fz.hp_cpu, 1);
+	ctx_cpu_set_online(fz.hp_cpu, 1);
 	return NULL;
 }
 
@@ -1061,18 +1046,6 @@ static void fz_sum(struct fz_stats *sum, const struct fz_stats *st)
 		s[i] += a[i];
 }
 
-static long wait_live(long want, int ms)
-{
-	long live = ctx_live_sessions();
-
-	while (live != want && ms > 0) {
-		usleep(20000);
-		ms -= 20;
-		live = ctx_live_sessions();
-	}
-	return live;
-}
-
 FIXTURE(fuzz) {
 	int kmsg;
 	long base;
@@ -1151,7 +1124,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 	fz_report(sum, secs);
 
 	/* every socket is closed: nothing may be left */
-	live = wait_live(self->base, 5000);
+	live = ctx_wait_live_sessions(self->base, 5000);
 	EXPECT_EQ(self->base, live) TH_LOG("%ld sessions left after every fuzzing socket closed",
 					   live - self->base);
 	EXPECT_LT(0, sum->sent);
@@ -1167,7 +1140,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 		(unsigned long long)res->ev[0].full);
 	EXPECT_EQ(res->ev[0].full, ctx_bucket_sum(&res->ev[0]));
 	ctx_close(&cs);
-	EXPECT_EQ(self->base, wait_live(self->base, 2000));
+	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 2000));
 	free(res);
 	free(sum);
 }

@@ -45,21 +45,6 @@ static int hp_cpu(void)
 	return n > 1 ? (int)n - 1 : -1;
 }
 
-static int cpu_set_online(int cpu, int on)
-{
-	char path[128];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static int cpu_is_online(int cpu)
 {
 	char path[128], c = 0;
@@ -193,7 +178,7 @@ FIXTURE_SETUP(hp)
 FIXTURE_TEARDOWN(hp)
 {
 	if (self->cpu > 0 && cpu_is_online(self->cpu) == 0)
-		cpu_set_online(self->cpu, 1);
+		ctx_cpu_set_online(self->cpu, 1);
 	ctx_close(&self->s);
 	EXPECT_EQ(self->base, ctx_live_sessions());
 	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
@@ -203,14 +188,14 @@ FIXTURE_TEARDOWN(hp)
 /* Offline then online again, checking each step. */
 static int cycle_cpu(struct __test_metadata *_metadata, int cpu, int ms)
 {
-	int ret = cpu_set_online(cpu, 0);
+	int ret = ctx_cpu_set_online(cpu, 0);
 
 	if (ret) {
 		TH_LOG("offlining cpu%d: %s", cpu, strerror(-ret));
 		return ret;
 	}
 	usleep(ms * 1000);
-	ret = cpu_set_online(cpu, 1);
+	ret = ctx_cpu_set_online(cpu, 1);
 	if (ret)
 		TH_LOG("onlining cpu%d: %s", cpu, strerror(-ret));
 	/* a kernel worker creates the new counters right after */
@@ -307,12 +292,12 @@ TEST_F_TIMEOUT(hp, offline_at_creation, 240)
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	ASSERT_EQ(0, spinner_fork(&sp, self->cpu, 400));
-	ret = cpu_set_online(self->cpu, 0);
+	ret = ctx_cpu_set_online(self->cpu, 0);
 	ASSERT_EQ(0, ret) TH_LOG("offlining cpu%d: %s", self->cpu, strerror(-ret));
 	ASSERT_EQ(0, ctx_new(&self->s, sp.pid, 0, &ev_cpu_clock, 1, self->res, NULL));
 	id = self->res->id;
 	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
-	ret = cpu_set_online(self->cpu, 1);
+	ret = ctx_cpu_set_online(self->cpu, 1);
 	ASSERT_EQ(0, ret) TH_LOG("onlining cpu%d: %s", self->cpu, strerror(-ret));
 	usleep(SETTLE_MS * 1000);
 	ASSERT_EQ(0, spinner_go(&sp));
@@ -343,7 +328,7 @@ TEST_F_TIMEOUT(hp, churn, 300)
 				     &ev_cpu_clock, 1, self->res, NULL));
 		ASSERT_EQ(0, ctx_cmd(&s2, CTXCOUNT_CMD_SESSION_START,
 				     self->res->id, NULL, NULL));
-		ret = cpu_set_online(self->cpu, i & 1);
+		ret = ctx_cpu_set_online(self->cpu, i & 1);
 		ASSERT_EQ(0, ret) TH_LOG("cpu%d online=%d: %s", self->cpu, i & 1,
 					 strerror(-ret));
 		ctx_spin_ms(20);

@@ -21,19 +21,6 @@ static void spin_fn(void *ms)
 	ctx_spin_ms((uintptr_t)ms);
 }
 
-/* Wait up to ms for the live session count to reach want; returns it. */
-static long wait_live(long want, int ms)
-{
-	long live = ctx_live_sessions();
-
-	while (live != want && ms > 0) {
-		usleep(20000);
-		ms -= 20;
-		live = ctx_live_sessions();
-	}
-	return live;
-}
-
 FIXTURE(life) {
 	long base;
 	int kmsg;
@@ -125,7 +112,7 @@ TEST_F(life, close_frees_sessions)
 	ctx_spin_ms(20);
 	EXPECT_EQ(self->base + 3, ctx_live_sessions());
 	ctx_close(&s);
-	EXPECT_EQ(self->base, wait_live(self->base, 2000));
+	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 2000));
 	free(r);
 }
 
@@ -141,7 +128,7 @@ TEST_F(life, sigkilled_owner_frees_sessions)
 	ASSERT_EQ(self->holder, waitpid(self->holder, &status, 0));
 	self->holder = 0;
 	EXPECT_TRUE(WIFSIGNALED(status));
-	EXPECT_EQ(self->base, wait_live(self->base, 2000));
+	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 2000));
 }
 
 /* A monitored task that exits leaves a readable, deletable session. */
@@ -167,7 +154,7 @@ TEST_F(life, target_exit_keeps_session)
 	EXPECT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
 	EXPECT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_DEL, id, NULL, NULL));
 	ctx_close(&s);
-	EXPECT_EQ(self->base, wait_live(self->base, 2000));
+	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 2000));
 	free(r);
 }
 
@@ -202,7 +189,7 @@ TEST_F_TIMEOUT(life, ctxstat_sigkill_frees_session, 120)
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	self->holder = 0;
-	EXPECT_EQ(self->base, wait_live(self->base, 3000));
+	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 3000));
 	/* the orphaned workload is not ours to keep */
 	kill(-pid, SIGKILL);
 }

@@ -51,18 +51,6 @@ static uint32_t rn(uint32_t n)
 	return n ? (rng_state * 0x2545F4914F6CDD1DULL) % n : 0;
 }
 
-static long wait_live(long want, int ms)
-{
-	long live = ctx_live_sessions();
-
-	while (live != want && ms > 0) {
-		usleep(20000);
-		ms -= 20;
-		live = ctx_live_sessions();
-	}
-	return live;
-}
-
 /*
  * ctxstat -e cpu-clock -- ctx_workload ..., in its own process group;
  * the workload sleeping 1,000 times 1 ms (3 times in 4) or busy for 300
@@ -240,7 +228,7 @@ TEST_F_TIMEOUT(storm, kills, 3600)
 	/* reap the workloads that were killed with their groups */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
-	live = wait_live(self->base, 5000);
+	live = ctx_wait_live_sessions(self->base, 5000);
 	ksft_print_msg("storm: %ld ctxstat runs in %.1f s (%d at a time, a run's setup %.0f ms)%s: %ld SIGKILLed, %ld ended before the kill; up to %ld live sessions seen; %ld left at the end\n",
 		       total, ctx_now() - t0, par, setup * 1000,
 		       cut ? " (cut short by CTX_STORM_SECONDS)" : "",
@@ -419,7 +407,7 @@ TEST_F_TIMEOUT(storm, reload, 1200)
 	EXPECT_EQ(0, st->other) TH_LOG("ctxstat ended neither with 0 nor with 1: wait status 0x%x",
 				       st->last_other);
 	EXPECT_LT(0, cycles - busy);
-	EXPECT_EQ(0, wait_live(0, 5000));
+	EXPECT_EQ(0, ctx_wait_live_sessions(0, 5000));
 	munmap(st, 4096);
 }
 
