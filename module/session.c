@@ -181,7 +181,11 @@ static int ctx_check_limits(const struct ctx_owner *owner,
 	return 0;
 }
 
-/* Creates event @i on every online CPU, or on none. */
+/*
+ * Creates event @i on every online CPU, or on none. A CPU that goes
+ * offline meanwhile (-ENODEV) is left without a counter, like one that
+ * comes online later.
+ */
 static int ctx_session_create_event(struct ctx_session *s, unsigned int i)
 {
 	struct perf_event *event;
@@ -189,6 +193,8 @@ static int ctx_session_create_event(struct ctx_session *s, unsigned int i)
 
 	for_each_online_cpu(cpu) {
 		event = ctx_counter_create(&s->spec[i], cpu);
+		if (event == ERR_PTR(-ENODEV) && !cpu_online(cpu))
+			continue;
 		if (IS_ERR(event)) {
 			err = PTR_ERR(event);
 			goto err_release;
@@ -218,6 +224,12 @@ struct ctx_create_work {
  * An event the PMU cannot give is reported in its error slot, it does not
  * fail the session. CPUs that come online later have no counters: time a
  * monitored task runs there shows as enabled but not running.
+ *
+ * Not under cpus_read_lock(): creating a software event can take it again
+ * (perf_swevent_init() -> static_key_slow_inc()), and a second read of
+ * the percpu rwsem blocks behind a waiting hotplug writer: a deadlock,
+ * which lockdep reports as recursive locking. perf serializes the event
+ * against hotplug itself and refuses an offline CPU with -ENODEV.
  */
 static void ctx_session_create_counters_work(struct work_struct *work)
 {
@@ -226,10 +238,8 @@ static void ctx_session_create_counters_work(struct work_struct *work)
 	struct ctx_session *s = cw->s;
 	unsigned int i;
 
-	cpus_read_lock();
 	for (i = 0; i < s->nr_events; i++)
 		s->error[i] = ctx_session_create_event(s, i);
-	cpus_read_unlock();
 }
 
 /*
