@@ -5,6 +5,7 @@
 #   make                 module for the running kernel + ctxstat
 #   make KDIR=... ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-   cross build
 #   make check           host unit tests + selftests in every guest target
+#   make check-debug     selftests + kmemleak on the KASAN/lockdep debug kernel
 #   make demo            the task-only vs full experiment in a guest
 #   make style           checkpatch on the module sources
 
@@ -32,6 +33,9 @@ style:
 check:
 	scripts/check
 
+check-debug:
+	scripts/check-debug
+
 demo:
 	scripts/demo
 
@@ -44,4 +48,4 @@ clean:
 	$(MAKE) -C userspace clean
 	$(MAKE) -C selftests clean
 
-.PHONY: all modules modules_install userspace unit-test style check demo clean
+.PHONY: all modules modules_install userspace unit-test style check check-debug demo clean
