@@ -5,6 +5,7 @@
 #   make                 module for the running kernel + ctxstat
 #   make KDIR=... ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-   cross build
 #   make check           host unit tests + selftests in every guest target
+#   make check-debug     selftests + kmemleak on the KASAN/lockdep debug kernel
 #   make demo            the task-only vs full experiment in a guest
 #   make style           checkpatch on the module sources
 #   make install         module (modules_install), ctxstat, UAPI header, man
@@ -52,6 +53,9 @@ style:
 
 check:
 	scripts/check
+
+check-debug:
+	scripts/check-debug
 
 demo:
 	scripts/demo
@@ -130,6 +134,6 @@ module-clean:
 		module/.*.cmd module/modules.order module/Module.symvers \
 		.*.cmd modules.order Module.symvers
 
-.PHONY: all modules modules_install userspace unit-test style check demo clean \
+.PHONY: all modules modules_install userspace unit-test style check check-debug demo clean \
 	module-clean install uninstall install-module uninstall-module \
 	install-userspace uninstall-userspace dkms-src dkms-install dkms-uninstall

@@ -1,0 +1,44 @@
+# shellcheck shell=bash
+# TAP counting shared by scripts/check and scripts/check-debug (sourced).
+# A run prints TAP per part, `tally`s each part's TAP file into the totals
+# and ends with `tap_finish`: exactly one line
+#
+#   N passed, N failed, N skipped
+#
+# and exit status 1 when anything failed.
+
+total_pass=0
+total_fail=0
+total_skip=0
+
+section() { printf '\n# ==== %s ====\n' "$*"; }
+
+# Count a TAP stream in FILE: ^ok N (passed), ^ok N ... # SKIP (skipped),
+# ^not ok (failed), leading whitespace allowed. Prints "pass fail skip".
+count_tap() {
+	awk '
+	/^[ \t]*not ok/ { f++; next }
+	/^[ \t]*ok [0-9]+.*# *[Ss][Kk][Ii][Pp]/ { s++; next }
+	/^[ \t]*ok [0-9]+/ { p++; next }
+	/^[ \t]*ok - .*# *[Ss][Kk][Ii][Pp]/ { s++; next }
+	/^[ \t]*ok - / { p++; next }
+	END { printf "%d %d %d\n", p, f, s }' "$1"
+}
+
+# Add FILE's TAP to the totals and print "# NAME: x passed, y failed, z skipped".
+tally() {
+	local name=$1 file=$2 p f s
+	read -r p f s < <(count_tap "$file")
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	total_skip=$((total_skip + s))
+	echo "# $name: $p passed, $f failed, $s skipped"
+}
+
+# The total section and line; exits 1 when anything failed, else 0.
+tap_finish() {
+	section "total ($((SECONDS / 60))m $((SECONDS % 60))s)"
+	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+	[ "$total_fail" = 0 ] || exit 1
+	exit 0
+}
