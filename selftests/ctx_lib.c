@@ -452,6 +452,29 @@ int ctx_cpu_set_online(int cpu, int on)
 	return ret;
 }
 
+long ctx_tracepoint_id(const char *event)
+{
+	static const char *const roots[] = {
+		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
+	};
+	char path[256];
+	unsigned int i;
+	long id = -1;
+
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]) && id < 0; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s/id", roots[i], event);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%ld", &id) != 1)
+			id = -1;
+		fclose(f);
+	}
+	return id;
+}
+
 uint64_t ctx_bucket_sum(const struct ctx_ev_res *e)
 {
 	uint64_t sum = 0;

@@ -108,6 +108,8 @@ long ctx_live_sessions(void);
 long ctx_wait_live_sessions(long want, int ms);
 /* Take @cpu offline (@on 0) or online (@on 1) through sysfs; -errno. */
 int ctx_cpu_set_online(int cpu, int on);
+/* The id of tracepoint @event ("group/name") in tracefs, or -1. */
+long ctx_tracepoint_id(const char *event);
 
 uint64_t ctx_bucket_sum(const struct ctx_ev_res *e);
 uint64_t ctx_softirq_sum(const struct ctx_ev_res *e);

@@ -937,28 +937,6 @@ static void fz_find_pmus(void)
 	closedir(d);
 }
 
-/* The id of ftrace:function, to be avoided; -1 when unknown. */
-static long fz_ftrace_fn_id(void)
-{
-	static const char *const paths[] = {
-		"/sys/kernel/tracing/events/ftrace/function/id",
-		"/sys/kernel/debug/tracing/events/ftrace/function/id",
-	};
-	unsigned int i;
-	long id = -1;
-
-	for (i = 0; i < sizeof(paths) / sizeof(paths[0]) && id < 0; i++) {
-		FILE *f = fopen(paths[i], "r");
-
-		if (!f)
-			continue;
-		if (fscanf(f, "%ld", &id) != 1)
-			id = -1;
-		fclose(f);
-	}
-	return id;
-}
-
 /* Forks and reaps short-lived children, for INHERIT sessions on it. */
 static pid_t fz_start_churn(void)
 {
@@ -1082,7 +1060,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 	fz.family = cs.family;
 	ctx_close(&cs);
 	fz_find_pmus();
-	fz.ftrace_fn_id = fz_ftrace_fn_id();
+	fz.ftrace_fn_id = ctx_tracepoint_id("ftrace/function");
 	fz.churn = fz_start_churn();
 	ASSERT_LT(0, fz.churn);
 	ksft_print_msg("fuzz: CTX_FUZZ_SEED=%llu CTX_FUZZ_MESSAGES=%llu CTX_FUZZ_SECONDS=%.0f CTX_FUZZ_THREADS=%d, family %d, live sessions before %ld\n",

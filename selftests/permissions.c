@@ -269,30 +269,6 @@ TEST_F(perm_misc, ctxstat_unprivileged)
 	free(run);
 }
 
-/* The id of a tracepoint in tracefs, or -1. */
-static long tracepoint_id(const char *event)
-{
-	static const char *const roots[] = {
-		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
-	};
-	char path[256];
-	unsigned int i;
-	long id = -1;
-
-	for (i = 0; i < sizeof(roots) / sizeof(roots[0]) && id < 0; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s/id", roots[i], event);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%ld", &id) != 1)
-			id = -1;
-		fclose(f);
-	}
-	return id;
-}
-
 /*
  * Tracepoint events (ftrace:function among them) and breakpoints: the perf
  * core checks who may have them against the current task, and the module
@@ -302,7 +278,7 @@ static long tracepoint_id(const char *event)
  */
 TEST_F(perm_misc, tracepoint_events_unprivileged)
 {
-	long id = tracepoint_id("sched/sched_switch");
+	long id = ctx_tracepoint_id("sched/sched_switch");
 	struct ctx_ev tp = { PERF_TYPE_TRACEPOINT, 0, CTX_F_USER_ONLY,
 			     "sched:sched_switch:u" };
 	struct ctx_ev bp = { PERF_TYPE_BREAKPOINT, 0, CTX_F_USER_ONLY,
