@@ -34,7 +34,7 @@
 #include "ctx_lib.h"
 
 #define CLAIM_RUNS		10
-#define CLAIM_ITERS		"10000000"	/* 20M instructions */
+#define CLAIM_ITERS		"10000000"	/* 20M instructions; CTX_CLAIM_ITERS */
 /*
  * Datagrams/s sent by the host. What the task bucket keeps of an interrupt
  * is a fixed cost per interrupt (the architecture's entry and exit code,
@@ -45,7 +45,7 @@
  * count moved by 11 to 13 % (8 % on a quieter host) and :t kept 5 to 7 %
  * of that; at lower rates it keeps more, at higher ones less.
  */
-#define CLAIM_RATE		"1500"
+#define CLAIM_RATE		"1500"	/* CTX_CLAIM_RATE overrides */
 #define CLAIM_MAX_KEPT		25.0		/* percent of the inflation */
 
 struct claim_sample {
@@ -81,6 +81,20 @@ static const char *claim_ctxload(void)
 	return p ? p : "/ctx/bin/ctxload";
 }
 
+static const char *claim_rate(void)
+{
+	const char *p = getenv("CTX_CLAIM_RATE");
+
+	return p ? p : CLAIM_RATE;
+}
+
+static const char *claim_iters(void)
+{
+	const char *p = getenv("CTX_CLAIM_ITERS");
+
+	return p ? p : CLAIM_ITERS;
+}
+
 /* Why this test cannot run here, or NULL. */
 static const char *claim_cannot_run(void)
 {
@@ -101,13 +115,13 @@ static long claim_run(struct __test_metadata *_metadata, bool loaded,
 {
 	char *quiet_argv[] = {
 		(char *)ctx_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
-		"--", (char *)ctx_workload_path(), "loop", CLAIM_ITERS, NULL
+		"--", (char *)ctx_workload_path(), "loop", (char *)claim_iters(), NULL
 	};
 	char *loaded_argv[] = {
-		(char *)claim_ctxload(), "--idle-sink", "--rate", CLAIM_RATE,
+		(char *)claim_ctxload(), "--idle-sink", "--rate", (char *)claim_rate(),
 		"--seconds", "120", "--",
 		(char *)ctx_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
-		"--", (char *)ctx_workload_path(), "loop", CLAIM_ITERS, NULL
+		"--", (char *)ctx_workload_path(), "loop", (char *)claim_iters(), NULL
 	};
 	static struct ctx_run r;
 	struct ctx_csv_row row;

@@ -1146,6 +1146,24 @@ bool ctx_kernel_is_rt(void)
 	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
 }
 
+/*
+ * Whether the running kernel has a function of this name: /proc/kallsyms
+ * lists names even where kptr_restrict hides the addresses.
+ */
+bool ctx_kernel_has_symbol(const char *name)
+{
+	char line[512], sym[256];
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*s %255s", sym) == 1 && !strcmp(sym, name);
+	fclose(f);
+	return found;
+}
+
 /* The pids (up to max) of the processes whose comm starts with prefix. */
 static int find_comm_prefix(const char *prefix, pid_t *pids, int max)
 {

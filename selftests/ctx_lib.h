@@ -232,6 +232,7 @@ double ctx_now(void);
  * runs in an irq/N-name thread.
  */
 bool ctx_kernel_is_rt(void);
+bool ctx_kernel_has_symbol(const char *name);
 /*
  * The handler threads (irq/N-...) of the interrupts whose /proc/interrupts
  * line contains name; up to max pids in pids. Returns how many.
@@ -244,6 +245,25 @@ int ctx_udp_loopback(unsigned int n);
  * main() of every test program: exit 4 (KSFT_SKIP) with the reason when the
  * tests cannot run here (not root, module not loaded); -l/-h always work.
  */
+/*
+ * CTX_TIMEOUT_SCALE=N multiplies every test's harness timeout: on the debug
+ * kernel (KASAN, lockdep under TCG) the same work takes several times as
+ * long, and a test killed at its timeout proves nothing about the module.
+ * The harness keeps its tests in lists private to each program, hence a
+ * macro rather than a function in ctx_lib.c.
+ */
+#define CTX_SCALE_TIMEOUTS()						\
+do {									\
+	const char *scale_env = getenv("CTX_TIMEOUT_SCALE");		\
+	int scale = scale_env ? atoi(scale_env) : 1;			\
+	struct __fixture_metadata *f;					\
+	struct __test_metadata *t;					\
+									\
+	for (f = __fixture_list; scale > 1 && f; f = f->next)		\
+		for (t = f->tests; t; t = t->next)			\
+			t->timeout *= scale;				\
+} while (0)
+
 #define CTX_TEST_MAIN							\
 int main(int argc, char **argv)						\
 {									\
@@ -253,6 +273,7 @@ int main(int argc, char **argv)						\
 		why = ctx_cannot_run();					\
 	if (why)							\
 		ksft_exit_skip("%s", why);				\
+	CTX_SCALE_TIMEOUTS();						\
 	return test_harness_run(argc, argv);				\
 }
 

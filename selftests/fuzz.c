@@ -982,10 +982,14 @@ static void fz_report(struct fz_stats *sum, double secs)
 		       (unsigned long long)sum->datagrams, secs,
 		       secs > 0 ? sum->sent / secs : 0.0,
 		       atomic_load(&fz.timed_out) ? " (stopped by CTX_FUZZ_SECONDS)" : "");
-	ksft_print_msg("fuzz: sessions created %llu, sockets closed mid-sequence %llu, short-lived clients %llu, cpu%d offline/online %ld times\n",
+	ksft_print_msg("fuzz: sessions created %llu, sockets closed mid-sequence %llu, short-lived clients %llu, ",
 		       (unsigned long long)sum->sessions,
 		       (unsigned long long)sum->closes,
-		       (unsigned long long)sum->forks, fz.hp_cpu, fz.hp_toggles);
+		       (unsigned long long)sum->forks);
+	if (fz.hp_cpu > 0)
+		printf("cpu%d offline/online %ld times\n", fz.hp_cpu, fz.hp_toggles);
+	else
+		printf("no CPU hotplug\n");
 	for (r = 0; r < FZ_ROWS; r++) {
 		size_t n = snprintf(line, sizeof(line), "%-13s replies %llu, acks:",
 				    rows[r], (unsigned long long)sum->replies[r]);

@@ -722,6 +722,14 @@ TEST_F(limits, until_refused_memory_bounded)
 	TH_LOG("kernel Slab+Percpu: %ld KiB before, %ld with %ld sessions, %ld after 2000 refused attempts",
 	       m0, m1, created, m2);
 	EXPECT_EQ(self->max_sessions, ctx_live_sessions());
+	/*
+	 * KASAN keeps freed objects in its quarantine (seen: +4288 KiB after
+	 * the 2000 refusals), so Slab measures nothing there; kmemleak, on
+	 * the same debug kernel, is what finds leaks. (A SKIP would hide
+	 * the checks above if one had failed, hence __test_passed().)
+	 */
+	if (ctx_kernel_has_symbol("kasan_quarantine_reduce") && __test_passed(_metadata))
+		SKIP(return, "KASAN quarantine holds freed memory: Slab+Percpu bound not checked (kmemleak checks leaks on this kernel)");
 	/* a leak of even 512 bytes per refused attempt would show as 1000 KiB */
 	EXPECT_GT(1024, m2 - m1);
 }
