@@ -88,6 +88,9 @@ static int spinner_fork(struct spinner *sp, int cpu, unsigned int ms)
 		uint64_t ns;
 		char c;
 
+		/* its own copy of the write end would keep EOF from coming */
+		close(in[1]);
+		close(out[0]);
 		if (read(in[0], &c, 1) != 1)
 			_exit(3);
 		if (cpu >= 0) {
