@@ -232,6 +232,7 @@ double ctx_now(void);
  * runs in an irq/N-name thread.
  */
 bool ctx_kernel_is_rt(void);
+/* Whether the running kernel has a symbol of this name (/proc/kallsyms). */
 bool ctx_kernel_has_symbol(const char *name);
 /*
  * The handler threads (irq/N-...) of the interrupts whose /proc/interrupts
@@ -241,10 +242,6 @@ int ctx_irq_threads(const char *name, pid_t *pids, int max);
 /* Send n 64-byte UDP datagrams to a socket of this process over lo. */
 int ctx_udp_loopback(unsigned int n);
 
-/*
- * main() of every test program: exit 4 (KSFT_SKIP) with the reason when the
- * tests cannot run here (not root, module not loaded); -l/-h always work.
- */
 /*
  * CTX_TIMEOUT_SCALE=N multiplies every test's harness timeout: on the debug
  * kernel (KASAN, lockdep under TCG) the same work takes several times as
@@ -264,6 +261,10 @@ do {									\
 			t->timeout *= scale;				\
 } while (0)
 
+/*
+ * main() of every test program: exit 4 (KSFT_SKIP) with the reason when the
+ * tests cannot run here (not root, module not loaded); -l/-h always work.
+ */
 #define CTX_TEST_MAIN							\
 int main(int argc, char **argv)						\
 {									\
