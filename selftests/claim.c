@@ -85,27 +85,6 @@ static double stddev_of(const double *v, int n)
 	return sqrt(ss / (n - 1));
 }
 
-static const char *claim_ctxload(void)
-{
-	const char *p = getenv("CTXLOAD");
-
-	return p ? p : "/ctx/bin/ctxload";
-}
-
-static const char *claim_rate(void)
-{
-	const char *p = getenv("CTX_CLAIM_RATE");
-
-	return p ? p : CLAIM_RATE;
-}
-
-static const char *claim_iters(void)
-{
-	const char *p = getenv("CTX_CLAIM_ITERS");
-
-	return p ? p : CLAIM_ITERS;
-}
-
 /* Why this test cannot run here, or NULL. */
 static const char *claim_cannot_run(void)
 {
@@ -115,7 +94,7 @@ static const char *claim_cannot_run(void)
 		return why;
 	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
 		return "more than one CPU: under -icount each vCPU counts the others (run with scripts/vm --smp 1)";
-	if (access(claim_ctxload(), X_OK) || !getenv("CTX_LOAD_HOST"))
+	if (access(ctx_ctxload_path(), X_OK) || !getenv("CTX_LOAD_HOST"))
 		return "no host network load (ctxload under scripts/vm)";
 	return NULL;
 }
@@ -124,15 +103,17 @@ static const char *claim_cannot_run(void)
 static long claim_run(struct __test_metadata *_metadata, bool loaded,
 		      double *full, double *task)
 {
+	const char *iters = getenv("CTX_CLAIM_ITERS") ?: CLAIM_ITERS;
+	const char *rate = getenv("CTX_CLAIM_RATE") ?: CLAIM_RATE;
 	char *quiet_argv[] = {
 		(char *)ctx_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
-		"--", (char *)ctx_workload_path(), "loop", (char *)claim_iters(), NULL
+		"--", (char *)ctx_workload_path(), "loop", (char *)iters, NULL
 	};
 	char *loaded_argv[] = {
-		(char *)claim_ctxload(), "--idle-sink", "--rate", (char *)claim_rate(),
+		(char *)ctx_ctxload_path(), "--idle-sink", "--rate", (char *)rate,
 		"--seconds", "120", "--",
 		(char *)ctx_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
-		"--", (char *)ctx_workload_path(), "loop", (char *)claim_iters(), NULL
+		"--", (char *)ctx_workload_path(), "loop", (char *)iters, NULL
 	};
 	static struct ctx_run r;
 	struct ctx_csv_row row;

@@ -437,6 +437,21 @@ long ctx_wait_live_sessions(long want, int ms)
 	return live;
 }
 
+int ctx_cpu_is_online(int cpu)
+{
+	char path[128], c = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c == '1';
+}
+
 int ctx_cpu_set_online(int cpu, int on)
 {
 	char path[128];
@@ -591,6 +606,13 @@ const char *ctx_ctxstat_path(void)
 	const char *p = getenv("CTXSTAT");
 
 	return p && *p ? p : "/ctx/bin/ctxstat";
+}
+
+const char *ctx_ctxload_path(void)
+{
+	const char *p = getenv("CTXLOAD");
+
+	return p && *p ? p : "/ctx/bin/ctxload";
 }
 
 const char *ctx_self_dir(void)

@@ -106,6 +106,8 @@ long ctx_live_sessions(void);
  * released asynchronously after close); returns the last count seen.
  */
 long ctx_wait_live_sessions(long want, int ms);
+/* 1 if @cpu is online, 0 if not, -errno when sysfs cannot tell. */
+int ctx_cpu_is_online(int cpu);
 /* Take @cpu offline (@on 0) or online (@on 1) through sysfs; -errno. */
 int ctx_cpu_set_online(int cpu, int on);
 /* The id of tracepoint @event ("group/name") in tracefs, or -1. */
@@ -124,6 +126,7 @@ int ctx_param_get(const char *name, long *val);
 int ctx_param_set(const char *name, long val);
 const char *ctx_ko_path(void);		/* $CTXCOUNT_KO or /ctx/module/ctxcount.ko */
 const char *ctx_ctxstat_path(void);	/* $CTXSTAT or /ctx/bin/ctxstat */
+const char *ctx_ctxload_path(void);	/* $CTXLOAD or /ctx/bin/ctxload */
 const char *ctx_self_dir(void);		/* directory of this test program */
 /* $dir/ctx_workload */
 const char *ctx_workload_path(void);

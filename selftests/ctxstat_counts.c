@@ -331,7 +331,7 @@ static void spinners_fn(void *n)
 
 TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 {
-	const char *ctxload = getenv("CTXLOAD") ?: "/ctx/bin/ctxload";
+	const char *ctxload = ctx_ctxload_path();
 	const struct ctx_ev ev = CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 	char *argv[] = { (char *)ctxload, "--rate", "5000", "--seconds",
 			 "3", "--", "/bin/sleep", "3", NULL };

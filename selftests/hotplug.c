@@ -45,21 +45,6 @@ static int hp_cpu(void)
 	return n > 1 ? (int)n - 1 : -1;
 }
 
-static int cpu_is_online(int cpu)
-{
-	char path[128], c = 0;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (read(fd, &c, 1) != 1)
-		c = 0;
-	close(fd);
-	return c == '1';
-}
-
 /*
  * A child that waits for a byte on its pipe, optionally pins itself to
  * cpu, spins for ms milliseconds, writes its own CPU time (ns) back and
@@ -182,7 +167,7 @@ FIXTURE_SETUP(hp)
 	self->skip = NULL;
 	if (self->cpu <= 0)
 		self->skip = "needs a second CPU to take offline";
-	else if (cpu_is_online(self->cpu) != 1)
+	else if (ctx_cpu_is_online(self->cpu) != 1)
 		self->skip = "the CPU to take offline is not online";
 	else if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
 		self->skip = "CPU hotplug not available (no writable cpuN/online)";
@@ -190,7 +175,7 @@ FIXTURE_SETUP(hp)
 
 FIXTURE_TEARDOWN(hp)
 {
-	if (self->cpu > 0 && cpu_is_online(self->cpu) == 0)
+	if (self->cpu > 0 && ctx_cpu_is_online(self->cpu) == 0)
 		ctx_cpu_set_online(self->cpu, 1);
 	ctx_close(&self->s);
 	EXPECT_EQ(self->base, ctx_live_sessions());
@@ -372,7 +357,7 @@ TEST_F_TIMEOUT(hp, churn, 300)
 		}
 	}
 	ctx_close(&s2);
-	EXPECT_EQ(1, cpu_is_online(self->cpu));
+	EXPECT_EQ(1, ctx_cpu_is_online(self->cpu));
 	EXPECT_EQ(self->base, ctx_live_sessions());
 }
 

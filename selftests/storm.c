@@ -325,7 +325,7 @@ static pid_t spawn_runner(struct runner_stats *st, volatile int *stop)
 TEST_F_TIMEOUT(storm, reload, 1200)
 {
 	long cycles = env_long("CTX_STORM_CYCLES", 10);
-	const char *ctxload = getenv("CTXLOAD") ?: "/ctx/bin/ctxload";
+	const char *ctxload = ctx_ctxload_path();
 	struct runner_stats *st;
 	volatile int *stop;
 	char params[256], first[512];
