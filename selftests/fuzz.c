@@ -36,6 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <linux/genetlink.h>
@@ -92,6 +94,20 @@ struct fz_thread {
 	unsigned char rbuf[FZ_BUF];
 };
 
+/*
+ * The forking child forks once per FZ_MSGS_PER_FORK messages, so that a
+ * run's mix of forks and messages is the same on a fast and a slow (debug)
+ * kernel. A fork and exit with inherited counters costs the CPU time of
+ * 10 to 20 messages.
+ */
+#define FZ_MSGS_PER_FORK	8
+
+/* In memory shared with the forking child. */
+struct fz_shared {
+	atomic_ullong budget;		/* messages handed out so far */
+	atomic_ullong forks;		/* by the forking child */
+};
+
 static struct {
 	uint64_t messages;
 	double seconds;
@@ -102,7 +118,7 @@ static struct {
 	int pmu_types[16];		/* dynamic PMU types from sysfs */
 	int npmu;
 	long ftrace_fn_id;		/* tracepoint id of ftrace:function, or -1 */
-	atomic_ullong budget;		/* messages handed out so far */
+	struct fz_shared *shared;	/* with the forking child */
 	double deadline;
 	atomic_bool timed_out;
 	atomic_int running;		/* threads not finished */
@@ -803,7 +819,7 @@ static bool fz_take(int n)
 		atomic_store(&fz.timed_out, true);
 		return false;
 	}
-	return atomic_fetch_add(&fz.budget, n) < fz.messages;
+	return atomic_fetch_add(&fz.shared->budget, n) < fz.messages;
 }
 
 static void *fz_thread_fn(void *arg)
@@ -937,9 +953,15 @@ static void fz_find_pmus(void)
 	closedir(d);
 }
 
-/* Forks and reaps short-lived children, for INHERIT sessions on it. */
+/*
+ * Forks and reaps short-lived children, for INHERIT sessions on it: one per
+ * FZ_MSGS_PER_FORK messages, in bursts every 20 ms. Each of its wakeups
+ * switches in every counter that sessions put on it, which on a debug
+ * kernel costs about as much as a fork.
+ */
 static pid_t fz_start_churn(void)
 {
+	struct fz_shared *sh = fz.shared;
 	pid_t pid;
 
 	fflush(stdout);
@@ -947,15 +969,19 @@ static pid_t fz_start_churn(void)
 	if (pid)
 		return pid;
 	for (;;) {
-		pid_t c = fork();
+		while (atomic_load(&sh->forks) * FZ_MSGS_PER_FORK <=
+		       atomic_load(&sh->budget)) {
+			pid_t c = fork();
 
-		if (c == 0) {
-			ctx_loop(20000);
-			_exit(0);
+			if (c == 0) {
+				ctx_loop(20000);
+				_exit(0);
+			}
+			if (c < 0 || waitpid(c, NULL, 0) != c)
+				break;
+			atomic_fetch_add(&sh->forks, 1);
 		}
-		if (c > 0)
-			waitpid(c, NULL, 0);
-		usleep(2000);
+		usleep(20000);
 	}
 }
 
@@ -1018,6 +1044,26 @@ static void fz_report(struct fz_stats *sum, double secs)
 	}
 }
 
+static double fz_tv_secs(struct timeval tv)
+{
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/*
+ * Where the guest's CPU went: on a slow kernel the forking child can take
+ * more of it than the fuzzing threads, and the message rate shows only the
+ * latter.
+ */
+static void fz_report_cpu(const struct rusage *churn)
+{
+	struct rusage self;
+
+	getrusage(RUSAGE_SELF, &self);
+	ksft_print_msg("fuzz: CPU time: fuzzing threads %.1f s user, %.1f s system; forking child and its children %.1f s user, %.1f s system\n",
+		       fz_tv_secs(self.ru_utime), fz_tv_secs(self.ru_stime),
+		       fz_tv_secs(churn->ru_utime), fz_tv_secs(churn->ru_stime));
+}
+
 static void fz_sum(struct fz_stats *sum, const struct fz_stats *st)
 {
 	const uint64_t *a = (const uint64_t *)st;
@@ -1054,6 +1100,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 	struct fz_stats *sum = calloc(1, sizeof(*sum));
 	struct ctx_res *res = calloc(1, sizeof(*res));
 	struct ctx_sock cs;
+	struct rusage churn_usage = { 0 };
 	double t0, secs, last;
 	long live;
 	int i;
@@ -1065,6 +1112,9 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 	ctx_close(&cs);
 	fz_find_pmus();
 	fz.ftrace_fn_id = ctx_tracepoint_id("ftrace/function");
+	fz.shared = mmap(NULL, sizeof(*fz.shared), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, fz.shared);
 	fz.churn = fz_start_churn();
 	ASSERT_LT(0, fz.churn);
 	ksft_print_msg("fuzz: CTX_FUZZ_SEED=%llu CTX_FUZZ_MESSAGES=%llu CTX_FUZZ_SECONDS=%.0f CTX_FUZZ_THREADS=%d, family %d, live sessions before %ld\n",
@@ -1090,7 +1140,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 			last = ctx_now();
 			ksft_print_msg("fuzz: %.0f s: %llu messages handed out\n",
 				       last - t0,
-				       (unsigned long long)atomic_load(&fz.budget));
+				       (unsigned long long)atomic_load(&fz.shared->budget));
 		}
 	}
 	for (i = 0; i < fz.threads; i++) {
@@ -1102,8 +1152,11 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 	if (fz.hp_cpu > 0)
 		pthread_join(hp, NULL);
 	kill(fz.churn, SIGKILL);
-	waitpid(fz.churn, NULL, 0);
+	wait4(fz.churn, NULL, 0, &churn_usage);
 	fz_report(sum, secs);
+	ksft_print_msg("fuzz: the forking child forked %llu times\n",
+		       (unsigned long long)atomic_load(&fz.shared->forks));
+	fz_report_cpu(&churn_usage);
 
 	/* every socket is closed: nothing may be left */
 	live = ctx_wait_live_sessions(self->base, 5000);
@@ -1125,6 +1178,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 2000));
 	free(res);
 	free(sum);
+	munmap(fz.shared, sizeof(*fz.shared));
 }
 
 int main(int argc, char **argv)
