@@ -395,6 +395,15 @@ static void ctx_session_free(struct ctx_session *s)
 	kfree(s);
 }
 
+/* Only an inheriting task session inserts from a hook: ctx_session_fork(). */
+static unsigned int ctx_session_spare_tasks(u32 target_flags)
+{
+	if ((target_flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) ||
+	    !(target_flags & CTXCOUNT_TARGET_F_INHERIT))
+		return 0;
+	return CTX_TASKSET_SPARE;
+}
+
 static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 					     const struct ctx_target *target,
 					     const struct ctx_event_req *req,
@@ -409,7 +418,7 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 	s->cpu = alloc_percpu(struct ctx_session_cpu);
 	if (!s->cpu)
 		goto err_free;
-	if (ctx_taskset_init(&s->tasks))
+	if (ctx_taskset_init(&s->tasks, ctx_session_spare_tasks(target->flags)))
 		goto err_taskset;
 	s->owner = *owner;
 	s->target_flags = target->flags;
@@ -460,8 +469,11 @@ static int ctx_session_add_process(struct ctx_session *s,
 	struct task_struct *t;
 	int err;
 
-	/* Threads created meanwhile come through the fork hook. */
-	err = ctx_taskset_reserve(&s->tasks, get_nr_threads(task));
+	/*
+	 * Threads created meanwhile come through the fork hook, or (not
+	 * inheriting) may be met by the walk below: room for a few of them.
+	 */
+	err = ctx_taskset_reserve(&s->tasks, get_nr_threads(task) + 16);
 	if (err)
 		return err;
 	rcu_read_lock();

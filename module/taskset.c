@@ -8,19 +8,14 @@
  * allocated, not even GFP_ATOMIC, so the set is guarded by a raw spinlock
  * and inserts take a node from a spare list that process context tops up:
  * a work item after inserts from hooks, ctx_taskset_reserve() before
- * inserts in bulk. Removed nodes are freed after a grace period, as
+ * inserts in bulk. Only sets that the fork hook inserts into keep spare
+ * nodes between inserts. Removed nodes are freed after a grace period, as
  * readers (sched_switch) walk the chains without a lock.
  */
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "taskset.h"
-
-/*
- * Spare nodes kept for inserts from hooks: a burst of forks faster than the
- * refill work, which is queued as soon as one is used.
- */
-#define CTX_TASKSET_SPARE	256
 
 static struct ctx_task_node *ctx_taskset_take(struct ctx_taskset *ts)
 {
@@ -58,18 +53,21 @@ static void ctx_taskset_refill(struct work_struct *work)
 	struct ctx_taskset *ts = container_of(work, struct ctx_taskset, refill);
 	unsigned int have = READ_ONCE(ts->nr_spare);
 
-	if (have < CTX_TASKSET_SPARE)
-		ctx_taskset_fill(ts, CTX_TASKSET_SPARE - have);
+	if (have < ts->nr_spare_kept)
+		ctx_taskset_fill(ts, ts->nr_spare_kept - have);
 }
 
 /**
  * ctx_taskset_init() - an empty set with its spare nodes
  * @ts: the set
+ * @nr_spare_kept: spare nodes kept for inserts from hooks (refilled after
+ *	each), CTX_TASKSET_SPARE; 0 when every insert follows a
+ *	ctx_taskset_reserve()
  *
  * Context: process context, may sleep.
  * Return: 0 or -ENOMEM (then call ctx_taskset_destroy()).
  */
-int ctx_taskset_init(struct ctx_taskset *ts)
+int ctx_taskset_init(struct ctx_taskset *ts, unsigned int nr_spare_kept)
 {
 	unsigned int i;
 
@@ -78,8 +76,9 @@ int ctx_taskset_init(struct ctx_taskset *ts)
 		INIT_HLIST_HEAD(&ts->heads[i]);
 	INIT_HLIST_HEAD(&ts->spare);
 	ts->nr_spare = 0;
+	ts->nr_spare_kept = nr_spare_kept;
 	INIT_WORK(&ts->refill, ctx_taskset_refill);
-	return ctx_taskset_fill(ts, CTX_TASKSET_SPARE);
+	return ctx_taskset_fill(ts, nr_spare_kept);
 }
 
 /**
@@ -150,7 +149,7 @@ int ctx_taskset_add(struct ctx_taskset *ts, const struct task_struct *t)
 		err = -ENOMEM;
 	}
 out_unlock:
-	refill = ts->nr_spare < CTX_TASKSET_SPARE;
+	refill = ts->nr_spare < ts->nr_spare_kept;
 	raw_spin_unlock_irqrestore(&ts->lock, flags);
 	/* The workqueue's locks are raw: fine from a tracepoint, also on RT. */
 	if (refill)

@@ -11,6 +11,12 @@
 
 #define CTX_TASKSET_BITS	8
 
+/*
+ * Spare nodes kept for inserts from the fork hook: a burst of forks faster
+ * than the refill work, which is queued as soon as one is used.
+ */
+#define CTX_TASKSET_SPARE	256
+
 /**
  * struct ctx_taskset - a set of tasks, updated and looked up from hooks
  * @lock: serializes writers; raw because the fork and exit tracepoints run
@@ -20,6 +26,7 @@
  * @spare: nodes for inserts, which never allocate (PREEMPT_RT forbids
  *	allocating with preemption disabled, even GFP_ATOMIC)
  * @nr_spare: nodes on @spare
+ * @nr_spare_kept: what @refill tops @spare up to after an insert
  * @refill: tops @spare up from process context
  */
 struct ctx_taskset {
@@ -27,6 +34,7 @@ struct ctx_taskset {
 	struct hlist_head heads[1 << CTX_TASKSET_BITS];
 	struct hlist_head spare;
 	unsigned int nr_spare;
+	unsigned int nr_spare_kept;
 	struct work_struct refill;
 };
 
@@ -70,7 +78,7 @@ static inline bool ctx_taskset_has(struct ctx_taskset *ts,
 	return false;
 }
 
-int ctx_taskset_init(struct ctx_taskset *ts);
+int ctx_taskset_init(struct ctx_taskset *ts, unsigned int nr_spare_kept);
 void ctx_taskset_destroy(struct ctx_taskset *ts);
 int ctx_taskset_reserve(struct ctx_taskset *ts, unsigned int nr);
 int ctx_taskset_add(struct ctx_taskset *ts, const struct task_struct *t);
