@@ -98,7 +98,7 @@ struct fz_thread {
  * The forking child forks once per FZ_MSGS_PER_FORK messages, so that a
  * run's mix of forks and messages is the same on a fast and a slow (debug)
  * kernel. A fork and exit with inherited counters costs the CPU time of
- * 10 to 20 messages.
+ * 12 to 23 messages.
  */
 #define FZ_MSGS_PER_FORK	8
 
@@ -955,9 +955,7 @@ static void fz_find_pmus(void)
 
 /*
  * Forks and reaps short-lived children, for INHERIT sessions on it: one per
- * FZ_MSGS_PER_FORK messages, in bursts every 20 ms. Each of its wakeups
- * switches in every counter that sessions put on it, which on a debug
- * kernel costs about as much as a fork.
+ * FZ_MSGS_PER_FORK messages, caught up every 20 ms.
  */
 static pid_t fz_start_churn(void)
 {
