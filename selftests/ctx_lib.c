@@ -643,6 +643,70 @@ const char *ctx_workload_path(void)
 	return path;
 }
 
+static int ctx_copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[65536];
+	int in, out, err = 0;
+	ssize_t n;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (out < 0) {
+		err = -errno;
+		close(in);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (write(out, buf, n) != n) {
+			err = -EIO;
+			break;
+		}
+	}
+	if (n < 0)
+		err = -errno;
+	close(in);
+	if (close(out) && !err)
+		err = -errno;
+	return err;
+}
+
+const char *ctx_workload_copy(void)
+{
+	char dir[] = "/tmp/ctx_workload.XXXXXX";
+	static char path[sizeof(dir) + 16];
+	int err;
+
+	if (!mkdtemp(dir))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/ctx_workload", dir);
+	err = ctx_copy_file(ctx_workload_path(), path, 0755);
+	if (err) {
+		unlink(path);
+		rmdir(dir);
+		errno = -err;
+		return NULL;
+	}
+	return path;
+}
+
+void ctx_workload_copy_remove(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (!path)
+		return;
+	unlink(path);
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = 0;
+		rmdir(dir);
+	}
+}
+
 int ctx_rmmod(void)
 {
 	int i;
@@ -780,39 +844,6 @@ const char *ctx_perf_path(void)
 }
 
 /* ---- forked workloads -------------------------------------------------- */
-
-void ctx_loop(uint64_t n)
-{
-#if defined(__aarch64__)
-	/* subs + b.ne: 2 instructions per iteration */
-	__asm__ volatile("1:\n\tsubs %0, %0, #1\n\tb.ne 1b\n"
-			 : "+r"(n) : : "cc");
-#elif defined(__x86_64__)
-	/* dec + jnz: 2 instructions per iteration */
-	__asm__ volatile("1:\n\tdec %0\n\tjnz 1b\n" : "+r"(n) : : "cc");
-#else
-	volatile uint64_t i;
-
-	for (i = 0; i < n; i++)
-		;
-#endif
-}
-
-double ctx_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-void ctx_spin_ms(unsigned int ms)
-{
-	double end = ctx_now() + ms / 1000.0;
-
-	while (ctx_now() < end)
-		ctx_loop(1000);
-}
 
 int ctx_child_fork(struct ctx_child *c, void (*fn)(void *), void *arg)
 {
@@ -1235,33 +1266,4 @@ int ctx_irq_threads(const char *name, pid_t *pids, int max)
 	}
 	fclose(f);
 	return n;
-}
-
-int ctx_udp_loopback(unsigned int n)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t alen = sizeof(a);
-	char buf[64] = { 0 };
-	int s = socket(AF_INET, SOCK_DGRAM, 0);
-	int err = 0;
-
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(s, (struct sockaddr *)&a, &alen)) {
-		err = -errno;
-		goto out;
-	}
-	/* Each send raises NET_RX; it runs when sendto() re-enables BHs. */
-	while (n--) {
-		if (sendto(s, buf, sizeof(buf), 0, (struct sockaddr *)&a,
-			   sizeof(a)) != sizeof(buf) ||
-		    recv(s, buf, sizeof(buf), 0) != sizeof(buf)) {
-			err = -errno;
-			break;
-		}
-	}
-out:
-	if (s >= 0)
-		close(s);
-	return err;
 }

@@ -19,6 +19,8 @@
 #include <linux/perf_event.h>
 #include <linux/ctxcount.h>
 
+#include "ctx_work.h"
+
 struct nl_sock;
 struct nl_msg;
 
@@ -130,6 +132,15 @@ const char *ctx_ctxload_path(void);	/* $CTXLOAD or /ctx/bin/ctxload */
 const char *ctx_self_dir(void);		/* directory of this test program */
 /* $dir/ctx_workload */
 const char *ctx_workload_path(void);
+/*
+ * A copy of ctx_workload in a new directory under /tmp (tmpfs in the
+ * guest), for tests that compare instruction counts between runs: run
+ * from /ctx, each exec pages the program in over 9p, which sleeps a varying
+ * number of times. Returns the path, or NULL with errno set. Remove it with
+ * ctx_workload_copy_remove(path).
+ */
+const char *ctx_workload_copy(void);
+void ctx_workload_copy_remove(const char *path);
 /* delete_module("ctxcount") / finit_module(ko, params): 0 or -errno. */
 int ctx_rmmod(void);
 int ctx_insmod(const char *params);
@@ -151,14 +162,10 @@ const char *ctx_perf_path(void);
 
 /* ---- forked workloads -------------------------------------------------- */
 
-/* Exactly 2 instructions per iteration (see the README). n >= 1. */
-void ctx_loop(uint64_t n);
 /* ctx_loop(*(uint64_t *)iters), for ctx_child_fork() and ctx_perf_count(). */
 void ctx_loop_fn(void *iters);
 /* Why the hardware instruction counter does not count here (in buf), or NULL. */
 const char *ctx_no_insn_reason(char *buf, size_t len);
-/* Loop for about ms milliseconds of wall time. */
-void ctx_spin_ms(unsigned int ms);
 
 struct ctx_child {
 	pid_t pid;
@@ -225,8 +232,6 @@ int ctx_kmsg_reports(int fd, char *first, size_t len);
 unsigned long long ctx_total_interrupts(void);
 unsigned long long ctx_softirq_total(const char *name);
 
-double ctx_now(void);
-
 /* ---- kernel type and interrupt threads ---------------------------------- */
 
 /*
@@ -242,8 +247,6 @@ bool ctx_kernel_has_symbol(const char *name);
  * line contains name; up to max pids in pids. Returns how many.
  */
 int ctx_irq_threads(const char *name, pid_t *pids, int max);
-/* Send n 64-byte UDP datagrams to a socket of this process over lo. */
-int ctx_udp_loopback(unsigned int n);
 
 /*
  * CTX_TIMEOUT_SCALE=N multiplies every test's harness timeout: on the debug

@@ -11,7 +11,7 @@
  *   ctx_workload pingpong N       N round trips with a child over pipes
  *   ctx_workload exit CODE        exit with CODE at once
  *
- * The loop (ctx_loop() in ctx_lib.c) is "subs; b.ne" on arm64 and
+ * The loop (ctx_loop() in ctx_work.c) is "subs; b.ne" on arm64 and
  * "dec; jnz" on x86_64: exactly 2 instructions per iteration.
  */
 #include <pthread.h>
@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "ctx_lib.h"
+#include "ctx_work.h"
 
 static uint64_t iters;
 
