@@ -178,10 +178,19 @@ static void ctx_halt_cpu(void *info)
  * ctx_account_start() - start attributing counts for @s
  * @s: a stopped session, not on the running list
  *
- * Context: process context, session mutex held.
+ * If @s was halted less than a grace period ago, hooks may still be walking
+ * past its old place in the running list, and this waits for them.
+ *
+ * Context: process context, may sleep, session mutex held.
  */
 void ctx_account_start(struct ctx_session *s)
 {
+	/*
+	 * Waiting here rather than in ctx_account_halt() keeps STOP from
+	 * holding the session mutex, and every other client, for a grace
+	 * period; a session is rarely restarted that soon.
+	 */
+	cond_synchronize_rcu(s->halt_gp);
 	WRITE_ONCE(s->started, true);
 	list_add_rcu(&s->run_node, &ctx_running);
 	/*
@@ -199,8 +208,8 @@ void ctx_account_start(struct ctx_session *s)
  *
  * When this returns no CPU has an open interval for @s and none will open
  * one, so @s's totals no longer change. @s is off the running list but
- * hooks may still be walking past it: the caller must wait for an RCU grace
- * period before starting or freeing it.
+ * hooks may still be walking past it until an RCU grace period has passed:
+ * ctx_account_start() waits for it, the caller must before freeing @s.
  *
  * Context: process context, session mutex held.
  */
@@ -212,6 +221,7 @@ void ctx_account_halt(struct ctx_session *s)
 	on_each_cpu(ctx_halt_cpu, s, 1);
 	cpus_read_unlock();
 	list_del_rcu(&s->run_node);
+	s->halt_gp = get_state_synchronize_rcu();
 }
 
 static void ctx_totals_add(struct ctx_totals *sum,

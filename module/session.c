@@ -430,6 +430,7 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 	atomic_set(&s->cpus_lost, 0);
 	INIT_HLIST_NODE(&s->cpuhp_node);
 	INIT_WORK(&s->fill_work, ctx_session_fill_work);
+	s->halt_gp = get_completed_synchronize_rcu();
 	return s;
 
 err_taskset:
@@ -684,8 +685,6 @@ int ctx_session_stop(const struct ctx_owner *owner, u32 id,
 		goto out_unlock;
 	}
 	ctx_account_halt(s);
-	/* A later START puts @s back on the list hooks may still walk. */
-	synchronize_rcu();
 out_unlock:
 	mutex_unlock(&ctx_lock);
 	return err;

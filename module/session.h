@@ -122,6 +122,8 @@ struct ctx_event_req {
  * @fill_work: creates counters on the online CPUs that have none
  * @node: in the list of all sessions (RCU, for the fork and exit hooks)
  * @run_node: in the list of started sessions (RCU, for the context hooks)
+ * @halt_gp: RCU grace-period cookie of @run_node's last removal: hooks may
+ *	be walking past it until that grace period ends
  * @free_node: in a list of sessions waiting for a grace period to be freed
  */
 struct ctx_session {
@@ -143,6 +145,7 @@ struct ctx_session {
 	struct work_struct fill_work;
 	struct list_head node;
 	struct list_head run_node;
+	unsigned long halt_gp;
 	struct list_head free_node;
 };
 
