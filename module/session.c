@@ -472,9 +472,10 @@ static int ctx_session_add_process(struct ctx_session *s,
 
 	/*
 	 * Threads created meanwhile come through the fork hook, or (not
-	 * inheriting) may be met by the walk below: room for a few of them.
+	 * inheriting) may be met by the walk below.
 	 */
-	err = ctx_taskset_reserve(&s->tasks, get_nr_threads(task) + 16);
+	err = ctx_taskset_reserve(&s->tasks,
+				  get_nr_threads(task) + CTX_TASKSET_WALK_SLACK);
 	if (err)
 		return err;
 	rcu_read_lock();

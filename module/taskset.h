@@ -17,6 +17,12 @@
  */
 #define CTX_TASKSET_SPARE	256
 
+/*
+ * Room for threads a process creates while SESSION_NEW walks its threads
+ * (other CPUs only: the walk does not sleep).
+ */
+#define CTX_TASKSET_WALK_SLACK	16
+
 /**
  * struct ctx_taskset - a set of tasks, updated and looked up from hooks
  * @lock: serializes writers; raw because the fork and exit tracepoints run
