@@ -1183,6 +1183,7 @@ int main(int argc, char **argv)
 {
 	const char *why = NULL;
 
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* see CTX_TEST_MAIN */
 	fz.messages = env_u64("CTX_FUZZ_MESSAGES", 20000);
 	/* The time bound is make check's: an explicit count runs in full. */
 	fz.seconds = env_u64("CTX_FUZZ_SECONDS",
