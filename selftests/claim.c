@@ -38,7 +38,7 @@
  * tmpfs, so its exec does not sleep on the guest's 9p root (a dynamic one
  * from /ctx switched out 50 to 60 times per run, and :t's quiet spread
  * was 30k instructions; now 4 to 14 switches and 4k to 9k). :t's spread
- * under load is then 0.12 to 0.14 of full's, what is left being mostly the
+ * under load is then 0.10 to 0.17 of full's, what is left being mostly the
  * switches the load causes; with the dynamic workload it was 0.07 to 0.36,
  * above the bound of a quarter twice.
  */

@@ -270,10 +270,8 @@ do {									\
 /*
  * main() of every test program: exit 4 (KSFT_SKIP) with the reason when the
  * tests cannot run here (not root, module not loaded); -l/-h always work.
- */
-/*
- * Line-buffered stdout: a long test's progress lines reach the console as
- * they are printed, not when the test program ends.
+ * stdout is line-buffered so that a long test's progress lines reach the
+ * console as they are printed, not when the test program ends.
  */
 #define CTX_TEST_MAIN							\
 int main(int argc, char **argv)						\
