@@ -36,7 +36,7 @@
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
 #define ORACLE_RUN	"/sys/kernel/debug/ctxoracle/run"
 #define ORACLE_STATS	"/sys/kernel/debug/ctxoracle/stats"
@@ -107,7 +107,7 @@ static const char *oracle_ko_path(void)
 
 	if (env)
 		return env;
-	snprintf(path, sizeof(path), "%s/../testbed/oracle_mod.ko", ctx_self_dir());
+	snprintf(path, sizeof(path), "%s/../testbed/oracle_mod.ko", cst_self_dir());
 	return path;
 }
 
@@ -149,9 +149,9 @@ static int oracle_cmd(const char *cmd)
  * varied by thousands of instructions (page faults, exit).
  */
 struct oracle_worker {
-	struct ctx_child c;
+	struct cst_child c;
 	int cmd_fd, ack_fd;
-	struct ctx_sock s;
+	struct cst_sock s;
 	uint32_t id;
 	int pfd;
 };
@@ -168,7 +168,7 @@ static void oracle_worker_loop(int cmd_fd, int ack_fd)
 		buf[n] = 0;
 		err = 0;
 		if (sscanf(buf, "loop %llu", &iters) == 1)
-			ctx_loop(iters);
+			cst_loop(iters);
 		else
 			err = oracle_cmd(buf);
 		if (write(ack_fd, err ? "e" : "k", 1) != 1)
@@ -193,8 +193,8 @@ static int oracle_perf_open(pid_t pid, uint32_t type, uint64_t config)
  * Start the child with a started session of @nev events on it and, with
  * @perf, a perf_event_open() counter of @ev[0] on it too.
  */
-static int oracle_worker_start(struct oracle_worker *w, const struct ctx_ev *ev,
-			       int nev, bool perf, struct ctx_res *r)
+static int oracle_worker_start(struct oracle_worker *w, const struct cst_ev *ev,
+			       int nev, bool perf, struct cst_res *r)
 {
 	int cmd[2], ack[2], ret;
 
@@ -221,11 +221,11 @@ static int oracle_worker_start(struct oracle_worker *w, const struct ctx_ev *ev,
 	close(ack[1]);
 	w->cmd_fd = cmd[1];
 	w->ack_fd = ack[0];
-	ret = ctx_open(&w->s);
+	ret = cst_open(&w->s);
 	if (ret)
 		goto stop;
-	ret = ctx_new(&w->s, w->c.pid, 0, ev, nev, r, NULL) ?:
-	      ctx_cmd(&w->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL);
+	ret = cst_new(&w->s, w->c.pid, 0, ev, nev, r, NULL) ?:
+	      cst_cmd(&w->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL);
 	w->id = r->id;
 	if (!ret && perf) {
 		w->pfd = oracle_perf_open(w->c.pid, ev[0].type, ev[0].config);
@@ -234,11 +234,11 @@ static int oracle_worker_start(struct oracle_worker *w, const struct ctx_ev *ev,
 	}
 	if (!ret)
 		return 0;
-	ctx_close(&w->s);
+	cst_close(&w->s);
 stop:
 	close(w->cmd_fd);
 	close(w->ack_fd);
-	ctx_child_wait(&w->c);
+	cst_child_wait(&w->c);
 	return ret;
 
 close_ack:
@@ -254,15 +254,15 @@ static void oracle_worker_stop(struct oracle_worker *w)
 {
 	if (w->pfd >= 0)
 		close(w->pfd);
-	ctx_close(&w->s);
+	cst_close(&w->s);
 	close(w->cmd_fd);
 	close(w->ack_fd);
-	ctx_child_wait(&w->c);
+	cst_child_wait(&w->c);
 }
 
 /* What one command added: the session's counts and perf's. */
 struct oracle_delta {
-	struct ctx_res before, after;
+	struct cst_res before, after;
 	long long perf;
 	long nmis;		/* the oracle's NMI handler ran */
 	long long proc_nmis;	/* NMIs in /proc/interrupts */
@@ -284,23 +284,23 @@ static int oracle_run(struct oracle_worker *w, const char *cmd,
 	char ack;
 
 	for (try = 0; try < ORACLE_TRIES; try++) {
-		ret = ctx_cmd(&w->s, CTXCOUNT_CMD_SESSION_READ, w->id, &d->before, NULL) ?:
+		ret = cst_cmd(&w->s, CTXCOUNT_CMD_SESSION_READ, w->id, &d->before, NULL) ?:
 		      oracle_stats_read(&s0);
 		if (ret)
 			return ret;
 		if (w->pfd >= 0 && read(w->pfd, &p0, sizeof(p0)) != sizeof(p0))
 			return -EIO;
 		n0 = oracle_proc_nmis();
-		i0 = ctx_total_interrupts();
+		i0 = cst_total_interrupts();
 		if (write(w->cmd_fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
 		    read(w->ack_fd, &ack, 1) != 1)
 			return -EPIPE;
-		i1 = ctx_total_interrupts();
+		i1 = cst_total_interrupts();
 		n1 = oracle_proc_nmis();
 		if (ack != 'k')
 			return -EIO;
 		ret = oracle_stats_read(&s1) ?:
-		      ctx_cmd(&w->s, CTXCOUNT_CMD_SESSION_READ, w->id, &d->after, NULL);
+		      cst_cmd(&w->s, CTXCOUNT_CMD_SESSION_READ, w->id, &d->after, NULL);
 		if (ret)
 			return ret;
 		if (w->pfd >= 0 && read(w->pfd, &p1, sizeof(p1)) != sizeof(p1))
@@ -321,16 +321,16 @@ static long long oracle_bucket(const struct oracle_delta *d, int e, int b)
 	return (long long)(d->after.ev[e].b[b] - d->before.ev[e].b[b]);
 }
 
-static const struct ctx_ev one_event[] = {
-	CTX_EV_HW(INSTRUCTIONS, 0, "instructions"),
+static const struct cst_ev one_event[] = {
+	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
 };
 
 /* With shift=0 QEMU's cycle counter counts instructions too. */
-static const struct ctx_ev four_events[] = {
-	CTX_EV_HW(INSTRUCTIONS, 0, "instructions"),
-	CTX_EV_HW(CPU_CYCLES, 0, "cycles"),
-	CTX_EV_HW(INSTRUCTIONS, 0, "instructions"),
-	CTX_EV_HW(CPU_CYCLES, 0, "cycles"),
+static const struct cst_ev four_events[] = {
+	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
+	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
+	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
+	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
 };
 
 FIXTURE(oracle) {
@@ -339,7 +339,7 @@ FIXTURE(oracle) {
 };
 
 FIXTURE_VARIANT(oracle) {
-	const struct ctx_ev *ev;
+	const struct cst_ev *ev;
 	int nev;
 };
 
@@ -358,7 +358,7 @@ static const char *oracle_exact_cannot_run(void)
 {
 	static char why[128];
 
-	if (ctx_no_insn_reason(why, sizeof(why)))
+	if (cst_no_insn_reason(why, sizeof(why)))
 		return why;
 	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
 		return "more than one CPU: under -icount each vCPU counts the others (run with scripts/vm --smp 1)";
@@ -373,7 +373,7 @@ FIXTURE_SETUP(oracle)
 
 	if (err)
 		SKIP(return, "oracle module %s: %s", oracle_ko_path(), strerror(-err));
-	self->kmsg = ctx_kmsg_open();
+	self->kmsg = cst_kmsg_open();
 	self->d = calloc(3 * ORACLE_ROUNDS, sizeof(*self->d));
 	ASSERT_NE(NULL, self->d);
 }
@@ -381,7 +381,7 @@ FIXTURE_SETUP(oracle)
 FIXTURE_TEARDOWN(oracle)
 {
 	free(self->d);
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 static long long oracle_full(const struct oracle_delta *d, int e)
@@ -447,12 +447,12 @@ static void oracle_check(struct __test_metadata *_metadata,
 			ASSERT_EQ(0, a->after.ev[e].error);
 			db = oracle_bucket(b, e, bucket) - oracle_bucket(a, e, bucket);
 			EXPECT_EQ(want, db) TH_LOG("round %d event %d: %s %+lld", i, e,
-						   ctx_bucket_name(bucket), db);
+						   cst_bucket_name(bucket), db);
 			if (e || i)
 				continue;
 			ksft_print_msg("%s: %s grows by %lld for %lld more instructions of work; "
 				       "full %lld, perf_event_open %lld\n", cmd[0],
-				       ctx_bucket_name(bucket), db, want,
+				       cst_bucket_name(bucket), db, want,
 				       oracle_full(a, e), a->perf);
 		}
 	}
@@ -463,7 +463,7 @@ static void oracle_check(struct __test_metadata *_metadata,
 		ksft_print_msg("event %d (%s): :t %+lld from a to b; per interrupt: %.1f in %s "
 			       "besides the work, %.1f left in :t\n", e, variant->ev[e].name, dt,
 			       (double)(oracle_bucket(a, e, bucket) - oracle_bucket(z, e, bucket) -
-					work_a) / ORACLE_N, ctx_bucket_name(bucket),
+					work_a) / ORACLE_N, cst_bucket_name(bucket),
 			       (double)(oracle_min_task(self, 0, e) - oracle_min_task(self, 2, e)) /
 			       ORACLE_N);
 		EXPECT_LE(llabs(dt), want / 200)
@@ -519,14 +519,14 @@ TEST_F_TIMEOUT(oracle, tasklet_from_task_lands_in_tasklet, 600)
 
 static bool oracle_has_nmi_bucket(void)
 {
-	struct ctx_res *r = calloc(1, sizeof(*r));
-	struct ctx_sock s;
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
 	bool has = false;
 
-	if (r && !ctx_open(&s)) {
-		has = !ctx_cmd(&s, CTXCOUNT_CMD_STATS, 0, r, NULL) &&
+	if (r && !cst_open(&s)) {
+		has = !cst_cmd(&s, CTXCOUNT_CMD_STATS, 0, r, NULL) &&
 		      (r->features & CTXCOUNT_FEATURE_NMI);
-		ctx_close(&s);
+		cst_close(&s);
 	}
 	free(r);
 	return has;
@@ -540,8 +540,8 @@ static int oracle_reload_ctxcount(void)
 {
 	char params[256];
 
-	ctx_current_params(params, sizeof(params));
-	return ctx_rmmod() ?: ctx_insmod(params);
+	cst_current_params(params, sizeof(params));
+	return cst_rmmod() ?: cst_insmod(params);
 }
 
 /*
@@ -565,7 +565,7 @@ FIXTURE_SETUP(nmi)
 	err = oracle_load();
 	if (err)
 		SKIP(return, "oracle module %s: %s", oracle_ko_path(), strerror(-err));
-	self->kmsg = ctx_kmsg_open();
+	self->kmsg = cst_kmsg_open();
 	self->d = calloc(4, sizeof(*self->d));
 	ASSERT_NE(NULL, self->d);
 }
@@ -573,12 +573,12 @@ FIXTURE_SETUP(nmi)
 FIXTURE_TEARDOWN(nmi)
 {
 	free(self->d);
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 TEST_F_TIMEOUT(nmi, lands_in_nmi, 300)
 {
-	static const struct ctx_ev clock = CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock");
+	static const struct cst_ev clock = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 	const int N = CTXCOUNT_BUCKET_NMI;
 	struct oracle_worker w;
 	char cmd[64];
@@ -612,4 +612,4 @@ TEST_F_TIMEOUT(nmi, lands_in_nmi, 300)
 	}
 }
 
-CTX_TEST_MAIN
+CST_TEST_MAIN
