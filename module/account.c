@@ -3,14 +3,15 @@
  * Attribution of counter deltas to contexts: read-and-subtract.
  *
  * Counters are never stopped. On a CPU running a monitored task, each
- * context boundary reads every counter of every started session and adds
- * the delta since the previous boundary to the bucket of the context being
- * left. @full moves only when an interval is opened, closed or flushed, from
- * the same reads. The buckets telescope over those reads, so "sum of buckets
- * == full" holds whatever bucket a delta went to: it is bookkeeping (no
- * delta lost or counted twice), not a proof of attribution.
+ * context boundary reads every counter of every session with an open
+ * interval on that CPU (the per-CPU list ctx_active) and adds the delta
+ * since the previous boundary to the bucket of the context being left
+ * (account.h). @full moves only when an interval is opened, closed or
+ * flushed, from the same reads. The buckets telescope over those reads, so
+ * "sum of buckets == full" holds whatever bucket a delta went to: it is
+ * bookkeeping (no delta lost or counted twice), not a proof of attribution.
  *
- * Everything here that touches struct ctx_session_cpu runs on the CPU it
+ * Everything here that touches struct ctx_acct_cpu runs on the CPU it
  * belongs to, with interrupts disabled and the CPU claimed against NMIs
  * (ctx_cpu_claim()). This file is built without ftrace instrumentation: it
  * runs inside ftrace callbacks, tracepoints and NMI handlers.
@@ -24,99 +25,112 @@
 
 #include "account.h"
 #include "counters.h"
-#include "hooks.h"
-#include "session.h"
+#include "cpustate.h"
+#include "taskset.h"
+
+DEFINE_STATIC_KEY_FALSE(ctx_acct_live);
+DEFINE_PER_CPU(struct hlist_head, ctx_active);
 
 /* Started sessions; written under the session mutex, read under RCU. */
 static LIST_HEAD(ctx_running);
-
-/* Number of sessions with an open interval on each CPU. */
-DEFINE_PER_CPU(unsigned int, ctx_nr_active);
-
-/*
- * Attribute the counts since the last boundary to @bucket. Inline: a call
- * and its frame around the read would be counted outside the boundary.
- */
-static __always_inline void ctx_attribute(struct ctx_session *s,
-					  struct ctx_session_cpu *sc,
-					  unsigned int bucket)
-{
-	unsigned int i;
-	u64 now;
-
-	for (i = 0; i < s->nr_events; i++) {
-		if (!sc->event[i])
-			continue;
-		now = ctx_counter_read(sc->event[i]);
-		sc->tot.buckets[i][bucket] += now - sc->last[i];
-		sc->last[i] = now;
-	}
-}
+/* How many; under the session mutex (every caller of start/halt holds it). */
+static unsigned int ctx_nr_started;
 
 /*
- * Bring @full and the times up to the last boundary, leaving the interval
- * open. Must directly follow ctx_attribute() so that @last is current.
+ * The set stores task_struct pointers, so a recycled pid never matches.
+ * Idle tasks never match.
  */
-static void ctx_settle(struct ctx_session *s, struct ctx_session_cpu *sc)
+static bool ctx_acct_monitors(struct ctx_acct *a, struct task_struct *task)
 {
-	u64 clock = local_clock();
-	u64 delta = clock - sc->clock_in;
-	unsigned int i;
-
-	/* Kernel threads run on a CPU going down or coming up without one. */
-	if (sc->has_counters)
-		sc->tot.enabled += delta;
-	sc->clock_in = clock;
-	for (i = 0; i < s->nr_events; i++) {
-		if (!sc->event[i])
-			continue;
-		sc->tot.full[i] += sc->last[i] - sc->in[i];
-		sc->in[i] = sc->last[i];
-		if (ctx_counter_running(sc->event[i]))
-			sc->tot.running[i] += delta;
-	}
-}
-
-static void ctx_open(struct ctx_session *s, struct ctx_session_cpu *sc)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->nr_events; i++) {
-		if (!sc->event[i])
-			continue;
-		sc->last[i] = ctx_counter_read(sc->event[i]);
-		sc->in[i] = sc->last[i];
-	}
-	sc->clock_in = local_clock();
-	sc->active = true;
-	__this_cpu_inc(ctx_nr_active);
-}
-
-static void ctx_close(struct ctx_session *s, struct ctx_session_cpu *sc,
-		      unsigned int bucket)
-{
-	ctx_attribute(s, sc, bucket);
-	ctx_settle(s, sc);
-	sc->active = false;
-	__this_cpu_dec(ctx_nr_active);
+	if (a->system_wide)
+		return !is_idle_task(task);
+	return ctx_taskset_has(a->tasks, task);
 }
 
 /**
- * ctx_account_boundary() - a context boundary on this CPU
- * @bucket: the context being left (enum ctxcount_bucket)
+ * ctx_attribute_any() - ctx_attribute() with counters read through perf
+ * @ac: this CPU's accounting of a session
+ * @bucket: the context the counts since the last boundary belong to
  *
  * Context: interrupts disabled or NMI, CPU claimed.
  */
-void ctx_account_boundary(unsigned int bucket)
+void ctx_attribute_any(struct ctx_acct_cpu *ac, unsigned int bucket)
 {
-	struct ctx_session_cpu *sc;
-	struct ctx_session *s;
+	u64 *b = ac->buckets[bucket];
+	struct ctx_acct_slot *sl;
+	unsigned int i;
+	u64 now;
 
-	list_for_each_entry_rcu(s, &ctx_running, run_node) {
-		sc = this_cpu_ptr(s->cpu);
-		if (sc->active)
-			ctx_attribute(s, sc, bucket);
+	for (i = 0; i < ac->nr_events; i++) {
+		sl = &ac->slot[i];
+		if (!sl->event)
+			continue;
+		now = ctx_counter_read(sl->event, ac->direct & BIT(i));
+		b[i] += now - sl->last;
+		sl->last = now;
 	}
+}
+
+/*
+ * Bring @full, the times and the excursion counts up to the last boundary,
+ * leaving the interval open. Must directly follow ctx_attribute() so that
+ * @last is current.
+ */
+static void ctx_settle(struct ctx_acct_cpu *ac)
+{
+	const u64 *exc = ctx_cpu_excursions();
+	u64 clock = local_clock();
+	u64 delta = clock - ac->clock_in;
+	unsigned int i;
+
+	/* Kernel threads run on a CPU going down or coming up without one. */
+	if (ac->has_counters)
+		ac->enabled += delta;
+	ac->clock_in = clock;
+	for (i = 0; i < CTX_NR_EXC; i++) {
+		ac->excursions[i] += exc[i] - ac->exc_in[i];
+		ac->exc_in[i] = exc[i];
+	}
+	for (i = 0; i < ac->nr_events; i++) {
+		if (!ac->slot[i].event)
+			continue;
+		ac->full[i] += ac->slot[i].last - ac->in[i];
+		ac->in[i] = ac->slot[i].last;
+		if (ctx_counter_running(ac->slot[i].event))
+			ac->running[i] += delta;
+	}
+}
+
+/* Start counting from the counters' current values. */
+static void ctx_restart(struct ctx_acct_cpu *ac)
+{
+	struct perf_event *event;
+	unsigned int i;
+
+	for (i = 0; i < ac->nr_events; i++) {
+		event = ac->slot[i].event;
+		if (!event)
+			continue;
+		ac->slot[i].last = ctx_counter_read(event, ac->direct & BIT(i));
+		ac->in[i] = ac->slot[i].last;
+	}
+}
+
+static void ctx_open(struct ctx_acct_cpu *ac)
+{
+	ctx_restart(ac);
+	ac->clock_in = local_clock();
+	memcpy(ac->exc_in, ctx_cpu_excursions(), sizeof(ac->exc_in));
+	ac->active = true;
+	hlist_add_head(&ac->active_node, this_cpu_ptr(&ctx_active));
+}
+
+static void ctx_close(struct ctx_acct_cpu *ac, unsigned int bucket)
+{
+	ctx_attribute(ac, bucket);
+	ctx_settle(ac);
+	ac->active = false;
+	hlist_del_init(&ac->active_node);
 }
 
 /**
@@ -127,8 +141,8 @@ void ctx_account_boundary(unsigned int bucket)
  *	softirq vector it was preempted in
  *
  * Closes the open intervals (their last stretch goes to @bucket) and opens
- * one for each started session that monitors @next. @active is per CPU, so
- * the interval of a task that already left the monitored set (it is
+ * one for each started session that monitors @next. Intervals are per CPU,
+ * so the interval of a task that already left the monitored set (it is
  * exiting) is still closed here.
  *
  * Context: sched_switch tracepoint: interrupts disabled, CPU claimed.
@@ -136,111 +150,213 @@ void ctx_account_boundary(unsigned int bucket)
 void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 			unsigned int bucket)
 {
-	struct ctx_session_cpu *sc;
-	struct ctx_session *s;
+	struct ctx_acct_cpu *ac;
+	struct hlist_node *tmp;
+	struct ctx_acct *a;
 
-	list_for_each_entry_rcu(s, &ctx_running, run_node) {
-		sc = this_cpu_ptr(s->cpu);
-		if (sc->active)
-			ctx_close(s, sc, bucket);
-		if (READ_ONCE(s->started) && ctx_session_monitors(s, next))
-			ctx_open(s, sc);
+	hlist_for_each_entry_safe(ac, tmp, this_cpu_ptr(&ctx_active),
+				  active_node)
+		ctx_close(ac, bucket);
+	list_for_each_entry_rcu(a, &ctx_running, run_node) {
+		if (READ_ONCE(a->started) && ctx_acct_monitors(a, next))
+			ctx_open(this_cpu_ptr(a->cpu));
 	}
 }
+
+/**
+ * ctx_account_init() - set up a session's accounting
+ * @a: the accounting state, zeroed
+ * @nr_events: number of events, 1 to CTXCOUNT_MAX_EVENTS
+ * @tasks: the monitored tasks (unused with @system_wide)
+ * @system_wide: every task but the idle tasks is monitored
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
+		     struct ctx_taskset *tasks, bool system_wide)
+{
+	int cpu;
+
+	a->cpu = alloc_percpu(struct ctx_acct_cpu);
+	if (!a->cpu)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		per_cpu_ptr(a->cpu, cpu)->nr_events = nr_events;
+		INIT_HLIST_NODE(&per_cpu_ptr(a->cpu, cpu)->active_node);
+	}
+	a->nr_events = nr_events;
+	a->tasks = tasks;
+	a->system_wide = system_wide;
+	a->halt_gp = get_completed_synchronize_rcu();
+	return 0;
+}
+
+/**
+ * ctx_account_destroy() - release a session's counters and state
+ * @a: the accounting state, halted (or never started), and no hook may
+ *	still look at it (an RCU grace period after the halt)
+ *
+ * Context: process context, may sleep.
+ */
+void ctx_account_destroy(struct ctx_acct *a)
+{
+	struct ctx_acct_cpu *ac;
+	unsigned int i;
+	int cpu;
+
+	if (!a->cpu)
+		return;
+	for_each_possible_cpu(cpu) {
+		ac = per_cpu_ptr(a->cpu, cpu);
+		for (i = 0; i < a->nr_events; i++) {
+			ctx_counter_release(ac->slot[i].event);
+			ctx_counter_release(ac->retired[i]);
+		}
+	}
+	free_percpu(a->cpu);
+	a->cpu = NULL;
+}
+
+/**
+ * ctx_account_started() - is @a counting
+ * @a: the accounting state
+ *
+ * Context: session mutex held.
+ * Return: true between ctx_account_start() and ctx_account_halt().
+ */
+bool ctx_account_started(const struct ctx_acct *a)
+{
+	return a->started;
+}
+
+/**
+ * ctx_account_cpu_filled() - does @cpu have counters for its online period
+ * @a: the accounting state
+ * @cpu: the CPU
+ * @gen: set to @cpu's generation, for ctx_account_swap_events()
+ *
+ * Return: true if it has; then there is nothing to swap in.
+ */
+bool ctx_account_cpu_filled(struct ctx_acct *a, unsigned int cpu,
+			    unsigned int *gen)
+{
+	struct ctx_acct_cpu *ac = per_cpu_ptr(a->cpu, cpu);
+
+	*gen = READ_ONCE(ac->gen);
+	return READ_ONCE(ac->filled);
+}
+
+struct ctx_start_info {
+	struct ctx_acct *a;
+	bool reset;
+};
 
 /* IPI: pick up a monitored task that is already running on this CPU. */
 static void ctx_start_cpu(void *info)
 {
-	struct ctx_session *s = info;
-	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+	struct ctx_start_info *si = info;
+	struct ctx_acct_cpu *ac = this_cpu_ptr(si->a->cpu);
 
 	/* Cannot fail: only an NMI can find the CPU claimed. */
 	if (!ctx_cpu_claim())
 		return;
-	if (!sc->active && ctx_session_monitors(s, current))
-		ctx_open(s, sc);
+	if (si->reset)
+		ctx_cpu_reset();
+	if (!ac->active && ctx_acct_monitors(si->a, current))
+		ctx_open(ac);
 	ctx_cpu_release();
 }
 
 /* IPI: close this CPU's interval, the session is stopping. */
 static void ctx_halt_cpu(void *info)
 {
-	struct ctx_session *s = info;
-	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+	struct ctx_acct_cpu *ac = this_cpu_ptr(((struct ctx_acct *)info)->cpu);
 
 	if (!ctx_cpu_claim())
 		return;
-	if (sc->active)
-		ctx_close(s, sc, ctx_cpu_context());
+	if (ac->active)
+		ctx_close(ac, ctx_cpu_context());
 	ctx_cpu_release();
 }
 
 /**
- * ctx_account_start() - start attributing counts for @s
- * @s: a stopped session, not on the running list
+ * ctx_account_start() - start attributing counts for @a
+ * @a: stopped, not on the running list
  *
- * If @s was halted less than a grace period ago, hooks may still be walking
- * past its old place in the running list, and this waits for them.
+ * The first session started turns the hooks on; while they were off no
+ * CPU's context stack was kept, so each CPU rebuilds its own here. If @a
+ * was halted less than a grace period ago, hooks may still be walking past
+ * its old place in the running list, and this waits for them.
  *
  * Context: process context, may sleep, session mutex held.
  */
-void ctx_account_start(struct ctx_session *s)
+void ctx_account_start(struct ctx_acct *a)
 {
+	struct ctx_start_info si = { .a = a };
+
 	/*
 	 * Waiting here rather than in ctx_account_halt() keeps STOP from
 	 * holding the session mutex, and every other client, for a grace
 	 * period; a session is rarely restarted that soon.
 	 */
-	cond_synchronize_rcu(s->halt_gp);
-	WRITE_ONCE(s->started, true);
-	list_add_rcu(&s->run_node, &ctx_running);
+	cond_synchronize_rcu(a->halt_gp);
+	WRITE_ONCE(a->started, true);
+	list_add_rcu(&a->run_node, &ctx_running);
+	cpus_read_lock();
+	si.reset = !ctx_nr_started++;
+	if (si.reset)
+		static_branch_enable_cpuslocked(&ctx_acct_live);
 	/*
 	 * sched_switch opens intervals from now on; tasks that are already
 	 * running are picked up on their CPU.
 	 */
-	cpus_read_lock();
-	on_each_cpu(ctx_start_cpu, s, 1);
+	on_each_cpu(ctx_start_cpu, &si, 1);
 	cpus_read_unlock();
 }
 
 /**
- * ctx_account_halt() - stop attributing counts for @s
- * @s: a started session
+ * ctx_account_halt() - stop attributing counts for @a
+ * @a: started
  *
- * When this returns no CPU has an open interval for @s and none will open
- * one, so @s's totals no longer change. @s is off the running list but
+ * When this returns no CPU has an open interval for @a and none will open
+ * one, so its totals no longer change. @a is off the running list but
  * hooks may still be walking past it until an RCU grace period has passed:
- * ctx_account_start() waits for it, the caller must before freeing @s.
+ * ctx_account_start() waits for it, the caller must before freeing @a.
  *
  * Context: process context, session mutex held.
  */
-void ctx_account_halt(struct ctx_session *s)
+void ctx_account_halt(struct ctx_acct *a)
 {
 	/* No new intervals: sched_switch checks @started before opening. */
-	WRITE_ONCE(s->started, false);
+	WRITE_ONCE(a->started, false);
 	cpus_read_lock();
-	on_each_cpu(ctx_halt_cpu, s, 1);
+	on_each_cpu(ctx_halt_cpu, a, 1);
+	if (!--ctx_nr_started)
+		static_branch_disable_cpuslocked(&ctx_acct_live);
 	cpus_read_unlock();
-	list_del_rcu(&s->run_node);
-	s->halt_gp = get_state_synchronize_rcu();
+	list_del_rcu(&a->run_node);
+	a->halt_gp = get_state_synchronize_rcu();
 }
 
 static void ctx_totals_add(struct ctx_totals *sum,
-			   const struct ctx_totals *t, unsigned int nr_events)
+			   const struct ctx_acct_cpu *ac)
 {
 	unsigned int i, b;
 
-	sum->enabled += t->enabled;
-	for (i = 0; i < nr_events; i++) {
-		sum->full[i] += t->full[i];
-		sum->running[i] += t->running[i];
-		for (b = 0; b < __CTXCOUNT_BUCKET_LAST; b++)
-			sum->buckets[i][b] += t->buckets[i][b];
+	sum->enabled += ac->enabled;
+	for (i = 0; i < ac->nr_events; i++) {
+		sum->full[i] += ac->full[i];
+		sum->running[i] += ac->running[i];
+		for (b = 0; b < CTX_NR_CONTEXTS; b++)
+			sum->buckets[i][b] += ac->buckets[b][i];
+		if (ac->slot[i].event && (ac->direct & BIT(i)))
+			sum->direct_cpus[i]++;
 	}
 }
 
 struct ctx_read_info {
-	struct ctx_session *s;
+	struct ctx_acct *a;
 	struct ctx_totals *sum;
 	raw_spinlock_t lock;
 };
@@ -252,24 +368,23 @@ struct ctx_read_info {
 static void ctx_read_cpu(void *info)
 {
 	struct ctx_read_info *ri = info;
-	struct ctx_session *s = ri->s;
-	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+	struct ctx_acct_cpu *ac = this_cpu_ptr(ri->a->cpu);
 
 	if (!ctx_cpu_claim())
 		return;
-	if (sc->active) {
-		ctx_attribute(s, sc, ctx_cpu_context());
-		ctx_settle(s, sc);
+	if (ac->active) {
+		ctx_attribute(ac, ctx_cpu_context());
+		ctx_settle(ac);
 	}
 	raw_spin_lock(&ri->lock);
-	ctx_totals_add(ri->sum, &sc->tot, s->nr_events);
+	ctx_totals_add(ri->sum, ac);
 	raw_spin_unlock(&ri->lock);
 	ctx_cpu_release();
 }
 
 /**
- * ctx_account_read() - add up @s's totals over all CPUs
- * @s: the session
+ * ctx_account_read() - add up @a's totals over all CPUs
+ * @a: the accounting state
  * @sum: zeroed totals to add to
  *
  * For a started session, each online CPU first attributes what is pending
@@ -278,26 +393,25 @@ static void ctx_read_cpu(void *info)
  *
  * Context: process context, session mutex held.
  */
-void ctx_account_read(struct ctx_session *s, struct ctx_totals *sum)
+void ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
 {
-	struct ctx_read_info ri = { .s = s, .sum = sum };
+	struct ctx_read_info ri = { .a = a, .sum = sum };
 	int cpu;
 
 	raw_spin_lock_init(&ri.lock);
 	cpus_read_lock();
-	if (s->started)
+	if (a->started)
 		on_each_cpu(ctx_read_cpu, &ri, 1);
 	for_each_possible_cpu(cpu) {
-		if (s->started && cpu_online(cpu))
+		if (a->started && cpu_online(cpu))
 			continue;
-		ctx_totals_add(sum, &per_cpu_ptr(s->cpu, cpu)->tot,
-			       s->nr_events);
+		ctx_totals_add(sum, per_cpu_ptr(a->cpu, cpu));
 	}
 	cpus_read_unlock();
 }
 
 struct ctx_swap_info {
-	struct ctx_session *s;
+	struct ctx_acct *a;
 	struct perf_event **event;
 	struct perf_event **old;
 	unsigned int gen;
@@ -307,70 +421,77 @@ struct ctx_swap_info {
 /*
  * IPI: attribute what the current counters counted up to now, then put in
  * the new ones (an open interval continues from their current value), if
- * the CPU did not go down since the caller read @gen.
+ * the CPU did not go down since the caller read @gen. Each new counter is
+ * read from the PMU's registers from now on if that read agrees with the
+ * driver's here.
  */
 static void ctx_swap_cpu(void *info)
 {
 	struct ctx_swap_info *si = info;
-	struct ctx_session *s = si->s;
-	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+	struct ctx_acct_cpu *ac = this_cpu_ptr(si->a->cpu);
+	struct perf_event *event;
 	unsigned int i;
 
 	/* Cannot fail: only an NMI can find the CPU claimed. */
 	if (!ctx_cpu_claim())
 		return;
-	if (sc->gen != si->gen) {
+	if (ac->gen != si->gen) {
 		si->err = -EAGAIN;
 		goto out;
 	}
-	if (sc->active) {
-		ctx_attribute(s, sc, ctx_cpu_context());
-		ctx_settle(s, sc);
+	if (ac->active) {
+		ctx_attribute(ac, ctx_cpu_context());
+		ctx_settle(ac);
 	}
-	sc->has_counters = false;
-	for (i = 0; i < s->nr_events; i++) {
-		si->old[i] = sc->event[i];
-		si->old[CTXCOUNT_MAX_EVENTS + i] = sc->retired[i];
-		sc->retired[i] = NULL;
-		sc->event[i] = si->event[i];
-		if (!sc->event[i])
+	ac->has_counters = false;
+	ac->direct = 0;
+	ac->all_direct = true;
+	for (i = 0; i < ac->nr_events; i++) {
+		si->old[i] = ac->slot[i].event;
+		si->old[CTXCOUNT_MAX_EVENTS + i] = ac->retired[i];
+		ac->retired[i] = NULL;
+		event = si->event[i];
+		ac->slot[i].event = event;
+		if (!event)
 			continue;
-		sc->has_counters = true;
-		if (sc->active) {
-			sc->last[i] = ctx_counter_read(sc->event[i]);
-			sc->in[i] = sc->last[i];
-		}
+		ac->has_counters = true;
+		if (ctx_counter_direct_check(event))
+			ac->direct |= BIT(i);
+		else
+			ac->all_direct = false;
 	}
-	sc->filled = true;
+	if (ac->active)
+		ctx_restart(ac);
+	ac->filled = true;
 	si->err = 0;
 out:
 	ctx_cpu_release();
 }
 
 /**
- * ctx_account_swap_events() - put new counters in for @s on @cpu
- * @s: the session
+ * ctx_account_swap_events() - put new counters in for @a on @cpu
+ * @a: the accounting state
  * @cpu: the CPU
- * @event: the new counters (NULL for none), one per event of @s
+ * @event: the new counters (NULL for none), one per event of @a
  * @old: filled with the counters to release (2 * CTXCOUNT_MAX_EVENTS:
  *	those replaced and those ctx_account_cpu_down() took out), all
  *	NULL when nothing was swapped
- * @gen: @cpu's generation (&struct ctx_session_cpu.gen) read before the new
+ * @gen: @cpu's generation (ctx_account_cpu_filled()) read before the new
  *	counters were created
  *
- * What the old counters counted up to the swap stays in @s's totals.
+ * What the old counters counted up to the swap stays in @a's totals.
  *
  * Context: process context, no locks needed: the callers of one session
  * are serialized (its fill work), ctx_account_cpu_down() runs on @cpu too.
  * Return: 0; -EAGAIN if @cpu went down since @gen was read, -ENXIO if it
  * is offline: nothing was swapped then, the caller releases @event.
  */
-int ctx_account_swap_events(struct ctx_session *s, unsigned int cpu,
+int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,
 			    struct perf_event **event, struct perf_event **old,
 			    unsigned int gen)
 {
 	struct ctx_swap_info si = {
-		.s = s, .event = event, .old = old, .gen = gen, .err = -ENXIO,
+		.a = a, .event = event, .old = old, .gen = gen, .err = -ENXIO,
 	};
 	int err;
 
@@ -381,43 +502,42 @@ int ctx_account_swap_events(struct ctx_session *s, unsigned int cpu,
 /* IPI: this CPU is going down; see ctx_account_cpu_down(). */
 static void ctx_down_cpu(void *info)
 {
-	struct ctx_session *s = info;
-	struct ctx_session_cpu *sc = this_cpu_ptr(s->cpu);
+	struct ctx_acct_cpu *ac = this_cpu_ptr(((struct ctx_acct *)info)->cpu);
 	unsigned int i;
 
 	if (!ctx_cpu_claim())
 		return;
-	if (sc->active) {
-		ctx_attribute(s, sc, ctx_cpu_context());
-		ctx_settle(s, sc);
+	if (ac->active) {
+		ctx_attribute(ac, ctx_cpu_context());
+		ctx_settle(ac);
 	}
-	for (i = 0; i < s->nr_events; i++) {
-		if (!sc->event[i])
+	for (i = 0; i < ac->nr_events; i++) {
+		if (!ac->slot[i].event)
 			continue;
 		/* Empty: ctx_swap_cpu() emptied it when it put @event in. */
-		sc->retired[i] = sc->event[i];
-		sc->event[i] = NULL;
+		ac->retired[i] = ac->slot[i].event;
+		ac->slot[i].event = NULL;
 	}
-	sc->has_counters = false;
-	sc->filled = false;
-	sc->gen++;
+	ac->has_counters = false;
+	ac->filled = false;
+	ac->gen++;
 	ctx_cpu_release();
 }
 
 /**
  * ctx_account_cpu_down() - @cpu is going offline: stop counting there
- * @s: the session
+ * @a: the accounting state
  * @cpu: the CPU, still online
  *
  * Attributes what is pending on @cpu and takes its counters out of use
  * (the perf core is about to detach them for good): they wait in
- * &struct ctx_session_cpu.retired until the next swap or the session's
- * end releases them. Releasing, like creating, may take the CPU hotplug
- * lock (static keys), which the caller's hotplug callback cannot.
+ * &struct ctx_acct_cpu.retired until the next swap or the session's end
+ * releases them. Releasing, like creating, may take the CPU hotplug lock
+ * (static keys), which the caller's hotplug callback cannot.
  *
  * Context: CPU hotplug teardown callback of @cpu.
  */
-void ctx_account_cpu_down(struct ctx_session *s, unsigned int cpu)
+void ctx_account_cpu_down(struct ctx_acct *a, unsigned int cpu)
 {
-	smp_call_function_single(cpu, ctx_down_cpu, s, 1);
+	smp_call_function_single(cpu, ctx_down_cpu, a, 1);
 }

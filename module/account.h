@@ -1,40 +1,216 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Attribution of counter deltas to contexts: the accounting state of a
+ * session, and the boundary code the hooks inline (what runs before the
+ * counter read at an entry and after it at an exit is counted outside the
+ * boundary, so it is kept short and free of calls).
+ */
 #ifndef _CTXCOUNT_ACCOUNT_H
 #define _CTXCOUNT_ACCOUNT_H
 
+#include <linux/ctxcount.h>
+#include <linux/jump_label.h>
+#include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
 
-struct ctx_session;
-struct perf_event;
-struct ctx_totals;
+#include "counters.h"
+#include "cpustate.h"
+
+struct ctx_taskset;
 struct task_struct;
 
-DECLARE_PER_CPU(unsigned int, ctx_nr_active);
+/* Contexts that have a bucket of their own on the hot path. */
+#define CTX_NR_CONTEXTS	(CTXCOUNT_BUCKET_SOFTIRQ_RCU + 1)
+
+/**
+ * struct ctx_totals - what a session has counted (summed over CPUs)
+ * @enabled: ns monitored tasks were on a CPU (same for every event)
+ * @full: per event, everything counted while a monitored task was on a CPU
+ * @running: per event, ns of @enabled the counter was running
+ * @buckets: per event, @full split by context (enum ctxcount_bucket)
+ * @direct_cpus: per event, CPUs that read its counter from the PMU's
+ *	registers (the others go through the driver's read)
+ */
+struct ctx_totals {
+	u64 enabled;
+	u64 full[CTXCOUNT_MAX_EVENTS];
+	u64 running[CTXCOUNT_MAX_EVENTS];
+	u64 buckets[CTXCOUNT_MAX_EVENTS][__CTXCOUNT_BUCKET_LAST];
+	u32 direct_cpus[CTXCOUNT_MAX_EVENTS];
+};
+
+/**
+ * struct ctx_acct_slot - one event of a session on one CPU
+ * @event: the counter; NULL when the event failed, while the CPU is
+ *	offline, or when a CPU that came online could not get one
+ * @last: its value at the last context boundary
+ */
+struct ctx_acct_slot {
+	struct perf_event *event;
+	u64 last;
+};
+
+/**
+ * struct ctx_acct_cpu - a session's accounting on one CPU
+ * @active_node: in this CPU's list of open intervals (ctx_active)
+ * @nr_events: the session's number of events
+ * @direct: bit i: event i is read from the PMU's registers on this CPU
+ *	(ctx_counter_read()); checked against the driver's read when the
+ *	counter came into use here
+ * @all_direct: every counter there is, is read that way
+ * @active: a monitored task is on this CPU: counts are being attributed
+ * @slot: per event, the counter and its last value
+ * @buckets: per context and event, what was counted; context-major, so
+ *	that one boundary touches one cache line for up to 8 events
+ * @in: per event, the counter value when @full was last brought up to date
+ * @clock_in: local_clock() when @enabled was last brought up to date
+ * @exc_in: this CPU's excursion counts (cpustate.h) at the same moment
+ * @enabled: ns monitored tasks were on this CPU with counters
+ * @full: per event, everything counted on this CPU
+ * @running: per event, ns of @enabled the counter was running
+ * @excursions: per kind, excursions from the monitored tasks' context
+ * @retired: counters taken out of use when the CPU went down, to be
+ *	released (not from the hotplug callback: see ctx_account_cpu_down())
+ * @gen: how many times the CPU went down during the session
+ * @filled: @slot's counters were created for the CPU's current online period
+ * @has_counters: at least one counter is there; time spent without any
+ *	(the CPU going down or coming up) is not @enabled
+ *
+ * Only the CPU itself writes this, with interrupts disabled and the CPU
+ * claimed (ctx_cpu_claim()), so NMIs cannot interleave.
+ */
+struct ctx_acct_cpu {
+	struct hlist_node active_node;
+	u8 nr_events;
+	u16 direct;
+	bool all_direct;
+	bool active;
+	struct ctx_acct_slot slot[CTXCOUNT_MAX_EVENTS];
+	u64 buckets[CTX_NR_CONTEXTS][CTXCOUNT_MAX_EVENTS];
+	u64 in[CTXCOUNT_MAX_EVENTS];
+	u64 clock_in;
+	u64 exc_in[CTX_NR_EXC];
+	u64 enabled;
+	u64 full[CTXCOUNT_MAX_EVENTS];
+	u64 running[CTXCOUNT_MAX_EVENTS];
+	u64 excursions[CTX_NR_EXC];
+	struct perf_event *retired[CTXCOUNT_MAX_EVENTS];
+	unsigned int gen;
+	bool filled;
+	bool has_counters;
+};
+
+/**
+ * struct ctx_acct - a session's accounting
+ * @nr_events: number of events
+ * @started: counting (between START and STOP); hooks read it locklessly
+ * @system_wide: every task but the idle tasks is monitored
+ * @tasks: else the monitored tasks
+ * @cpu: per-CPU state
+ * @run_node: in the list of started sessions (RCU, for sched_switch)
+ * @halt_gp: RCU grace-period cookie of @run_node's last removal: hooks may
+ *	be walking past it until that grace period ends
+ */
+struct ctx_acct {
+	unsigned int nr_events;
+	bool started;
+	bool system_wide;
+	struct ctx_taskset *tasks;
+	struct ctx_acct_cpu __percpu *cpu;
+	struct list_head run_node;
+	unsigned long halt_gp;
+};
+
+/* On while at least one session is started: the hooks return at once else. */
+DECLARE_STATIC_KEY_FALSE(ctx_acct_live);
+
+/* Per CPU: the sessions with an open interval there. */
+DECLARE_PER_CPU(struct hlist_head, ctx_active);
+
+/**
+ * ctx_account_live() - is any session started
+ *
+ * Return: false if the hooks have nothing to do (a patched-out branch).
+ */
+static __always_inline bool ctx_account_live(void)
+{
+	return static_branch_unlikely(&ctx_acct_live);
+}
 
 /**
  * ctx_account_cpu_active() - does this CPU run a monitored task
- *
- * The context hooks return early when it does not, so CPUs that run no
- * monitored task pay only the hook entry.
  *
  * Return: true if a started session has an open interval on this CPU.
  */
 static __always_inline bool ctx_account_cpu_active(void)
 {
-	return __this_cpu_read(ctx_nr_active);
+	return !hlist_empty(this_cpu_ptr(&ctx_active));
 }
 
-void ctx_account_boundary(unsigned int bucket);
+void ctx_attribute_any(struct ctx_acct_cpu *ac, unsigned int bucket);
+
+/*
+ * Attribute the counts since the last boundary to @bucket. Inline and
+ * without a call when every counter is read from its register (the usual
+ * case with hardware events): a call and its frame around the reads would
+ * be counted outside the boundary.
+ */
+static __always_inline void ctx_attribute(struct ctx_acct_cpu *ac,
+					  unsigned int bucket)
+{
+	unsigned int i, n = ac->nr_events;
+	u64 *b = ac->buckets[bucket];
+	struct ctx_acct_slot *sl;
+	u64 now;
+
+	if (unlikely(!ac->all_direct)) {
+		ctx_attribute_any(ac, bucket);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		sl = &ac->slot[i];
+		if (!sl->event)
+			continue;
+		now = ctx_counter_read_direct(sl->event);
+		b[i] += now - sl->last;
+		sl->last = now;
+	}
+}
+
+/**
+ * ctx_account_boundary() - a context boundary on this CPU
+ * @bucket: the context the counts since the last boundary belong to
+ *	(enum ctxcount_bucket, < CTX_NR_CONTEXTS)
+ *
+ * Inline: a call and its frame around the reads would be counted outside
+ * the boundary.
+ *
+ * Context: interrupts disabled or NMI, CPU claimed.
+ */
+static __always_inline void ctx_account_boundary(unsigned int bucket)
+{
+	struct ctx_acct_cpu *ac;
+
+	hlist_for_each_entry(ac, this_cpu_ptr(&ctx_active), active_node)
+		ctx_attribute(ac, bucket);
+}
+
 void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 			unsigned int bucket);
 
-void ctx_account_start(struct ctx_session *s);
-void ctx_account_halt(struct ctx_session *s);
-void ctx_account_read(struct ctx_session *s, struct ctx_totals *sum);
-int ctx_account_swap_events(struct ctx_session *s, unsigned int cpu,
+int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
+		     struct ctx_taskset *tasks, bool system_wide);
+void ctx_account_destroy(struct ctx_acct *a);
+bool ctx_account_started(const struct ctx_acct *a);
+bool ctx_account_cpu_filled(struct ctx_acct *a, unsigned int cpu,
+			    unsigned int *gen);
+void ctx_account_start(struct ctx_acct *a);
+void ctx_account_halt(struct ctx_acct *a);
+void ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum);
+int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,
 			    struct perf_event **event, struct perf_event **old,
 			    unsigned int gen);
-void ctx_account_cpu_down(struct ctx_session *s, unsigned int cpu);
+void ctx_account_cpu_down(struct ctx_acct *a, unsigned int cpu);
 
 #endif /* _CTXCOUNT_ACCOUNT_H */

@@ -18,6 +18,8 @@
 #ifndef _CTXCOUNT_COMPAT_H
 #define _CTXCOUNT_COMPAT_H
 
+#include <linux/bits.h>
+#include <linux/interrupt.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/version.h>
@@ -61,5 +63,58 @@ static inline bool ctx_task_serving_softirq(const struct task_struct *t)
 	return false;
 }
 #endif /* CONFIG_PREEMPT_RT */
+
+/*
+ * Softirqs pending when a hardirq returns to task context run on its way
+ * out (unless interrupts are threaded, hooks.c finds that out) except,
+ * before 6.5, when ksoftirqd is running and none of them is HI or TASKLET:
+ * invoke_softirq() then left them to ksoftirqd (ksoftirqd_running(),
+ * removed by 6.5's "Revert \"softirq: Let ksoftirqd do its job\""). A
+ * module cannot see ksoftirqd's state, so before 6.5 only HI and TASKLET
+ * are certain to run there.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+static __always_inline bool ctx_softirq_runs_inline(u32 pending)
+{
+	return pending & (BIT(HI_SOFTIRQ) | BIT(TASKLET_SOFTIRQ));
+}
+#else
+static __always_inline bool ctx_softirq_runs_inline(u32 pending)
+{
+	return true;
+}
+#endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0) */
+
+#ifdef CONFIG_ARM64
+#include <asm/sysreg.h>
+/*
+ * arm64 PMUv3 (pmu_direct.h): the register behind perf's counter index
+ * (hw.idx). 6.11 ("perf: arm_pmu: Remove event index to counter
+ * remapping", with FEAT_PMUv3_ICNTR support) made the index the counter's
+ * own number: PMEVCNTR<n>_EL0 at n < 31, the cycle counter at 31, the
+ * instruction counter (PMICNTR_EL0) at 32. Before, the cycle counter was
+ * index 0, PMEVCNTR<n>_EL0 index n + 1, and there was no instruction
+ * counter (index -1 never occurs).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
+#define CTX_ARMV8_IDX_CYCLE	0
+#define CTX_ARMV8_IDX_INSTR	(-1)
+#define CTX_ARMV8_IDX_EV(n)	((n) + 1)
+
+static __always_inline u64 ctx_armv8_read_icntr(void)
+{
+	return 0;
+}
+#else
+#define CTX_ARMV8_IDX_CYCLE	31
+#define CTX_ARMV8_IDX_INSTR	32
+#define CTX_ARMV8_IDX_EV(n)	(n)
+
+static __always_inline u64 ctx_armv8_read_icntr(void)
+{
+	return read_sysreg_s(SYS_PMICNTR_EL0);
+}
+#endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0) */
+#endif /* CONFIG_ARM64 */
 
 #endif /* _CTXCOUNT_COMPAT_H */

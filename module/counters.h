@@ -6,6 +6,8 @@
 #include <linux/smp.h>
 #include <linux/types.h>
 
+#include "pmu_direct.h"
+
 /**
  * struct ctx_event_spec - one requested event
  * @type: perf_event_attr.type (PERF_TYPE_*, or a dynamic PMU type)
@@ -96,22 +98,62 @@ static inline bool ctx_counter_unprivileged(const struct perf_event *event,
 }
 
 /**
+ * ctx_counter_live() - is @event's count moving on this CPU
+ * @event: a per-CPU counter of the current CPU
+ *
+ * ACTIVE and not stopped: perf stops a counter (PERF_HES_STOPPED, its count
+ * brought up to date) while it moves it between hardware counters, e.g.
+ * x86_pmu_enable() reassigning, with the event still ACTIVE; an NMI that
+ * lands then must not combine the new index with the old prev_count.
+ *
+ * Return: true if the hardware holds part of the count.
+ */
+static __always_inline bool ctx_counter_live(struct perf_event *event)
+{
+	return READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE &&
+	       !(READ_ONCE(event->hw.state) & PERF_HES_STOPPED);
+}
+
+bool ctx_counter_direct_check(struct perf_event *event);
+
+/**
+ * ctx_counter_read_direct() - ctx_counter_read() of a direct counter
+ * @event: a counter ctx_counter_direct_check() accepted on this CPU
+ *
+ * Context: interrupts disabled, on the CPU @event belongs to.
+ * Return: the counter value.
+ */
+static __always_inline u64 ctx_counter_read_direct(struct perf_event *event)
+{
+	if (!ctx_counter_live(event))
+		return local64_read(&event->count);
+	return ctx_pmu_read_direct(event);
+}
+
+/**
  * ctx_counter_read() - current value of a counter of this CPU
  * @event: a per-CPU counter created for the current CPU
+ * @direct: read the PMU's register (ctx_pmu_read_direct()): only for a
+ *	counter ctx_counter_direct_check() accepted on this CPU
  *
- * perf_event_read_local() is not exported, so this is its core: fold the
- * hardware count into @event->count, then read it. Safe with interrupts
- * disabled and in NMI context: the PMU drivers' read callbacks already
- * race with their own overflow NMI and update with cmpxchg/xchg.
+ * Else perf_event_read_local(), which is not exported, in its core: fold
+ * the hardware count into @event->count with the driver's read, then read
+ * it. Either is safe with interrupts disabled and in NMI context: the
+ * drivers' reads race with their own overflow NMI and update with
+ * cmpxchg/xchg, and the direct read writes nothing.
  *
  * Context: interrupts disabled, on the CPU @event belongs to.
  * Return: the counter value; it stops moving when the counter is not
  * running (ctx_counter_running()).
  */
-static __always_inline u64 ctx_counter_read(struct perf_event *event)
+static __always_inline u64 ctx_counter_read(struct perf_event *event,
+					    bool direct)
 {
-	if (ctx_counter_running(event))
-		event->pmu->read(event);
+	if (!ctx_counter_live(event))
+		return local64_read(&event->count);
+	if (direct)
+		return ctx_pmu_read_direct(event);
+	event->pmu->read(event);
 	return local64_read(&event->count);
 }
 

@@ -15,8 +15,10 @@
  * Built without ftrace instrumentation: this code runs in ftrace callbacks.
  */
 #include <linux/ctxcount.h>
+#include <linux/completion.h>
 #include <linux/ftrace.h>
 #include <linux/interrupt.h>
+#include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
@@ -27,117 +29,126 @@
 
 #include "account.h"
 #include "compat.h"
+#include "cpustate.h"
 #include "hooks.h"
 #include "session.h"
 
-/* Task, softirq, hardirq, NMI, plus slack for nested hardirq entries. */
-#define CTX_MAX_NESTING	8
-
-/**
- * struct ctx_cpu_state - which context a CPU is in
- * @stack: contexts entered and not yet left (enum ctxcount_bucket)
- * @depth: entries in @stack; task context when 0
- * @busy: a hook or accounting IPI is running; an NMI that finds it set does
- *	nothing, so its counts fold into the interrupted context
- * @bh_task: PREEMPT_RT only: the task switched out in the middle of a
- *	softirq vector's handler on this CPU (compared, never dereferenced)
- * @bh_bucket: the vector's bucket, restored when @bh_task comes back
- */
-struct ctx_cpu_state {
-	u8 stack[CTX_MAX_NESTING];
-	unsigned int depth;
-	bool busy;
-	const struct task_struct *bh_task;
-	unsigned int bh_bucket;
-};
-
-static DEFINE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
+DEFINE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
 
 static bool ctx_nmi_hooked;
 
-/**
- * ctx_cpu_claim() - take this CPU's context state
- *
- * Everything else that runs on the CPU is excluded by disabled interrupts;
- * this excludes NMIs, which cannot be masked.
- *
- * Context: interrupts disabled, or NMI.
- * Return: false if the CPU is already claimed (only possible in an NMI).
+/*
+ * Softirqs raised in a hardirq run on its way out, in the interrupted
+ * task's context: not with forced interrupt threading ("threadirqs", or
+ * PREEMPT_RT), where ksoftirqd runs them. The kernel does not export that
+ * setting; ctx_probe_softirq_inline() finds it out when the hooks attach.
  */
-bool ctx_cpu_claim(void)
-{
-	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+static bool ctx_softirq_inline __read_mostly;
 
-	if (READ_ONCE(st->busy))
-		return false;
-	WRITE_ONCE(st->busy, true);
-	/* An NMI is on this CPU: a compiler barrier orders against it. */
-	barrier();
-	return true;
+static __always_inline bool ctx_is_softirq(unsigned int bucket)
+{
+	return bucket >= CTXCOUNT_BUCKET_SOFTIRQ_FIRST &&
+	       bucket < CTXCOUNT_BUCKET_SOFTIRQ_FIRST + NR_SOFTIRQS;
 }
 
-/**
- * ctx_cpu_release() - release what ctx_cpu_claim() took
+/*
+ * The exit of a hardirq that returns to task context: will softirqs run
+ * before anything else, so that the softirq entry's read can close the
+ * hardirq's interval? __irq_exit_rcu() runs them when nothing but this
+ * hardirq is in the preempt count and some are pending, unless they are
+ * threaded (ctx_softirq_inline) or, before 6.5, ksoftirqd is running
+ * (ctx_softirq_runs_inline() in compat.h).
  */
-void ctx_cpu_release(void)
+static __always_inline bool ctx_softirq_follows(void)
 {
-	barrier();
-	WRITE_ONCE(this_cpu_ptr(&ctx_cpu_state)->busy, false);
+	u32 pending = local_softirq_pending();
+
+	return pending && ctx_softirq_runs_inline(pending) &&
+	       ctx_softirq_inline &&
+	       (preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK)) ==
+	       HARDIRQ_OFFSET;
 }
 
-static unsigned int ctx_stack_top(const struct ctx_cpu_state *st)
-{
-	if (!st->depth)
-		return CTXCOUNT_BUCKET_TASK;
-	return st->stack[st->depth - 1];
-}
-
-/**
- * ctx_cpu_context() - the context this CPU is in
- *
- * Context: CPU claimed.
- * Return: an enum ctxcount_bucket value.
+/*
+ * A boundary that is not an NMI: count the excursion from task context
+ * that ended before it, now that its kind is known. @bucket: the context
+ * entered, or 0 for a context switch.
  */
-unsigned int ctx_cpu_context(void)
+static __always_inline void ctx_excursion_end(struct ctx_cpu_state *st,
+					      unsigned int bucket)
 {
-	return ctx_stack_top(this_cpu_ptr(&ctx_cpu_state));
+	unsigned int kind = st->pending;
+	bool softirq = ctx_is_softirq(bucket);
+
+	if (softirq && kind == CTX_EXC_HARDIRQ + 1)
+		kind = CTX_EXC_HARDIRQ_THEN_SOFTIRQ + 1;
+	else if (softirq && !kind && !st->depth &&
+		 (!st->exit_vec || st->exit_vec > bucket + 1))
+		kind = CTX_EXC_SOFTIRQ + 1;
+	if (kind)
+		st->excursions[kind - 1]++;
+	st->pending = 0;
+	st->exit_vec = 0;
 }
 
 /*
  * What a hook runs before the counter read at an entry, and after it at an
  * exit, is counted in the context outside the boundary (for an interrupt,
  * the task's :t). So the bodies are inlined into the callbacks, an entry
- * reads before it pushes, and an exit pops before it reads.
+ * reads before it does its bookkeeping, and an exit does it before it
+ * reads. With no session started, the static branch sends them straight
+ * back.
  */
 static __always_inline void __ctx_hook_enter(unsigned int bucket)
 {
-	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+	struct ctx_cpu_state *st;
 
-	if (!ctx_cpu_claim())
+	if (!ctx_account_live() || !ctx_cpu_claim())
 		return;
-	if (ctx_account_cpu_active())
-		ctx_account_boundary(ctx_stack_top(st));
-	/* Deeper than any real nesting: the entry was stale, drop this one. */
-	if (st->depth < CTX_MAX_NESTING)
-		st->stack[st->depth++] = bucket;
+	st = this_cpu_ptr(&ctx_cpu_state);
+	ctx_account_boundary(st->top);
+	/* An NMI nests anywhere, even between a deferral and its end. */
+	if (bucket != CTXCOUNT_BUCKET_NMI)
+		ctx_excursion_end(st, bucket);
+	ctx_cpu_push(st, bucket);
 	ctx_cpu_release();
 }
 
 static __always_inline void __ctx_hook_exit(unsigned int bucket)
 {
-	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
-	unsigned int d;
+	struct ctx_cpu_state *st;
 
-	if (!ctx_cpu_claim())
+	if (!ctx_account_live() || !ctx_cpu_claim())
 		return;
-	for (d = st->depth; d > 0; d--) {
-		if (st->stack[d - 1] == bucket) {
-			st->depth = d - 1;
-			break;
-		}
+	st = this_cpu_ptr(&ctx_cpu_state);
+	ctx_cpu_pop(st, bucket);
+	ctx_account_boundary(bucket);
+	if (ctx_is_softirq(bucket) && !st->depth)
+		st->exit_vec = bucket + 1;
+	ctx_cpu_release();
+}
+
+/*
+ * A hardirq's exit: when softirqs run next, leave the read to the first
+ * softirq's entry (one read less, and the code in between is the
+ * hardirq's); the excursion's kind is settled at the next boundary.
+ */
+static __always_inline void ctx_hook_irq_exit(void)
+{
+	struct ctx_cpu_state *st;
+
+	if (!ctx_account_live() || !ctx_cpu_claim())
+		return;
+	st = this_cpu_ptr(&ctx_cpu_state);
+	ctx_cpu_pop(st, CTXCOUNT_BUCKET_HARDIRQ);
+	if (!st->depth && ctx_softirq_follows()) {
+		st->top = CTXCOUNT_BUCKET_HARDIRQ;
+		st->pending = CTX_EXC_HARDIRQ_SOFTIRQ + 1;
+	} else {
+		ctx_account_boundary(CTXCOUNT_BUCKET_HARDIRQ);
+		if (!st->depth)
+			st->pending = CTX_EXC_HARDIRQ + 1;
 	}
-	if (ctx_account_cpu_active())
-		ctx_account_boundary(bucket);
 	ctx_cpu_release();
 }
 
@@ -193,7 +204,7 @@ static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op,
 				struct ftrace_regs *fregs)
 {
-	__ctx_hook_exit(CTXCOUNT_BUCKET_HARDIRQ);
+	ctx_hook_irq_exit();
 }
 
 static struct ftrace_ops ctx_irq_enter_ops = {
@@ -292,8 +303,7 @@ static unsigned int ctx_switch_out(struct ctx_cpu_state *st,
 	if (!ctx_task_serving_softirq(prev))
 		return CTXCOUNT_BUCKET_TASK;
 	while (d--) {
-		if (st->stack[d] >= CTXCOUNT_BUCKET_SOFTIRQ_FIRST &&
-		    st->stack[d] < CTXCOUNT_BUCKET_SOFTIRQ_FIRST + NR_SOFTIRQS) {
+		if (ctx_is_softirq(st->stack[d])) {
 			st->bh_task = prev;
 			st->bh_bucket = st->stack[d];
 			return st->bh_bucket;
@@ -311,7 +321,7 @@ static void ctx_switch_in(struct ctx_cpu_state *st,
 		return;
 	st->bh_task = NULL;
 	if (ctx_task_serving_softirq(next))
-		st->stack[st->depth++] = st->bh_bucket;
+		ctx_cpu_push(st, st->bh_bucket);
 }
 
 static void ctx_probe_sched_switch(void *data, bool preempt,
@@ -320,11 +330,17 @@ static void ctx_probe_sched_switch(void *data, bool preempt,
 				   unsigned int prev_state)
 {
 	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+	unsigned int bucket;
 
 	/* Interrupts are disabled and this is no NMI: cannot fail. */
-	if (!ctx_cpu_claim())
+	if (!ctx_account_live() || !ctx_cpu_claim())
 		return;
-	ctx_account_switch(prev, next, ctx_switch_out(st, prev));
+	/* With nothing stacked, maybe a hardirq that deferred its read. */
+	bucket = st->depth ? ctx_switch_out(st, prev) : st->top;
+	st->depth = 0;
+	st->top = CTXCOUNT_BUCKET_TASK;
+	ctx_excursion_end(st, 0);
+	ctx_account_switch(prev, next, bucket);
 	ctx_switch_in(st, next);
 	ctx_cpu_release();
 }
@@ -422,6 +438,50 @@ err_detach:
 	return err;
 }
 
+/*
+ * Do softirqs raised in a hardirq run on its way out, in the interrupted
+ * task? A tasklet scheduled from an irq_work (a self-IPI, or the next
+ * tick) tells: it runs in this task unless ksoftirqd runs it (forced
+ * threading). TASKLET is one of the vectors that run there even when
+ * ksoftirqd is running (compat.h), so nothing else decides it.
+ */
+static struct task_struct *ctx_probe_task;
+static bool ctx_probe_inline;
+static bool ctx_probe_irq_ran;
+static DECLARE_COMPLETION(ctx_probe_done);
+
+static void ctx_probe_tasklet_fn(struct tasklet_struct *t)
+{
+	ctx_probe_inline = current == ctx_probe_task;
+	complete(&ctx_probe_done);
+}
+
+static DECLARE_TASKLET(ctx_probe_tasklet, ctx_probe_tasklet_fn);
+
+static void ctx_probe_irq_work_fn(struct irq_work *work)
+{
+	tasklet_schedule(&ctx_probe_tasklet);
+	WRITE_ONCE(ctx_probe_irq_ran, true);
+}
+
+static struct irq_work ctx_probe_work =
+	IRQ_WORK_INIT_HARD(ctx_probe_irq_work_fn);
+
+static void ctx_probe_softirq_inline(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return;
+	ctx_probe_task = current;
+	/* This task is the one interrupted, not another one on this CPU. */
+	preempt_disable();
+	irq_work_queue(&ctx_probe_work);
+	while (!READ_ONCE(ctx_probe_irq_ran))
+		cpu_relax();
+	preempt_enable();
+	wait_for_completion(&ctx_probe_done);
+	ctx_softirq_inline = ctx_probe_inline;
+}
+
 /**
  * ctx_hooks_register() - attach every hook
  *
@@ -446,6 +506,7 @@ int ctx_hooks_register(void)
 	 * the exit ops' filter test, and the exit callback after the entry
 	 * ops' test, so neither test runs on the task's side of a read.
 	 */
+	ctx_probe_softirq_inline();
 	err = ctx_ftrace_attach(&ctx_irq_exit_ops, ctx_irq_exit_funcs,
 				ARRAY_SIZE(ctx_irq_exit_funcs));
 	if (err)

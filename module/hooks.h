@@ -9,10 +9,6 @@ int ctx_hooks_register(void);
 void ctx_hooks_unregister(void);
 u32 ctx_hooks_features(void);
 
-bool ctx_cpu_claim(void);
-void ctx_cpu_release(void);
-unsigned int ctx_cpu_context(void);
-
 void ctx_hook_enter(unsigned int bucket);
 void ctx_hook_exit(unsigned int bucket);
 

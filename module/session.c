@@ -249,14 +249,13 @@ static void ctx_session_release_array(struct perf_event **event,
 static void ctx_session_fill_cpu(struct ctx_session *s, unsigned int cpu,
 				 bool creating)
 {
-	struct ctx_session_cpu *sc = per_cpu_ptr(s->cpu, cpu);
 	struct perf_event *old[2 * CTXCOUNT_MAX_EVENTS] = { };
 	struct perf_event *event[CTXCOUNT_MAX_EVENTS] = { };
-	unsigned int i, gen = READ_ONCE(sc->gen);
+	unsigned int i, gen;
 	bool lost = false;
 	int err;
 
-	if (READ_ONCE(sc->filled))
+	if (ctx_account_cpu_filled(&s->acct, cpu, &gen))
 		return;
 	for (i = 0; i < s->nr_events; i++) {
 		if (s->error[i])
@@ -280,7 +279,7 @@ static void ctx_session_fill_cpu(struct ctx_session *s, unsigned int cpu,
 		else
 			lost = true;
 	}
-	if (ctx_account_swap_events(s, cpu, event, old, gen))
+	if (ctx_account_swap_events(&s->acct, cpu, event, old, gen))
 		goto out_release;
 	ctx_session_release_array(old, ARRAY_SIZE(old));
 	if (lost) {
@@ -321,7 +320,7 @@ static int ctx_session_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	struct ctx_session *s = hlist_entry(node, struct ctx_session,
 					    cpuhp_node);
 
-	ctx_account_cpu_down(s, cpu);
+	ctx_account_cpu_down(&s->acct, cpu);
 	return 0;
 }
 
@@ -375,22 +374,13 @@ void ctx_session_hotplug_exit(void)
 
 static void ctx_session_free(struct ctx_session *s)
 {
-	unsigned int i;
-	int cpu;
-
 	/* No hotplug callback runs for @s once this returns... */
 	if (s->cpuhp_node.pprev)
 		cpuhp_state_remove_instance_nocalls(ctx_cpuhp_state,
 						    &s->cpuhp_node);
 	/* ...so no fill is queued again after this. */
 	cancel_work_sync(&s->fill_work);
-	for_each_possible_cpu(cpu) {
-		for (i = 0; i < s->nr_events; i++) {
-			ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->event[i]);
-			ctx_counter_release(per_cpu_ptr(s->cpu, cpu)->retired[i]);
-		}
-	}
-	free_percpu(s->cpu);
+	ctx_account_destroy(&s->acct);
 	ctx_taskset_destroy(&s->tasks);
 	kfree(s);
 }
@@ -415,10 +405,10 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return NULL;
-	s->cpu = alloc_percpu(struct ctx_session_cpu);
-	if (!s->cpu)
-		goto err_free;
 	if (ctx_taskset_init(&s->tasks, ctx_session_spare_tasks(target->flags)))
+		goto err_taskset;
+	if (ctx_account_init(&s->acct, nr_events, &s->tasks,
+			     target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE))
 		goto err_taskset;
 	s->owner = *owner;
 	s->target_flags = target->flags;
@@ -430,13 +420,10 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 	atomic_set(&s->cpus_lost, 0);
 	INIT_HLIST_NODE(&s->cpuhp_node);
 	INIT_WORK(&s->fill_work, ctx_session_fill_work);
-	s->halt_gp = get_completed_synchronize_rcu();
 	return s;
 
 err_taskset:
 	ctx_taskset_destroy(&s->tasks);
-	free_percpu(s->cpu);
-err_free:
 	kfree(s);
 	return NULL;
 }
@@ -648,12 +635,12 @@ int ctx_session_start(const struct ctx_owner *owner, u32 id,
 		err = -ENOENT;
 		goto out_unlock;
 	}
-	if (s->started) {
+	if (ctx_account_started(&s->acct)) {
 		NL_SET_ERR_MSG_MOD(extack, "session already started");
 		err = -EALREADY;
 		goto out_unlock;
 	}
-	ctx_account_start(s);
+	ctx_account_start(&s->acct);
 out_unlock:
 	mutex_unlock(&ctx_lock);
 	return err;
@@ -680,12 +667,12 @@ int ctx_session_stop(const struct ctx_owner *owner, u32 id,
 		err = -ENOENT;
 		goto out_unlock;
 	}
-	if (!s->started) {
+	if (!ctx_account_started(&s->acct)) {
 		NL_SET_ERR_MSG_MOD(extack, "session not started");
 		err = -EALREADY;
 		goto out_unlock;
 	}
-	ctx_account_halt(s);
+	ctx_account_halt(&s->acct);
 out_unlock:
 	mutex_unlock(&ctx_lock);
 	return err;
@@ -715,7 +702,7 @@ int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		goto out_unlock;
 	}
 	memset(&rep->tot, 0, sizeof(rep->tot));
-	ctx_account_read(s, &rep->tot);
+	ctx_account_read(&s->acct, &rep->tot);
 	ctx_session_report(s, rep);
 out_unlock:
 	mutex_unlock(&ctx_lock);
@@ -726,8 +713,8 @@ out_unlock:
 static void ctx_session_unlink(struct ctx_session *s, struct list_head *dead)
 {
 	lockdep_assert_held(&ctx_lock);
-	if (s->started)
-		ctx_account_halt(s);
+	if (ctx_account_started(&s->acct))
+		ctx_account_halt(&s->acct);
 	list_del_rcu(&s->node);
 	xa_erase(&ctx_ids, s->id);
 	WRITE_ONCE(ctx_nr_sessions, ctx_nr_sessions - 1);

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "account.h"
 #include "counters.h"
 #include "taskset.h"
 
@@ -16,53 +17,6 @@ struct net;
 struct netlink_ext_ack;
 struct sock;
 struct nlattr;
-
-/**
- * struct ctx_totals - what a session has counted (per CPU, or summed)
- * @enabled: ns monitored tasks were on a CPU (same for every event)
- * @full: per event, everything counted while a monitored task was on a CPU
- * @running: per event, ns of @enabled the counter was running
- * @buckets: per event, @full split by context (enum ctxcount_bucket)
- */
-struct ctx_totals {
-	u64 enabled;
-	u64 full[CTXCOUNT_MAX_EVENTS];
-	u64 running[CTXCOUNT_MAX_EVENTS];
-	u64 buckets[CTXCOUNT_MAX_EVENTS][__CTXCOUNT_BUCKET_LAST];
-};
-
-/**
- * struct ctx_session_cpu - a session's state on one CPU
- * @event: the session's counters on this CPU; NULL when the event failed,
- *	while the CPU is offline, or when a CPU that came online could not
- *	get one (counted in the session's @cpus_lost)
- * @retired: counters taken out of use when the CPU went down, to be
- *	released (not from the hotplug callback: see ctx_account_cpu_down())
- * @gen: how many times the CPU went down during the session
- * @filled: @event was created for the CPU's current online period
- * @has_counters: at least one of @event is there; time spent without
- *	any (the CPU going down or coming up) is not @tot.enabled
- * @active: a monitored task is on this CPU: counts are being attributed
- * @last: per event, the counter value at the last context boundary
- * @in: per event, the counter value when @full was last brought up to date
- * @clock_in: local_clock() when @enabled was last brought up to date
- * @tot: what was counted on this CPU
- *
- * Only the CPU itself writes this, with interrupts disabled and the CPU
- * claimed (ctx_cpu_claim()), so NMIs cannot interleave.
- */
-struct ctx_session_cpu {
-	struct perf_event *event[CTXCOUNT_MAX_EVENTS];
-	struct perf_event *retired[CTXCOUNT_MAX_EVENTS];
-	unsigned int gen;
-	bool filled;
-	bool has_counters;
-	bool active;
-	u64 last[CTXCOUNT_MAX_EVENTS];
-	u64 in[CTXCOUNT_MAX_EVENTS];
-	u64 clock_in;
-	struct ctx_totals tot;
-};
 
 /**
  * struct ctx_owner - the netlink socket a session belongs to
@@ -109,8 +63,7 @@ struct ctx_event_req {
  * @spec: the events
  * @error: per event, 0 or the error the perf core gave when creating it
  * @privileged: created by a CAP_PERFMON caller: any PMU may be used
- * @started: counting (between START and STOP); hooks read it locklessly
- * @cpu: per-CPU counters and attribution
+ * @acct: the counters and their attribution (account.h)
  * @tasks: monitored tasks (taskset.h)
  * @tasks_seen: tasks ever added to @tasks
  * @tasks_lost: tasks that could not be added (allocation failure)
@@ -121,9 +74,6 @@ struct ctx_event_req {
  * @cpuhp_node: the session's instance of the CPU hotplug state
  * @fill_work: creates counters on the online CPUs that have none
  * @node: in the list of all sessions (RCU, for the fork and exit hooks)
- * @run_node: in the list of started sessions (RCU, for the context hooks)
- * @halt_gp: RCU grace-period cookie of @run_node's last removal: hooks may
- *	be walking past it until that grace period ends
  * @free_node: in a list of sessions waiting for a grace period to be freed
  */
 struct ctx_session {
@@ -134,8 +84,7 @@ struct ctx_session {
 	struct ctx_event_spec spec[CTXCOUNT_MAX_EVENTS];
 	int error[CTXCOUNT_MAX_EVENTS];
 	bool privileged;
-	bool started;
-	struct ctx_session_cpu __percpu *cpu;
+	struct ctx_acct acct;
 	struct ctx_taskset tasks;
 	atomic64_t tasks_seen;
 	atomic64_t tasks_lost;
@@ -144,8 +93,6 @@ struct ctx_session {
 	struct hlist_node cpuhp_node;
 	struct work_struct fill_work;
 	struct list_head node;
-	struct list_head run_node;
-	unsigned long halt_gp;
 	struct list_head free_node;
 };
 
@@ -168,25 +115,6 @@ struct ctx_session_report {
 	u32 cpus_lost;
 	struct ctx_totals tot;
 };
-
-/**
- * ctx_session_monitors() - is @task in @s's monitored set
- * @s: the session
- * @task: a task
- *
- * The set stores task_struct pointers, so a recycled pid never matches.
- * Idle tasks never match.
- *
- * Context: any context but NMI.
- * Return: true if @s monitors @task.
- */
-static inline bool ctx_session_monitors(struct ctx_session *s,
-					struct task_struct *task)
-{
-	if (s->target_flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE)
-		return !is_idle_task(task);
-	return ctx_taskset_has(&s->tasks, task);
-}
 
 int ctx_session_new(const struct ctx_owner *owner,
 		    const struct ctx_target *target,

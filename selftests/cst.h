@@ -16,6 +16,7 @@
 
 #include "cst_kern.h"
 #include "cst_nl.h"
+#include "cst_oracle.h"
 #include "cst_run.h"
 #include "cst_sys.h"
 

@@ -18,6 +18,10 @@
  *   storm HZ       an hrtimer pinned to this CPU, firing HZ times a second
  *                  in hard interrupt context and doing nothing else (no
  *                  wake-up, no softirq); 0 stops it
+ *   kloop N        N iterations of oracle_loop() in the writer's own
+ *                  context, interrupts enabled: what an interrupt costs
+ *                  the task when it lands in kernel mode (a storm's
+ *                  against a user-space loop's)
  *
  * A write returns once every interrupt it asked for has run (-ETIMEDOUT if
  * one did not come within a second). /sys/kernel/debug/ctxoracle/stats
@@ -262,6 +266,11 @@ static int oracle_command(const char *cmd)
 		return oracle_nmis_run(n, a);
 	if (sscanf(cmd, "storm %lu", &n) == 1)
 		return oracle_storm_set(n);
+	if (sscanf(cmd, "kloop %lu", &n) == 1) {
+		if (n)
+			oracle_loop(n);
+		return 0;
+	}
 	return -EINVAL;
 }
 

@@ -177,6 +177,14 @@ enum ctxcount_event_flag {
  * inside CTXCOUNT_EVENT_A_BUCKETS. The softirq buckets follow the kernel's
  * softirq vector order (HI_SOFTIRQ .. RCU_SOFTIRQ), which has been stable
  * since 4.1.
+ *
+ * CTXCOUNT_BUCKET_IRQ_ENTRY_EST is not a context but an estimate moved out
+ * of CTXCOUNT_BUCKET_TASK: the code every interrupt leaves on the task's
+ * side of the counter reads (the architecture's interrupt entry and exit,
+ * ftrace's dispatch to the hooks, the reads themselves), per interrupt of
+ * each kind as calibrated when the session starts, times the interrupts of
+ * that kind the monitored tasks took. Zero with
+ * CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE. The buckets still add up to FULL.
  */
 enum ctxcount_bucket {
 	CTXCOUNT_BUCKET_UNSPEC,
@@ -193,6 +201,7 @@ enum ctxcount_bucket {
 	CTXCOUNT_BUCKET_SOFTIRQ_SCHED,
 	CTXCOUNT_BUCKET_SOFTIRQ_HRTIMER,
 	CTXCOUNT_BUCKET_SOFTIRQ_RCU,
+	CTXCOUNT_BUCKET_IRQ_ENTRY_EST,
 	__CTXCOUNT_BUCKET_LAST
 };
 

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which context each CPU is in: a small stack of the contexts entered and
+ * not yet left, kept by the hooks (hooks.c) and read by the accounting
+ * (account.c). Also the per-CPU counts of interrupts taken from task
+ * context, by kind, from which the accounting estimates what interrupts
+ * left in the task's count.
+ *
+ * Everything here is per CPU and touched only by that CPU, with interrupts
+ * disabled and the CPU claimed against NMIs (ctx_cpu_claim()).
+ */
+#ifndef _CTXCOUNT_CPUSTATE_H
+#define _CTXCOUNT_CPUSTATE_H
+
+#include <linux/compiler.h>
+#include <linux/ctxcount.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+/* Task, softirq, hardirq, NMI, plus slack for nested hardirq entries. */
+#define CTX_MAX_NESTING	8
+
+/**
+ * enum ctx_excursion - how a CPU left task context and came back
+ * @CTX_EXC_HARDIRQ: a hardirq, and back to the task
+ * @CTX_EXC_HARDIRQ_SOFTIRQ: a hardirq that ran softirqs on its way out,
+ *	its exit read skipped (the softirq entry closed its interval)
+ * @CTX_EXC_HARDIRQ_THEN_SOFTIRQ: the same with the exit read done (the
+ *	kernel did not let the hook know a softirq would follow)
+ * @CTX_EXC_SOFTIRQ: softirqs run from task context (local_bh_enable(), a
+ *	softirq-serving thread)
+ * @CTX_NR_EXC: number of kinds
+ *
+ * Each kind leaves its own fixed amount of code on the task's side of the
+ * counter reads (the architecture's entry and exit code, ftrace's dispatch,
+ * the reads themselves).
+ */
+enum ctx_excursion {
+	CTX_EXC_HARDIRQ,
+	CTX_EXC_HARDIRQ_SOFTIRQ,
+	CTX_EXC_HARDIRQ_THEN_SOFTIRQ,
+	CTX_EXC_SOFTIRQ,
+	CTX_NR_EXC
+};
+
+/**
+ * struct ctx_cpu_state - which context a CPU is in
+ * @stack: contexts entered and not yet left (enum ctxcount_bucket)
+ * @depth: entries in @stack; task context when 0
+ * @top: the context the counts since the last boundary belong to: the top
+ *	of @stack (task context when empty) or, after a hardirq whose exit
+ *	left its read to the softirqs that run next, that hardirq
+ * @busy: a hook or accounting IPI is running; an NMI that finds it set does
+ *	nothing, so its counts fold into the interrupted context
+ * @pending: an excursion that ended (or may go on into softirqs), counted
+ *	at the next boundary that tells its kind: enum ctx_excursion + 1
+ * @exit_vec: the softirq vector whose exit was the last boundary (+ 1,
+ *	0: another boundary came since): softirqs of one run come in
+ *	rising vector order
+ * @bh_bucket: PREEMPT_RT only: the vector @bh_task was switched out in
+ * @bh_task: PREEMPT_RT only: the task switched out in the middle of a
+ *	softirq vector's handler on this CPU (compared, never dereferenced)
+ * @excursions: excursions from task context taken on this CPU, by kind
+ *	(enum ctx_excursion); only counted while the hooks are live
+ */
+struct ctx_cpu_state {
+	u8 stack[CTX_MAX_NESTING];
+	u8 depth;
+	u8 top;
+	bool busy;
+	u8 pending;
+	u8 exit_vec;
+	u8 bh_bucket;
+	const struct task_struct *bh_task;
+	u64 excursions[CTX_NR_EXC];
+};
+
+DECLARE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
+
+#ifdef CONFIG_X86
+/**
+ * ctx_cpu_claim() - take this CPU's context state
+ *
+ * Everything else that runs on the CPU is excluded by disabled interrupts;
+ * this excludes NMIs, which cannot be masked and have hooks of their own
+ * on x86 (nmi_x86.c). Elsewhere no hook runs in an NMI and this is free.
+ *
+ * Context: interrupts disabled, or NMI.
+ * Return: false if the CPU is already claimed (only possible in an NMI).
+ */
+static __always_inline bool ctx_cpu_claim(void)
+{
+	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+
+	if (READ_ONCE(st->busy))
+		return false;
+	WRITE_ONCE(st->busy, true);
+	/* An NMI is on this CPU: a compiler barrier orders against it. */
+	barrier();
+	return true;
+}
+
+/**
+ * ctx_cpu_release() - release what ctx_cpu_claim() took
+ */
+static __always_inline void ctx_cpu_release(void)
+{
+	barrier();
+	WRITE_ONCE(this_cpu_ptr(&ctx_cpu_state)->busy, false);
+}
+#else
+static __always_inline bool ctx_cpu_claim(void)
+{
+	return true;
+}
+
+static __always_inline void ctx_cpu_release(void)
+{
+}
+#endif /* CONFIG_X86 */
+
+/**
+ * ctx_cpu_push() - a context is entered
+ * @st: this CPU's state
+ * @bucket: the context (enum ctxcount_bucket)
+ */
+static __always_inline void ctx_cpu_push(struct ctx_cpu_state *st,
+					 unsigned int bucket)
+{
+	/* Deeper than any real nesting: the entry was stale, drop this one. */
+	if (st->depth < CTX_MAX_NESTING)
+		st->stack[st->depth++] = bucket;
+	st->top = bucket;
+}
+
+/**
+ * ctx_cpu_pop() - a context is left
+ * @st: this CPU's state
+ * @bucket: the context (enum ctxcount_bucket)
+ *
+ * Pops down to its matching entry, dropping entries whose exit was missed;
+ * without a matching entry the stack is left alone.
+ */
+static __always_inline void ctx_cpu_pop(struct ctx_cpu_state *st,
+					unsigned int bucket)
+{
+	unsigned int d;
+
+	for (d = st->depth; d > 0; d--) {
+		if (st->stack[d - 1] == bucket) {
+			st->depth = d - 1;
+			break;
+		}
+	}
+	st->top = st->depth ? st->stack[st->depth - 1] : CTXCOUNT_BUCKET_TASK;
+}
+
+/**
+ * ctx_cpu_context() - the context this CPU's counts belong to right now
+ *
+ * Context: CPU claimed.
+ * Return: an enum ctxcount_bucket value.
+ */
+static __always_inline unsigned int ctx_cpu_context(void)
+{
+	return this_cpu_ptr(&ctx_cpu_state)->top;
+}
+
+/**
+ * ctx_cpu_reset() - rebuild this CPU's stack after the hooks were off
+ *
+ * Nothing was kept while they were off. In a hardirq (the IPI of the START
+ * that turned them on, whose entry they saw) the stack is that hardirq,
+ * else task context. A softirq it interrupted is not known; its exit still
+ * attributes to it (an exit charges the context it leaves).
+ *
+ * Context: CPU claimed, hooks on.
+ */
+static inline void ctx_cpu_reset(void)
+{
+	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+
+	st->depth = 0;
+	st->top = CTXCOUNT_BUCKET_TASK;
+	st->pending = 0;
+	st->exit_vec = 0;
+	st->bh_task = NULL;
+	if (in_hardirq())
+		ctx_cpu_push(st, CTXCOUNT_BUCKET_HARDIRQ);
+}
+
+/**
+ * ctx_cpu_excursions() - this CPU's excursion counts
+ *
+ * Context: CPU claimed.
+ * Return: CTX_NR_EXC counts, by enum ctx_excursion.
+ */
+static __always_inline const u64 *ctx_cpu_excursions(void)
+{
+	return this_cpu_ptr(&ctx_cpu_state)->excursions;
+}
+
+#endif /* _CTXCOUNT_CPUSTATE_H */

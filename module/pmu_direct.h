@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading a counter from the PMU's registers, without the driver: the
+ * hardware counter perf assigned the event (hw.idx) combined with perf's
+ * count and prev_count, as the driver's own update would combine them, but
+ * writing nothing. The driver's read (pmu->read()) costs about a hundred
+ * instructions through two indirect calls and a cmpxchg; this a dozen.
+ *
+ * Only for a counter that ctx_counter_direct_check() (counters.c) accepted
+ * on this CPU, and only while it is live (ctx_counter_live()): ACTIVE and
+ * not stopped, so hw.idx is the counter that holds the rest of its count.
+ *
+ * arm64 PMUv3: PMCCNTR_EL0, PMEVCNTR<n>_EL0 or PMICNTR_EL0 by index
+ * (compat.h's case labels: the mapping changed in 6.11), 32-bit deltas (the
+ * module never asks for long counters, so none is chained). x86: rdpmc of
+ * hw.event_base_rdpmc, deltas of the PMU's counter width. Elsewhere none.
+ */
+#ifndef _CTXCOUNT_PMU_DIRECT_H
+#define _CTXCOUNT_PMU_DIRECT_H
+
+#include <linux/bits.h>
+#include <linux/perf_event.h>
+
+#include "compat.h"
+
+#if defined(CONFIG_ARM64)
+#include <asm/sysreg.h>
+
+/* The PMU's overflow interrupt is an NMI only with pseudo-NMIs. */
+#define CTX_PMU_NMI	IS_ENABLED(CONFIG_ARM64_PSEUDO_NMI)
+
+/* One switch over perf's index: the case labels map it (compat.h). */
+#define CTX_ARMV8_EV(n) \
+	case CTX_ARMV8_IDX_EV(n): return read_sysreg(pmevcntr##n##_el0)
+
+static __always_inline u64 ctx_pmu_read_raw(const struct perf_event *event)
+{
+	switch (event->hw.idx) {
+	case CTX_ARMV8_IDX_CYCLE:
+		return read_sysreg(pmccntr_el0);
+	case CTX_ARMV8_IDX_INSTR:
+		return ctx_armv8_read_icntr();
+	CTX_ARMV8_EV(0);
+	CTX_ARMV8_EV(1);
+	CTX_ARMV8_EV(2);
+	CTX_ARMV8_EV(3);
+	CTX_ARMV8_EV(4);
+	CTX_ARMV8_EV(5);
+	CTX_ARMV8_EV(6);
+	CTX_ARMV8_EV(7);
+	CTX_ARMV8_EV(8);
+	CTX_ARMV8_EV(9);
+	CTX_ARMV8_EV(10);
+	CTX_ARMV8_EV(11);
+	CTX_ARMV8_EV(12);
+	CTX_ARMV8_EV(13);
+	CTX_ARMV8_EV(14);
+	CTX_ARMV8_EV(15);
+	CTX_ARMV8_EV(16);
+	CTX_ARMV8_EV(17);
+	CTX_ARMV8_EV(18);
+	CTX_ARMV8_EV(19);
+	CTX_ARMV8_EV(20);
+	CTX_ARMV8_EV(21);
+	CTX_ARMV8_EV(22);
+	CTX_ARMV8_EV(23);
+	CTX_ARMV8_EV(24);
+	CTX_ARMV8_EV(25);
+	CTX_ARMV8_EV(26);
+	CTX_ARMV8_EV(27);
+	CTX_ARMV8_EV(28);
+	CTX_ARMV8_EV(29);
+	CTX_ARMV8_EV(30);
+	}
+	return 0;
+}
+
+/* The counter width perf computes deltas in: 32 bits (never chained). */
+static __always_inline u64 ctx_pmu_delta(u64 raw, u64 prev)
+{
+	return (raw - prev) & GENMASK_ULL(31, 0);
+}
+
+#elif defined(CONFIG_X86)
+#include <asm/msr.h>
+
+#define CTX_PMU_NMI	1
+
+/* 64 - the PMU's counter width; set by ctx_counter_direct_check(). */
+extern int ctx_x86_pmc_shift;
+
+static __always_inline u64 ctx_pmu_read_raw(const struct perf_event *event)
+{
+	u64 raw;
+
+	rdpmcl(event->hw.event_base_rdpmc, raw);
+	return raw;
+}
+
+static __always_inline u64 ctx_pmu_delta(u64 raw, u64 prev)
+{
+	int shift = READ_ONCE(ctx_x86_pmc_shift);
+
+	return ((raw << shift) - (prev << shift)) >> shift;
+}
+
+#else
+#define CTX_PMU_NMI	1
+
+static __always_inline u64 ctx_pmu_read_raw(const struct perf_event *event)
+{
+	return 0;
+}
+
+static __always_inline u64 ctx_pmu_delta(u64 raw, u64 prev)
+{
+	return 0;
+}
+#endif
+
+/**
+ * ctx_pmu_read_direct() - a live counter's value, from the PMU's register
+ * @event: a counter of this CPU accepted by ctx_counter_direct_check()
+ *
+ * The driver's overflow handler may run in an NMI (x86; arm64 with
+ * pseudo-NMIs) and move prev_count and count between these loads: retried
+ * until prev_count did not change around them. Without NMIs it cannot
+ * interrupt this (interrupts are disabled), and the check is left out.
+ *
+ * Context: interrupts disabled, on @event's CPU.
+ * Return: the counter value.
+ */
+static __always_inline u64 ctx_pmu_read_direct(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, count, raw;
+
+	do {
+		prev = local64_read(&hwc->prev_count);
+		count = local64_read(&event->count);
+		barrier();
+		raw = ctx_pmu_read_raw(event);
+		barrier();
+	} while (CTX_PMU_NMI &&
+		 unlikely(local64_read(&hwc->prev_count) != prev));
+	return count + ctx_pmu_delta(raw, prev);
+}
+
+#endif /* _CTXCOUNT_PMU_DIRECT_H */

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cst_oracle: the oracle module and the child that runs its commands (see
+ * cst_oracle.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include "cst_kern.h"
+#include "cst_oracle.h"
+#include "cst_sys.h"
+#include "cst_work.h"
+
+#define CST_WORKER_TRIES	20
+
+int cst_oracle_stats(struct cst_oracle_stats *st)
+{
+	FILE *f = fopen(CST_ORACLE_STATS, "r");
+	int n;
+
+	if (!f)
+		return -errno;
+	n = fscanf(f, "hardirqs %ld tasklets %ld nmis %ld storm %ld",
+		   &st->hardirqs, &st->tasklets, &st->nmis, &st->storm);
+	fclose(f);
+	return n == 4 ? 0 : -EPROTO;
+}
+
+const char *cst_oracle_ko_path(void)
+{
+	static char path[512];
+	const char *env = getenv("CTX_ORACLE_KO");
+
+	if (env)
+		return env;
+	snprintf(path, sizeof(path), "%s/../testbed/oracle_mod.ko", cst_self_dir());
+	return path;
+}
+
+int cst_oracle_load(void)
+{
+	int fd, ret = 0;
+
+	if (!access(CST_ORACLE_RUN, W_OK))
+		return 0;
+	fd = open(cst_oracle_ko_path(), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int cst_oracle_cmd(const char *cmd)
+{
+	int fd = open(CST_ORACLE_RUN, O_WRONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The NMI row of /proc/interrupts, all CPUs (0 where there is none). */
+static long long cst_proc_nmis(void)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	long long total = 0;
+	char line[4096], *p, *end;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		p = line + strspn(line, " ");
+		if (strncmp(p, "NMI:", 4))
+			continue;
+		for (p += 4;; p = end) {
+			long long v = strtoll(p, &end, 10);
+
+			if (end == p)
+				break;
+			total += v;
+		}
+	}
+	fclose(f);
+	return total;
+}
+
+static void cst_worker_loop(int cmd_fd, int ack_fd)
+{
+	unsigned long long iters;
+	char buf[64];
+	ssize_t n;
+	int err;
+
+	while ((n = read(cmd_fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = 0;
+		err = 0;
+		if (sscanf(buf, "loop %llu", &iters) == 1)
+			cst_loop(iters);
+		else
+			err = cst_oracle_cmd(buf);
+		if (write(ack_fd, err ? "e" : "k", 1) != 1)
+			_exit(2);
+	}
+	_exit(n ? 1 : 0);
+}
+
+static int cst_perf_open_task(pid_t pid, const struct cst_ev *ev)
+{
+	struct perf_event_attr pa = {
+		.size = sizeof(pa),
+		.type = ev->type,
+		.config = ev->config,
+		.exclude_user = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_USER),
+		.exclude_kernel = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL),
+		.exclude_hv = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_HV),
+	};
+
+	return syscall(SYS_perf_event_open, &pa, pid, -1, -1, 0);
+}
+
+static int cst_worker_measure(struct cst_worker *w, const struct cst_ev *ev,
+			      int nev, const struct cst_ev *perf, int nperf,
+			      struct cst_res *r)
+{
+	int i, ret = 0;
+
+	if (nev) {
+		ret = cst_open(&w->s);
+		if (ret)
+			return ret;
+		ret = cst_new(&w->s, w->c.pid, 0, ev, nev, r, NULL) ?:
+		      cst_cmd(&w->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL);
+		w->id = r->id;
+	}
+	for (i = 0; i < nperf && !ret; i++) {
+		w->pfd[i] = cst_perf_open_task(w->c.pid, &perf[i]);
+		if (w->pfd[i] < 0)
+			ret = -errno;
+	}
+	return ret;
+}
+
+int cst_worker_start(struct cst_worker *w, const struct cst_ev *ev, int nev,
+		     const struct cst_ev *perf, int nperf, struct cst_res *r)
+{
+	int cmd[2], ack[2], i, ret;
+
+	memset(w, 0, sizeof(*w));
+	w->nev = nev;
+	for (i = 0; i < CST_WORKER_PERF; i++)
+		w->pfd[i] = -1;
+	if (nperf > CST_WORKER_PERF)
+		return -E2BIG;
+	if (pipe2(cmd, O_CLOEXEC))
+		return -errno;
+	if (pipe2(ack, O_CLOEXEC)) {
+		ret = -errno;
+		goto close_cmd;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	w->c.pid = fork();
+	if (w->c.pid < 0) {
+		ret = -errno;
+		goto close_ack;
+	}
+	if (!w->c.pid) {
+		close(cmd[1]);
+		close(ack[0]);
+		cst_worker_loop(cmd[0], ack[1]);
+	}
+	close(cmd[0]);
+	close(ack[1]);
+	w->cmd_fd = cmd[1];
+	w->ack_fd = ack[0];
+	ret = cst_worker_measure(w, ev, nev, perf, nperf, r);
+	if (ret)
+		cst_worker_stop(w);
+	return ret;
+
+close_ack:
+	close(ack[0]);
+	close(ack[1]);
+close_cmd:
+	close(cmd[0]);
+	close(cmd[1]);
+	return ret;
+}
+
+void cst_worker_stop(struct cst_worker *w)
+{
+	int i;
+
+	for (i = 0; i < CST_WORKER_PERF; i++)
+		if (w->pfd[i] >= 0)
+			close(w->pfd[i]);
+	if (w->nev)
+		cst_close(&w->s);
+	close(w->cmd_fd);
+	close(w->ack_fd);
+	cst_child_wait(&w->c);
+}
+
+/* The session (if any), the perf counters and the oracle's counts now. */
+static int cst_worker_sample(struct cst_worker *w, struct cst_res *r,
+			     long long *perf, struct cst_oracle_stats *st)
+{
+	int i, ret = 0;
+
+	if (w->nev)
+		ret = cst_cmd(&w->s, CTXCOUNT_CMD_SESSION_READ, w->id, r, NULL);
+	for (i = 0; i < CST_WORKER_PERF && !ret; i++)
+		if (w->pfd[i] >= 0 &&
+		    read(w->pfd[i], &perf[i], sizeof(perf[i])) != sizeof(perf[i]))
+			ret = -EIO;
+	return ret ?: cst_oracle_stats(st);
+}
+
+int cst_worker_run(struct cst_worker *w, const char *cmd,
+		   struct cst_worker_delta *d, bool strict)
+{
+	long long p0[CST_WORKER_PERF] = { 0 }, p1[CST_WORKER_PERF] = { 0 };
+	struct cst_oracle_stats s0, s1;
+	long long i0, i1, n0, n1;
+	int try, i, ret;
+	char ack;
+
+	for (try = 0; try < CST_WORKER_TRIES; try++) {
+		ret = cst_worker_sample(w, &d->before, p0, &s0);
+		if (ret)
+			return ret;
+		n0 = cst_proc_nmis();
+		i0 = cst_total_interrupts();
+		if (write(w->cmd_fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
+		    read(w->ack_fd, &ack, 1) != 1)
+			return -EPIPE;
+		i1 = cst_total_interrupts();
+		n1 = cst_proc_nmis();
+		if (ack != 'k')
+			return -EIO;
+		ret = cst_worker_sample(w, &d->after, p1, &s1);
+		if (ret)
+			return ret;
+		for (i = 0; i < CST_WORKER_PERF; i++)
+			d->perf[i] = p1[i] - p0[i];
+		d->oracle.hardirqs = s1.hardirqs - s0.hardirqs;
+		d->oracle.tasklets = s1.tasklets - s0.tasklets;
+		d->oracle.nmis = s1.nmis - s0.nmis;
+		d->oracle.storm = s1.storm - s0.storm;
+		d->interrupts = i1 - i0;
+		d->proc_nmis = n1 - n0;
+		/* The oracle's own hardirqs show in /proc/interrupts too. */
+		if (!strict || d->interrupts == d->oracle.hardirqs + d->oracle.nmis)
+			return 0;
+	}
+	return -EAGAIN;
+}
+
+long long cst_worker_bucket(const struct cst_worker_delta *d, int e, int b)
+{
+	return (long long)(d->after.ev[e].b[b] - d->before.ev[e].b[b]);
+}
+
+long long cst_worker_full(const struct cst_worker_delta *d, int e)
+{
+	return (long long)(d->after.ev[e].full - d->before.ev[e].full);
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cst_oracle: the test bed's oracle module (scripts/testbed/oracle_mod.c:
+ * interrupts with known work on request) and a long-lived child that runs
+ * its commands, measured around each one: by a ctxcount session on the
+ * child, by perf_event_open() counters on it, by the oracle's own counts
+ * and /proc/interrupts.
+ */
+#ifndef CST_ORACLE_H
+#define CST_ORACLE_H
+
+#include <stdbool.h>
+
+#include "cst_nl.h"
+#include "cst_run.h"
+
+#define CST_ORACLE_RUN		"/sys/kernel/debug/ctxoracle/run"
+#define CST_ORACLE_STATS	"/sys/kernel/debug/ctxoracle/stats"
+
+/* How many of each handler the oracle ran, ever. */
+struct cst_oracle_stats {
+	long hardirqs, tasklets, nmis, storm;
+};
+
+int cst_oracle_stats(struct cst_oracle_stats *st);
+/* $CTX_ORACLE_KO, else testbed/oracle_mod.ko next to the selftests' dir. */
+const char *cst_oracle_ko_path(void);
+/* Load the oracle module unless it is loaded; 0 or -errno. */
+int cst_oracle_load(void);
+/* Write one command (oracle_mod.c's head comment); 0 or -errno. */
+int cst_oracle_cmd(const char *cmd);
+
+/*
+ * The child: runs each command it is sent (an oracle command, or
+ * "loop N": cst_loop(N) in user space) and answers. One long-lived process,
+ * so that what its own task context costs from one command to the next
+ * (pipe, syscall and scheduler paths, all warm) hardly varies; a new
+ * process per command varied by thousands of instructions (page faults,
+ * exit).
+ */
+#define CST_WORKER_PERF	2
+struct cst_worker {
+	struct cst_child c;
+	int cmd_fd, ack_fd;
+	struct cst_sock s;
+	uint32_t id;		/* the session on it, if any */
+	int nev;		/* its events (0: no session) */
+	int pfd[CST_WORKER_PERF];
+};
+
+/*
+ * Start the child, with a started session of @nev events on it (none when
+ * 0; @r gets the NEW reply) and perf_event_open() counters of @perf[0..nperf)
+ * on it (as perf stat opens them: counting the child only).
+ */
+int cst_worker_start(struct cst_worker *w, const struct cst_ev *ev, int nev,
+		     const struct cst_ev *perf, int nperf, struct cst_res *r);
+void cst_worker_stop(struct cst_worker *w);
+
+/* What one command added. */
+struct cst_worker_delta {
+	struct cst_res before, after;	/* the session's READ around it */
+	long long perf[CST_WORKER_PERF];
+	struct cst_oracle_stats oracle;	/* handlers the oracle ran */
+	long long interrupts;		/* /proc/interrupts, all CPUs */
+	long long proc_nmis;		/* its NMI row */
+};
+
+/*
+ * Run @cmd in the child and measure around it. With @strict, repeated (up
+ * to 20 times) while an interrupt other than the oracle's landed meanwhile.
+ * Returns 0, -EAGAIN when every try had one, or another negative errno.
+ */
+int cst_worker_run(struct cst_worker *w, const char *cmd,
+		   struct cst_worker_delta *d, bool strict);
+/* The growth of bucket @b of event @e over @d. */
+long long cst_worker_bucket(const struct cst_worker_delta *d, int e, int b);
+long long cst_worker_full(const struct cst_worker_delta *d, int e);
+
+#endif /* CST_ORACLE_H */
