@@ -20,6 +20,7 @@
 #include <linux/cpumask.h>
 #include <linux/rculist.h>
 #include <linux/sched/clock.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 
@@ -56,7 +57,7 @@ static bool ctx_acct_monitors(struct ctx_acct *a, struct task_struct *task)
  */
 void ctx_attribute_any(struct ctx_acct_cpu *ac, unsigned int bucket)
 {
-	u64 *b = ac->buckets[bucket];
+	u64 *b = ac->sum.buckets[bucket];
 	struct ctx_acct_slot *sl;
 	unsigned int i;
 	u64 now;
@@ -85,19 +86,19 @@ static void ctx_settle(struct ctx_acct_cpu *ac)
 
 	/* Kernel threads run on a CPU going down or coming up without one. */
 	if (ac->has_counters)
-		ac->enabled += delta;
+		ac->sum.enabled += delta;
 	ac->clock_in = clock;
 	for (i = 0; i < CTX_NR_EXC; i++) {
-		ac->excursions[i] += exc[i] - ac->exc_in[i];
+		ac->sum.excursions[i] += exc[i] - ac->exc_in[i];
 		ac->exc_in[i] = exc[i];
 	}
 	for (i = 0; i < ac->nr_events; i++) {
 		if (!ac->slot[i].event)
 			continue;
-		ac->full[i] += ac->slot[i].last - ac->in[i];
+		ac->sum.full[i] += ac->slot[i].last - ac->in[i];
 		ac->in[i] = ac->slot[i].last;
 		if (ctx_counter_running(ac->slot[i].event))
-			ac->running[i] += delta;
+			ac->sum.running[i] += delta;
 	}
 }
 
@@ -169,12 +170,15 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
  * @nr_events: number of events, 1 to CTXCOUNT_MAX_EVENTS
  * @tasks: the monitored tasks (unused with @system_wide)
  * @system_wide: every task but the idle tasks is monitored
+ * @estimate: move the estimate of what interrupts leave on the task's side
+ *	out of the task bucket (once calib.c has measured it)
  *
  * Context: process context, may sleep.
  * Return: 0 or -ENOMEM.
  */
 int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
-		     struct ctx_taskset *tasks, bool system_wide)
+		     struct ctx_taskset *tasks, bool system_wide,
+		     bool estimate)
 {
 	int cpu;
 
@@ -188,6 +192,7 @@ int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 	a->nr_events = nr_events;
 	a->tasks = tasks;
 	a->system_wide = system_wide;
+	a->estimate = estimate;
 	a->halt_gp = get_completed_synchronize_rcu();
 	return 0;
 }
@@ -344,12 +349,14 @@ static void ctx_totals_add(struct ctx_totals *sum,
 {
 	unsigned int i, b;
 
-	sum->enabled += ac->enabled;
+	sum->enabled += ac->sum.enabled;
+	for (i = 0; i < CTX_NR_EXC; i++)
+		sum->excursions[i] += ac->sum.excursions[i];
 	for (i = 0; i < ac->nr_events; i++) {
-		sum->full[i] += ac->full[i];
-		sum->running[i] += ac->running[i];
+		sum->full[i] += ac->sum.full[i];
+		sum->running[i] += ac->sum.running[i];
 		for (b = 0; b < CTX_NR_CONTEXTS; b++)
-			sum->buckets[i][b] += ac->buckets[b][i];
+			sum->buckets[i][b] += ac->sum.buckets[b][i];
 		if (ac->slot[i].event && (ac->direct & BIT(i)))
 			sum->direct_cpus[i]++;
 	}
@@ -382,6 +389,27 @@ static void ctx_read_cpu(void *info)
 	ctx_cpu_release();
 }
 
+/*
+ * Move what the excursions are estimated to have left on the task's side
+ * out of the task bucket, never more than is there: the buckets still add
+ * up to full.
+ */
+static void ctx_estimate(struct ctx_acct *a, struct ctx_totals *sum)
+{
+	u64 est, *task;
+	unsigned int i, k;
+
+	for (i = 0; i < a->nr_events; i++) {
+		est = 0;
+		for (k = 0; k < CTX_NR_EXC; k++)
+			est += sum->excursions[k] * a->residual[k][i];
+		task = &sum->buckets[i][CTXCOUNT_BUCKET_TASK];
+		est = min(est, *task);
+		*task -= est;
+		sum->buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST] = est;
+	}
+}
+
 /**
  * ctx_account_read() - add up @a's totals over all CPUs
  * @a: the accounting state
@@ -408,6 +436,8 @@ void ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
 		ctx_totals_add(sum, per_cpu_ptr(a->cpu, cpu));
 	}
 	cpus_read_unlock();
+	if (a->estimate)
+		ctx_estimate(a, sum);
 }
 
 struct ctx_swap_info {
@@ -540,4 +570,135 @@ static void ctx_down_cpu(void *info)
 void ctx_account_cpu_down(struct ctx_acct *a, unsigned int cpu)
 {
 	smp_call_function_single(cpu, ctx_down_cpu, a, 1);
+}
+
+/*
+ * Probing (calib.c): count the current task on one CPU for @a, which does
+ * not monitor it and is not started, then put @a's sums back as they were.
+ * The hooks are on meanwhile.
+ */
+
+/**
+ * ctx_account_probe_begin() - prepare to probe @a on this CPU
+ * @a: halted (or never started), not being probed
+ *
+ * Context: process context, may sleep, session mutex held, CPU hotplug
+ * lock held for read, migration disabled.
+ * Return: 0 or -ENOMEM.
+ */
+int ctx_account_probe_begin(struct ctx_acct *a)
+{
+	a->probe_save = kmalloc(sizeof(*a->probe_save), GFP_KERNEL);
+	if (!a->probe_save)
+		return -ENOMEM;
+	a->probe_cpu = smp_processor_id();
+	memcpy(a->probe_save, &this_cpu_ptr(a->cpu)->sum, sizeof(*a->probe_save));
+	if (!ctx_nr_started++) {
+		static_branch_enable_cpuslocked(&ctx_acct_live);
+		/* Only this CPU's stack matters here: rebuilt at the open. */
+		a->probe_reset = true;
+	}
+	return 0;
+}
+
+/**
+ * ctx_account_probe_open() - open an interval for the current task
+ * @a: after ctx_account_probe_begin(), on its CPU
+ *
+ * Context: preemption disabled (a context switch closes the interval).
+ */
+void ctx_account_probe_open(struct ctx_acct *a)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (ctx_cpu_claim()) {
+		if (a->probe_reset)
+			ctx_cpu_reset();
+		a->probe_reset = false;
+		ctx_open(this_cpu_ptr(a->cpu));
+		ctx_cpu_release();
+	}
+	local_irq_restore(flags);
+}
+
+/**
+ * ctx_account_probe_sample() - the task bucket and excursion counts now
+ * @a: with an interval open on this CPU
+ * @task: filled with the task bucket, per event
+ * @exc: filled with this CPU's excursion counts, by kind
+ *
+ * Context: preemption disabled.
+ */
+void ctx_account_probe_sample(struct ctx_acct *a, u64 *task, u64 *exc)
+{
+	struct ctx_acct_cpu *ac = this_cpu_ptr(a->cpu);
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	if (ctx_cpu_claim()) {
+		if (ac->active)
+			ctx_attribute(ac, ctx_cpu_context());
+		ctx_cpu_release();
+	}
+	for (i = 0; i < a->nr_events; i++)
+		task[i] = ac->sum.buckets[CTXCOUNT_BUCKET_TASK][i];
+	memcpy(exc, ctx_cpu_excursions(), CTX_NR_EXC * sizeof(*exc));
+	local_irq_restore(flags);
+}
+
+/* On the probed CPU: close the interval if it is still open. */
+static void ctx_probe_close_cpu(void *info)
+{
+	struct ctx_acct *a = info;
+	struct ctx_acct_cpu *ac = this_cpu_ptr(a->cpu);
+
+	a->probe_was_open = false;
+	if (!ctx_cpu_claim())
+		return;
+	a->probe_was_open = ac->active;
+	if (ac->active)
+		ctx_close(ac, ctx_cpu_context());
+	ctx_cpu_release();
+}
+
+/**
+ * ctx_account_probe_close() - close the current task's interval
+ * @a: after ctx_account_probe_open(), on its CPU
+ *
+ * Context: preemption disabled.
+ * Return: false if it had been closed already (by a context switch).
+ */
+bool ctx_account_probe_close(struct ctx_acct *a)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	ctx_probe_close_cpu(a);
+	local_irq_restore(flags);
+	return a->probe_was_open;
+}
+
+/**
+ * ctx_account_probe_end() - put @a's sums on the probed CPU back
+ * @a: after ctx_account_probe_begin(); from any CPU: the interval is
+ *	closed here first if it is still open
+ *
+ * Context: process context, session mutex held, CPU hotplug lock held for
+ * read.
+ */
+void ctx_account_probe_end(struct ctx_acct *a)
+{
+	struct ctx_acct_cpu *ac = per_cpu_ptr(a->cpu, a->probe_cpu);
+
+	if (cpu_online(a->probe_cpu))
+		smp_call_function_single(a->probe_cpu, ctx_probe_close_cpu,
+					 a, 1);
+	/* Closed: no hook touches @ac's sums now. */
+	memcpy(&ac->sum, a->probe_save, sizeof(ac->sum));
+	if (!--ctx_nr_started)
+		static_branch_disable_cpuslocked(&ctx_acct_live);
+	kfree(a->probe_save);
+	a->probe_save = NULL;
 }

@@ -31,6 +31,8 @@ struct task_struct;
  * @buckets: per event, @full split by context (enum ctxcount_bucket)
  * @direct_cpus: per event, CPUs that read its counter from the PMU's
  *	registers (the others go through the driver's read)
+ * @excursions: interrupts the monitored tasks took, by kind (enum
+ *	ctx_excursion)
  */
 struct ctx_totals {
 	u64 enabled;
@@ -38,6 +40,7 @@ struct ctx_totals {
 	u64 running[CTXCOUNT_MAX_EVENTS];
 	u64 buckets[CTXCOUNT_MAX_EVENTS][__CTXCOUNT_BUCKET_LAST];
 	u32 direct_cpus[CTXCOUNT_MAX_EVENTS];
+	u64 excursions[CTX_NR_EXC];
 };
 
 /**
@@ -52,6 +55,23 @@ struct ctx_acct_slot {
 };
 
 /**
+ * struct ctx_acct_sums - what a session counted on one CPU
+ * @buckets: per context and event, what was counted; context-major, so
+ *	that one boundary touches one cache line for up to 8 events
+ * @enabled: ns monitored tasks were on this CPU with counters
+ * @full: per event, everything counted on this CPU
+ * @running: per event, ns of @enabled the counter was running
+ * @excursions: per kind, excursions from the monitored tasks' context
+ */
+struct ctx_acct_sums {
+	u64 buckets[CTX_NR_CONTEXTS][CTXCOUNT_MAX_EVENTS];
+	u64 enabled;
+	u64 full[CTXCOUNT_MAX_EVENTS];
+	u64 running[CTXCOUNT_MAX_EVENTS];
+	u64 excursions[CTX_NR_EXC];
+};
+
+/**
  * struct ctx_acct_cpu - a session's accounting on one CPU
  * @active_node: in this CPU's list of open intervals (ctx_active)
  * @nr_events: the session's number of events
@@ -59,23 +79,19 @@ struct ctx_acct_slot {
  *	(ctx_counter_read()); checked against the driver's read when the
  *	counter came into use here
  * @all_direct: every counter there is, is read that way
- * @active: a monitored task is on this CPU: counts are being attributed
+ * @active: an interval is open on this CPU: counts are being attributed
  * @slot: per event, the counter and its last value
- * @buckets: per context and event, what was counted; context-major, so
- *	that one boundary touches one cache line for up to 8 events
- * @in: per event, the counter value when @full was last brought up to date
- * @clock_in: local_clock() when @enabled was last brought up to date
+ * @sum: what was counted
+ * @in: per event, the counter value when @sum.full was last brought up to
+ *	date
+ * @clock_in: local_clock() when @sum.enabled was last brought up to date
  * @exc_in: this CPU's excursion counts (cpustate.h) at the same moment
- * @enabled: ns monitored tasks were on this CPU with counters
- * @full: per event, everything counted on this CPU
- * @running: per event, ns of @enabled the counter was running
- * @excursions: per kind, excursions from the monitored tasks' context
  * @retired: counters taken out of use when the CPU went down, to be
  *	released (not from the hotplug callback: see ctx_account_cpu_down())
  * @gen: how many times the CPU went down during the session
  * @filled: @slot's counters were created for the CPU's current online period
  * @has_counters: at least one counter is there; time spent without any
- *	(the CPU going down or coming up) is not @enabled
+ *	(the CPU going down or coming up) is not @sum.enabled
  *
  * Only the CPU itself writes this, with interrupts disabled and the CPU
  * claimed (ctx_cpu_claim()), so NMIs cannot interleave.
@@ -87,14 +103,10 @@ struct ctx_acct_cpu {
 	bool all_direct;
 	bool active;
 	struct ctx_acct_slot slot[CTXCOUNT_MAX_EVENTS];
-	u64 buckets[CTX_NR_CONTEXTS][CTXCOUNT_MAX_EVENTS];
+	struct ctx_acct_sums sum;
 	u64 in[CTXCOUNT_MAX_EVENTS];
 	u64 clock_in;
 	u64 exc_in[CTX_NR_EXC];
-	u64 enabled;
-	u64 full[CTXCOUNT_MAX_EVENTS];
-	u64 running[CTXCOUNT_MAX_EVENTS];
-	u64 excursions[CTX_NR_EXC];
 	struct perf_event *retired[CTXCOUNT_MAX_EVENTS];
 	unsigned int gen;
 	bool filled;
@@ -109,17 +121,32 @@ struct ctx_acct_cpu {
  * @tasks: else the monitored tasks
  * @cpu: per-CPU state
  * @run_node: in the list of started sessions (RCU, for sched_switch)
+ * @probe_save: this CPU's state while calib.c probes it
+ * @probe_reset: the probe turned the hooks on: this CPU's context stack
+ *	is to be rebuilt
+ * @probe_was_open: the probe's interval was still open when closed
+ * @probe_cpu: the CPU being probed
  * @halt_gp: RCU grace-period cookie of @run_node's last removal: hooks may
  *	be walking past it until that grace period ends
+ * @estimate: move the estimate of what interrupts leave on the task's
+ *	side out of the task bucket (CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
+ * @residual: per excursion kind and event, what one excursion leaves
+ *	there (calib.c)
  */
 struct ctx_acct {
 	unsigned int nr_events;
 	bool started;
+	bool estimate;
 	bool system_wide;
 	struct ctx_taskset *tasks;
 	struct ctx_acct_cpu __percpu *cpu;
 	struct list_head run_node;
+	struct ctx_acct_sums *probe_save;
+	bool probe_reset;
+	bool probe_was_open;
+	int probe_cpu;
 	unsigned long halt_gp;
+	u64 residual[CTX_NR_EXC][CTXCOUNT_MAX_EVENTS];
 };
 
 /* On while at least one session is started: the hooks return at once else. */
@@ -160,7 +187,7 @@ static __always_inline void ctx_attribute(struct ctx_acct_cpu *ac,
 					  unsigned int bucket)
 {
 	unsigned int i, n = ac->nr_events;
-	u64 *b = ac->buckets[bucket];
+	u64 *b = ac->sum.buckets[bucket];
 	struct ctx_acct_slot *sl;
 	u64 now;
 
@@ -200,7 +227,8 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 			unsigned int bucket);
 
 int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
-		     struct ctx_taskset *tasks, bool system_wide);
+		     struct ctx_taskset *tasks, bool system_wide,
+		     bool estimate);
 void ctx_account_destroy(struct ctx_acct *a);
 bool ctx_account_started(const struct ctx_acct *a);
 bool ctx_account_cpu_filled(struct ctx_acct *a, unsigned int cpu,
@@ -212,5 +240,11 @@ int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,
 			    struct perf_event **event, struct perf_event **old,
 			    unsigned int gen);
 void ctx_account_cpu_down(struct ctx_acct *a, unsigned int cpu);
+
+int ctx_account_probe_begin(struct ctx_acct *a);
+void ctx_account_probe_open(struct ctx_acct *a);
+void ctx_account_probe_sample(struct ctx_acct *a, u64 *task, u64 *exc);
+bool ctx_account_probe_close(struct ctx_acct *a);
+void ctx_account_probe_end(struct ctx_acct *a);
 
 #endif /* _CTXCOUNT_ACCOUNT_H */

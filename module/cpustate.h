@@ -30,19 +30,22 @@
  * @CTX_EXC_HARDIRQ_THEN_SOFTIRQ: the same with the exit read done (the
  *	kernel did not let the hook know a softirq would follow)
  * @CTX_EXC_SOFTIRQ: softirqs run from task context (local_bh_enable(), a
- *	softirq-serving thread)
+ *	softirq-serving thread); always in kernel mode
+ * @CTX_EXC_USER: added to the first three when the hardirq interrupted
+ *	user mode: the architecture's entry and exit code differ
  * @CTX_NR_EXC: number of kinds
  *
  * Each kind leaves its own fixed amount of code on the task's side of the
  * counter reads (the architecture's entry and exit code, ftrace's dispatch,
- * the reads themselves).
+ * the reads themselves): calib.c measures it.
  */
 enum ctx_excursion {
 	CTX_EXC_HARDIRQ,
 	CTX_EXC_HARDIRQ_SOFTIRQ,
 	CTX_EXC_HARDIRQ_THEN_SOFTIRQ,
 	CTX_EXC_SOFTIRQ,
-	CTX_NR_EXC
+	CTX_EXC_USER,
+	CTX_NR_EXC = CTX_EXC_USER + CTX_EXC_SOFTIRQ
 };
 
 /**
@@ -56,9 +59,16 @@ enum ctx_excursion {
  *	nothing, so its counts fold into the interrupted context
  * @pending: an excursion that ended (or may go on into softirqs), counted
  *	at the next boundary that tells its kind: enum ctx_excursion + 1
+ * @maybe_softirq: @pending is a hardirq whose exit read was done though
+ *	softirqs may run right after it: a softirq entry as the next
+ *	boundary makes it CTX_EXC_HARDIRQ_THEN_SOFTIRQ
+ * @user: the hardirq on the stack's bottom interrupted user mode
+ * @noskip: calib.c: exits read even when softirqs run next
+ * @entry_depth: kernel stack in use when the last hardirq from task
+ *	context reached the entry hook (calib.c)
  * @exit_vec: the softirq vector whose exit was the last boundary (+ 1,
  *	0: another boundary came since): softirqs of one run come in
- *	rising vector order
+ *	rising vector order, so a vector not above it starts a new run
  * @bh_bucket: PREEMPT_RT only: the vector @bh_task was switched out in
  * @bh_task: PREEMPT_RT only: the task switched out in the middle of a
  *	softirq vector's handler on this CPU (compared, never dereferenced)
@@ -71,13 +81,24 @@ struct ctx_cpu_state {
 	u8 top;
 	bool busy;
 	u8 pending;
+	bool maybe_softirq;
+	bool user;
+	bool noskip;
 	u8 exit_vec;
 	u8 bh_bucket;
+	unsigned long entry_depth;
 	const struct task_struct *bh_task;
 	u64 excursions[CTX_NR_EXC];
 };
 
 DECLARE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
+
+/*
+ * A hardirq from task context that reaches the entry hook with less
+ * kernel stack in use than this interrupted user mode (0: not known yet,
+ * every hardirq counts as from kernel mode). Set by calib.c.
+ */
+extern unsigned long ctx_user_depth_limit;
 
 #ifdef CONFIG_X86
 /**

@@ -22,6 +22,7 @@
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
+#include <linux/sched/task_stack.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <trace/events/irq.h>
@@ -34,6 +35,7 @@
 #include "session.h"
 
 DEFINE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
+unsigned long ctx_user_depth_limit __read_mostly;
 
 static bool ctx_nmi_hooked;
 
@@ -57,16 +59,18 @@ static __always_inline bool ctx_is_softirq(unsigned int bucket)
  * hardirq's interval? __irq_exit_rcu() runs them when nothing but this
  * hardirq is in the preempt count and some are pending, unless they are
  * threaded (ctx_softirq_inline) or, before 6.5, ksoftirqd is running
- * (ctx_softirq_runs_inline() in compat.h).
+ * (ctx_softirq_runs_inline() in compat.h). Return: 0 no, 1 maybe (only
+ * ksoftirqd's state, or calib.c's noskip, is unknown), 2 certainly.
  */
-static __always_inline bool ctx_softirq_follows(void)
+static __always_inline int ctx_softirq_follows(struct ctx_cpu_state *st)
 {
 	u32 pending = local_softirq_pending();
 
-	return pending && ctx_softirq_runs_inline(pending) &&
-	       ctx_softirq_inline &&
-	       (preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK)) ==
-	       HARDIRQ_OFFSET;
+	if (!pending || !ctx_softirq_inline ||
+	    (preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK)) !=
+	    HARDIRQ_OFFSET)
+		return 0;
+	return ctx_softirq_runs_inline(pending) && !st->noskip ? 2 : 1;
 }
 
 /*
@@ -80,15 +84,38 @@ static __always_inline void ctx_excursion_end(struct ctx_cpu_state *st,
 	unsigned int kind = st->pending;
 	bool softirq = ctx_is_softirq(bucket);
 
-	if (softirq && kind == CTX_EXC_HARDIRQ + 1)
-		kind = CTX_EXC_HARDIRQ_THEN_SOFTIRQ + 1;
-	else if (softirq && !kind && !st->depth &&
-		 (!st->exit_vec || st->exit_vec > bucket + 1))
+	/* The softirqs a deferred hardirq exit left its read to are its own. */
+	if (softirq && (kind - 1) % CTX_EXC_USER == CTX_EXC_HARDIRQ_SOFTIRQ) {
+	} else if (softirq && kind && st->maybe_softirq) {
+		kind += CTX_EXC_HARDIRQ_THEN_SOFTIRQ - CTX_EXC_HARDIRQ;
+	} else if (softirq && !st->depth &&
+		   (!st->exit_vec || st->exit_vec >= bucket + 1)) {
+		/* A new run of softirqs, from task context. */
+		if (kind)
+			st->excursions[kind - 1]++;
 		kind = CTX_EXC_SOFTIRQ + 1;
+	}
 	if (kind)
 		st->excursions[kind - 1]++;
 	st->pending = 0;
+	st->maybe_softirq = false;
 	st->exit_vec = 0;
+}
+
+/*
+ * Did the hardirq being entered from task context interrupt user mode? A
+ * hardirq from user mode finds nothing on the task's kernel stack but the
+ * user registers, so the entry hook is reached at the same, least, depth
+ * every time; from kernel mode there is at least one more register frame
+ * below that. calib.c estimates that depth (ctx_user_depth_limit).
+ */
+static __always_inline bool ctx_from_user(struct ctx_cpu_state *st)
+{
+	unsigned long depth = (unsigned long)task_stack_page(current) +
+			      THREAD_SIZE - current_stack_pointer;
+
+	st->entry_depth = depth;
+	return depth < READ_ONCE(ctx_user_depth_limit);
 }
 
 /*
@@ -110,6 +137,8 @@ static __always_inline void __ctx_hook_enter(unsigned int bucket)
 	/* An NMI nests anywhere, even between a deferral and its end. */
 	if (bucket != CTXCOUNT_BUCKET_NMI)
 		ctx_excursion_end(st, bucket);
+	if (bucket == CTXCOUNT_BUCKET_HARDIRQ && !st->depth)
+		st->user = ctx_from_user(st);
 	ctx_cpu_push(st, bucket);
 	ctx_cpu_release();
 }
@@ -136,19 +165,24 @@ static __always_inline void __ctx_hook_exit(unsigned int bucket)
 static __always_inline void ctx_hook_irq_exit(void)
 {
 	struct ctx_cpu_state *st;
+	int follows;
 
 	if (!ctx_account_live() || !ctx_cpu_claim())
 		return;
 	st = this_cpu_ptr(&ctx_cpu_state);
 	ctx_cpu_pop(st, CTXCOUNT_BUCKET_HARDIRQ);
-	if (!st->depth && ctx_softirq_follows()) {
+	follows = st->depth ? 0 : ctx_softirq_follows(st);
+	if (follows == 2) {
 		st->top = CTXCOUNT_BUCKET_HARDIRQ;
 		st->pending = CTX_EXC_HARDIRQ_SOFTIRQ + 1;
 	} else {
 		ctx_account_boundary(CTXCOUNT_BUCKET_HARDIRQ);
 		if (!st->depth)
 			st->pending = CTX_EXC_HARDIRQ + 1;
+		st->maybe_softirq = follows;
 	}
+	if (st->pending && st->user)
+		st->pending += CTX_EXC_USER;
 	ctx_cpu_release();
 }
 
@@ -490,7 +524,7 @@ static void ctx_probe_softirq_inline(void)
  */
 int ctx_hooks_register(void)
 {
-	int err;
+	int err, cpu;
 
 	BUILD_BUG_ON(NR_SOFTIRQS != CTXCOUNT_NR_SOFTIRQ_BUCKETS);
 	BUILD_BUG_ON(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + NET_RX_SOFTIRQ !=
@@ -506,6 +540,8 @@ int ctx_hooks_register(void)
 	 * the exit ops' filter test, and the exit callback after the entry
 	 * ops' test, so neither test runs on the task's side of a read.
 	 */
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(&ctx_cpu_state, cpu)->top = CTXCOUNT_BUCKET_TASK;
 	ctx_probe_softirq_inline();
 	err = ctx_ftrace_attach(&ctx_irq_exit_ops, ctx_irq_exit_funcs,
 				ARRAY_SIZE(ctx_irq_exit_funcs));

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
+#include "calib.h"
 #include "compat.h"
 #include "hooks.h"
 #include "netlink.h"
@@ -43,6 +44,7 @@ static void __exit ctx_exit(void)
 	/* No more requests or socket releases, then nothing to count for. */
 	ctx_netlink_unregister();
 	ctx_session_destroy_all();
+	ctx_calib_exit();
 	ctx_session_hotplug_exit();
 	ctx_hooks_unregister();
 }

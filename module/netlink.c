@@ -42,10 +42,19 @@ static const struct nla_policy ctx_nl_target_policy[CTXCOUNT_TARGET_A_MAX + 1] =
 static const struct nla_policy ctx_nl_new_policy[CTXCOUNT_A_MAX + 1] = {
 	[CTXCOUNT_A_TARGET] = NLA_POLICY_NESTED(ctx_nl_target_policy),
 	[CTXCOUNT_A_EVENTS] = NLA_POLICY_NESTED(ctx_nl_events_policy),
+	/* Checked in ctx_nl_session_new(): unknown bits are -EOPNOTSUPP. */
+	[CTXCOUNT_A_SESSION_FLAGS] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy ctx_nl_session_policy[CTXCOUNT_A_MAX + 1] = {
 	[CTXCOUNT_A_SESSION_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy ctx_nl_calibrate_policy[CTXCOUNT_A_MAX + 1] = {
+	[CTXCOUNT_A_SESSION_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[CTXCOUNT_A_CALIBRATE] = NLA_POLICY_RANGE(NLA_U32,
+						  CTXCOUNT_CALIBRATE_QUIET_BEGIN,
+						  CTXCOUNT_CALIBRATE_MAX),
 };
 
 static struct genl_family ctx_nl_family;
@@ -226,6 +235,7 @@ static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 	struct ctx_event_req *req;
 	struct ctx_target target;
 	struct ctx_owner owner;
+	u32 flags;
 	int nr, err;
 
 	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_TARGET)) {
@@ -240,6 +250,13 @@ static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 				  info->extack);
 	if (err)
 		return err;
+	flags = ctx_nla_get_u32_or_0(info->attrs[CTXCOUNT_A_SESSION_FLAGS]);
+	if (flags & ~__CTXCOUNT_SESSION_F_ALL) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[CTXCOUNT_A_SESSION_FLAGS],
+				    "unknown session flags");
+		return -EOPNOTSUPP;
+	}
 	req = kcalloc(CTXCOUNT_MAX_EVENTS, sizeof(*req), GFP_KERNEL);
 	rep = kzalloc(sizeof(*rep), GFP_KERNEL);
 	if (!req || !rep) {
@@ -253,7 +270,8 @@ static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 		goto out_free;
 	}
 	ctx_nl_owner(skb, info, &owner);
-	err = ctx_session_new(&owner, &target, req, nr, rep, info->extack);
+	err = ctx_session_new(&owner, &target, req, nr, flags, rep,
+			      info->extack);
 	if (err)
 		goto out_free;
 	err = ctx_nl_reply(info, ctx_nl_new_size(nr), ctx_nl_fill_new, rep);
@@ -342,6 +360,26 @@ static int ctx_nl_put_buckets(struct sk_buff *msg, const u64 *buckets)
 	return 0;
 }
 
+/* Excursion kinds: enum ctx_excursion + 1 is enum ctxcount_excursion. */
+static int ctx_nl_put_excursions(struct sk_buff *msg, const u64 *exc)
+{
+	struct nlattr *nest;
+	int k;
+
+	BUILD_BUG_ON(CTX_NR_EXC != CTXCOUNT_EXCURSION_MAX);
+	BUILD_BUG_ON(CTX_EXC_USER + CTX_EXC_HARDIRQ_THEN_SOFTIRQ + 1 !=
+		     CTXCOUNT_EXCURSION_USER_HARDIRQ_THEN_SOFTIRQ);
+	nest = nla_nest_start(msg, CTXCOUNT_A_EXCURSIONS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (k = 0; k < CTX_NR_EXC; k++) {
+		if (ctx_nl_put_u64(msg, k + 1, exc[k], CTXCOUNT_EXCURSION_UNSPEC))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static int ctx_nl_put_event(struct sk_buff *msg,
 			    const struct ctx_session_report *rep,
 			    unsigned int i)
@@ -359,7 +397,8 @@ static int ctx_nl_put_event(struct sk_buff *msg,
 			   CTXCOUNT_EVENT_A_PAD) ||
 	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_TIME_RUNNING, t->running[i],
 			   CTXCOUNT_EVENT_A_PAD) ||
-	    ctx_nl_put_buckets(msg, t->buckets[i]))
+	    ctx_nl_put_buckets(msg, t->buckets[i]) ||
+	    nla_put_u32(msg, CTXCOUNT_EVENT_A_DIRECT_CPUS, t->direct_cpus[i]))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -376,7 +415,8 @@ static int ctx_nl_fill_read(struct sk_buff *msg, const void *data)
 			   CTXCOUNT_A_PAD) ||
 	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_LOST, rep->tasks_lost,
 			   CTXCOUNT_A_PAD) ||
-	    nla_put_u32(msg, CTXCOUNT_A_CPUS_LOST, rep->cpus_lost))
+	    nla_put_u32(msg, CTXCOUNT_A_CPUS_LOST, rep->cpus_lost) ||
+	    ctx_nl_put_excursions(msg, rep->tot.excursions))
 		return -EMSGSIZE;
 	events = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
 	if (!events)
@@ -393,10 +433,12 @@ static size_t ctx_nl_read_size(unsigned int nr_events)
 {
 	size_t u64_attr = nla_total_size_64bit(sizeof(u64));
 	size_t buckets = nla_total_size(0) + CTXCOUNT_BUCKET_MAX * u64_attr;
-	size_t event = nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
+	size_t event = nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) +
 		       3 * u64_attr + buckets;
+	size_t excursions = nla_total_size(0) +
+			    CTXCOUNT_EXCURSION_MAX * u64_attr;
 
-	return 2 * nla_total_size(sizeof(u32)) + 2 * u64_attr +
+	return 2 * nla_total_size(sizeof(u32)) + 2 * u64_attr + excursions +
 	       nla_total_size(0) + nr_events * event;
 }
 
@@ -424,6 +466,27 @@ static int ctx_nl_session_read(struct sk_buff *skb, struct genl_info *info)
 out_free:
 	kfree(rep);
 	return err;
+}
+
+static int ctx_nl_session_calibrate(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	struct ctx_owner owner;
+	u32 id;
+	int err;
+
+	err = ctx_nl_session_id(info, &id);
+	if (err)
+		return err;
+	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_CALIBRATE)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "missing calibration step");
+		return -EINVAL;
+	}
+	ctx_nl_owner(skb, info, &owner);
+	err = ctx_session_calibrate(&owner, id,
+				    nla_get_u32(info->attrs[CTXCOUNT_A_CALIBRATE]),
+				    info->extack);
+	return ctx_nl_session_err(info, err);
 }
 
 static int ctx_nl_fill_stats(struct sk_buff *msg, const void *data)
@@ -479,6 +542,12 @@ static const struct genl_ops ctx_nl_ops[] = {
 		/* No policy: any attribute is rejected. */
 		.cmd = CTXCOUNT_CMD_STATS,
 		.doit = ctx_nl_stats,
+	},
+	{
+		.cmd = CTXCOUNT_CMD_SESSION_CALIBRATE,
+		.doit = ctx_nl_session_calibrate,
+		.policy = ctx_nl_calibrate_policy,
+		.maxattr = CTXCOUNT_A_MAX,
 	},
 };
 

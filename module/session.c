@@ -28,6 +28,7 @@
 #include <linux/xarray.h>
 
 #include "account.h"
+#include "calib.h"
 #include "counters.h"
 #include "session.h"
 
@@ -397,7 +398,7 @@ static unsigned int ctx_session_spare_tasks(u32 target_flags)
 static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 					     const struct ctx_target *target,
 					     const struct ctx_event_req *req,
-					     unsigned int nr_events)
+					     unsigned int nr_events, u32 flags)
 {
 	struct ctx_session *s;
 	unsigned int i;
@@ -408,7 +409,8 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
 	if (ctx_taskset_init(&s->tasks, ctx_session_spare_tasks(target->flags)))
 		goto err_taskset;
 	if (ctx_account_init(&s->acct, nr_events, &s->tasks,
-			     target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE))
+			     target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+			     !(flags & CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE)))
 		goto err_taskset;
 	s->owner = *owner;
 	s->target_flags = target->flags;
@@ -536,6 +538,7 @@ static void ctx_session_report(struct ctx_session *s,
  * @target: what to monitor
  * @req: the events
  * @nr_events: number of events, 1 to CTXCOUNT_MAX_EVENTS
+ * @flags: enum ctxcount_session_flag bits
  * @rep: filled with the new session's id and per-event errors
  * @extack: for error messages
  *
@@ -546,7 +549,7 @@ static void ctx_session_report(struct ctx_session *s,
 int ctx_session_new(const struct ctx_owner *owner,
 		    const struct ctx_target *target,
 		    const struct ctx_event_req *req, unsigned int nr_events,
-		    struct ctx_session_report *rep,
+		    u32 flags, struct ctx_session_report *rep,
 		    struct netlink_ext_ack *extack)
 {
 	bool privileged = perfmon_capable();
@@ -570,7 +573,7 @@ int ctx_session_new(const struct ctx_owner *owner,
 	err = ctx_check_limits(owner, extack);
 	if (err)
 		goto out_unlock;
-	s = ctx_session_alloc(owner, target, req, nr_events);
+	s = ctx_session_alloc(owner, target, req, nr_events, flags);
 	if (!s) {
 		err = -ENOMEM;
 		goto out_unlock;
@@ -640,6 +643,8 @@ int ctx_session_start(const struct ctx_owner *owner, u32 id,
 		err = -EALREADY;
 		goto out_unlock;
 	}
+	ctx_calib_user_abort(&s->acct);
+	ctx_calib_session(&s->acct, s->spec);
 	ctx_account_start(&s->acct);
 out_unlock:
 	mutex_unlock(&ctx_lock);
@@ -709,10 +714,45 @@ out_unlock:
 	return err;
 }
 
+/**
+ * ctx_session_calibrate() - one step of a user-mode calibration
+ * @owner: the socket that asks
+ * @id: the session
+ * @step: enum ctxcount_calibrate
+ * @extack: for error messages
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -ENOENT (no such session), -EALREADY (started), or what
+ * ctx_calib_user_begin() and ctx_calib_user_end() return.
+ */
+int ctx_session_calibrate(const struct ctx_owner *owner, u32 id, u32 step,
+			  struct netlink_ext_ack *extack)
+{
+	struct ctx_session *s;
+	int err;
+
+	mutex_lock(&ctx_lock);
+	s = ctx_session_find(owner, id, extack);
+	if (!s) {
+		err = -ENOENT;
+	} else if (ctx_account_started(&s->acct)) {
+		NL_SET_ERR_MSG_MOD(extack, "session already started");
+		err = -EALREADY;
+	} else if (step == CTXCOUNT_CALIBRATE_END) {
+		err = ctx_calib_user_end(&s->acct, s->spec);
+	} else {
+		err = ctx_calib_user_begin(&s->acct, s->spec,
+					   step == CTXCOUNT_CALIBRATE_STORM_BEGIN);
+	}
+	mutex_unlock(&ctx_lock);
+	return err;
+}
+
 /* Takes @s off every list; the caller frees it after a grace period. */
 static void ctx_session_unlink(struct ctx_session *s, struct list_head *dead)
 {
 	lockdep_assert_held(&ctx_lock);
+	ctx_calib_user_abort(&s->acct);
 	if (ctx_account_started(&s->acct))
 		ctx_account_halt(&s->acct);
 	list_del_rcu(&s->node);

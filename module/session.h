@@ -119,7 +119,7 @@ struct ctx_session_report {
 int ctx_session_new(const struct ctx_owner *owner,
 		    const struct ctx_target *target,
 		    const struct ctx_event_req *req, unsigned int nr_events,
-		    struct ctx_session_report *rep,
+		    u32 flags, struct ctx_session_report *rep,
 		    struct netlink_ext_ack *extack);
 int ctx_session_start(const struct ctx_owner *owner, u32 id,
 		      struct netlink_ext_ack *extack);
@@ -128,6 +128,8 @@ int ctx_session_stop(const struct ctx_owner *owner, u32 id,
 int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		     struct ctx_session_report *rep,
 		     struct netlink_ext_ack *extack);
+int ctx_session_calibrate(const struct ctx_owner *owner, u32 id, u32 step,
+			  struct netlink_ext_ack *extack);
 int ctx_session_del(const struct ctx_owner *owner, u32 id,
 		    struct netlink_ext_ack *extack);
 void ctx_session_release_owner(const struct ctx_owner *owner);

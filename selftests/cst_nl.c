@@ -5,6 +5,7 @@
  * parsed here, so that a test can check the kernel's error message.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <netlink/genl/genl.h>
 
 #include "cst_nl.h"
+#include "cst_work.h"
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
@@ -112,6 +114,10 @@ static void parse_event(struct nlattr *nest, struct cst_ev_res *r)
 		r->has_running = true;
 		r->running = nla_get_u64(tb[CTXCOUNT_EVENT_A_TIME_RUNNING]);
 	}
+	if (tb[CTXCOUNT_EVENT_A_DIRECT_CPUS]) {
+		r->has_direct_cpus = true;
+		r->direct_cpus = nla_get_u32(tb[CTXCOUNT_EVENT_A_DIRECT_CPUS]);
+	}
 	if (!tb[CTXCOUNT_EVENT_A_BUCKETS])
 		return;
 	r->has_buckets = true;
@@ -162,6 +168,14 @@ static void parse_reply(struct nlmsghdr *nlh, struct cst_res *res)
 	if (tb[CTXCOUNT_A_STATS_FEATURES]) {
 		res->has_features = true;
 		res->features = nla_get_u32(tb[CTXCOUNT_A_STATS_FEATURES]);
+	}
+	if (tb[CTXCOUNT_A_EXCURSIONS]) {
+		res->has_excursions = true;
+		nla_for_each_nested(ev, tb[CTXCOUNT_A_EXCURSIONS], rem) {
+			if (nla_type(ev) > CTXCOUNT_EXCURSION_UNSPEC &&
+			    nla_type(ev) <= CTXCOUNT_EXCURSION_MAX && nla_len(ev) == 8)
+				res->exc[nla_type(ev)] = nla_get_u64(ev);
+		}
 	}
 	if (!tb[CTXCOUNT_A_EVENTS])
 		return;
@@ -388,6 +402,47 @@ int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
 		return -EMSGSIZE;
 	}
 	return cst_xfer(s, m, res, ack);
+}
+
+/* One step of CTXCOUNT_CMD_SESSION_CALIBRATE. */
+static int cst_calibrate_step(struct cst_sock *s, uint32_t id, uint32_t step)
+{
+	struct nl_msg *m = cst_msg(s, CTXCOUNT_CMD_SESSION_CALIBRATE);
+
+	if (!m)
+		return -ENOMEM;
+	if (nla_put_u32(m, CTXCOUNT_A_SESSION_ID, id) ||
+	    nla_put_u32(m, CTXCOUNT_A_CALIBRATE, step)) {
+		nlmsg_free(m);
+		return -EMSGSIZE;
+	}
+	return cst_xfer(s, m, NULL, NULL);
+}
+
+int cst_calibrate(struct cst_sock *s, uint32_t id)
+{
+	static const uint32_t begin[2] = {
+		CTXCOUNT_CALIBRATE_QUIET_BEGIN, CTXCOUNT_CALIBRATE_STORM_BEGIN,
+	};
+	cpu_set_t old, one;
+	int i, tries, err = -EAGAIN;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -errno;
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	for (tries = 0; tries < 5 && err == -EAGAIN; tries++) {
+		for (i = 0, err = 0; i < 2 && !err; i++) {
+			err = cst_calibrate_step(s, id, begin[i]);
+			if (err)
+				break;
+			cst_loop(200000);
+			err = cst_calibrate_step(s, id, CTXCOUNT_CALIBRATE_END);
+		}
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	return err == -EEXIST ? 0 : err;
 }
 
 long cst_live_sessions(void)

@@ -53,6 +53,8 @@ struct cst_ev_res {
 	int bad_buckets;		/* bucket types out of range */
 	bool has_b[CTXCOUNT_BUCKET_MAX + 1];
 	uint64_t b[CTXCOUNT_BUCKET_MAX + 1];
+	bool has_direct_cpus;
+	uint32_t direct_cpus;		/* CPUs reading its register */
 };
 
 /* A parsed ctxcount reply (NEW, READ or STATS). */
@@ -61,6 +63,8 @@ struct cst_res {
 	uint32_t id;
 	uint64_t tasks_seen, tasks_lost;
 	uint32_t sessions, features;
+	bool has_excursions;
+	uint64_t exc[CTXCOUNT_EXCURSION_MAX + 1];	/* by enum ctxcount_excursion */
 	int nev;
 	struct cst_ev_res ev[CTXCOUNT_MAX_EVENTS + 8];
 	bool replied;			/* a reply message came back */
@@ -92,6 +96,12 @@ int cst_new(struct cst_sock *s, int pid, uint32_t tflags,
 	    struct cst_ack *ack);
 int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
 	    struct cst_res *res, struct cst_ack *ack);
+/*
+ * The user-mode calibration ctxstat runs before START (calibrate.c there):
+ * a fixed loop on this CPU, quiet and under the module's timer. 0 when the
+ * module has its figures (measured now or known), else the last error.
+ */
+int cst_calibrate(struct cst_sock *s, uint32_t id);
 /* Live sessions (all sockets) or a negative errno. */
 long cst_live_sessions(void);
 /*

@@ -139,8 +139,11 @@ static int cst_worker_measure(struct cst_worker *w, const struct cst_ev *ev,
 		ret = cst_open(&w->s);
 		if (ret)
 			return ret;
-		ret = cst_new(&w->s, w->c.pid, 0, ev, nev, r, NULL) ?:
-		      cst_cmd(&w->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL);
+		ret = cst_new(&w->s, w->c.pid, 0, ev, nev, r, NULL);
+		/* As ctxstat does: the estimate's user-mode half. */
+		if (!ret)
+			cst_calibrate(&w->s, r->id);
+		ret = ret ?: cst_cmd(&w->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL);
 		w->id = r->id;
 	}
 	for (i = 0; i < nperf && !ret; i++) {

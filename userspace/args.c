@@ -16,7 +16,7 @@
 
 enum {
 	OPT_BREAKDOWN = 256, OPT_LIST, OPT_REPEAT_UNTIL, OPT_REPEAT_EVENT,
-	OPT_SAVE, OPT_NAME, OPT_LABEL, OPT_NO_NOISE_CHECK,
+	OPT_SAVE, OPT_NAME, OPT_LABEL, OPT_NO_NOISE_CHECK, OPT_NO_IRQ_ESTIMATE,
 };
 
 static const struct option long_options[] = {
@@ -39,6 +39,7 @@ static const struct option long_options[] = {
 	{ "name",		required_argument,	NULL, OPT_NAME },
 	{ "label",		required_argument,	NULL, OPT_LABEL },
 	{ "no-noise-check",	no_argument,		NULL, OPT_NO_NOISE_CHECK },
+	{ "no-irq-estimate",	no_argument,		NULL, OPT_NO_IRQ_ESTIMATE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -65,6 +66,9 @@ void ctx_args_usage(FILE *f)
 "    -a, --all-cpus        count every task (system wide); needs CAP_PERFMON\n"
 "    -v, --verbose         more detail: all breakdown rows, kernel errors\n"
 "        --breakdown       after each event, one row per context\n"
+"        --no-irq-estimate leave in :t what interrupts leave on the task's side\n"
+"                          of the counter reads (default: estimated and moved\n"
+"                          to an [irq entry/exit, estimated] row)\n"
 "        --list            list the event names ctxstat knows\n"
 "        --repeat-until <rel>%\n"
 "                          repeat until the relative standard error of the\n"
@@ -253,6 +257,9 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case OPT_NO_NOISE_CHECK:
 		a->no_noise_check = true;
+		return 0;
+	case OPT_NO_IRQ_ESTIMATE:
+		a->no_irq_estimate = true;
 		return 0;
 	}
 	return ctx_err(err, errlen, "unknown option");

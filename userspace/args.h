@@ -36,6 +36,7 @@ struct ctx_args {
 	const char *name;	/* --name: benchmark name in saved results */
 	const char *label;	/* --label: configuration ("A,B" for compare) */
 	bool no_noise_check;	/* --no-noise-check */
+	bool no_irq_estimate;	/* --no-irq-estimate */
 	bool compare;		/* ctxstat compare */
 	char **cmd_b;		/* compare: command B, NULL-terminated */
 	int cmd_b_argc;

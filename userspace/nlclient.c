@@ -79,7 +79,9 @@ struct nl_msg *ctx_nl_build_session_new(int family,
 
 	if (!msg)
 		return NULL;
-	if (put_target(msg, target) < 0 || put_events(msg, ev, nr_events) < 0) {
+	if (put_target(msg, target) < 0 || put_events(msg, ev, nr_events) < 0 ||
+	    (target->session_flags &&
+	     nla_put_u32(msg, CTXCOUNT_A_SESSION_FLAGS, target->session_flags))) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -103,6 +105,20 @@ struct nl_msg *ctx_nl_build_session_cmd(int family, uint8_t cmd,
 struct nl_msg *ctx_nl_build_stats(int family)
 {
 	return new_request(family, CTXCOUNT_CMD_STATS);
+}
+
+struct nl_msg *ctx_nl_build_session_calibrate(int family, uint32_t session_id,
+					      uint32_t step)
+{
+	struct nl_msg *msg = ctx_nl_build_session_cmd(family,
+						      CTXCOUNT_CMD_SESSION_CALIBRATE,
+						      session_id);
+
+	if (msg && nla_put_u32(msg, CTXCOUNT_A_CALIBRATE, step)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
 }
 
 static struct nla_policy event_policy[CTXCOUNT_EVENT_A_MAX + 1] = {
@@ -352,6 +368,14 @@ int ctx_nl_session_cmd(struct ctx_nl *nl, uint8_t cmd, uint32_t session_id)
 {
 	return transact(nl, ctx_nl_build_session_cmd(nl->family, cmd,
 						     session_id), NULL);
+}
+
+int ctx_nl_session_calibrate(struct ctx_nl *nl, uint32_t session_id,
+			     uint32_t step)
+{
+	return transact(nl, ctx_nl_build_session_calibrate(nl->family,
+							   session_id, step),
+			NULL);
 }
 
 int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,

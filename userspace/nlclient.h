@@ -19,6 +19,8 @@
 struct ctx_nl_target {
 	uint32_t pid;		/* 0 with CTXCOUNT_TARGET_F_SYSTEM_WIDE */
 	uint32_t flags;		/* CTXCOUNT_TARGET_F_* */
+	/* CTXCOUNT_SESSION_F_*, sent beside the target when not 0 */
+	uint32_t session_flags;
 };
 
 struct ctx_nl_event_req {
@@ -63,6 +65,8 @@ struct nl_msg *ctx_nl_build_session_new(int family,
 struct nl_msg *ctx_nl_build_session_cmd(int family, uint8_t cmd,
 					uint32_t session_id);
 struct nl_msg *ctx_nl_build_stats(int family);
+struct nl_msg *ctx_nl_build_session_calibrate(int family, uint32_t session_id,
+					      uint32_t step);
 
 /* Parse a reply (SESSION_NEW, SESSION_READ or STATS); 0 or -EINVAL. */
 int ctx_nl_parse_reply(struct nlmsghdr *nlh, struct ctx_nl_reply *r);
@@ -82,6 +86,9 @@ int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
 		       const struct ctx_nl_event_req *ev, int nr_events,
 		       struct ctx_nl_reply *reply);
 int ctx_nl_session_cmd(struct ctx_nl *nl, uint8_t cmd, uint32_t session_id);
+/* One step (enum ctxcount_calibrate) of a user-mode calibration. */
+int ctx_nl_session_calibrate(struct ctx_nl *nl, uint32_t session_id,
+			     uint32_t step);
 int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 			struct ctx_nl_reply *reply);
 int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply);

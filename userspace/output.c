@@ -52,6 +52,9 @@ void ctx_bucket_label(int bucket, char *buf, size_t len)
 	case CTXCOUNT_BUCKET_NMI:
 		snprintf(buf, len, "nmi");
 		break;
+	case CTXCOUNT_BUCKET_IRQ_ENTRY_EST:
+		snprintf(buf, len, "irq entry/exit, estimated");
+		break;
 	default:
 		snprintf(buf, len, "softirq:%s",
 			 ctx_softirq_name(bucket) ?: "?");
@@ -419,9 +422,13 @@ static bool bucket_shown(const struct printer *p,
 	return !zero;
 }
 
-/* Contexts in reading order: task, hardirq, softirq vectors, nmi. */
+/*
+ * Contexts in reading order: task, the estimate moved out of it, hardirq,
+ * softirq vectors, nmi.
+ */
 static const int breakdown_order[] = {
 	CTXCOUNT_BUCKET_TASK,
+	CTXCOUNT_BUCKET_IRQ_ENTRY_EST,
 	CTXCOUNT_BUCKET_HARDIRQ,
 	CTXCOUNT_BUCKET_SOFTIRQ_HI,
 	CTXCOUNT_BUCKET_SOFTIRQ_TIMER,

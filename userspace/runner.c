@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "calibrate.h"
 #include "runner.h"
 #include "workload.h"
 
@@ -121,6 +122,8 @@ static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
 		target.pid = pid;
 		target.flags = CTXCOUNT_TARGET_F_INHERIT;
 	}
+	if (r->args->no_irq_estimate)
+		target.session_flags = CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE;
 	for (i = 0; i < l->nr_counters; i++) {
 		req[i].type = l->counters[i].type;
 		req[i].config = l->counters[i].config;
@@ -309,6 +312,8 @@ int ctx_runner_run(struct ctx_runner *r)
 		if (err)
 			goto out;
 		have_session = true;
+		if (!a->no_irq_estimate)
+			ctx_calibrate(&r->nl, id);
 		err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, id);
 		if (err) {
 			report_nl_error(r, "cannot start counting", err);

@@ -211,11 +211,13 @@ TEST(save_name_label)
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "--save", "base.json", "--name", "hackbench",
-			   "--label", "6.1", "--no-noise-check", "true"));
+			   "--label", "6.1", "--no-noise-check", "--no-irq-estimate",
+			   "true"));
 	EXPECT_STREQ("base.json", a.save);
 	EXPECT_STREQ("hackbench", a.name);
 	EXPECT_STREQ("6.1", a.label);
 	EXPECT_TRUE(a.no_noise_check);
+	EXPECT_TRUE(a.no_irq_estimate);
 	EXPECT_EQ(-1, PARSE(&a, "-n", "--save", "x.json", "true"));
 }
 

@@ -84,6 +84,45 @@ TEST(session_new_system_wide_has_no_pid)
 	nlmsg_free(msg);
 }
 
+/* The session flags ride beside the target, and only when set. */
+TEST(session_new_flags)
+{
+	const struct ctx_nl_event_req ev = { .type = 0, .config = 1 };
+	struct ctx_nl_target t = { .pid = 7, .flags = 0 };
+	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
+	struct nl_msg *msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+
+	ASSERT_NE(NULL, msg);
+	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
+	EXPECT_EQ(NULL, tb[CTXCOUNT_A_SESSION_FLAGS]);
+	nlmsg_free(msg);
+	t.session_flags = CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE;
+	msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	ASSERT_NE(NULL, msg);
+	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
+	ASSERT_NE(NULL, tb[CTXCOUNT_A_SESSION_FLAGS]);
+	EXPECT_EQ(CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE,
+		  nla_get_u32(tb[CTXCOUNT_A_SESSION_FLAGS]));
+	nlmsg_free(msg);
+}
+
+TEST(session_calibrate_request)
+{
+	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
+	struct nl_msg *msg;
+
+	msg = ctx_nl_build_session_calibrate(FAMILY, 42,
+					     CTXCOUNT_CALIBRATE_STORM_BEGIN);
+	ASSERT_NE(NULL, msg);
+	EXPECT_EQ(CTXCOUNT_CMD_SESSION_CALIBRATE,
+		  ((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->cmd);
+	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
+	EXPECT_EQ(42, nla_get_u32(tb[CTXCOUNT_A_SESSION_ID]));
+	EXPECT_EQ(CTXCOUNT_CALIBRATE_STORM_BEGIN,
+		  nla_get_u32(tb[CTXCOUNT_A_CALIBRATE]));
+	nlmsg_free(msg);
+}
+
 TEST(session_commands)
 {
 	const uint8_t cmds[] = {

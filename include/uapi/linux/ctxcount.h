@@ -24,6 +24,8 @@
  *         CTXCOUNT_EVENT_A_TYPE: NLA_U32, PERF_TYPE_*
  *         CTXCOUNT_EVENT_A_CONFIG: NLA_U64, perf_event_attr.config
  *         CTXCOUNT_EVENT_A_FLAGS: NLA_U32, 0 or more of enum ctxcount_event_flag
+ *     CTXCOUNT_A_SESSION_FLAGS: NLA_U32, optional, 0 or more of
+ *                               enum ctxcount_session_flag
  *   reply:
  *     CTXCOUNT_A_SESSION_ID: NLA_U32
  *     CTXCOUNT_A_EVENTS: NLA_NESTED, one per requested event, in order
@@ -53,6 +55,10 @@
  *                           that goes offline and online again normally
  *                           gets new ones and loses nothing); when
  *                           non-zero, the counts are known to be short
+ *     CTXCOUNT_A_EXCURSIONS: NLA_NESTED, interrupts the monitored tasks
+ *                            took from task context, by kind: one NLA_U64
+ *                            per kind, attribute type = enum
+ *                            ctxcount_excursion (the estimate's counts)
  *     CTXCOUNT_A_EVENTS: NLA_NESTED
  *       CTXCOUNT_EVENTS_A_EVENT: NLA_NESTED
  *         CTXCOUNT_EVENT_A_INDEX: NLA_U32
@@ -65,6 +71,30 @@
  *         CTXCOUNT_EVENT_A_TIME_RUNNING: NLA_U64, ns of that the counter ran
  *         CTXCOUNT_EVENT_A_BUCKETS: NLA_NESTED
  *           one NLA_U64 per context, attribute type = enum ctxcount_bucket
+ *         CTXCOUNT_EVENT_A_DIRECT_CPUS: NLA_U32, CPUs on which the counter
+ *                                       is read from the PMU's registers
+ *                                       (the others read it through the
+ *                                       PMU driver)
+ *
+ * CTXCOUNT_CMD_SESSION_CALIBRATE: measure what a hardirq that interrupts
+ * user mode leaves on the task's side of the counter reads (for
+ * CTXCOUNT_BUCKET_IRQ_ENTRY_EST), with the caller's thread as the
+ * user-mode code, which the module has not got: the caller sends a
+ * *_BEGIN, runs a fixed user-mode loop on the same CPU, sends _END; once
+ * with CTXCOUNT_CALIBRATE_QUIET_BEGIN and once with
+ * CTXCOUNT_CALIBRATE_STORM_BEGIN (the module fires a timer interrupt at
+ * that CPU every few microseconds until _END), the same loop both times.
+ * Kernel mode is measured by the module itself (at the first of these or
+ * at START). Results are kept for later sessions with the same events.
+ * Only for a session that is not started.
+ *   request:
+ *     CTXCOUNT_A_SESSION_ID: NLA_U32
+ *     CTXCOUNT_A_CALIBRATE: NLA_U32, enum ctxcount_calibrate
+ *   errors: -EEXIST at a _BEGIN: these events were calibrated already, no
+ *   run is needed; -EAGAIN at _END: the caller changed CPU or was
+ *   switched out, run it again; -EBUSY: another session is between its
+ *   _BEGIN and _END; -EALREADY: the session is started; -EINVAL: _END
+ *   without _BEGIN.
  *
  * CTXCOUNT_CMD_SESSION_DEL: destroy a session now.
  *   request:
@@ -76,7 +106,8 @@
  *     CTXCOUNT_A_STATS_FEATURES: NLA_U32, enum ctxcount_feature bits
  *
  * All u64 attributes are padded with CTXCOUNT_A_PAD / CTXCOUNT_EVENT_A_PAD,
- * and with CTXCOUNT_BUCKET_UNSPEC inside CTXCOUNT_EVENT_A_BUCKETS.
+ * with CTXCOUNT_BUCKET_UNSPEC inside CTXCOUNT_EVENT_A_BUCKETS and with
+ * CTXCOUNT_EXCURSION_UNSPEC inside CTXCOUNT_A_EXCURSIONS.
  * Unknown flag bits are rejected with -EOPNOTSUPP; every error carries an
  * extended ack message naming the offending attribute.
  */
@@ -98,6 +129,7 @@ enum ctxcount_cmd {
 	CTXCOUNT_CMD_SESSION_READ,
 	CTXCOUNT_CMD_SESSION_DEL,
 	CTXCOUNT_CMD_STATS,
+	CTXCOUNT_CMD_SESSION_CALIBRATE,
 	__CTXCOUNT_CMD_LAST
 };
 
@@ -114,6 +146,9 @@ enum ctxcount_attr {
 	CTXCOUNT_A_STATS_SESSIONS,
 	CTXCOUNT_A_STATS_FEATURES,
 	CTXCOUNT_A_CPUS_LOST,
+	CTXCOUNT_A_SESSION_FLAGS,
+	CTXCOUNT_A_EXCURSIONS,
+	CTXCOUNT_A_CALIBRATE,
 	__CTXCOUNT_A_LAST
 };
 
@@ -137,6 +172,25 @@ enum ctxcount_target_flag {
 					  CTXCOUNT_TARGET_F_SYSTEM_WIDE
 };
 
+enum ctxcount_session_flag {
+	/*
+	 * Leave CTXCOUNT_BUCKET_IRQ_ENTRY_EST empty: the task bucket keeps
+	 * what interrupts leave on the task's side of the counter reads.
+	 */
+	CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE	= 1U << 0,
+	__CTXCOUNT_SESSION_F_ALL		= CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE
+};
+
+enum ctxcount_calibrate {
+	CTXCOUNT_CALIBRATE_UNSPEC,
+	CTXCOUNT_CALIBRATE_QUIET_BEGIN,
+	CTXCOUNT_CALIBRATE_STORM_BEGIN,
+	CTXCOUNT_CALIBRATE_END,
+	__CTXCOUNT_CALIBRATE_LAST
+};
+
+#define CTXCOUNT_CALIBRATE_MAX (__CTXCOUNT_CALIBRATE_LAST - 1)
+
 enum ctxcount_events_attr {
 	CTXCOUNT_EVENTS_A_UNSPEC,
 	CTXCOUNT_EVENTS_A_EVENT,
@@ -157,6 +211,7 @@ enum ctxcount_event_attr {
 	CTXCOUNT_EVENT_A_TIME_ENABLED,
 	CTXCOUNT_EVENT_A_TIME_RUNNING,
 	CTXCOUNT_EVENT_A_BUCKETS,
+	CTXCOUNT_EVENT_A_DIRECT_CPUS,
 	__CTXCOUNT_EVENT_A_LAST
 };
 
@@ -209,6 +264,28 @@ enum ctxcount_bucket {
 #define CTXCOUNT_BUCKET_SOFTIRQ_FIRST CTXCOUNT_BUCKET_SOFTIRQ_HI
 #define CTXCOUNT_NR_SOFTIRQ_BUCKETS \
 	(CTXCOUNT_BUCKET_SOFTIRQ_RCU - CTXCOUNT_BUCKET_SOFTIRQ_HI + 1)
+
+/*
+ * The kinds of interrupts taken from task context that
+ * CTXCOUNT_BUCKET_IRQ_ENTRY_EST is estimated from: a hardirq; a hardirq
+ * that ran softirqs on its way out, with its exit read left to the first
+ * softirq (the kernel lets the module know they follow) or done; softirqs
+ * run from task context (local_bh_enable()); the first three when the
+ * hardirq interrupted user mode.
+ */
+enum ctxcount_excursion {
+	CTXCOUNT_EXCURSION_UNSPEC,
+	CTXCOUNT_EXCURSION_HARDIRQ,
+	CTXCOUNT_EXCURSION_HARDIRQ_SOFTIRQ,
+	CTXCOUNT_EXCURSION_HARDIRQ_THEN_SOFTIRQ,
+	CTXCOUNT_EXCURSION_SOFTIRQ,
+	CTXCOUNT_EXCURSION_USER_HARDIRQ,
+	CTXCOUNT_EXCURSION_USER_HARDIRQ_SOFTIRQ,
+	CTXCOUNT_EXCURSION_USER_HARDIRQ_THEN_SOFTIRQ,
+	__CTXCOUNT_EXCURSION_LAST
+};
+
+#define CTXCOUNT_EXCURSION_MAX (__CTXCOUNT_EXCURSION_LAST - 1)
 
 enum ctxcount_feature {
 	/* NMIs get a bucket of their own on this architecture/kernel. */
