@@ -605,7 +605,7 @@ int ctx_account_probe_begin(struct ctx_acct *a)
  * ctx_account_probe_open() - open an interval for the current task
  * @a: after ctx_account_probe_begin(), on its CPU
  *
- * Context: preemption disabled (a context switch closes the interval).
+ * Context: migration disabled (a context switch closes the interval).
  */
 void ctx_account_probe_open(struct ctx_acct *a)
 {
@@ -628,7 +628,7 @@ void ctx_account_probe_open(struct ctx_acct *a)
  * @task: filled with the task bucket, per event
  * @exc: filled with this CPU's excursion counts, by kind
  *
- * Context: preemption disabled.
+ * Context: migration disabled.
  */
 void ctx_account_probe_sample(struct ctx_acct *a, u64 *task, u64 *exc)
 {
@@ -667,7 +667,7 @@ static void ctx_probe_close_cpu(void *info)
  * ctx_account_probe_close() - close the current task's interval
  * @a: after ctx_account_probe_open(), on its CPU
  *
- * Context: preemption disabled.
+ * Context: migration disabled.
  * Return: false if it had been closed already (by a context switch).
  */
 bool ctx_account_probe_close(struct ctx_acct *a)

@@ -9,7 +9,8 @@
  * CTXCOUNT_BUCKET_IRQ_ENTRY_EST.
  *
  * Kernel mode, at START: the calling task, counted for the session on its
- * CPU (ctx_account_probe_*()), runs a fixed loop once quiet and once with
+ * CPU (ctx_account_probe_*(); migration disabled, but preemptible like
+ * the code interrupts usually land in), runs a fixed loop once quiet and once with
  * an hrtimer firing at it every few microseconds, its handler doing
  * nothing (a hardirq), scheduling a tasklet (a hardirq and its softirqs,
  * with the exit read skipped or, forced, done), or with the loop run in
@@ -44,7 +45,7 @@
 #define CTX_CALIB_ITERS		50000	/* loop iterations per run */
 #define CTX_CALIB_BH_SLICES	25	/* local_bh_disable() slices per run */
 #define CTX_CALIB_PERIOD_NS	5000	/* between two timer interrupts */
-#define CTX_CALIB_ROUNDS	3
+#define CTX_CALIB_ROUNDS	5
 #define CTX_CALIB_TRIES		5	/* per run, while foreign kinds land */
 #define CTX_CALIB_CACHE		8
 
@@ -104,7 +105,12 @@ static DECLARE_TASKLET(ctx_calib_tasklet, ctx_calib_tasklet_fn);
 
 static enum hrtimer_restart ctx_calib_fire(struct hrtimer *t)
 {
-	if (READ_ONCE(ctx_calib_tasklet_on))
+	/*
+	 * Not when the timer interrupted the softirqs of the last one: they
+	 * would run the tasklet again in the same run, which counts as one
+	 * more run of softirqs from task context.
+	 */
+	if (READ_ONCE(ctx_calib_tasklet_on) && !in_serving_softirq())
 		tasklet_schedule(&ctx_calib_tasklet);
 	hrtimer_forward_now(t, ns_to_ktime(CTX_CALIB_PERIOD_NS));
 	return HRTIMER_RESTART;
@@ -168,15 +174,20 @@ static void ctx_calib_user_depth(struct ctx_cpu_state *st, unsigned long sp)
 static bool ctx_calib_one(struct ctx_acct *a, const struct ctx_calib_run *run,
 			  s64 *dt, s64 *dexc)
 {
-	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
 	u64 t0[CTXCOUNT_MAX_EVENTS], t1[CTXCOUNT_MAX_EVENTS];
+	struct ctx_cpu_state *st;
 	u64 e0[CTX_NR_EXC], e1[CTX_NR_EXC];
 	unsigned long sp = current_stack_pointer;
 	unsigned int i;
 	bool ok;
 
-	preempt_disable();
+	/*
+	 * Preemptible, as the code hardirqs interrupt usually is (the exit
+	 * path checks for preemption); a context switch closes the interval
+	 * and the run is repeated.
+	 */
 	ctx_account_probe_open(a);
+	st = this_cpu_ptr(&ctx_cpu_state);
 	st->noskip = run->noskip;
 	WRITE_ONCE(ctx_calib_tasklet_on, run->tasklet);
 	if (run->storm)
@@ -191,7 +202,6 @@ static bool ctx_calib_one(struct ctx_acct *a, const struct ctx_calib_run *run,
 	ok = ctx_account_probe_close(a);
 	if (run->storm && !run->bh)
 		ctx_calib_user_depth(st, sp);
-	preempt_enable();
 	for (i = 0; i < a->nr_events; i++)
 		dt[i] = t1[i] - t0[i];
 	/* The loop is kernel mode, whatever the hooks took it for. */
@@ -237,11 +247,12 @@ static bool ctx_calib_round(struct ctx_acct *a, s64 res[][CTXCOUNT_MAX_EVENTS])
 		if (IS_ENABLED(CONFIG_PREEMPT_RT) && (run->tasklet || run->bh))
 			continue;
 		for (t = 0; t < CTX_CALIB_TRIES; t++) {
-			if (!ctx_calib_one(a, run, dt, dexc))
-				return false;
-			if (ctx_calib_clean(run, dexc))
+			if (ctx_calib_one(a, run, dt, dexc) &&
+			    ctx_calib_clean(run, dexc))
 				break;
 		}
+		if (t == CTX_CALIB_TRIES)
+			return false;
 		if (run->kind < 0) {
 			memcpy(quiet, dt, sizeof(quiet));
 			continue;

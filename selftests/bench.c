@@ -344,7 +344,7 @@ static void hackbench(void)
 	struct tool_result alone = { 0 }, tp = { 0 }, tc = { 0 };
 	int i;
 
-	printf("== ctxstat vs perf stat: hackbench -g 2 -l %s ==\n", hb_loops);
+	printf("== 3. ctxstat vs perf stat: hackbench -g 2 -l %s ==\n", hb_loops);
 	if (!hb) {
 		printf("not measured: hackbench (rt-tests) not installed\n\n");
 		return;
@@ -398,6 +398,49 @@ static void hackbench(void)
 	printf("\n");
 }
 
+/*
+ * The known loop, a deterministic program: what the two tools count and
+ * how long each takes (ctxstat counts from before the exec, perf from it).
+ */
+static void loop_vs_perf(void)
+{
+	const struct cst_ev ev = bench_events[0];
+	const char *event = cst_event_error(&ev) ? "task-clock" : "instructions";
+	const char *perf = cst_perf_path(), *ctxstat = cst_ctxstat_path();
+	const char *wl = cst_workload_copy();
+	char r[16], n[24];
+	struct tool_result tp = { 0 }, tc = { 0 };
+
+	printf("== 3. ctxstat vs perf stat: the known loop ==\n");
+	if (!wl || !perf || access(ctxstat, X_OK)) {
+		printf("not measured: %s\n\n", !wl ? "cannot copy the workload" :
+		       !perf ? "perf not installed" : "no ctxstat");
+		cst_workload_copy_remove(wl);
+		return;
+	}
+	snprintf(r, sizeof(r), "%d", runs);
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)iters);
+	{
+		char *a[] = { (char *)perf, "stat", "-x,", "-r", r, "-e", (char *)event,
+			      "--", (char *)wl, "loop", n, NULL };
+
+		run_tool("perf stat", a, event, &tp);
+	}
+	{
+		char *a[] = { (char *)ctxstat, "-x,", "-r", r, "-e", (char *)event,
+			      "--", (char *)wl, "loop", n, NULL };
+
+		run_tool("ctxstat", a, event, &tc);
+	}
+	printf("%s loop %s, -r %d: perf stat %.0f, %.3f s per run; ctxstat %.0f, %.3f s per run",
+	       wl, n, runs, tp.count, mean(&tp.wall) / runs, tc.count, mean(&tc.wall) / runs);
+	if (tp.have_count && tc.have_count && tp.count)
+		printf("; ctxstat %+.3f %% (%+.0f)", 100 * (tc.count - tp.count) / tp.count,
+		       tc.count - tp.count);
+	printf("\n\n");
+	cst_workload_copy_remove(wl);
+}
+
 int main(int argc, char **argv)
 {
 	bool do_hb = true;
@@ -436,6 +479,7 @@ int main(int argc, char **argv)
 		excursion_costs();
 		storm();
 	}
+	loop_vs_perf();
 	if (do_hb)
 		hackbench();
 	return 0;

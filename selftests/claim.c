@@ -10,7 +10,8 @@
  *   - every loaded run took NIC interrupts;
  *   - the mean of full instructions moves by more than its own quiet
  *     spread (the standard deviation of the quiet runs);
- *   - the mean of :t moves by less than 0.5 % (issue #4);
+ *   - the mean of :t moves by at most 0.5 % at 400 datagrams/s (issue #4)
+ *     and by at most 0.2 % at 2,000/s (issue #14);
  *   - the relative standard deviation of :t under load is at most a
  *     quarter of full's (issue #4);
  *   - :t keeps less than a quarter of what load added to the full count.
@@ -42,9 +43,8 @@
  * switches the load causes; with the dynamic workload it was 0.07 to 0.36,
  * above the bound of a quarter twice.
  */
-#define CLAIM_RUNS		20
+#define CLAIM_RUNS		20		/* pairs at most */
 #define CLAIM_ITERS		"250000000"	/* CTX_CLAIM_ITERS overrides */
-#define CLAIM_MAX_TASK_SHIFT	0.5		/* percent, issue #4 */
 #define CLAIM_MAX_SPREAD_RATIO	0.25		/* :t's relative stddev / full's */
 /*
  * Datagrams/s sent by the host. What the task bucket keeps of an interrupt
@@ -60,8 +60,8 @@
  * full moved by 1.7 to 2.3 % (50 to 200 times its quiet spread) and :t by
  * 0.19 to 0.26 %.
  */
-#define CLAIM_RATE		"400"	/* CTX_CLAIM_RATE overrides */
 #define CLAIM_MAX_KEPT		25.0		/* percent of the inflation */
+
 
 struct claim_sample {
 	double full[CLAIM_RUNS];
@@ -105,20 +105,27 @@ static const char *claim_cannot_run(void)
 
 /* One run; with @loaded under ctxload. Returns the NIC interrupts taken. */
 static long claim_run(struct __test_metadata *_metadata, const char *workload,
-		      bool loaded, double *full, double *task)
+		      const char *rate, bool loaded, double *full, double *task)
 {
 	const char *iters = getenv("CTX_CLAIM_ITERS") ?: CLAIM_ITERS;
-	const char *rate = getenv("CTX_CLAIM_RATE") ?: CLAIM_RATE;
+	const char *events = getenv("CTX_CLAIM_EVENTS") ?: "instructions,instructions:t";
+	bool dflt = !strcmp(events, "default");
 	char *quiet_argv[] = {
-		(char *)cst_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
+		(char *)cst_ctxstat_path(), "-x,", "-e", (char *)events,
 		"--", (char *)workload, "loop", (char *)iters, NULL
 	};
 	char *loaded_argv[] = {
 		(char *)cst_ctxload_path(), "--idle-sink", "--rate", (char *)rate,
 		"--seconds", "120", "--",
-		(char *)cst_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
+		(char *)cst_ctxstat_path(), "-x,", "-e", (char *)events,
 		"--", (char *)workload, "loop", (char *)iters, NULL
 	};
+
+	/* Without -e: ctxstat's default events. */
+	if (dflt) {
+		memmove(quiet_argv + 2, quiet_argv + 4, 5 * sizeof(char *));
+		memmove(loaded_argv + 9, loaded_argv + 11, 5 * sizeof(char *));
+	}
 	static struct cst_run r;
 	struct cst_csv_row row;
 	const char *irqs;
@@ -143,6 +150,32 @@ FIXTURE(claim) {
 	const char *workload;
 };
 
+/*
+ * The issue #4 rate, and five times it (issue #14): :t is estimated free
+ * of what each interrupt leaves on its side of the counter reads
+ * (CTXCOUNT_BUCKET_IRQ_ENTRY_EST), so it must hold at the higher rate
+ * too, to 0.2 %. CTX_CLAIM_RATE overrides both rates, CTX_CLAIM_EVENTS the
+ * event list ("default": ctxstat's default set, whose rows include
+ * instructions and instructions:t).
+ */
+FIXTURE_VARIANT(claim) {
+	const char *rate;
+	int runs;
+	double max_task_shift;	/* percent */
+};
+
+FIXTURE_VARIANT_ADD(claim, rate_400) {
+	.rate = "400",
+	.runs = 20,
+	.max_task_shift = 0.5,
+};
+
+FIXTURE_VARIANT_ADD(claim, rate_2000) {
+	.rate = "2000",
+	.runs = 10,
+	.max_task_shift = 0.2,
+};
+
 FIXTURE_SETUP(claim)
 {
 	const char *why = claim_cannot_run();
@@ -161,18 +194,21 @@ FIXTURE_TEARDOWN(claim)
 }
 
 /* Guest time under -icount runs slower than the host's: 5 min host, ~60 s. */
-TEST_F_TIMEOUT(claim, task_count_sheds_network_interrupts, 600)
+TEST_F_TIMEOUT(claim, task_count_sheds_network_interrupts, 900)
 {
-	struct claim_sample quiet, load;
+	const char *rate = getenv("CTX_CLAIM_RATE") ?: variant->rate;
 	double qf, qt, lf, lt, qf_sd, rsd_full, rsd_task, task_shift, kept;
+	struct claim_sample quiet = { 0 }, load = { 0 };
 	long irqs, total_irqs = 0;
-	int i;
+	int i, n = variant->runs;
 
 	/* The first exec of the fresh copy faults more pages in than the rest. */
-	claim_run(_metadata, self->workload, false, &quiet.full[0], &quiet.task[0]);
-	for (i = 0; i < CLAIM_RUNS; i++) {
-		claim_run(_metadata, self->workload, false, &quiet.full[i], &quiet.task[i]);
-		irqs = claim_run(_metadata, self->workload, true, &load.full[i], &load.task[i]);
+	claim_run(_metadata, self->workload, rate, false, &quiet.full[0], &quiet.task[0]);
+	for (i = 0; i < n; i++) {
+		claim_run(_metadata, self->workload, rate, false, &quiet.full[i],
+			  &quiet.task[i]);
+		irqs = claim_run(_metadata, self->workload, rate, true, &load.full[i],
+				 &load.task[i]);
 		ksft_print_msg("run %d: quiet full %.0f :t %.0f; loaded full %.0f :t %.0f, %ld NIC interrupts\n",
 			       i + 1, quiet.full[i], quiet.task[i],
 			       load.full[i], load.task[i], irqs);
@@ -180,13 +216,13 @@ TEST_F_TIMEOUT(claim, task_count_sheds_network_interrupts, 600)
 		total_irqs += irqs;
 	}
 
-	qf = mean_of(quiet.full, CLAIM_RUNS);
-	qt = mean_of(quiet.task, CLAIM_RUNS);
-	lf = mean_of(load.full, CLAIM_RUNS);
-	lt = mean_of(load.task, CLAIM_RUNS);
-	qf_sd = stddev_of(quiet.full, CLAIM_RUNS);
-	rsd_full = stddev_of(load.full, CLAIM_RUNS) / lf * 100;
-	rsd_task = stddev_of(load.task, CLAIM_RUNS) / lt * 100;
+	qf = mean_of(quiet.full, n);
+	qt = mean_of(quiet.task, n);
+	lf = mean_of(load.full, n);
+	lt = mean_of(load.task, n);
+	qf_sd = stddev_of(quiet.full, n);
+	rsd_full = stddev_of(load.full, n) / lf * 100;
+	rsd_task = stddev_of(load.task, n) / lt * 100;
 	task_shift = (lt - qt) / qt * 100;
 
 	ksft_print_msg("means: quiet full %.0f :t %.0f; loaded full %.0f (%+.2f %%) :t %.0f (%+.3f %%)\n",
@@ -195,10 +231,10 @@ TEST_F_TIMEOUT(claim, task_count_sheds_network_interrupts, 600)
 		       qf_sd, rsd_full, rsd_task);
 	kept = lf > qf ? (lt - qt) / (lf - qf) * 100 : 100;
 	ksft_print_msg("per NIC interrupt: full +%.0f, :t %+.0f instructions; :t kept %.1f %% of the inflation\n",
-		       (lf - qf) * CLAIM_RUNS / total_irqs,
-		       (lt - qt) * CLAIM_RUNS / total_irqs, kept);
-	ksft_print_msg(":t moved %+.3f %% under load (issue #4 asks for less than 0.5 %%)\n",
-		       task_shift);
+		       (lf - qf) * n / total_irqs,
+		       (lt - qt) * n / total_irqs, kept);
+	ksft_print_msg(":t moved %+.3f %% under %s datagrams/s (at most %.1f %% asked)\n",
+		       task_shift, rate, variant->max_task_shift);
 	ksft_print_msg(":t spread %.3f %% is %s a quarter of full's %.3f %% (issue #4 asks for at most)\n",
 		       rsd_task, rsd_task <= rsd_full / 4 ? "at most" : "MORE than",
 		       rsd_full);
@@ -207,7 +243,7 @@ TEST_F_TIMEOUT(claim, task_count_sheds_network_interrupts, 600)
 		TH_LOG("full moved %.0f, no more than its quiet spread %.0f", lf - qf, qf_sd);
 	EXPECT_LT(kept, CLAIM_MAX_KEPT)
 		TH_LOG(":t kept %.1f %% of what load added to the full count", kept);
-	EXPECT_LT(fabs(task_shift), CLAIM_MAX_TASK_SHIFT)
+	EXPECT_LE(fabs(task_shift), variant->max_task_shift)
 		TH_LOG(":t moved %+.3f %% under load", task_shift);
 	EXPECT_LE(rsd_task, rsd_full * CLAIM_MAX_SPREAD_RATIO)
 		TH_LOG(":t spread %.3f %%, full's %.3f %%", rsd_task, rsd_full);

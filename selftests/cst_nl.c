@@ -445,6 +445,21 @@ int cst_calibrate(struct cst_sock *s, uint32_t id)
 	return err == -EEXIST ? 0 : err;
 }
 
+uint32_t cst_features(void)
+{
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
+	uint32_t f = 0;
+
+	if (r && !cst_open(&s)) {
+		if (!cst_cmd(&s, CTXCOUNT_CMD_STATS, 0, r, NULL))
+			f = r->features;
+		cst_close(&s);
+	}
+	free(r);
+	return f;
+}
+
 long cst_live_sessions(void)
 {
 	struct cst_sock s;

@@ -102,6 +102,8 @@ int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
  * module has its figures (measured now or known), else the last error.
  */
 int cst_calibrate(struct cst_sock *s, uint32_t id);
+/* STATS' enum ctxcount_feature bits; 0 when it cannot be asked. */
+uint32_t cst_features(void);
 /* Live sessions (all sockets) or a negative errno. */
 long cst_live_sessions(void);
 /*

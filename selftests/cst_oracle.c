@@ -95,6 +95,36 @@ static long long cst_proc_nmis(void)
 	return total;
 }
 
+/*
+ * "storm-HZ T loop N" / "storm-HZ T kloop N": the oracle's storm at HZ
+ * (T: with a tasklet) around the loop, started and stopped by the child
+ * itself, so that the storm lands on it; HZ 1 starts the same timer for a
+ * run without interrupts (a second is far beyond the loop).
+ */
+static int cst_worker_storm(const char *arg)
+{
+	unsigned long hz, t;
+	char storm[48], loop[48];
+	unsigned long long n;
+	int err;
+
+	if (sscanf(arg, "%lu %lu loop %llu", &hz, &t, &n) == 3)
+		snprintf(loop, sizeof(loop), "loop");
+	else if (sscanf(arg, "%lu %lu kloop %llu", &hz, &t, &n) == 3)
+		snprintf(loop, sizeof(loop), "kloop %llu", n);
+	else
+		return -EINVAL;
+	snprintf(storm, sizeof(storm), "storm %lu %lu", hz, t);
+	err = cst_oracle_cmd(storm);
+	if (err)
+		return err;
+	if (!strcmp(loop, "loop"))
+		cst_loop(n);
+	else
+		err = cst_oracle_cmd(loop);
+	return cst_oracle_cmd("storm 0") ?: err;
+}
+
 static void cst_worker_loop(int cmd_fd, int ack_fd)
 {
 	unsigned long long iters;
@@ -107,6 +137,8 @@ static void cst_worker_loop(int cmd_fd, int ack_fd)
 		err = 0;
 		if (sscanf(buf, "loop %llu", &iters) == 1)
 			cst_loop(iters);
+		else if (!strncmp(buf, "storm-", 6))
+			err = cst_worker_storm(buf + 6);
 		else
 			err = cst_oracle_cmd(buf);
 		if (write(ack_fd, err ? "e" : "k", 1) != 1)

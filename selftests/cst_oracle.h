@@ -31,8 +31,10 @@ int cst_oracle_load(void);
 int cst_oracle_cmd(const char *cmd);
 
 /*
- * The child: runs each command it is sent (an oracle command, or
- * "loop N": cst_loop(N) in user space) and answers. One long-lived process,
+ * The child: runs each command it is sent (an oracle command; "loop N":
+ * cst_loop(N) in user space; "storm-HZ T loop N" or "storm-HZ T kloop N":
+ * the oracle's storm started and stopped by the child around that loop)
+ * and answers. One long-lived process,
  * so that what its own task context costs from one command to the next
  * (pipe, syscall and scheduler paths, all warm) hardly varies; a new
  * process per command varied by thousands of instructions (page faults,

@@ -26,6 +26,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,19 +241,108 @@ TEST_F_TIMEOUT(oracle, tasklet_from_task_lands_in_tasklet, 600)
 		     2LL * ORACLE_N * (ORACLE_K2 - ORACLE_K1));
 }
 
-static bool oracle_has_nmi_bucket(void)
-{
-	struct cst_res *r = calloc(1, sizeof(*r));
-	struct cst_sock s;
-	bool has = false;
+/*
+ * The estimate (CTXCOUNT_BUCKET_IRQ_ENTRY_EST, calibrated when the
+ * worker's session was created, the user-mode part as ctxstat does it):
+ * the oracle's hrtimer storm fires at the child while it runs a loop in
+ * user mode or in kernel mode, bare or scheduling a tasklet each time.
+ * Per storm interrupt, what :t keeps against the same loop without the
+ * storm is within the case's slack for every event: the issue's goal of
+ * 30 net for bare hardirqs; 50 for hardirqs that run a tasklet on their
+ * way out, which the estimate leaves 20 to 40 short (measured on arm64
+ * 6.1 and 6.12: +23 to +42; the calibration's own runs of that kind do
+ * not show it, the cause is not established). The hooks took the
+ * interrupts for what they were: the excursion counts of that mode and
+ * kind grow by the storm's.
+ */
+#define ORACLE_EST_LOOP		"2000000"
+#define ORACLE_EST_ROUNDS	5
 
-	if (r && !cst_open(&s)) {
-		has = !cst_cmd(&s, CTXCOUNT_CMD_STATS, 0, r, NULL) &&
-		      (r->features & CTXCOUNT_FEATURE_NMI);
-		cst_close(&s);
+struct oracle_est_case {
+	const char *quiet;	/* the child's commands (cst_oracle.h) */
+	const char *storm;
+	int kind;		/* enum ctxcount_excursion the storm's take */
+	int slack;		/* instructions per interrupt */
+};
+
+static const struct oracle_est_case oracle_est_cases[] = {
+	{ "storm-1 0 loop " ORACLE_EST_LOOP, "storm-20000 0 loop " ORACLE_EST_LOOP,
+	  CTXCOUNT_EXCURSION_USER_HARDIRQ, 30 },
+	{ "storm-1 1 loop " ORACLE_EST_LOOP, "storm-20000 1 loop " ORACLE_EST_LOOP,
+	  CTXCOUNT_EXCURSION_USER_HARDIRQ_SOFTIRQ, 50 },
+	{ "storm-1 0 kloop " ORACLE_EST_LOOP, "storm-20000 0 kloop " ORACLE_EST_LOOP,
+	  CTXCOUNT_EXCURSION_HARDIRQ, 30 },
+	{ "storm-1 1 kloop " ORACLE_EST_LOOP, "storm-20000 1 kloop " ORACLE_EST_LOOP,
+	  CTXCOUNT_EXCURSION_HARDIRQ_SOFTIRQ, 50 },
+};
+
+static long long oracle_exc(const struct cst_worker_delta *d, int kind)
+{
+	return (long long)(d->after.exc[kind] - d->before.exc[kind]);
+}
+
+TEST_F_TIMEOUT(oracle, estimate_leaves_little_in_task, 900)
+{
+	const char *why = oracle_exact_cannot_run();
+	const struct oracle_est_case *c;
+	struct cst_worker_delta *q = &self->d[0], *st = &self->d[1];
+	long long tq[CTXCOUNT_MAX_EVENTS], ts[CTXCOUNT_MAX_EVENTS], t;
+	long long est[CTXCOUNT_MAX_EVENTS];
+	long fires[CTXCOUNT_MAX_EVENTS];
+	struct cst_worker w;
+	int i, r, e, err;
+	double kept;
+
+	if (why)
+		SKIP(return, "%s", why);
+	err = cst_worker_start(&w, variant->ev, variant->nev, NULL, 0, &q->before);
+	ASSERT_EQ(0, err) TH_LOG("cannot start the child: %s", strerror(-err));
+	for (i = 0; i < (int)(sizeof(oracle_est_cases) / sizeof(oracle_est_cases[0])); i++) {
+		c = &oracle_est_cases[i];
+		for (e = 0; e < variant->nev; e++)
+			tq[e] = ts[e] = LLONG_MAX;
+		/* A warm-up pair: the first commands page the child's code in. */
+		for (r = -1; r < ORACLE_EST_ROUNDS && !err; r++) {
+			err = cst_worker_run(&w, c->quiet, q, false) ?:
+			      cst_worker_run(&w, c->storm, st, false);
+			if (err || r < 0)
+				continue;
+			ASSERT_GT(st->oracle.storm, 0) TH_LOG("'%s': the storm never fired", c->storm);
+			/* Only the storm's fires count: the tick comes in both. */
+			EXPECT_GE(oracle_exc(st, c->kind) - oracle_exc(q, c->kind),
+				  st->oracle.storm - 2)
+				TH_LOG("'%s': %ld storm interrupts, %lld more excursions of kind %d",
+				       c->storm, st->oracle.storm,
+				       oracle_exc(st, c->kind) - oracle_exc(q, c->kind), c->kind);
+			/*
+			 * The least :t of each command: a context switch in a
+			 * run (a kworker woken meanwhile) adds thousands.
+			 */
+			for (e = 0; e < variant->nev; e++) {
+				t = cst_worker_bucket(q, e, CTXCOUNT_BUCKET_TASK);
+				tq[e] = t < tq[e] ? t : tq[e];
+				t = cst_worker_bucket(st, e, CTXCOUNT_BUCKET_TASK);
+				if (t < ts[e]) {
+					ts[e] = t;
+					fires[e] = st->oracle.storm;
+					est[e] = cst_worker_bucket(st, e, CTXCOUNT_BUCKET_IRQ_ENTRY_EST) -
+						 cst_worker_bucket(q, e, CTXCOUNT_BUCKET_IRQ_ENTRY_EST);
+				}
+			}
+		}
+		if (err)
+			break;
+		for (e = 0; e < variant->nev; e++) {
+			kept = (double)(ts[e] - tq[e]) / fires[e];
+			ksft_print_msg("'%s': event %d (%s) :t keeps %+.1f per storm interrupt "
+				       "(estimate %.1f moved out)\n", c->storm, e,
+				       variant->ev[e].name, kept, (double)est[e] / fires[e]);
+			EXPECT_LE(fabs(kept), c->slack)
+				TH_LOG("event %d: :t keeps %+.1f per interrupt", e, kept);
+		}
 	}
-	free(r);
-	return has;
+	cst_worker_stop(&w);
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(-err));
 }
 
 /*
@@ -283,7 +373,7 @@ FIXTURE_SETUP(nmi)
 {
 	int err;
 
-	if (!oracle_has_nmi_bucket())
+	if (!(cst_features() & CTXCOUNT_FEATURE_NMI))
 		SKIP(return, "no NMI bucket on this architecture (CTXCOUNT_FEATURE_NMI clear)");
 	err = cst_oracle_load();
 	if (err)

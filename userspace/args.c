@@ -68,7 +68,7 @@ void ctx_args_usage(FILE *f)
 "        --breakdown       after each event, one row per context\n"
 "        --no-irq-estimate leave in :t what interrupts leave on the task's side\n"
 "                          of the counter reads (default: estimated and moved\n"
-"                          to an [irq entry/exit, estimated] row)\n"
+"                          to an [irq entry/exit estimate] row)\n"
 "        --list            list the event names ctxstat knows\n"
 "        --repeat-until <rel>%\n"
 "                          repeat until the relative standard error of the\n"

@@ -53,7 +53,8 @@ void ctx_bucket_label(int bucket, char *buf, size_t len)
 		snprintf(buf, len, "nmi");
 		break;
 	case CTXCOUNT_BUCKET_IRQ_ENTRY_EST:
-		snprintf(buf, len, "irq entry/exit, estimated");
+		/* No comma: it would split a CSV row's event field. */
+		snprintf(buf, len, "irq entry/exit estimate");
 		break;
 	default:
 		snprintf(buf, len, "softirq:%s",

@@ -15,9 +15,10 @@
  *                  own local_bh_enable(): softirqs without a hardirq
  *   nmi N T        (x86) N NMIs sent to this CPU, each handler spinning
  *                  until local_clock() moved T ns
- *   storm HZ       an hrtimer pinned to this CPU, firing HZ times a second
+ *   storm HZ [T]   an hrtimer pinned to this CPU, firing HZ times a second
  *                  in hard interrupt context and doing nothing else (no
- *                  wake-up, no softirq); 0 stops it
+ *                  wake-up, no softirq), or with T = 1 scheduling an empty
+ *                  tasklet (softirqs on its way out); 0 stops it
  *   kloop N        N iterations of oracle_loop() in the writer's own
  *                  context, interrupts enabled: what an interrupt costs
  *                  the task when it lands in kernel mode (a storm's
@@ -225,17 +226,28 @@ static void oracle_nmi_unregister(void)
 
 static struct hrtimer oracle_storm;
 static ktime_t oracle_storm_period;
+static bool oracle_storm_tasklet;
+
+static void oracle_empty_fn(struct tasklet_struct *t)
+{
+}
+
+static DECLARE_TASKLET(oracle_empty, oracle_empty_fn);
 
 static enum hrtimer_restart oracle_storm_fn(struct hrtimer *t)
 {
+	/* One softirq run per interrupt from task context, none nested. */
+	if (oracle_storm_tasklet && !in_serving_softirq())
+		tasklet_schedule(&oracle_empty);
 	hrtimer_forward_now(t, oracle_storm_period);
 	atomic_long_inc(&oracle_storm_fired);
 	return HRTIMER_RESTART;
 }
 
-static int oracle_storm_set(unsigned long hz)
+static int oracle_storm_set(unsigned long hz, bool tasklet)
 {
 	hrtimer_cancel(&oracle_storm);
+	oracle_storm_tasklet = tasklet;
 	if (!hz)
 		return 0;
 	if (hz > ORACLE_MAX_STORM_HZ)
@@ -264,8 +276,10 @@ static int oracle_command(const char *cmd)
 	}
 	if (sscanf(cmd, "nmi %lu %lu", &n, &a) == 2)
 		return oracle_nmis_run(n, a);
+	if (sscanf(cmd, "storm %lu %lu", &n, &a) == 2)
+		return oracle_storm_set(n, a);
 	if (sscanf(cmd, "storm %lu", &n) == 1)
-		return oracle_storm_set(n);
+		return oracle_storm_set(n, false);
 	if (sscanf(cmd, "kloop %lu", &n) == 1) {
 		if (n)
 			oracle_loop(n);
@@ -335,6 +349,7 @@ static void __exit oracle_exit(void)
 	hrtimer_cancel(&oracle_oneshot);
 	irq_work_sync(&oracle_irq_work);
 	tasklet_kill(&oracle_tasklet);
+	tasklet_kill(&oracle_empty);
 	oracle_nmi_unregister();
 }
 
