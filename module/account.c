@@ -175,24 +175,51 @@ static void ctx_halt_cpu(void *info)
 }
 
 /**
- * ctx_account_start() - start attributing counts for @s
- * @s: a stopped session, not on the running list
+ * ctx_account_running() - is @s started, or armed to start at an exec
+ * @s: the session
  *
- * If @s was halted less than a grace period ago, hooks may still be walking
- * past its old place in the running list, and this waits for them.
- *
- * Context: process context, may sleep, session mutex held.
+ * Context: session mutex held (nothing but the exec hook changes it).
+ * Return: true between START and STOP.
  */
-void ctx_account_start(struct ctx_session *s)
+bool ctx_account_running(struct ctx_session *s)
+{
+	unsigned long flags;
+	bool running;
+
+	raw_spin_lock_irqsave(&s->state_lock, flags);
+	running = s->started || s->armed;
+	raw_spin_unlock_irqrestore(&s->state_lock, flags);
+	return running;
+}
+
+/* Put @s where the hooks see it; it may have been halted a moment ago. */
+static void ctx_account_publish(struct ctx_session *s)
 {
 	/*
+	 * If @s was halted less than a grace period ago, hooks may still be
+	 * walking past its old place in the running list: wait for them.
 	 * Waiting here rather than in ctx_account_halt() keeps STOP from
 	 * holding the session mutex, and every other client, for a grace
 	 * period; a session is rarely restarted that soon.
 	 */
 	cond_synchronize_rcu(s->halt_gp);
-	WRITE_ONCE(s->started, true);
 	list_add_rcu(&s->run_node, &ctx_running);
+}
+
+/**
+ * ctx_account_start() - start attributing counts for @s
+ * @s: a stopped session, not on the running list
+ *
+ * Context: process context, may sleep, session mutex held.
+ */
+void ctx_account_start(struct ctx_session *s)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&s->state_lock, flags);
+	WRITE_ONCE(s->started, true);
+	raw_spin_unlock_irqrestore(&s->state_lock, flags);
+	ctx_account_publish(s);
 	/*
 	 * sched_switch opens intervals from now on; tasks that are already
 	 * running are picked up on their CPU.
@@ -203,8 +230,84 @@ void ctx_account_start(struct ctx_session *s)
 }
 
 /**
+ * ctx_account_arm() - start @s when a task it monitors execs
+ * @s: a stopped session, not on the running list
+ *
+ * On the running list but not started, @s opens no interval until
+ * ctx_account_exec_start().
+ *
+ * Context: process context, may sleep, session mutex held.
+ */
+void ctx_account_arm(struct ctx_session *s)
+{
+	unsigned long flags;
+
+	ctx_account_publish(s);
+	raw_spin_lock_irqsave(&s->state_lock, flags);
+	WRITE_ONCE(s->armed, true);
+	raw_spin_unlock_irqrestore(&s->state_lock, flags);
+}
+
+/**
+ * ctx_account_exec_start() - a task @s monitors execs: start counting
+ * @s: a session, armed or not
+ *
+ * If @s was armed it is started now, and the exec'ing task's interval
+ * opens on this CPU; tasks on other CPUs open theirs at their next
+ * switch-in. Under @s's state lock with interrupts off, so a STOP that
+ * comes after finds the interval open and closes it.
+ *
+ * Context: the exec'ing task, process context, no sleeping.
+ */
+void ctx_account_exec_start(struct ctx_session *s)
+{
+	struct ctx_session_cpu *sc;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&s->state_lock, flags);
+	if (!s->armed)
+		goto out_unlock;
+	WRITE_ONCE(s->armed, false);
+	WRITE_ONCE(s->started, true);
+	sc = this_cpu_ptr(s->cpu);
+	/* Cannot fail: only an NMI can find the CPU claimed. */
+	if (ctx_cpu_claim()) {
+		if (!sc->active)
+			ctx_open(s, sc);
+		ctx_cpu_release();
+	}
+out_unlock:
+	raw_spin_unlock_irqrestore(&s->state_lock, flags);
+}
+
+/**
+ * ctx_account_drop_current() - stop counting the current task for @s now
+ * @s: a session the current task just left (its exec made it
+ *	non-dumpable)
+ *
+ * Closes the interval open on this CPU, which is the current task's; the
+ * task is no longer in @s's set, so none opens again.
+ *
+ * Context: the task itself, process context, no sleeping.
+ */
+void ctx_account_drop_current(struct ctx_session *s)
+{
+	struct ctx_session_cpu *sc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	sc = this_cpu_ptr(s->cpu);
+	if (ctx_cpu_claim()) {
+		if (sc->active)
+			ctx_close(s, sc, ctx_cpu_context());
+		ctx_cpu_release();
+	}
+	local_irq_restore(flags);
+}
+
+/**
  * ctx_account_halt() - stop attributing counts for @s
- * @s: a started session
+ * @s: a started or armed session
  *
  * When this returns no CPU has an open interval for @s and none will open
  * one, so @s's totals no longer change. @s is off the running list but
@@ -215,8 +318,13 @@ void ctx_account_start(struct ctx_session *s)
  */
 void ctx_account_halt(struct ctx_session *s)
 {
+	unsigned long flags;
+
 	/* No new intervals: sched_switch checks @started before opening. */
+	raw_spin_lock_irqsave(&s->state_lock, flags);
+	WRITE_ONCE(s->armed, false);
 	WRITE_ONCE(s->started, false);
+	raw_spin_unlock_irqrestore(&s->state_lock, flags);
 	cpus_read_lock();
 	on_each_cpu(ctx_halt_cpu, s, 1);
 	cpus_read_unlock();
@@ -280,14 +388,16 @@ static void ctx_read_cpu(void *info)
 void ctx_account_read(struct ctx_session *s, struct ctx_totals *sum)
 {
 	struct ctx_read_info ri = { .s = s, .sum = sum };
+	/* An armed session may start meanwhile: read it as a started one. */
+	bool running = ctx_account_running(s);
 	int cpu;
 
 	raw_spin_lock_init(&ri.lock);
 	cpus_read_lock();
-	if (s->started)
+	if (running)
 		on_each_cpu(ctx_read_cpu, &ri, 1);
 	for_each_possible_cpu(cpu) {
-		if (s->started && cpu_online(cpu))
+		if (running && cpu_online(cpu))
 			continue;
 		ctx_totals_add(sum, &per_cpu_ptr(s->cpu, cpu)->tot,
 			       s->nr_events);

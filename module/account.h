@@ -29,7 +29,11 @@ void ctx_account_boundary(unsigned int bucket);
 void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 			unsigned int bucket);
 
+bool ctx_account_running(struct ctx_session *s);
 void ctx_account_start(struct ctx_session *s);
+void ctx_account_arm(struct ctx_session *s);
+void ctx_account_exec_start(struct ctx_session *s);
+void ctx_account_drop_current(struct ctx_session *s);
 void ctx_account_halt(struct ctx_session *s);
 void ctx_account_read(struct ctx_session *s, struct ctx_totals *sum);
 int ctx_account_swap_events(struct ctx_session *s, unsigned int cpu,

@@ -247,6 +247,43 @@ static void ctx_ftrace_detach(struct ftrace_ops *ops)
 	ftrace_free_filter(ops);
 }
 
+/*
+ * ftrace: exec, where perf acts in begin_new_exec(): perf_event_exec()
+ * enables enable_on_exec events; after commit_creds() has made the new
+ * image's dumpability final, perf_event_exit_task() detaches the events of
+ * one that is not SUID_DUMP_USER, and security_bprm_committed_creds()
+ * follows at once (checked in 6.1 and 6.12). Both are in
+ * available_filter_functions on every target. Not on the hot path: these
+ * ops leave recursion protection to ftrace.
+ */
+
+static void ctx_ftrace_exec(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	ctx_session_exec(current);
+}
+
+static void ctx_ftrace_exec_committed(unsigned long ip,
+				      unsigned long parent_ip,
+				      struct ftrace_ops *op,
+				      struct ftrace_regs *fregs)
+{
+	ctx_session_exec_committed(current);
+}
+
+static struct ftrace_ops ctx_exec_ops = {
+	.func = ctx_ftrace_exec,
+};
+
+static struct ftrace_ops ctx_exec_committed_ops = {
+	.func = ctx_ftrace_exec_committed,
+};
+
+static const char * const ctx_exec_funcs[] = { "perf_event_exec" };
+static const char * const ctx_exec_committed_funcs[] = {
+	"security_bprm_committed_creds"
+};
+
 /* tracepoints */
 
 static void ctx_probe_softirq_entry(void *data, unsigned int vec_nr)
@@ -457,10 +494,23 @@ int ctx_hooks_register(void)
 	err = ctx_tracepoints_attach();
 	if (err)
 		goto err_irq_enter;
+	err = ctx_ftrace_attach(&ctx_exec_committed_ops,
+				ctx_exec_committed_funcs,
+				ARRAY_SIZE(ctx_exec_committed_funcs));
+	if (err)
+		goto err_tracepoints;
+	err = ctx_ftrace_attach(&ctx_exec_ops, ctx_exec_funcs,
+				ARRAY_SIZE(ctx_exec_funcs));
+	if (err)
+		goto err_exec_committed;
 	/* Optional: without it NMI counts fold into the interrupted context. */
 	ctx_nmi_hooked = !ctx_nmi_hooks_register();
 	return 0;
 
+err_exec_committed:
+	ctx_ftrace_detach(&ctx_exec_committed_ops);
+err_tracepoints:
+	ctx_tracepoints_detach(ARRAY_SIZE(ctx_tracepoints));
 err_irq_enter:
 	ctx_ftrace_detach(&ctx_irq_enter_ops);
 err_irq_exit:
@@ -477,6 +527,8 @@ void ctx_hooks_unregister(void)
 {
 	if (ctx_nmi_hooked)
 		ctx_nmi_hooks_unregister();
+	ctx_ftrace_detach(&ctx_exec_ops);
+	ctx_ftrace_detach(&ctx_exec_committed_ops);
 	ctx_tracepoints_detach(ARRAY_SIZE(ctx_tracepoints));
 	ctx_ftrace_detach(&ctx_irq_enter_ops);
 	ctx_ftrace_detach(&ctx_irq_exit_ops);

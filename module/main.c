@@ -12,6 +12,7 @@
 #include <net/genetlink.h>
 
 #include "compat.h"
+#include "cpuhp.h"
 #include "hooks.h"
 #include "netlink.h"
 #include "session.h"
@@ -23,7 +24,7 @@ static int __init ctx_init(void)
 	err = ctx_hooks_register();
 	if (err)
 		return err;
-	err = ctx_session_hotplug_init();
+	err = ctx_cpuhp_init();
 	if (err)
 		goto err_hooks;
 	err = ctx_netlink_register();
@@ -32,7 +33,7 @@ static int __init ctx_init(void)
 	return 0;
 
 err_hotplug:
-	ctx_session_hotplug_exit();
+	ctx_cpuhp_exit();
 err_hooks:
 	ctx_hooks_unregister();
 	return err;
@@ -43,7 +44,7 @@ static void __exit ctx_exit(void)
 	/* No more requests or socket releases, then nothing to count for. */
 	ctx_netlink_unregister();
 	ctx_session_destroy_all();
-	ctx_session_hotplug_exit();
+	ctx_cpuhp_exit();
 	ctx_hooks_unregister();
 }
 
