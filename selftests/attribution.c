@@ -26,29 +26,29 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
 /* Candidate events; those the module reports an error for are left out. */
-static const struct ctx_ev candidates[] = {
-	CTX_EV_HW(INSTRUCTIONS, 0, "instructions"),
-	CTX_EV_HW(CPU_CYCLES, 0, "cycles"),
-	CTX_EV_HW(INSTRUCTIONS, CTX_F_USER_ONLY, "instructions:u"),
-	CTX_EV_HW(CPU_CYCLES, CTX_F_USER_ONLY, "cycles:u"),
-	CTX_EV_HW(INSTRUCTIONS, CTXCOUNT_EVENT_F_EXCLUDE_USER |
+static const struct cst_ev candidates[] = {
+	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
+	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
+	CST_EV_HW(INSTRUCTIONS, CST_F_USER_ONLY, "instructions:u"),
+	CST_EV_HW(CPU_CYCLES, CST_F_USER_ONLY, "cycles:u"),
+	CST_EV_HW(INSTRUCTIONS, CTXCOUNT_EVENT_F_EXCLUDE_USER |
 		  CTXCOUNT_EVENT_F_EXCLUDE_HV, "instructions:k"),
-	CTX_EV_HW(BRANCH_INSTRUCTIONS, 0, "branches"),
-	CTX_EV_HW(BRANCH_MISSES, 0, "branch-misses"),
-	CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock"),
-	CTX_EV_SW(TASK_CLOCK, 0, "task-clock"),
-	CTX_EV_SW(PAGE_FAULTS, 0, "page-faults"),
-	CTX_EV_SW(CONTEXT_SWITCHES, 0, "context-switches"),
-	CTX_EV_SW(CPU_MIGRATIONS, 0, "cpu-migrations"),
+	CST_EV_HW(BRANCH_INSTRUCTIONS, 0, "branches"),
+	CST_EV_HW(BRANCH_MISSES, 0, "branch-misses"),
+	CST_EV_SW(CPU_CLOCK, 0, "cpu-clock"),
+	CST_EV_SW(TASK_CLOCK, 0, "task-clock"),
+	CST_EV_SW(PAGE_FAULTS, 0, "page-faults"),
+	CST_EV_SW(CONTEXT_SWITCHES, 0, "context-switches"),
+	CST_EV_SW(CPU_MIGRATIONS, 0, "cpu-migrations"),
 };
 #define NCAND ((int)(sizeof(candidates) / sizeof(candidates[0])))
 #define IDX_CPU_CLOCK 7
 
-static const struct ctx_ev ev_insn = CTX_EV_HW(INSTRUCTIONS, 0, "instructions");
-static const struct ctx_ev ev_insn_u = CTX_EV_HW(INSTRUCTIONS, CTX_F_USER_ONLY,
+static const struct cst_ev ev_insn = CST_EV_HW(INSTRUCTIONS, 0, "instructions");
+static const struct cst_ev ev_insn_u = CST_EV_HW(INSTRUCTIONS, CST_F_USER_ONLY,
 						 "instructions:u");
 
 /* Loop iterations of the busy workload: 2 instructions each. */
@@ -66,9 +66,9 @@ static void busy(const struct busy_arg *a)
 	int scale = a->scale ? a->scale : 1;
 
 	if (a->by_insn)
-		ctx_loop(BUSY_ITERS * scale);
+		cst_loop(BUSY_ITERS * scale);
 	else
-		ctx_spin_ms(300 * scale);
+		cst_spin_ms(300 * scale);
 }
 
 static void busy_fn(void *arg)
@@ -87,10 +87,10 @@ static void busy_fn(void *arg)
 }
 
 FIXTURE(attr) {
-	struct ctx_sock s;
-	struct ctx_res *res;
+	struct cst_sock s;
+	struct cst_res *res;
 	int kmsg;
-	struct ctx_ev ev[CTXCOUNT_MAX_EVENTS];
+	struct cst_ev ev[CTXCOUNT_MAX_EVENTS];
 	int nev;
 	bool have_insn;
 };
@@ -100,13 +100,13 @@ FIXTURE_SETUP(attr)
 	char why[256];
 	int i;
 
-	self->kmsg = ctx_kmsg_open();
+	self->kmsg = cst_kmsg_open();
 	self->res = calloc(1, sizeof(*self->res));
 	ASSERT_NE(NULL, self->res);
-	self->have_insn = !ctx_no_insn_reason(why, sizeof(why));
+	self->have_insn = !cst_no_insn_reason(why, sizeof(why));
 	/* one probe session with every candidate: keep those that count */
-	ASSERT_EQ(0, ctx_open(&self->s));
-	ASSERT_EQ(0, ctx_new(&self->s, getpid(), 0, candidates, NCAND,
+	ASSERT_EQ(0, cst_open(&self->s));
+	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, candidates, NCAND,
 			     self->res, NULL));
 	ASSERT_EQ(NCAND, self->res->nev);
 	for (i = 0; i < NCAND; i++) {
@@ -117,34 +117,34 @@ FIXTURE_SETUP(attr)
 		}
 		self->ev[self->nev++] = candidates[i];
 	}
-	ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, self->res->id, NULL, NULL);
+	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, self->res->id, NULL, NULL);
 	ASSERT_LE(1, self->nev);
 }
 
 FIXTURE_TEARDOWN(attr)
 {
-	ctx_close(&self->s);
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	cst_close(&self->s);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->res);
 }
 
 /* Check sum == full for every event of a READ reply; log the buckets. */
 static void check_sums(struct __test_metadata *_metadata,
-		       const struct ctx_ev *ev, const struct ctx_res *r,
+		       const struct cst_ev *ev, const struct cst_res *r,
 		       uint32_t features)
 {
 	char txt[768];
 	int i;
 
 	for (i = 0; i < r->nev; i++) {
-		const struct ctx_ev_res *e = &r->ev[i];
+		const struct cst_ev_res *e = &r->ev[i];
 
-		ctx_fmt_event(e, txt, sizeof(txt));
+		cst_fmt_event(e, txt, sizeof(txt));
 		TH_LOG("%-16s %s", ev[i].name, txt);
 		EXPECT_EQ(0, e->error);
-		EXPECT_EQ(e->full, ctx_bucket_sum(e))
+		EXPECT_EQ(e->full, cst_bucket_sum(e))
 			TH_LOG("%s: buckets sum to %llu, full %llu", ev[i].name,
-			       (unsigned long long)ctx_bucket_sum(e),
+			       (unsigned long long)cst_bucket_sum(e),
 			       (unsigned long long)e->full);
 		if (!(features & CTXCOUNT_FEATURE_NMI))
 			EXPECT_EQ(0, e->b[CTXCOUNT_BUCKET_NMI]);
@@ -156,27 +156,27 @@ static void check_sums(struct __test_metadata *_metadata,
 		if (ev[i].flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL) {
 			EXPECT_EQ(0, e->b[CTXCOUNT_BUCKET_HARDIRQ]);
 			EXPECT_EQ(0, e->b[CTXCOUNT_BUCKET_NMI]);
-			EXPECT_EQ(0, ctx_softirq_sum(e));
+			EXPECT_EQ(0, cst_softirq_sum(e));
 		}
 	}
 }
 
 static uint32_t features(void)
 {
-	struct ctx_sock s;
-	struct ctx_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
+	struct cst_res *r = calloc(1, sizeof(*r));
 	uint32_t f = 0;
 
-	if (r && !ctx_open(&s)) {
-		if (!ctx_cmd(&s, CTXCOUNT_CMD_STATS, 0, r, NULL))
+	if (r && !cst_open(&s)) {
+		if (!cst_cmd(&s, CTXCOUNT_CMD_STATS, 0, r, NULL))
 			f = r->features;
-		ctx_close(&s);
+		cst_close(&s);
 	}
 	free(r);
 	return f;
 }
 
-static int find_ev(const struct ctx_ev *ev, int n, const char *name)
+static int find_ev(const struct cst_ev *ev, int n, const char *name)
 {
 	int i;
 
@@ -189,23 +189,23 @@ static int find_ev(const struct ctx_ev *ev, int n, const char *name)
 TEST_F_TIMEOUT(attr, sum_equals_full, 120)
 {
 	struct busy_arg a = { .by_insn = self->have_insn, .children = 1 };
-	struct ctx_res *r = self->res;
-	struct ctx_child c;
-	uint64_t irqs = ctx_total_interrupts();
+	struct cst_res *r = self->res;
+	struct cst_child c;
+	uint64_t irqs = cst_total_interrupts();
 	int i;
 
 	TH_LOG("%d events, workload: 2 processes, %s", self->nev,
 	       a.by_insn ? "20M-instruction loop each" : "300 ms spin each");
-	ASSERT_EQ(0, ctx_child_fork(&c, busy_fn, &a));
-	ASSERT_EQ(0, ctx_new(&self->s, c.pid, CTXCOUNT_TARGET_F_INHERIT,
+	ASSERT_EQ(0, cst_child_fork(&c, busy_fn, &a));
+	ASSERT_EQ(0, cst_new(&self->s, c.pid, CTXCOUNT_TARGET_F_INHERIT,
 			     self->ev, self->nev, r, NULL));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
 			     NULL));
-	ASSERT_EQ(0, ctx_child_go(&c));
-	ASSERT_EQ(0, ctx_child_wait(&c));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	ASSERT_EQ(0, cst_child_go(&c));
+	ASSERT_EQ(0, cst_child_wait(&c));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
 	TH_LOG("interrupts during the run (all CPUs): %llu, tasks seen %llu",
-	       ctx_total_interrupts() - irqs, (unsigned long long)r->tasks_seen);
+	       cst_total_interrupts() - irqs, (unsigned long long)r->tasks_seen);
 	ASSERT_EQ(self->nev, r->nev);
 	EXPECT_EQ(2, r->tasks_seen);
 	EXPECT_EQ(0, r->tasks_lost);
@@ -234,18 +234,18 @@ TEST_F_TIMEOUT(attr, sum_equals_full, 120)
 TEST_F_TIMEOUT(attr, sum_equals_full_stopped_midway, 120)
 {
 	struct busy_arg a = { .by_insn = self->have_insn, .children = 1, .scale = 3 };
-	struct ctx_res *r = self->res;
-	struct ctx_child c;
+	struct cst_res *r = self->res;
+	struct cst_child c;
 	uint64_t full0, target;
 	uint32_t id;
 	int i;
 
-	ASSERT_EQ(0, ctx_child_fork(&c, busy_fn, &a));
-	ASSERT_EQ(0, ctx_new(&self->s, c.pid, CTXCOUNT_TARGET_F_INHERIT,
+	ASSERT_EQ(0, cst_child_fork(&c, busy_fn, &a));
+	ASSERT_EQ(0, cst_new(&self->s, c.pid, CTXCOUNT_TARGET_F_INHERIT,
 			     self->ev, self->nev, r, NULL));
 	id = r->id;
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
-	ASSERT_EQ(0, ctx_child_go(&c));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+	ASSERT_EQ(0, cst_child_go(&c));
 	/*
 	 * Stop after about an eighth of the work, by the session's own
 	 * cpu-clock (under -icount guest time follows instructions: 1 ns each;
@@ -256,41 +256,41 @@ TEST_F_TIMEOUT(attr, sum_equals_full_stopped_midway, 120)
 	target = self->have_insn ? 2 * 3 * 2 * BUSY_ITERS / 8 : 225000000ULL;
 	do {
 		usleep(2000);
-		ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
+		ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
 	} while (r->ev[i].full < target);
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
 	ASSERT_EQ(0, waitpid(c.pid, NULL, WNOHANG))
 		TH_LOG("the workload ended before STOP (cpu-clock %llu at the last READ)",
 		       (unsigned long long)r->ev[i].full);
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
 	ASSERT_EQ(self->nev, r->nev);
 	check_sums(_metadata, self->ev, r, features());
 	full0 = r->ev[0].full;
-	ASSERT_EQ(0, ctx_child_wait(&c));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
+	ASSERT_EQ(0, cst_child_wait(&c));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
 	EXPECT_EQ(full0, r->ev[0].full) TH_LOG("counted after STOP");
 }
 
 TEST_F_TIMEOUT(attr, user_loop_known_length, 120)
 {
-	struct ctx_ev ev[2] = { ev_insn_u, ev_insn };
+	struct cst_ev ev[2] = { ev_insn_u, ev_insn };
 	uint64_t n = KNOWN_ITERS, want = 2 * KNOWN_ITERS, got;
-	struct ctx_res *r = self->res;
-	const struct ctx_ev_res *e;
-	struct ctx_child c;
+	struct cst_res *r = self->res;
+	const struct cst_ev_res *e;
+	struct cst_child c;
 	char why[256];
 	double dev;
 
-	if (ctx_no_insn_reason(why, sizeof(why)))
+	if (cst_no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ctx_child_fork(&c, ctx_loop_fn, &n));
-	ASSERT_EQ(0, ctx_new(&self->s, c.pid, 0, ev, 2, r, NULL));
+	ASSERT_EQ(0, cst_child_fork(&c, cst_loop_fn, &n));
+	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, ev, 2, r, NULL));
 	ASSERT_EQ(0, r->ev[0].error);
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
 			     NULL));
-	ASSERT_EQ(0, ctx_child_go(&c));
-	ASSERT_EQ(0, ctx_child_wait(&c));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	ASSERT_EQ(0, cst_child_go(&c));
+	ASSERT_EQ(0, cst_child_wait(&c));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
 	ASSERT_EQ(2, r->nev);
 	check_sums(_metadata, ev, r, features());
 	e = &r->ev[0];
@@ -306,27 +306,27 @@ TEST_F_TIMEOUT(attr, user_loop_known_length, 120)
 /* The monitored task runs NET_RX itself: its softirq bucket, not :t. */
 static void udp_fn(void *n)
 {
-	if (ctx_udp_loopback((unsigned int)(uintptr_t)n))
+	if (cst_udp_loopback((unsigned int)(uintptr_t)n))
 		_exit(1);
 }
 
 TEST_F_TIMEOUT(attr, own_softirq_net_rx, 120)
 {
-	struct ctx_res *r = self->res;
-	struct ctx_child c;
+	struct cst_res *r = self->res;
+	struct cst_child c;
 	uint64_t rx0;
 	int i;
 
-	ASSERT_EQ(0, ctx_child_fork(&c, udp_fn, (void *)(uintptr_t)2000));
-	ASSERT_EQ(0, ctx_new(&self->s, c.pid, 0, self->ev, self->nev, r, NULL));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
+	ASSERT_EQ(0, cst_child_fork(&c, udp_fn, (void *)(uintptr_t)2000));
+	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, self->ev, self->nev, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
 			     NULL));
-	rx0 = ctx_softirq_total("NET_RX");
-	ASSERT_EQ(0, ctx_child_go(&c));
-	ASSERT_EQ(0, ctx_child_wait(&c));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	rx0 = cst_softirq_total("NET_RX");
+	ASSERT_EQ(0, cst_child_go(&c));
+	ASSERT_EQ(0, cst_child_wait(&c));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
 	TH_LOG("2000 UDP datagrams over lo, %llu NET_RX softirqs (all CPUs)",
-	       (unsigned long long)(ctx_softirq_total("NET_RX") - rx0));
+	       (unsigned long long)(cst_softirq_total("NET_RX") - rx0));
 	ASSERT_EQ(self->nev, r->nev);
 	check_sums(_metadata, self->ev, r, features());
 	for (i = 0; i < self->nev; i++) {
@@ -496,7 +496,7 @@ static int trace_preempted_in_softirq(int pid, int *vectors)
 struct share_arg {
 	int cpu;
 	bool sender;
-	double start;		/* ctx_now() when forked */
+	double start;		/* cst_now() when forked */
 };
 
 /*
@@ -519,15 +519,15 @@ static void share_fn(void *arg)
 	if (!a->sender) {
 		/* killed after the read, or with the test if it fails first */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		while (ctx_now() - a->start < 120)
-			ctx_spin_ms(10);
+		while (cst_now() - a->start < 120)
+			cst_spin_ms(10);
 		return;
 	}
 	for (;;) {
-		t = ctx_now() - a->start;
+		t = cst_now() - a->start;
 		if ((sent >= 3000 && t >= 2.0) || t >= 20.0)
 			break;
-		if (ctx_udp_loopback(50))
+		if (cst_udp_loopback(50))
 			_exit(1);
 		sent += 50;
 	}
@@ -538,10 +538,10 @@ TEST_F_TIMEOUT(attr, softirq_preempted_stays_with_its_task, 300)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct share_arg ta = { .cpu = ncpu - 1, .sender = true };
 	struct share_arg sa = { .cpu = ncpu - 1 };
-	struct ctx_res *rs = calloc(1, sizeof(*rs));
-	struct ctx_res *r = self->res;
-	bool rt = ctx_kernel_is_rt();
-	struct ctx_child t, sp;
+	struct cst_res *rs = calloc(1, sizeof(*rs));
+	struct cst_res *r = self->res;
+	bool rt = cst_kernel_is_rt();
+	struct cst_child t, sp;
 	int i, attempt, traced, preempted = -1, vectors = 0;
 	uint32_t tid = 0;
 
@@ -549,33 +549,33 @@ TEST_F_TIMEOUT(attr, softirq_preempted_stays_with_its_task, 300)
 	/* On RT, try again when no switch happened to land inside a vector. */
 	for (attempt = 1; attempt <= 3; attempt++) {
 		if (tid) {
-			ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, tid, NULL, NULL);
-			ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, rs->id, NULL, NULL);
+			cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, tid, NULL, NULL);
+			cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, rs->id, NULL, NULL);
 		}
-		ta.start = sa.start = ctx_now();
-		ASSERT_EQ(0, ctx_child_fork(&t, share_fn, &ta));
-		ASSERT_EQ(0, ctx_child_fork(&sp, share_fn, &sa));
-		ASSERT_EQ(0, ctx_new(&self->s, t.pid, 0, self->ev, self->nev, r, NULL));
+		ta.start = sa.start = cst_now();
+		ASSERT_EQ(0, cst_child_fork(&t, share_fn, &ta));
+		ASSERT_EQ(0, cst_child_fork(&sp, share_fn, &sa));
+		ASSERT_EQ(0, cst_new(&self->s, t.pid, 0, self->ev, self->nev, r, NULL));
 		tid = r->id;
-		ASSERT_EQ(0, ctx_new(&self->s, sp.pid, 0, self->ev, self->nev, rs, NULL));
-		ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, tid, NULL,
+		ASSERT_EQ(0, cst_new(&self->s, sp.pid, 0, self->ev, self->nev, rs, NULL));
+		ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, tid, NULL,
 				     NULL));
-		ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, rs->id,
+		ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, rs->id,
 				     NULL, NULL));
 		traced = trace_start(ta.cpu);
 		if (traced)
 			TH_LOG("no tracefs (%s): switches inside softirqs not counted",
 			       strerror(-traced));
-		ASSERT_EQ(0, ctx_child_go(&t));
-		ASSERT_EQ(0, ctx_child_go(&sp));
-		ASSERT_EQ(0, ctx_child_wait(&t));
+		ASSERT_EQ(0, cst_child_go(&t));
+		ASSERT_EQ(0, cst_child_go(&sp));
+		ASSERT_EQ(0, cst_child_wait(&t));
 		/* the spinner is read while it still runs, then killed */
-		ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, rs->id, rs,
+		ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, rs->id, rs,
 				     NULL));
 		trace_stop();
 		kill(sp.pid, SIGKILL);
 		waitpid(sp.pid, NULL, 0);
-		ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, tid, r, NULL));
+		ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, tid, r, NULL));
 		preempted = traced ? -1 : trace_preempted_in_softirq(t.pid, &vectors);
 		trace_release();
 		TH_LOG("%s kernel, CPU %d, attempt %d: the sender ran %d softirq vectors and was switched out inside one %d times",
@@ -607,14 +607,14 @@ TEST_F_TIMEOUT(attr, softirq_preempted_stays_with_its_task, 300)
 	 */
 	i = find_ev(self->ev, self->nev, "context-switches");
 	if (preempted >= 0 && i >= 0)
-		EXPECT_EQ(preempted, ctx_softirq_sum(&r->ev[i]));
+		EXPECT_EQ(preempted, cst_softirq_sum(&r->ev[i]));
 	if (rt) {
 		for (i = 0; i < self->nev; i++)
-			EXPECT_EQ(0, ctx_softirq_sum(&rs->ev[i]))
+			EXPECT_EQ(0, cst_softirq_sum(&rs->ev[i]))
 				TH_LOG("%s: the spinner got softirq counts",
 				       self->ev[i].name);
 	}
 	free(rs);
 }
 
-CTX_TEST_MAIN
+CST_TEST_MAIN

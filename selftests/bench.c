@@ -43,18 +43,18 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "ctx_lib.h"
+#include "cst.h"
 
 static int runs = 5;
 static int want_cpu = -1;	/* -c: CPU to pin the loop to (default: last) */
 static uint64_t iters = 10000000;	/* 20M instructions */
 static const char *hb_loops = "50";
 
-static const struct ctx_ev bench_events[4] = {
-	CTX_EV_HW(INSTRUCTIONS, 0, "instructions"),
-	CTX_EV_HW(CPU_CYCLES, 0, "cycles"),
-	CTX_EV_HW(INSTRUCTIONS, CTX_F_USER_ONLY, "instructions:u"),
-	CTX_EV_HW(CPU_CYCLES, CTX_F_USER_ONLY, "cycles:u"),
+static const struct cst_ev bench_events[4] = {
+	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
+	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
+	CST_EV_HW(INSTRUCTIONS, CST_F_USER_ONLY, "instructions:u"),
+	CST_EV_HW(CPU_CYCLES, CST_F_USER_ONLY, "cycles:u"),
 };
 
 struct stat_acc {
@@ -177,7 +177,7 @@ static uint64_t loop_iters;	/* this run's loop length */
 
 static void pinned_loop(void *arg)
 {
-	ctx_loop(loop_iters);
+	cst_loop(loop_iters);
 }
 
 struct one_run {
@@ -187,32 +187,32 @@ struct one_run {
 /* One run of the pinned loop with a session of nev events (0: none). */
 static int run_once(int nev, struct one_run *o)
 {
-	struct ctx_res *r = calloc(1, sizeof(*r));
+	struct cst_res *r = calloc(1, sizeof(*r));
 	int fa = -1, fu = -1;
 	unsigned long long i0, i1, s0, s1;
 	long long all = 0, user = 0;
-	struct ctx_sock s;
-	struct ctx_child c;
+	struct cst_sock s;
+	struct cst_child c;
 	cpu_set_t set;
 	int ret = -1;
 
 	memset(o, 0, sizeof(*o));
 	if (!loop_iters)
 		loop_iters = iters;
-	if (!r || ctx_open(&s))
+	if (!r || cst_open(&s))
 		goto out;
 	CPU_ZERO(&set);
 	CPU_SET(bench_cpu, &set);
 	/* the child inherits the affinity */
 	sched_setaffinity(0, sizeof(set), &set);
-	if (ctx_child_fork(&c, pinned_loop, NULL))
+	if (cst_child_fork(&c, pinned_loop, NULL))
 		goto close;
 	fa = task_counter(c.pid, false);
 	fu = task_counter(c.pid, true);
 	if (fa < 0 || fu < 0) {
 		fprintf(stderr, "bench: perf_event_open: %s\n", strerror(errno));
 		kill(c.pid, SIGKILL);
-		ctx_child_wait(&c);
+		cst_child_wait(&c);
 		goto close;
 	}
 	CPU_ZERO(&set);
@@ -220,18 +220,18 @@ static int run_once(int nev, struct one_run *o)
 		CPU_SET(i, &set);
 	if (bench_cpu > 0)
 		sched_setaffinity(0, sizeof(set), &set);
-	if (nev && (ctx_new(&s, c.pid, 0, bench_events, nev, r, NULL) ||
-		    ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL))) {
+	if (nev && (cst_new(&s, c.pid, 0, bench_events, nev, r, NULL) ||
+		    cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL))) {
 		kill(c.pid, SIGKILL);
-		ctx_child_wait(&c);
+		cst_child_wait(&c);
 		goto close;
 	}
 	i0 = cpu_irqs(bench_cpu);
 	s0 = cpu_softirqs(bench_cpu);
 	ioctl(fa, PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(fu, PERF_EVENT_IOC_ENABLE, 0);
-	ctx_child_go(&c);
-	ctx_child_wait(&c);
+	cst_child_go(&c);
+	cst_child_wait(&c);
 	ioctl(fa, PERF_EVENT_IOC_DISABLE, 0);
 	ioctl(fu, PERF_EVENT_IOC_DISABLE, 0);
 	i1 = cpu_irqs(bench_cpu);
@@ -244,14 +244,14 @@ static int run_once(int nev, struct one_run *o)
 	o->irqs = i1 - i0;
 	o->softirqs = s1 - s0;
 	if (nev) {
-		if (ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL) || !r->nev)
+		if (cst_cmd(&s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL) || !r->nev)
 			goto close;
 		o->hardirq_bucket = r->ev[0].b[CTXCOUNT_BUCKET_HARDIRQ];
 		o->task_bucket = r->ev[0].b[CTXCOUNT_BUCKET_TASK];
 	}
 	ret = 0;
 close:
-	ctx_close(&s);
+	cst_close(&s);
 out:
 	if (fa >= 0)
 		close(fa);
@@ -269,8 +269,8 @@ static void hook_cost(void)
 	struct stat_acc leak = { 0 }, ir_long = { 0 }, ir_short = { 0 };
 	double tk_long = 0, il = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	const struct ctx_ev ev = bench_events[0];
-	int i, k, err = ctx_event_error(&ev);
+	const struct cst_ev ev = bench_events[0];
+	int i, k, err = cst_event_error(&ev);
 	struct one_run o;
 
 	printf("== hook cost per interrupt (instructions) ==\n");
@@ -357,22 +357,22 @@ struct tool_result {
 static void run_tool(const char *name, char *const argv[], const char *event,
 		     struct tool_result *t)
 {
-	struct ctx_run *r = calloc(1, sizeof(*r));
-	struct ctx_csv_row row;
-	double t0 = ctx_now();
+	struct cst_run *r = calloc(1, sizeof(*r));
+	struct cst_csv_row row;
+	double t0 = cst_now();
 
 	memset(t, 0, sizeof(*t));
 	if (!r)
 		return;
-	ctx_run(r, argv, 1800);
-	acc(&t->wall, ctx_now() - t0);
+	cst_run(r, argv, 1800);
+	acc(&t->wall, cst_now() - t0);
 	if (!WIFEXITED(r->status) || WEXITSTATUS(r->status)) {
 		printf("%s failed (status 0x%x): %.*s\n", name, r->status,
 		       (int)strcspn(r->err, "\n"), r->err);
-	} else if (event && !ctx_csv_find(r->err, ',', event, &row) && row.numeric) {
+	} else if (event && !cst_csv_find(r->err, ',', event, &row) && row.numeric) {
 		t->count = row.value;
 		t->have_count = true;
-		if (!ctx_csv_find(r->err, ',', "context-switches", &row) && row.numeric)
+		if (!cst_csv_find(r->err, ',', "context-switches", &row) && row.numeric)
 			t->switches = row.value;
 	}
 	free(r);
@@ -382,10 +382,10 @@ static void hackbench(void)
 {
 	const char *hb = !access("/usr/bin/hackbench", X_OK) ? "/usr/bin/hackbench" :
 			 !access("/usr/local/bin/hackbench", X_OK) ? "/usr/local/bin/hackbench" : NULL;
-	const struct ctx_ev ev = bench_events[0];
-	const char *event = ctx_event_error(&ev) ? "task-clock" : "instructions";
+	const struct cst_ev ev = bench_events[0];
+	const char *event = cst_event_error(&ev) ? "task-clock" : "instructions";
 	char events[64];
-	const char *perf = ctx_perf_path(), *ctxstat = ctx_ctxstat_path();
+	const char *perf = cst_perf_path(), *ctxstat = cst_ctxstat_path();
 	char r[16];
 	struct tool_result alone = { 0 }, tp = { 0 }, tc = { 0 };
 	int i;
@@ -468,9 +468,9 @@ int main(int argc, char **argv)
 	}
 	if (runs < 1)
 		runs = 1;
-	if (!ctx_module_loaded() && !access(ctx_ko_path(), R_OK))
-		ctx_insmod("");
-	why = ctx_cannot_run();
+	if (!cst_module_loaded() && !access(cst_ko_path(), R_OK))
+		cst_insmod("");
+	why = cst_cannot_run();
 	if (why) {
 		printf("bench: cannot run: %s", why);
 		return 4;

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
 /*
  * 20 pairs of 500M-instruction runs (about 5 minutes of host time per
@@ -94,11 +94,11 @@ static const char *claim_cannot_run(void)
 {
 	static char why[128];
 
-	if (ctx_no_insn_reason(why, sizeof(why)))
+	if (cst_no_insn_reason(why, sizeof(why)))
 		return why;
 	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
 		return "more than one CPU: under -icount each vCPU counts the others (run with scripts/vm --smp 1)";
-	if (access(ctx_ctxload_path(), X_OK) || !getenv("CTX_LOAD_HOST"))
+	if (access(cst_ctxload_path(), X_OK) || !getenv("CTX_LOAD_HOST"))
 		return "no host network load (ctxload under scripts/vm)";
 	return NULL;
 }
@@ -110,25 +110,25 @@ static long claim_run(struct __test_metadata *_metadata, const char *workload,
 	const char *iters = getenv("CTX_CLAIM_ITERS") ?: CLAIM_ITERS;
 	const char *rate = getenv("CTX_CLAIM_RATE") ?: CLAIM_RATE;
 	char *quiet_argv[] = {
-		(char *)ctx_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
+		(char *)cst_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
 		"--", (char *)workload, "loop", (char *)iters, NULL
 	};
 	char *loaded_argv[] = {
-		(char *)ctx_ctxload_path(), "--idle-sink", "--rate", (char *)rate,
+		(char *)cst_ctxload_path(), "--idle-sink", "--rate", (char *)rate,
 		"--seconds", "120", "--",
-		(char *)ctx_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
+		(char *)cst_ctxstat_path(), "-x,", "-e", "instructions,instructions:t",
 		"--", (char *)workload, "loop", (char *)iters, NULL
 	};
-	static struct ctx_run r;
-	struct ctx_csv_row row;
+	static struct cst_run r;
+	struct cst_csv_row row;
 	const char *irqs;
 
-	ctx_run(&r, loaded ? loaded_argv : quiet_argv, 600);
+	cst_run(&r, loaded ? loaded_argv : quiet_argv, 600);
 	ASSERT_EQ(0, r.status) TH_LOG("run failed: %s", r.err);
-	ASSERT_EQ(0, ctx_csv_find(r.err, ',', "instructions", &row)) TH_LOG("%s", r.err);
+	ASSERT_EQ(0, cst_csv_find(r.err, ',', "instructions", &row)) TH_LOG("%s", r.err);
 	ASSERT_TRUE(row.numeric);
 	*full = row.value;
-	ASSERT_EQ(0, ctx_csv_find(r.err, ',', "instructions:t", &row)) TH_LOG("%s", r.err);
+	ASSERT_EQ(0, cst_csv_find(r.err, ',', "instructions:t", &row)) TH_LOG("%s", r.err);
 	ASSERT_TRUE(row.numeric);
 	*task = row.value;
 	if (!loaded)
@@ -149,15 +149,15 @@ FIXTURE_SETUP(claim)
 
 	if (why)
 		SKIP(return, "%s", why);
-	self->kmsg = ctx_kmsg_open();
-	self->workload = ctx_workload_copy();
+	self->kmsg = cst_kmsg_open();
+	self->workload = cst_workload_copy();
 	ASSERT_NE(NULL, self->workload) TH_LOG("cannot copy the workload to /tmp: %m");
 }
 
 FIXTURE_TEARDOWN(claim)
 {
-	ctx_workload_copy_remove(self->workload);
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	cst_workload_copy_remove(self->workload);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 /* Guest time under -icount runs slower than the host's: 5 min host, ~60 s. */
@@ -213,4 +213,4 @@ TEST_F_TIMEOUT(claim, task_count_sheds_network_interrupts, 600)
 		TH_LOG(":t spread %.3f %%, full's %.3f %%", rsd_task, rsd_full);
 }
 
-CTX_TEST_MAIN
+CST_TEST_MAIN

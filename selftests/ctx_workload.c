@@ -11,7 +11,7 @@
  *   ctx_workload pingpong N       N round trips with a child over pipes
  *   ctx_workload exit CODE        exit with CODE at once
  *
- * The loop (ctx_loop() in ctx_work.c) is "subs; b.ne" on arm64 and
+ * The loop (cst_loop() in cst_work.c) is "subs; b.ne" on arm64 and
  * "dec; jnz" on x86_64: exactly 2 instructions per iteration.
  */
 #include <pthread.h>
@@ -21,13 +21,13 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "ctx_work.h"
+#include "cst_work.h"
 
 static uint64_t iters;
 
 static void *thread_fn(void *arg)
 {
-	ctx_loop(iters);
+	cst_loop(iters);
 	return NULL;
 }
 
@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 		goto usage;
 	if (!strcmp(argv[1], "loop") && argc == 3) {
 		if (a > 0)
-			ctx_loop(a);
+			cst_loop(a);
 		return 0;
 	}
 	if (!strcmp(argv[1], "fork") && argc == 4) {
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 				return 1;
 			if (p == 0) {
 				if (b > 0)
-					ctx_loop(b);
+					cst_loop(b);
 				_exit(0);
 			}
 		}
@@ -74,11 +74,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "spin") && argc == 3) {
-		ctx_spin_ms(a);
+		cst_spin_ms(a);
 		return 0;
 	}
 	if (!strcmp(argv[1], "udp") && argc == 3) {
-		int err = ctx_udp_loopback(a);
+		int err = cst_udp_loopback(a);
 
 		if (err)
 			fprintf(stderr, "udp: %s\n", strerror(-err));

@@ -14,19 +14,19 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
 FIXTURE(cli) {
 	char *ctxstat, *wl;
-	struct ctx_run *run;
+	struct cst_run *run;
 	int kmsg;
 };
 
 FIXTURE_SETUP(cli)
 {
-	self->kmsg = ctx_kmsg_open();
-	self->ctxstat = (char *)ctx_ctxstat_path();
-	self->wl = (char *)ctx_workload_path();
+	self->kmsg = cst_kmsg_open();
+	self->ctxstat = (char *)cst_ctxstat_path();
+	self->wl = (char *)cst_workload_path();
 	self->run = calloc(1, sizeof(*self->run));
 	ASSERT_NE(NULL, self->run);
 	if (access(self->ctxstat, X_OK))
@@ -35,11 +35,11 @@ FIXTURE_SETUP(cli)
 
 FIXTURE_TEARDOWN(cli)
 {
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->run);
 }
 
-static int exit_code(const struct ctx_run *r)
+static int exit_code(const struct cst_run *r)
 {
 	if (WIFEXITED(r->status))
 		return WEXITSTATUS(r->status);
@@ -68,7 +68,7 @@ TEST_F(cli, bad_flags_usage_error)
 			strcat(line, " ");
 			strcat(line, bad[i][j]);
 		}
-		ctx_run(self->run, argv, 30);
+		cst_run(self->run, argv, 30);
 		EXPECT_NE(0, exit_code(self->run)) TH_LOG("ctxstat%s accepted", line);
 		EXPECT_TRUE(WIFEXITED(self->run->status));
 		EXPECT_NE(NULL, strcasestr(self->run->err, "usage"))
@@ -82,7 +82,7 @@ TEST_F(cli, help_is_not_an_error)
 {
 	char *argv[] = { self->ctxstat, "-h", NULL };
 
-	ctx_run(self->run, argv, 30);
+	cst_run(self->run, argv, 30);
 	EXPECT_EQ(0, exit_code(self->run));
 	EXPECT_NE(NULL, strcasestr(self->run->out, "usage"));
 }
@@ -98,7 +98,7 @@ TEST_F(cli, exit_status_is_workloads)
 				 "exit", code, NULL };
 
 		snprintf(code, sizeof(code), "%d", codes[i]);
-		ctx_run(self->run, argv, 60);
+		cst_run(self->run, argv, 60);
 		EXPECT_EQ(codes[i], exit_code(self->run))
 			TH_LOG("workload exit %d; stderr:\n%s", codes[i], self->run->err);
 	}
@@ -109,7 +109,7 @@ TEST_F(cli, killed_workload_status)
 	char *argv[] = { self->ctxstat, "-e", "cpu-clock", "--", "/bin/sh", "-c",
 			 "kill -TERM $$", NULL };
 
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	/* like a shell: 128 + signal number */
 	EXPECT_EQ(128 + SIGTERM, exit_code(self->run)) TH_LOG("%s", self->run->err);
 }
@@ -119,7 +119,7 @@ TEST_F(cli, missing_workload_command)
 	char *argv[] = { self->ctxstat, "-e", "cpu-clock", "--",
 			 "/nonexistent/program", NULL };
 
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	EXPECT_NE(0, exit_code(self->run));
 	EXPECT_NE(NULL, strstr(self->run->err, "/nonexistent/program"))
 		TH_LOG("stderr does not name the program:\n%s", self->run->err);
@@ -130,7 +130,7 @@ TEST_F(cli, unknown_event)
 	char *argv[] = { self->ctxstat, "-e", "no-such-event", "--", self->wl,
 			 "exit", "0", NULL };
 
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	EXPECT_NE(0, exit_code(self->run));
 	EXPECT_NE(NULL, strstr(self->run->err, "no-such-event"))
 		TH_LOG("stderr does not name the event:\n%s", self->run->err);
@@ -143,7 +143,7 @@ TEST_F(cli, bad_event_modifier)
 	char *argv[] = { self->ctxstat, "-e", "cpu-clock:zq", "--", self->wl,
 			 "exit", "0", NULL };
 
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	EXPECT_NE(0, exit_code(self->run));
 	EXPECT_NE(NULL, strstr(self->run->err, "cpu-clock:zq"))
 		TH_LOG("stderr:\n%s", self->run->err);
@@ -155,16 +155,16 @@ TEST_F(cli, csv_fields)
 	char *argv[] = { self->ctxstat, "-x,", "-e", "task-clock,cpu-clock:t",
 			 "--", self->wl, "spin", "100", NULL };
 	static const char *const evs[] = { "task-clock", "cpu-clock:t" };
-	struct ctx_csv_row row;
+	struct cst_csv_row row;
 	unsigned int i;
 
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
 	for (i = 0; i < 2; i++) {
 		char *end;
 		double pct;
 
-		ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', evs[i], &row))
+		ASSERT_EQ(0, cst_csv_find(self->run->err, ',', evs[i], &row))
 			TH_LOG("no %s row:\n%s", evs[i], self->run->err);
 		EXPECT_EQ(7, row.nfields) TH_LOG("%s: %d fields", evs[i], row.nfields);
 		EXPECT_TRUE(row.numeric);
@@ -183,12 +183,12 @@ TEST_F_TIMEOUT(cli, csv_repeat_variance, 120)
 {
 	char *argv[] = { self->ctxstat, "-x;", "-r", "3", "-e", "cpu-clock", "--",
 			 self->wl, "spin", "30", NULL };
-	struct ctx_csv_row row;
+	struct cst_csv_row row;
 	size_t l;
 
-	ctx_run(self->run, argv, 120);
+	cst_run(self->run, argv, 120);
 	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
-	ASSERT_EQ(0, ctx_csv_find(self->run->err, ';', "cpu-clock", &row))
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ';', "cpu-clock", &row))
 		TH_LOG("%s", self->run->err);
 	/* with -r, the variance follows the event name */
 	EXPECT_EQ(8, row.nfields);
@@ -208,33 +208,33 @@ TEST_F(cli, breakdown_rows_sum_to_full)
 		"softirq:TASKLET", "softirq:SCHED", "softirq:HRTIMER",
 		"softirq:RCU", "nmi",
 	};
-	struct ctx_csv_row row;
+	struct cst_csv_row row;
 	double sum = 0, full, clk_sum = 0;
 	unsigned int i;
 	char name[64];
 
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
-	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "context-switches", &row))
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "context-switches", &row))
 		TH_LOG("%s", self->run->err);
 	full = row.value;
 	for (i = 0; i < sizeof(ctxs) / sizeof(ctxs[0]); i++) {
 		snprintf(name, sizeof(name), "context-switches [%s]", ctxs[i]);
-		EXPECT_EQ(0, ctx_csv_find(self->run->err, ',', name, &row))
+		EXPECT_EQ(0, cst_csv_find(self->run->err, ',', name, &row))
 			TH_LOG("no '%s' row with -v --breakdown", name);
 		sum += row.value;
 		snprintf(name, sizeof(name), "cpu-clock [%s]", ctxs[i]);
-		EXPECT_EQ(0, ctx_csv_find(self->run->err, ',', name, &row))
+		EXPECT_EQ(0, cst_csv_find(self->run->err, ',', name, &row))
 			TH_LOG("no '%s' row with -v --breakdown", name);
 		clk_sum += row.value;
 	}
 	EXPECT_EQ(full, sum);
-	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "cpu-clock", &row));
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "cpu-clock", &row));
 	/* msec printed with 2 decimals: rounding only */
 	EXPECT_GT(0.01 * 14, row.value - clk_sum < 0 ? clk_sum - row.value :
 						       row.value - clk_sum)
 		TH_LOG("cpu-clock %.2f, its rows add to %.2f", row.value, clk_sum);
-	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "cpu-clock [task]", &row));
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "cpu-clock [task]", &row));
 	EXPECT_LT(0, row.value);
 }
 
@@ -243,7 +243,7 @@ TEST_F(cli, breakdown_default_shows_nonzero)
 	char *argv[] = { self->ctxstat, "--breakdown", "-e", "cpu-clock", "--",
 			 self->wl, "spin", "200", NULL };
 
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
 	EXPECT_NE(NULL, strstr(self->run->err, "cpu-clock [task]"))
 		TH_LOG("%s", self->run->err);
@@ -259,7 +259,7 @@ TEST_F(cli, json_lines)
 			 "spin", "20", NULL };
 	const char *p;
 
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
 	p = strstr(self->run->err, "\"event\" : \"cpu-clock\"");
 	ASSERT_NE(NULL, p) TH_LOG("%s", self->run->err);
@@ -277,24 +277,24 @@ TEST_F_TIMEOUT(cli, module_not_loaded, 120)
 	char params[256];
 	int ret;
 
-	if (access(ctx_ko_path(), R_OK))
+	if (access(cst_ko_path(), R_OK))
 		SKIP(return, "%s not readable: could not load the module again",
-		     ctx_ko_path());
-	if (ctx_live_sessions() != 0)
+		     cst_ko_path());
+	if (cst_live_sessions() != 0)
 		SKIP(return, "sessions are live: not unloading the module");
-	ctx_current_params(params, sizeof(params));
-	ret = ctx_rmmod();
+	cst_current_params(params, sizeof(params));
+	ret = cst_rmmod();
 	ASSERT_EQ(0, ret) TH_LOG("rmmod: %s", strerror(-ret));
-	ctx_run(self->run, argv, 60);
-	ret = ctx_insmod(params);
+	cst_run(self->run, argv, 60);
+	ret = cst_insmod(params);
 	EXPECT_NE(0, exit_code(self->run));
 	EXPECT_NE(NULL, strcasestr(self->run->err, "module"))
 		TH_LOG("message does not mention the module:\n%s", self->run->err);
 	EXPECT_NE(NULL, strcasestr(self->run->err, "not loaded"))
 		TH_LOG("%s", self->run->err);
 	TH_LOG("%.*s", (int)strcspn(self->run->err, "\n"), self->run->err);
-	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", ctx_ko_path(), params,
+	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", cst_ko_path(), params,
 				 strerror(-ret));
 }
 
-CTX_TEST_MAIN
+CST_TEST_MAIN

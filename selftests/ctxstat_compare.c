@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
 /*
  * 20 M instructions, about 0.5 s a run under -icount. The run-to-run
@@ -47,7 +47,7 @@ struct cmp_row {
 
 FIXTURE(compare) {
 	char *ctxstat, *wl;
-	struct ctx_run *run;
+	struct cst_run *run;
 	int kmsg;
 };
 
@@ -55,14 +55,14 @@ FIXTURE_SETUP(compare)
 {
 	char why[160];
 
-	self->kmsg = ctx_kmsg_open();
-	self->ctxstat = (char *)ctx_ctxstat_path();
-	self->wl = (char *)ctx_workload_path();
+	self->kmsg = cst_kmsg_open();
+	self->ctxstat = (char *)cst_ctxstat_path();
+	self->wl = (char *)cst_workload_path();
 	self->run = calloc(1, sizeof(*self->run));
 	ASSERT_NE(NULL, self->run);
 	if (access(self->ctxstat, X_OK))
 		SKIP(return, "ctxstat not found at %s", self->ctxstat);
-	if (ctx_no_insn_reason(why, sizeof(why)))
+	if (cst_no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s; a 5 %% task-clock difference is not separable from TCG noise", why);
 	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
 		SKIP(return, "needs one vCPU (scripts/vm --smp 1): under -icount every vCPU's instructions count");
@@ -70,7 +70,7 @@ FIXTURE_SETUP(compare)
 
 FIXTURE_TEARDOWN(compare)
 {
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->run);
 }
 
@@ -113,7 +113,7 @@ static void compare(struct __test_metadata *_metadata, FIXTURE_DATA(compare) *se
 
 	snprintf(na, sizeof(na), "%llu", a);
 	snprintf(nb, sizeof(nb), "%llu", b);
-	ctx_run(self->run, argv, 600);
+	cst_run(self->run, argv, 600);
 	ASSERT_TRUE(WIFEXITED(self->run->status) && !WEXITSTATUS(self->run->status))
 		TH_LOG("ctxstat compare failed:\n%s", self->run->err);
 	ASSERT_EQ(0, find_row(self->run->err, "instructions:t", row))
@@ -181,16 +181,16 @@ TEST_F_TIMEOUT(compare, five_percent_less_is_faster, 600)
  */
 FIXTURE(saved) {
 	char *ctxstat, *wl;
-	struct ctx_run *run;
+	struct cst_run *run;
 	int kmsg;
 	char dir[64];
 };
 
 FIXTURE_SETUP(saved)
 {
-	self->kmsg = ctx_kmsg_open();
-	self->ctxstat = (char *)ctx_ctxstat_path();
-	self->wl = (char *)ctx_workload_path();
+	self->kmsg = cst_kmsg_open();
+	self->ctxstat = (char *)cst_ctxstat_path();
+	self->wl = (char *)cst_workload_path();
 	self->run = calloc(1, sizeof(*self->run));
 	ASSERT_NE(NULL, self->run);
 	strcpy(self->dir, "/tmp/ctxstat-saved-XXXXXX");
@@ -206,7 +206,7 @@ FIXTURE_TEARDOWN(saved)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
 	if (system(cmd))
 		TH_LOG("could not remove %s", self->dir);
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->run);
 }
 
@@ -240,7 +240,7 @@ static double saved_mean(const char *path, const char *event)
 	return n ? sum / n : -1;
 }
 
-static bool ok_exit(const struct ctx_run *r)
+static bool ok_exit(const struct cst_run *r)
 {
 	return WIFEXITED(r->status) && !WEXITSTATUS(r->status);
 }
@@ -262,11 +262,11 @@ TEST_F_TIMEOUT(saved, save_and_report, 300)
 
 	snprintf(a, sizeof(a), "%s/short.json", self->dir);
 	snprintf(b, sizeof(b), "%s/long.json", self->dir);
-	ctx_run(self->run, run_a, 120);
+	cst_run(self->run, run_a, 120);
 	ASSERT_TRUE(ok_exit(self->run)) TH_LOG("%s", self->run->err);
-	ctx_run(self->run, run_b, 120);
+	cst_run(self->run, run_b, 120);
 	ASSERT_TRUE(ok_exit(self->run)) TH_LOG("%s", self->run->err);
-	ctx_run(self->run, report, 60);
+	cst_run(self->run, report, 60);
 	ASSERT_TRUE(ok_exit(self->run)) TH_LOG("%s", self->run->err);
 	TH_LOG("report:\n%s", self->run->out);
 	/* configurations named after the files, one row per event */
@@ -296,7 +296,7 @@ TEST_F_TIMEOUT(saved, repeat_until_reached, 300)
 			 "--repeat-until", "99%", "-r", "20", "--", self->wl, "loop",
 			 "100000", NULL };
 
-	ctx_run(self->run, argv, 120);
+	cst_run(self->run, argv, 120);
 	ASSERT_TRUE(ok_exit(self->run)) TH_LOG("%s", self->run->err);
 	EXPECT_NE(NULL, strstr(self->run->err, "after 3 runs (target 99%)"))
 		TH_LOG("%s", self->run->err);
@@ -309,7 +309,7 @@ TEST_F_TIMEOUT(saved, repeat_until_bounded, 300)
 			 "--repeat-until", "0.0000001%", "-r", "4", "--", self->wl,
 			 "spin", "20", NULL };
 
-	ctx_run(self->run, argv, 120);
+	cst_run(self->run, argv, 120);
 	ASSERT_TRUE(ok_exit(self->run)) TH_LOG("%s", self->run->err);
 	EXPECT_NE(NULL, strstr(self->run->err, "after 4 runs (target 1e-07%, not reached)"))
 		TH_LOG("%s", self->run->err);

@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
 #define CMP_ITERS "40000000"		/* 80M instructions per run */
 #define KNOWN_ITERS 5000000ULL		/* 10M instructions */
@@ -30,14 +30,14 @@ FIXTURE(cs) {
 	const char *ctxstat;
 	char *wl;
 	int kmsg;
-	struct ctx_run *run;
+	struct cst_run *run;
 };
 
 FIXTURE_SETUP(cs)
 {
-	self->kmsg = ctx_kmsg_open();
-	self->ctxstat = ctx_ctxstat_path();
-	self->wl = (char *)ctx_workload_path();
+	self->kmsg = cst_kmsg_open();
+	self->ctxstat = cst_ctxstat_path();
+	self->wl = (char *)cst_workload_path();
 	self->run = calloc(1, sizeof(*self->run));
 	ASSERT_NE(NULL, self->run);
 	if (access(self->ctxstat, X_OK))
@@ -47,21 +47,21 @@ FIXTURE_SETUP(cs)
 
 FIXTURE_TEARDOWN(cs)
 {
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->run);
 }
 
 /* Run argv, require exit 0, find event's CSV row in stderr. */
-static bool run_csv(struct __test_metadata *_metadata, struct ctx_run *r,
+static bool run_csv(struct __test_metadata *_metadata, struct cst_run *r,
 		    char *const argv[], const char *event,
-		    struct ctx_csv_row *row)
+		    struct cst_csv_row *row)
 {
-	ctx_run(r, argv, 300);
+	cst_run(r, argv, 300);
 	EXPECT_FALSE(r->timed_out);
 	EXPECT_TRUE(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0)
 		TH_LOG("%s exited with status 0x%x; stderr:\n%s", argv[0],
 		       r->status, r->err);
-	if (ctx_csv_find(r->err, ',', event, row)) {
+	if (cst_csv_find(r->err, ',', event, row)) {
 		TH_LOG("no '%s' row in the output of %s:\n%s", event, argv[0], r->err);
 		return false;
 	}
@@ -87,19 +87,19 @@ TEST_F_TIMEOUT(cs, instructions_match_perf, 600)
 	char *pargv[] = { NULL, "stat", "-x,", "-r", "3", "-e",
 			  "instructions,instructions:u", "--", self->wl, "loop",
 			  CMP_ITERS, NULL };
-	struct ctx_csv_row crow, prow, curow, purow;
+	struct cst_csv_row crow, prow, curow, purow;
 	char why[256];
 	double dev, udev;
 
-	if (ctx_no_insn_reason(why, sizeof(why)))
+	if (cst_no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s", why);
-	pargv[0] = (char *)ctx_perf_path();
+	pargv[0] = (char *)cst_perf_path();
 	if (!pargv[0])
 		SKIP(return, "no perf binary in the guest");
 	ASSERT_TRUE(run_csv(_metadata, self->run, cargv, "instructions", &crow));
-	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "instructions:u", &curow));
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "instructions:u", &curow));
 	ASSERT_TRUE(run_csv(_metadata, self->run, pargv, "instructions", &prow));
-	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "instructions:u", &purow));
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "instructions:u", &purow));
 	TH_LOG("ctxstat: instructions %s, instructions:u %s", crow.f[0], curow.f[0]);
 	TH_LOG("perf:    instructions %s, instructions:u %s (%s)", prow.f[0],
 	       purow.f[0], pargv[0]);
@@ -130,7 +130,7 @@ TEST_F_TIMEOUT(cs, instructions_match_perf, 600)
  * in the lower one move the difference by about 2 %, not 9 %.
  */
 #define SWITCH_ITERS 2000
-static bool switches(struct __test_metadata *_metadata, struct ctx_run *run,
+static bool switches(struct __test_metadata *_metadata, struct cst_run *run,
 		     char *tool, char *wl, const char *mode, const char *n,
 		     double *val)
 {
@@ -138,7 +138,7 @@ static bool switches(struct __test_metadata *_metadata, struct ctx_run *run,
 			  wl, (char *)mode, (char *)n, NULL };
 	char *pargv[] = { tool, "stat", "-x,", "-e", "context-switches",
 			  "--", wl, (char *)mode, (char *)n, NULL };
-	struct ctx_csv_row row;
+	struct cst_csv_row row;
 	bool is_perf = strstr(tool, "perf") != NULL;
 	int i;
 
@@ -164,7 +164,7 @@ TEST_F_TIMEOUT(cs, context_switches_match_perf, 600)
 	 * or doubled the switch-path events would be off by far more.
 	 */
 	static const double tol[] = { 0.05, 0.05 };
-	char *perf = (char *)ctx_perf_path();
+	char *perf = (char *)cst_perf_path();
 	char iters[16];
 	unsigned int i;
 
@@ -200,11 +200,11 @@ TEST_F_TIMEOUT(cs, instructions_u_known_loop, 300)
 			  self->wl, "loop", "0", NULL };
 	char *argvn[] = { (char *)self->ctxstat, "-x,", "-e", "instructions:u", "--",
 			  self->wl, "loop", iters, NULL };
-	struct ctx_csv_row r0, rn;
+	struct cst_csv_row r0, rn;
 	double want = 2.0 * KNOWN_ITERS, got, dev;
 	char why[256];
 
-	if (ctx_no_insn_reason(why, sizeof(why)))
+	if (cst_no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s", why);
 	snprintf(iters, sizeof(iters), "%llu", KNOWN_ITERS);
 	ASSERT_TRUE(run_csv(_metadata, self->run, argv0, "instructions:u", &r0));
@@ -220,10 +220,10 @@ TEST_F_TIMEOUT(cs, task_clock_t_le_full, 120)
 {
 	char *argv[] = { (char *)self->ctxstat, "-x,", "-e", "task-clock,task-clock:t",
 			 "--", self->wl, "spin", "300", NULL };
-	struct ctx_csv_row full, task;
+	struct cst_csv_row full, task;
 
 	ASSERT_TRUE(run_csv(_metadata, self->run, argv, "task-clock", &full));
-	ASSERT_EQ(0, ctx_csv_find(self->run->err, ',', "task-clock:t", &task))
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "task-clock:t", &task))
 		TH_LOG("no task-clock:t row:\n%s", self->run->err);
 	ASSERT_TRUE(task.numeric);
 	TH_LOG("task-clock %s, task-clock:t %s (msec)", full.f[0], task.f[0]);
@@ -234,13 +234,13 @@ TEST_F_TIMEOUT(cs, task_clock_t_le_full, 120)
 
 TEST_F_TIMEOUT(cs, cycles_support_shown, 120)
 {
-	const struct ctx_ev cyc = CTX_EV_HW(CPU_CYCLES, 0, "cycles");
+	const struct cst_ev cyc = CST_EV_HW(CPU_CYCLES, 0, "cycles");
 	char *argv[] = { (char *)self->ctxstat, "-e", "cycles", "--", self->wl,
 			 "loop", "1000", NULL };
-	int err = ctx_event_error(&cyc);
+	int err = cst_event_error(&cyc);
 	const char *line;
 
-	ctx_run(self->run, argv, 120);
+	cst_run(self->run, argv, 120);
 	EXPECT_TRUE(WIFEXITED(self->run->status) &&
 		    WEXITSTATUS(self->run->status) == 0)
 		TH_LOG("status 0x%x:\n%s", self->run->status, self->run->err);
@@ -263,9 +263,9 @@ TEST_F_TIMEOUT(cs, cycles_support_shown, 120)
 static double breakdown_value(struct __test_metadata *_metadata,
 			      const char *text, const char *row_name)
 {
-	struct ctx_csv_row row;
+	struct cst_csv_row row;
 
-	if (ctx_csv_find(text, ',', row_name, &row)) {
+	if (cst_csv_find(text, ',', row_name, &row)) {
 		TH_LOG("no '%s' row", row_name);
 		return -1;
 	}
@@ -282,15 +282,15 @@ TEST_F_TIMEOUT(cs, netrx_loopback_breakdown, 300)
 #endif
 	char *argv[] = { (char *)self->ctxstat, "-x,", "-v", "--breakdown", "-e",
 			 "task-clock", "--", self->wl, "udp", count, NULL };
-	unsigned long long rx0 = ctx_softirq_total("NET_RX");
+	unsigned long long rx0 = cst_softirq_total("NET_RX");
 	double hard, netrx, task;
 
-	ctx_run(self->run, argv, 300);
+	cst_run(self->run, argv, 300);
 	ASSERT_TRUE(WIFEXITED(self->run->status) &&
 		    WEXITSTATUS(self->run->status) == 0)
 		TH_LOG("status 0x%x:\n%s", self->run->status, self->run->err);
 	TH_LOG("NET_RX softirqs on all CPUs during the run: %llu",
-	       ctx_softirq_total("NET_RX") - rx0);
+	       cst_softirq_total("NET_RX") - rx0);
 	task = breakdown_value(_metadata, self->run->err, "task-clock [task]");
 	hard = breakdown_value(_metadata, self->run->err, "task-clock [hardirq]");
 	netrx = breakdown_value(_metadata, self->run->err,
@@ -321,31 +321,31 @@ static void spinners_fn(void *n)
 
 	for (i = 1; i < (long)(uintptr_t)n; i++)
 		if (fork() == 0) {
-			ctx_spin_ms(2000);
+			cst_spin_ms(2000);
 			_exit(0);
 		}
-	ctx_spin_ms(2000);
+	cst_spin_ms(2000);
 	while (wait(NULL) > 0)
 		;
 }
 
 TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 {
-	const char *ctxload = ctx_ctxload_path();
-	const struct ctx_ev ev = CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock");
+	const char *ctxload = cst_ctxload_path();
+	const struct cst_ev ev = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 	char *argv[] = { (char *)ctxload, "--rate", "5000", "--seconds",
 			 "3", "--", "/bin/sleep", "3", NULL };
-	struct ctx_res *r = calloc(1, sizeof(*r));
-	struct ctx_res *ri = calloc(1, sizeof(*ri));
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_res *ri = calloc(1, sizeof(*ri));
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	bool rt = ctx_kernel_is_rt();
+	bool rt = cst_kernel_is_rt();
 	pid_t irqt[4];
 	uint32_t iid[4];
 	uint64_t irqt_rx = 0;
 	int nirqt, i;
 	unsigned long long rx0;
-	struct ctx_child c;
-	struct ctx_sock s;
+	struct cst_child c;
+	struct cst_sock s;
 	int status;
 	pid_t load;
 	char txt[512];
@@ -354,16 +354,16 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 	ASSERT_NE(NULL, ri);
 	if (access(ctxload, X_OK))
 		SKIP(return, "%s not available (host NIC load helper)", ctxload);
-	ASSERT_EQ(0, ctx_open(&s));
-	ASSERT_EQ(0, ctx_child_fork(&c, spinners_fn, (void *)(uintptr_t)ncpu));
-	ASSERT_EQ(0, ctx_new(&s, c.pid, CTXCOUNT_TARGET_F_INHERIT, &ev, 1, r, NULL));
-	ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	ASSERT_EQ(0, cst_open(&s));
+	ASSERT_EQ(0, cst_child_fork(&c, spinners_fn, (void *)(uintptr_t)ncpu));
+	ASSERT_EQ(0, cst_new(&s, c.pid, CTXCOUNT_TARGET_F_INHERIT, &ev, 1, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
 	/* The receive queue's handler threads, each in a session of its own */
-	nirqt = ctx_irq_threads("-input", irqt, 4);
+	nirqt = cst_irq_threads("-input", irqt, 4);
 	for (i = 0; i < nirqt; i++) {
-		ASSERT_EQ(0, ctx_new(&s, irqt[i], 0, &ev, 1, ri, NULL));
+		ASSERT_EQ(0, cst_new(&s, irqt[i], 0, &ev, 1, ri, NULL));
 		iid[i] = ri->id;
-		ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, iid[i],
+		ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, iid[i],
 				     NULL, NULL));
 	}
 	TH_LOG("%s kernel, %d virtio input handler thread(s)",
@@ -376,12 +376,12 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 		_exit(127);
 	}
 	usleep(500000);
-	rx0 = ctx_softirq_total("NET_RX");
-	ctx_child_go(&c);
-	ctx_child_wait(&c);
-	rx0 = ctx_softirq_total("NET_RX") - rx0;
+	rx0 = cst_softirq_total("NET_RX");
+	cst_child_go(&c);
+	cst_child_wait(&c);
+	rx0 = cst_softirq_total("NET_RX") - rx0;
 	TH_LOG("NET_RX softirqs (all CPUs) while %ld processes spun: %llu", ncpu, rx0);
-	ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
 	waitpid(load, &status, 0);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		TH_LOG("ctxload exited with 0x%x", status);
@@ -392,20 +392,20 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 	 * interval says nothing about the buckets.
 	 */
 	if (!rx0) {
-		ctx_close(&s);
+		cst_close(&s);
 		free(r);
 		free(ri);
 		SKIP(return, "the NIC load did not reach the guest while the processes spun (0 NET_RX softirqs; seen under -icount with every vCPU busy)");
 	}
-	ctx_fmt_event(&r->ev[0], txt, sizeof(txt));
+	cst_fmt_event(&r->ev[0], txt, sizeof(txt));
 	TH_LOG("cpu-clock: %s", txt);
 	EXPECT_LT(0, r->ev[0].b[CTXCOUNT_BUCKET_HARDIRQ]);
-	EXPECT_EQ(r->ev[0].full, ctx_bucket_sum(&r->ev[0]));
+	EXPECT_EQ(r->ev[0].full, cst_bucket_sum(&r->ev[0]));
 	for (i = 0; i < nirqt; i++) {
-		ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, iid[i], ri, NULL));
-		ctx_fmt_event(&ri->ev[0], txt, sizeof(txt));
+		ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_READ, iid[i], ri, NULL));
+		cst_fmt_event(&ri->ev[0], txt, sizeof(txt));
 		TH_LOG("handler thread %d, cpu-clock: %s", irqt[i], txt);
-		EXPECT_EQ(ri->ev[0].full, ctx_bucket_sum(&ri->ev[0]));
+		EXPECT_EQ(ri->ev[0].full, cst_bucket_sum(&ri->ev[0]));
 		irqt_rx += ri->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX];
 	}
 	if (!nirqt) {
@@ -415,10 +415,10 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 	}
 	/* the threads' work is theirs, not the busy processes' */
 	if (rt)
-		EXPECT_EQ(0, ctx_softirq_sum(&r->ev[0]));
-	ctx_close(&s);
+		EXPECT_EQ(0, cst_softirq_sum(&r->ev[0]));
+	cst_close(&s);
 	free(r);
 	free(ri);
 }
 
-CTX_TEST_MAIN
+CST_TEST_MAIN

@@ -44,7 +44,7 @@
 #include <linux/netlink.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
@@ -815,7 +815,7 @@ static void fz_fork_client(struct fz_thread *t)
 /* Take n messages from the budget; false when the run is over. */
 static bool fz_take(int n)
 {
-	if (ctx_now() > fz.deadline) {
+	if (cst_now() > fz.deadline) {
 		atomic_store(&fz.timed_out, true);
 		return false;
 	}
@@ -908,13 +908,13 @@ static void *fz_hotplug_fn(void *arg)
 	int on = 0;
 
 	while (atomic_load(&fz.running) > 0) {
-		if (ctx_cpu_set_online(fz.hp_cpu, on))
+		if (cst_cpu_set_online(fz.hp_cpu, on))
 			break;
 		fz.hp_toggles++;
 		on = !on;
 		usleep(300000 + rand() % 400000);
 	}
-	ctx_cpu_set_online(fz.hp_cpu, 1);
+	cst_cpu_set_online(fz.hp_cpu, 1);
 	return NULL;
 }
 
@@ -972,7 +972,7 @@ static pid_t fz_start_churn(void)
 			pid_t c = fork();
 
 			if (c == 0) {
-				ctx_loop(20000);
+				cst_loop(20000);
 				_exit(0);
 			}
 			if (c < 0 || waitpid(c, NULL, 0) != c)
@@ -1079,25 +1079,25 @@ FIXTURE(fuzz) {
 
 FIXTURE_SETUP(fuzz)
 {
-	self->kmsg = ctx_kmsg_open();
-	self->base = ctx_live_sessions();
+	self->kmsg = cst_kmsg_open();
+	self->base = cst_live_sessions();
 	ASSERT_LE(0, self->base);
 }
 
 FIXTURE_TEARDOWN(fuzz)
 {
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 /* The harness timeout is raised in main() to fit CTX_FUZZ_SECONDS. */
 TEST_F_TIMEOUT(fuzz, messages, 300)
 {
-	static const struct ctx_ev ev = CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock");
+	static const struct cst_ev ev = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 	struct fz_thread *th[FZ_MAX_THREADS];
 	pthread_t hp;
 	struct fz_stats *sum = calloc(1, sizeof(*sum));
-	struct ctx_res *res = calloc(1, sizeof(*res));
-	struct ctx_sock cs;
+	struct cst_res *res = calloc(1, sizeof(*res));
+	struct cst_sock cs;
 	struct rusage churn_usage = { 0 };
 	double t0, secs, last;
 	long live;
@@ -1105,11 +1105,11 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 
 	ASSERT_NE(NULL, sum);
 	ASSERT_NE(NULL, res);
-	ASSERT_EQ(0, ctx_open(&cs));
+	ASSERT_EQ(0, cst_open(&cs));
 	fz.family = cs.family;
-	ctx_close(&cs);
+	cst_close(&cs);
 	fz_find_pmus();
-	fz.ftrace_fn_id = ctx_tracepoint_id("ftrace/function");
+	fz.ftrace_fn_id = cst_tracepoint_id("ftrace/function");
 	fz.shared = mmap(NULL, sizeof(*fz.shared), PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, fz.shared);
@@ -1119,7 +1119,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 		       (unsigned long long)fz.seed, (unsigned long long)fz.messages,
 		       fz.seconds, fz.threads, fz.family, self->base);
 
-	t0 = last = ctx_now();
+	t0 = last = cst_now();
 	fz.deadline = fz.seconds > 0 ? t0 + fz.seconds : 1e300;
 	atomic_store(&fz.running, fz.threads);
 	for (i = 0; i < fz.threads; i++) {
@@ -1134,8 +1134,8 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 	/* progress, so that a run that hangs shows how far it got */
 	while (atomic_load(&fz.running) > 0) {
 		usleep(100000);
-		if (ctx_now() - last >= 30) {
-			last = ctx_now();
+		if (cst_now() - last >= 30) {
+			last = cst_now();
 			ksft_print_msg("fuzz: %.0f s: %llu messages handed out\n",
 				       last - t0,
 				       (unsigned long long)atomic_load(&fz.shared->budget));
@@ -1146,7 +1146,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 		fz_sum(sum, &th[i]->st);
 		free(th[i]);
 	}
-	secs = ctx_now() - t0;
+	secs = cst_now() - t0;
 	if (fz.hp_cpu > 0)
 		pthread_join(hp, NULL);
 	kill(fz.churn, SIGKILL);
@@ -1157,23 +1157,23 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 	fz_report_cpu(&churn_usage);
 
 	/* every socket is closed: nothing may be left */
-	live = ctx_wait_live_sessions(self->base, 5000);
+	live = cst_wait_live_sessions(self->base, 5000);
 	EXPECT_EQ(self->base, live) TH_LOG("%ld sessions left after every fuzzing socket closed",
 					   live - self->base);
 	EXPECT_LT(0, sum->sent);
 
 	/* the module still works: a valid session counts */
-	ASSERT_EQ(0, ctx_open(&cs));
-	ASSERT_EQ(0, ctx_new(&cs, getpid(), 0, &ev, 1, res, NULL));
-	ASSERT_EQ(0, ctx_cmd(&cs, CTXCOUNT_CMD_SESSION_START, res->id, NULL, NULL));
-	ctx_spin_ms(50);
-	ASSERT_EQ(0, ctx_cmd(&cs, CTXCOUNT_CMD_SESSION_READ, res->id, res, NULL));
+	ASSERT_EQ(0, cst_open(&cs));
+	ASSERT_EQ(0, cst_new(&cs, getpid(), 0, &ev, 1, res, NULL));
+	ASSERT_EQ(0, cst_cmd(&cs, CTXCOUNT_CMD_SESSION_START, res->id, NULL, NULL));
+	cst_spin_ms(50);
+	ASSERT_EQ(0, cst_cmd(&cs, CTXCOUNT_CMD_SESSION_READ, res->id, res, NULL));
 	ASSERT_EQ(1, res->nev);
 	EXPECT_LT(10000000ULL, res->ev[0].full) TH_LOG("50 ms of spinning counted %llu ns",
 		(unsigned long long)res->ev[0].full);
-	EXPECT_EQ(res->ev[0].full, ctx_bucket_sum(&res->ev[0]));
-	ctx_close(&cs);
-	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 2000));
+	EXPECT_EQ(res->ev[0].full, cst_bucket_sum(&res->ev[0]));
+	cst_close(&cs);
+	EXPECT_EQ(self->base, cst_wait_live_sessions(self->base, 2000));
 	free(res);
 	free(sum);
 	munmap(fz.shared, sizeof(*fz.shared));
@@ -1183,7 +1183,7 @@ int main(int argc, char **argv)
 {
 	const char *why = NULL;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);	/* see CTX_TEST_MAIN */
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* see CST_TEST_MAIN */
 	fz.messages = env_u64("CTX_FUZZ_MESSAGES", 20000);
 	/* The time bound is make check's: an explicit count runs in full. */
 	fz.seconds = env_u64("CTX_FUZZ_SECONDS",
@@ -1210,7 +1210,7 @@ int main(int argc, char **argv)
 	_fuzz_messages_object->timeout = fz.seconds > 0 ? fz.seconds + 120 : 7 * 86400;
 
 	if (!(argc > 1 && (!strcmp(argv[1], "-l") || !strcmp(argv[1], "-h"))))
-		why = ctx_cannot_run();
+		why = cst_cannot_run();
 	if (why)
 		ksft_exit_skip("%s", why);
 	return test_harness_run(argc, argv);

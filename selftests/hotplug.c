@@ -24,9 +24,9 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
-static const struct ctx_ev ev_cpu_clock = CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock");
+static const struct cst_ev ev_cpu_clock = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 
 /*
  * The counters of a CPU that came online are created by a kernel worker
@@ -86,7 +86,7 @@ static int spinner_fork(struct spinner *sp, int cpu, unsigned int ms)
 			if (sched_setaffinity(0, sizeof(set), &set))
 				_exit(4);
 		}
-		ctx_spin_ms(ms);
+		cst_spin_ms(ms);
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 		ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 		if (write(out[1], &ns, sizeof(ns)) != sizeof(ns))
@@ -139,11 +139,11 @@ static int pin(pid_t pid, int cpu)
 }
 
 static void log_event(struct __test_metadata *_metadata, const char *what,
-		      const struct ctx_ev_res *e)
+		      const struct cst_ev_res *e)
 {
 	char buf[512];
 
-	ctx_fmt_event(e, buf, sizeof(buf));
+	cst_fmt_event(e, buf, sizeof(buf));
 	TH_LOG("%s: %s", what, buf);
 }
 
@@ -151,23 +151,23 @@ FIXTURE(hp) {
 	int kmsg;
 	int cpu;
 	long base;
-	struct ctx_sock s;
-	struct ctx_res *res;
+	struct cst_sock s;
+	struct cst_res *res;
 	const char *skip;
 };
 
 FIXTURE_SETUP(hp)
 {
-	self->kmsg = ctx_kmsg_open();
-	self->base = ctx_live_sessions();
+	self->kmsg = cst_kmsg_open();
+	self->base = cst_live_sessions();
 	self->res = calloc(1, sizeof(*self->res));
 	ASSERT_NE(NULL, self->res);
-	ASSERT_EQ(0, ctx_open(&self->s));
+	ASSERT_EQ(0, cst_open(&self->s));
 	self->cpu = hp_cpu();
 	self->skip = NULL;
 	if (self->cpu <= 0)
 		self->skip = "needs a second CPU to take offline";
-	else if (ctx_cpu_is_online(self->cpu) != 1)
+	else if (cst_cpu_is_online(self->cpu) != 1)
 		self->skip = "the CPU to take offline is not online";
 	else if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
 		self->skip = "CPU hotplug not available (no writable cpuN/online)";
@@ -175,11 +175,11 @@ FIXTURE_SETUP(hp)
 
 FIXTURE_TEARDOWN(hp)
 {
-	if (self->cpu > 0 && ctx_cpu_is_online(self->cpu) == 0)
-		ctx_cpu_set_online(self->cpu, 1);
-	ctx_close(&self->s);
-	EXPECT_EQ(self->base, ctx_live_sessions());
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	if (self->cpu > 0 && cst_cpu_is_online(self->cpu) == 0)
+		cst_cpu_set_online(self->cpu, 1);
+	cst_close(&self->s);
+	EXPECT_EQ(self->base, cst_live_sessions());
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->res);
 }
 
@@ -191,7 +191,7 @@ FIXTURE_TEARDOWN(hp)
  * lost the CPU while it was away, or counted twice, falls outside it.
  */
 static void expect_cpu_time_counted(struct __test_metadata *_metadata,
-				    const struct ctx_ev_res *e, uint64_t cpu_ns)
+				    const struct cst_ev_res *e, uint64_t cpu_ns)
 {
 	uint64_t task = e->b[CTXCOUNT_BUCKET_TASK];
 
@@ -206,14 +206,14 @@ static void expect_cpu_time_counted(struct __test_metadata *_metadata,
 /* Offline then online again, checking each step. */
 static int cycle_cpu(struct __test_metadata *_metadata, int cpu, int ms)
 {
-	int ret = ctx_cpu_set_online(cpu, 0);
+	int ret = cst_cpu_set_online(cpu, 0);
 
 	if (ret) {
 		TH_LOG("offlining cpu%d: %s", cpu, strerror(-ret));
 		return ret;
 	}
 	usleep(ms * 1000);
-	ret = ctx_cpu_set_online(cpu, 1);
+	ret = cst_cpu_set_online(cpu, 1);
 	if (ret)
 		TH_LOG("onlining cpu%d: %s", cpu, strerror(-ret));
 	/* a kernel worker creates the new counters right after */
@@ -228,7 +228,7 @@ static int cycle_cpu(struct __test_metadata *_metadata, int cpu, int ms)
  */
 TEST_F_TIMEOUT(hp, per_task, 240)
 {
-	struct ctx_ev_res *e = &self->res->ev[0];
+	struct cst_ev_res *e = &self->res->ev[0];
 	struct spinner sp;
 	uint64_t cpu_ns;
 	uint32_t id;
@@ -236,9 +236,9 @@ TEST_F_TIMEOUT(hp, per_task, 240)
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	ASSERT_EQ(0, spinner_fork(&sp, -1, 1500));
-	ASSERT_EQ(0, ctx_new(&self->s, sp.pid, 0, &ev_cpu_clock, 1, self->res, NULL));
+	ASSERT_EQ(0, cst_new(&self->s, sp.pid, 0, &ev_cpu_clock, 1, self->res, NULL));
 	id = self->res->id;
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
 	ASSERT_EQ(0, spinner_go(&sp));
 	usleep(200000);
 	ASSERT_EQ(0, cycle_cpu(_metadata, self->cpu, 200));
@@ -246,13 +246,13 @@ TEST_F_TIMEOUT(hp, per_task, 240)
 	ASSERT_EQ(0, pin(sp.pid, self->cpu));
 	cpu_ns = spinner_cpu_time(&sp);
 	ASSERT_LT(0, cpu_ns);
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, self->res, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, self->res, NULL));
 	EXPECT_EQ(0, spinner_reap(&sp));
 	ASSERT_EQ(1, self->res->nev);
 	log_event(_metadata, "cpu-clock", e);
 	TH_LOG("spinner's own CPU time %llu ns", (unsigned long long)cpu_ns);
 	EXPECT_EQ(0, e->error);
-	EXPECT_EQ(e->full, ctx_bucket_sum(e));
+	EXPECT_EQ(e->full, cst_bucket_sum(e));
 	EXPECT_EQ(e->enabled, e->running) TH_LOG("the counter stopped for %llu of %llu ns",
 		(unsigned long long)(e->enabled - e->running),
 		(unsigned long long)e->enabled);
@@ -265,43 +265,43 @@ TEST_F_TIMEOUT(hp, per_task, 240)
  */
 TEST_F_TIMEOUT(hp, system_wide, 240)
 {
-	struct ctx_ev_res before, *e = &self->res->ev[0];
+	struct cst_ev_res before, *e = &self->res->ev[0];
 	struct spinner sp;
 	uint64_t cpu_ns;
 	uint32_t id;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	ASSERT_EQ(0, ctx_new(&self->s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+	ASSERT_EQ(0, cst_new(&self->s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
 			     &ev_cpu_clock, 1, self->res, NULL));
 	id = self->res->id;
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
 	usleep(100000);
 	ASSERT_EQ(0, cycle_cpu(_metadata, self->cpu, 200));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, self->res, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, self->res, NULL));
 	before = *e;
 	log_event(_metadata, "after the cycle", &before);
 	ASSERT_EQ(0, spinner_fork(&sp, self->cpu, 400));
 	ASSERT_EQ(0, spinner_go(&sp));
 	cpu_ns = spinner_cpu_time(&sp);
 	ASSERT_LT(0, cpu_ns);
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, self->res, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, self->res, NULL));
 	EXPECT_EQ(0, spinner_reap(&sp));
 	log_event(_metadata, "after the pinned spinner", e);
 	TH_LOG("spinner on cpu%d: %llu ns of CPU time, session count grew %llu ns",
 	       self->cpu, (unsigned long long)cpu_ns,
 	       (unsigned long long)(e->full - before.full));
-	EXPECT_EQ(e->full, ctx_bucket_sum(e));
+	EXPECT_EQ(e->full, cst_bucket_sum(e));
 	/* no time without a counter: not while the CPU went or came back */
 	EXPECT_EQ(e->enabled, e->running);
 	EXPECT_LT(cpu_ns * 0.9, (double)(e->full - before.full));
-	EXPECT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
+	EXPECT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
 }
 
 /* A CPU that is offline when the session is created counts once it is up. */
 TEST_F_TIMEOUT(hp, offline_at_creation, 240)
 {
-	struct ctx_ev_res *e = &self->res->ev[0];
+	struct cst_ev_res *e = &self->res->ev[0];
 	struct spinner sp;
 	uint64_t cpu_ns;
 	uint32_t id;
@@ -310,23 +310,23 @@ TEST_F_TIMEOUT(hp, offline_at_creation, 240)
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	ASSERT_EQ(0, spinner_fork(&sp, self->cpu, 400));
-	ret = ctx_cpu_set_online(self->cpu, 0);
+	ret = cst_cpu_set_online(self->cpu, 0);
 	ASSERT_EQ(0, ret) TH_LOG("offlining cpu%d: %s", self->cpu, strerror(-ret));
-	ASSERT_EQ(0, ctx_new(&self->s, sp.pid, 0, &ev_cpu_clock, 1, self->res, NULL));
+	ASSERT_EQ(0, cst_new(&self->s, sp.pid, 0, &ev_cpu_clock, 1, self->res, NULL));
 	id = self->res->id;
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
-	ret = ctx_cpu_set_online(self->cpu, 1);
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+	ret = cst_cpu_set_online(self->cpu, 1);
 	ASSERT_EQ(0, ret) TH_LOG("onlining cpu%d: %s", self->cpu, strerror(-ret));
 	usleep(SETTLE_MS * 1000);
 	ASSERT_EQ(0, spinner_go(&sp));
 	cpu_ns = spinner_cpu_time(&sp);
 	ASSERT_LT(0, cpu_ns);
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, self->res, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id, self->res, NULL));
 	EXPECT_EQ(0, spinner_reap(&sp));
 	log_event(_metadata, "cpu-clock", e);
 	TH_LOG("spinner pinned to cpu%d: %llu ns of CPU time", self->cpu,
 	       (unsigned long long)cpu_ns);
-	EXPECT_EQ(e->full, ctx_bucket_sum(e));
+	EXPECT_EQ(e->full, cst_bucket_sum(e));
 	EXPECT_EQ(e->enabled, e->running);
 	expect_cpu_time_counted(_metadata, e, cpu_ns);
 }
@@ -334,31 +334,31 @@ TEST_F_TIMEOUT(hp, offline_at_creation, 240)
 /* Sessions come and go while the CPU does: nothing is left behind. */
 TEST_F_TIMEOUT(hp, churn, 300)
 {
-	struct ctx_sock s2;
+	struct cst_sock s2;
 	int i, ret;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	ASSERT_EQ(0, ctx_open(&s2));
+	ASSERT_EQ(0, cst_open(&s2));
 	for (i = 0; i < 6; i++) {
-		ASSERT_EQ(0, ctx_new(&s2, i & 1 ? -1 : getpid(),
+		ASSERT_EQ(0, cst_new(&s2, i & 1 ? -1 : getpid(),
 				     i & 1 ? CTXCOUNT_TARGET_F_SYSTEM_WIDE : 0,
 				     &ev_cpu_clock, 1, self->res, NULL));
-		ASSERT_EQ(0, ctx_cmd(&s2, CTXCOUNT_CMD_SESSION_START,
+		ASSERT_EQ(0, cst_cmd(&s2, CTXCOUNT_CMD_SESSION_START,
 				     self->res->id, NULL, NULL));
-		ret = ctx_cpu_set_online(self->cpu, i & 1);
+		ret = cst_cpu_set_online(self->cpu, i & 1);
 		ASSERT_EQ(0, ret) TH_LOG("cpu%d online=%d: %s", self->cpu, i & 1,
 					 strerror(-ret));
-		ctx_spin_ms(20);
+		cst_spin_ms(20);
 		if (i == 3) {
 			/* the socket closes with its sessions while the CPU is down */
-			ctx_close(&s2);
-			ASSERT_EQ(0, ctx_open(&s2));
+			cst_close(&s2);
+			ASSERT_EQ(0, cst_open(&s2));
 		}
 	}
-	ctx_close(&s2);
-	EXPECT_EQ(1, ctx_cpu_is_online(self->cpu));
-	EXPECT_EQ(self->base, ctx_live_sessions());
+	cst_close(&s2);
+	EXPECT_EQ(1, cst_cpu_is_online(self->cpu));
+	EXPECT_EQ(self->base, cst_live_sessions());
 }
 
-CTX_TEST_MAIN
+CST_TEST_MAIN

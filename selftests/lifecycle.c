@@ -12,13 +12,13 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
-static const struct ctx_ev ev_cpu_clock = CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock");
+static const struct cst_ev ev_cpu_clock = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 
 static void spin_fn(void *ms)
 {
-	ctx_spin_ms((uintptr_t)ms);
+	cst_spin_ms((uintptr_t)ms);
 }
 
 FIXTURE(life) {
@@ -29,8 +29,8 @@ FIXTURE(life) {
 
 FIXTURE_SETUP(life)
 {
-	self->kmsg = ctx_kmsg_open();
-	self->base = ctx_live_sessions();
+	self->kmsg = cst_kmsg_open();
+	self->base = cst_live_sessions();
 	self->holder = 0;
 	ASSERT_LE(0, self->base);
 }
@@ -41,7 +41,7 @@ FIXTURE_TEARDOWN(life)
 		kill(self->holder, SIGKILL);
 		waitpid(self->holder, NULL, 0);
 	}
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 /*
@@ -65,16 +65,16 @@ static pid_t spawn_holder(int n, bool start, int *ready_fd)
 	}
 	close(p[0]);
 	{
-		struct ctx_res *r = calloc(1, sizeof(*r));
-		struct ctx_sock s;
+		struct cst_res *r = calloc(1, sizeof(*r));
+		struct cst_sock s;
 		int i;
 
-		if (!r || ctx_open(&s))
+		if (!r || cst_open(&s))
 			_exit(1);
 		for (i = 0; i < n; i++) {
-			if (ctx_new(&s, getpid(), 0, &ev_cpu_clock, 1, r, NULL))
+			if (cst_new(&s, getpid(), 0, &ev_cpu_clock, 1, r, NULL))
 				_exit(2);
-			if (start && ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START,
+			if (start && cst_cmd(&s, CTXCOUNT_CMD_SESSION_START,
 					     r->id, NULL, NULL))
 				_exit(3);
 		}
@@ -82,7 +82,7 @@ static pid_t spawn_holder(int n, bool start, int *ready_fd)
 			_exit(4);
 		/* keep the hooks busy: a monitored task that runs */
 		for (;;)
-			ctx_spin_ms(5), usleep(5000);
+			cst_spin_ms(5), usleep(5000);
 	}
 }
 
@@ -97,22 +97,22 @@ static int wait_ready(int fd)
 
 TEST_F(life, close_frees_sessions)
 {
-	struct ctx_res *r = calloc(1, sizeof(*r));
-	struct ctx_sock s;
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
 	int i;
 
 	ASSERT_NE(NULL, r);
-	ASSERT_EQ(0, ctx_open(&s));
+	ASSERT_EQ(0, cst_open(&s));
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, ctx_new(&s, getpid(), 0, &ev_cpu_clock, 1, r, NULL));
+		ASSERT_EQ(0, cst_new(&s, getpid(), 0, &ev_cpu_clock, 1, r, NULL));
 		if (i < 2)
-			ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START,
+			ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START,
 					     r->id, NULL, NULL));
 	}
-	ctx_spin_ms(20);
-	EXPECT_EQ(self->base + 3, ctx_live_sessions());
-	ctx_close(&s);
-	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 2000));
+	cst_spin_ms(20);
+	EXPECT_EQ(self->base + 3, cst_live_sessions());
+	cst_close(&s);
+	EXPECT_EQ(self->base, cst_wait_live_sessions(self->base, 2000));
 	free(r);
 }
 
@@ -123,46 +123,46 @@ TEST_F(life, sigkilled_owner_frees_sessions)
 	self->holder = spawn_holder(4, true, &fd);
 	ASSERT_LT(0, self->holder);
 	ASSERT_TRUE(wait_ready(fd)) TH_LOG("holder could not create its sessions");
-	EXPECT_EQ(self->base + 4, ctx_live_sessions());
+	EXPECT_EQ(self->base + 4, cst_live_sessions());
 	ASSERT_EQ(0, kill(self->holder, SIGKILL));
 	ASSERT_EQ(self->holder, waitpid(self->holder, &status, 0));
 	self->holder = 0;
 	EXPECT_TRUE(WIFSIGNALED(status));
-	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 2000));
+	EXPECT_EQ(self->base, cst_wait_live_sessions(self->base, 2000));
 }
 
 /* A monitored task that exits leaves a readable, deletable session. */
 TEST_F(life, target_exit_keeps_session)
 {
-	struct ctx_res *r = calloc(1, sizeof(*r));
-	struct ctx_child c;
-	struct ctx_sock s;
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_child c;
+	struct cst_sock s;
 	uint32_t id;
 
 	ASSERT_NE(NULL, r);
-	ASSERT_EQ(0, ctx_open(&s));
-	ASSERT_EQ(0, ctx_child_fork(&c, spin_fn, (void *)(uintptr_t)50));
-	ASSERT_EQ(0, ctx_new(&s, c.pid, 0, &ev_cpu_clock, 1, r, NULL));
+	ASSERT_EQ(0, cst_open(&s));
+	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)50));
+	ASSERT_EQ(0, cst_new(&s, c.pid, 0, &ev_cpu_clock, 1, r, NULL));
 	id = r->id;
-	ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
-	ASSERT_EQ(0, ctx_child_go(&c));
-	ASSERT_LE(0, ctx_child_wait(&c));
-	ASSERT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+	ASSERT_EQ(0, cst_child_go(&c));
+	ASSERT_LE(0, cst_child_wait(&c));
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
 	ASSERT_EQ(1, r->nev);
 	EXPECT_LT(10000000ULL, r->ev[0].full) TH_LOG("50 ms child counted %llu ns",
 		(unsigned long long)r->ev[0].full);
-	EXPECT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
-	EXPECT_EQ(0, ctx_cmd(&s, CTXCOUNT_CMD_SESSION_DEL, id, NULL, NULL));
-	ctx_close(&s);
-	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 2000));
+	EXPECT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
+	EXPECT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_DEL, id, NULL, NULL));
+	cst_close(&s);
+	EXPECT_EQ(self->base, cst_wait_live_sessions(self->base, 2000));
 	free(r);
 }
 
 TEST_F_TIMEOUT(life, ctxstat_sigkill_frees_session, 120)
 {
 	char spin[] = "20000";
-	char *argv[] = { (char *)ctx_ctxstat_path(), "-e", "cpu-clock", "--",
-			 (char *)ctx_workload_path(), "spin", spin, NULL };
+	char *argv[] = { (char *)cst_ctxstat_path(), "-e", "cpu-clock", "--",
+			 (char *)cst_workload_path(), "spin", spin, NULL };
 	long live;
 	pid_t pid;
 	int status, i;
@@ -182,14 +182,14 @@ TEST_F_TIMEOUT(life, ctxstat_sigkill_frees_session, 120)
 	/* ctxstat's session appears once the workload was started */
 	for (i = 0, live = self->base; i < 500 && live == self->base; i++) {
 		usleep(20000);
-		live = ctx_live_sessions();
+		live = cst_live_sessions();
 	}
 	ASSERT_EQ(self->base + 1, live) TH_LOG("ctxstat never created its session");
 	usleep(200000);
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	self->holder = 0;
-	EXPECT_EQ(self->base, ctx_wait_live_sessions(self->base, 3000));
+	EXPECT_EQ(self->base, cst_wait_live_sessions(self->base, 3000));
 	/* the orphaned workload is not ours to keep */
 	kill(-pid, SIGKILL);
 }
@@ -201,41 +201,41 @@ TEST_F_TIMEOUT(life, ctxstat_sigkill_frees_session, 120)
 TEST_F_TIMEOUT(life, rmmod_with_live_sessions, 120)
 {
 	char params[256], first[512];
-	struct ctx_sock s;
+	struct cst_sock s;
 	int fd, ret;
 
-	if (access(ctx_ko_path(), R_OK))
+	if (access(cst_ko_path(), R_OK))
 		SKIP(return, "%s not readable: could not load the module again",
-		     ctx_ko_path());
-	ctx_current_params(params, sizeof(params));
+		     cst_ko_path());
+	cst_current_params(params, sizeof(params));
 	self->holder = spawn_holder(3, true, &fd);
 	ASSERT_LT(0, self->holder);
 	ASSERT_TRUE(wait_ready(fd));
-	EXPECT_EQ(self->base + 3, ctx_live_sessions());
+	EXPECT_EQ(self->base + 3, cst_live_sessions());
 
-	ret = ctx_rmmod();
+	ret = cst_rmmod();
 	EXPECT_EQ(0, ret) TH_LOG("rmmod ctxcount: %s", strerror(-ret));
 	if (!ret) {
-		EXPECT_FALSE(ctx_module_loaded());
+		EXPECT_FALSE(cst_module_loaded());
 		/* the family is gone; the holder's socket simply stops working */
-		EXPECT_EQ(-ENOENT, ctx_open(&s));
+		EXPECT_EQ(-ENOENT, cst_open(&s));
 		usleep(100000);
 		EXPECT_EQ(0, kill(self->holder, 0)) TH_LOG("session owner died with the module");
 	}
 	kill(self->holder, SIGKILL);
 	waitpid(self->holder, NULL, 0);
 	self->holder = 0;
-	EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
+	EXPECT_EQ(0, cst_kmsg_reports(self->kmsg, first, sizeof(first)))
 		TH_LOG("kernel report at rmmod: %s", first);
 
-	if (!ctx_module_loaded()) {
-		ret = ctx_insmod(params);
-		ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", ctx_ko_path(),
+	if (!cst_module_loaded()) {
+		ret = cst_insmod(params);
+		ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", cst_ko_path(),
 					 params, strerror(-ret));
 	}
-	ASSERT_EQ(0, ctx_open(&s));
-	ctx_close(&s);
-	EXPECT_EQ(0, ctx_live_sessions());
+	ASSERT_EQ(0, cst_open(&s));
+	cst_close(&s);
+	EXPECT_EQ(0, cst_live_sessions());
 }
 
-CTX_TEST_MAIN
+CST_TEST_MAIN

@@ -19,12 +19,12 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
 #define NOBODY 65534
 
-static const struct ctx_ev ev_full = CTX_EV_SW(TASK_CLOCK, 0, "task-clock");
-static const struct ctx_ev ev_user = CTX_EV_SW(TASK_CLOCK, CTX_F_USER_ONLY,
+static const struct cst_ev ev_full = CST_EV_SW(TASK_CLOCK, 0, "task-clock");
+static const struct cst_ev ev_user = CST_EV_SW(TASK_CLOCK, CST_F_USER_ONLY,
 					       "task-clock:u");
 
 /* What the unprivileged child saw, in shared memory. */
@@ -34,39 +34,39 @@ struct outcome {
 	int start_ret;
 	int ev_error;		/* the event's CTXCOUNT_EVENT_A_ERROR */
 	uint64_t full;		/* after START and 50 ms of spinning */
-	struct ctx_ack ack;
+	struct cst_ack ack;
 };
 
 struct req {
 	int pid;		/* 0: the unprivileged process itself */
 	uint32_t tflags;
-	const struct ctx_ev *ev;
+	const struct cst_ev *ev;
 	bool dumpable;
 };
 
 static void try_session(const struct req *q, struct outcome *o)
 {
-	struct ctx_res *r = calloc(1, sizeof(*r));
-	struct ctx_sock s;
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
 
 	o->ran = 1;
 	o->ret = -EPROTO;
-	if (!r || ctx_open(&s))
+	if (!r || cst_open(&s))
 		return;
-	o->ret = ctx_new(&s, q->pid ? q->pid : getpid(), q->tflags, q->ev, 1, r,
+	o->ret = cst_new(&s, q->pid ? q->pid : getpid(), q->tflags, q->ev, 1, r,
 			 &o->ack);
 	if (!o->ret) {
 		uint32_t id = r->id;
 
 		o->ev_error = r->nev == 1 ? r->ev[0].error : -EPROTO;
-		o->start_ret = ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, id,
+		o->start_ret = cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, id,
 				       NULL, NULL);
-		ctx_spin_ms(50);
-		if (!ctx_cmd(&s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL) &&
+		cst_spin_ms(50);
+		if (!cst_cmd(&s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL) &&
 		    r->nev == 1)
 			o->full = r->ev[0].full;
 	}
-	ctx_close(&s);
+	cst_close(&s);
 	free(r);
 }
 
@@ -110,18 +110,18 @@ FIXTURE(perm) {
 
 FIXTURE_SETUP(perm)
 {
-	self->kmsg = ctx_kmsg_open();
+	self->kmsg = cst_kmsg_open();
 	self->o = mmap(NULL, sizeof(*self->o), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, self->o);
-	ASSERT_EQ(0, ctx_param_get("paranoid", &self->saved_paranoid))
+	ASSERT_EQ(0, cst_param_get("paranoid", &self->saved_paranoid))
 		TH_LOG("/sys/module/ctxcount/parameters/paranoid missing");
 }
 
 FIXTURE_TEARDOWN(perm)
 {
-	EXPECT_EQ(0, ctx_param_set("paranoid", self->saved_paranoid));
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	EXPECT_EQ(0, cst_param_set("paranoid", self->saved_paranoid));
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 /* One case: paranoid level, request, allowed or not. */
@@ -178,7 +178,7 @@ TEST_F(perm, unprivileged)
 	struct outcome *o = self->o;
 	int ret;
 
-	ret = ctx_param_set("paranoid", variant->paranoid);
+	ret = cst_param_set("paranoid", variant->paranoid);
 	ASSERT_EQ(0, ret) TH_LOG("writing paranoid: %s (the parameter must be 0644)",
 				 strerror(-ret));
 	ASSERT_EQ(0, as_nobody(&q, o));
@@ -211,56 +211,56 @@ FIXTURE(perm_misc) {
 
 FIXTURE_SETUP(perm_misc)
 {
-	self->kmsg = ctx_kmsg_open();
-	ASSERT_EQ(0, ctx_param_get("paranoid", &self->saved_paranoid));
+	self->kmsg = cst_kmsg_open();
+	ASSERT_EQ(0, cst_param_get("paranoid", &self->saved_paranoid));
 }
 
 FIXTURE_TEARDOWN(perm_misc)
 {
-	EXPECT_EQ(0, ctx_param_set("paranoid", self->saved_paranoid));
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	EXPECT_EQ(0, cst_param_set("paranoid", self->saved_paranoid));
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 /* Root is perfmon_capable(): paranoid does not apply. */
 TEST_F(perm_misc, root_ignores_paranoid)
 {
-	struct ctx_res *r = calloc(1, sizeof(*r));
-	struct ctx_ack ack;
-	struct ctx_sock s;
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_ack ack;
+	struct cst_sock s;
 
 	ASSERT_NE(NULL, r);
-	ASSERT_EQ(0, ctx_param_set("paranoid", 3));
-	ASSERT_EQ(0, ctx_open(&s));
-	EXPECT_EQ(0, ctx_new(&s, 1, 0, &ev_full, 1, r, &ack)) TH_LOG("%s", ack.msg);
-	EXPECT_EQ(0, ctx_new(&s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE, &ev_full, 1,
+	ASSERT_EQ(0, cst_param_set("paranoid", 3));
+	ASSERT_EQ(0, cst_open(&s));
+	EXPECT_EQ(0, cst_new(&s, 1, 0, &ev_full, 1, r, &ack)) TH_LOG("%s", ack.msg);
+	EXPECT_EQ(0, cst_new(&s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE, &ev_full, 1,
 			     r, &ack)) TH_LOG("%s", ack.msg);
-	ctx_close(&s);
+	cst_close(&s);
 	free(r);
 }
 
 /* ctxstat run by an unprivileged user, at the default paranoid 2. */
 TEST_F(perm_misc, ctxstat_unprivileged)
 {
-	char *ok_argv[] = { (char *)ctx_ctxstat_path(), "-x,", "-e", "task-clock:u",
-			    "--", (char *)ctx_workload_path(), "spin", "50", NULL };
-	char *sw_argv[] = { (char *)ctx_ctxstat_path(), "-a", "-e", "cpu-clock",
+	char *ok_argv[] = { (char *)cst_ctxstat_path(), "-x,", "-e", "task-clock:u",
+			    "--", (char *)cst_workload_path(), "spin", "50", NULL };
+	char *sw_argv[] = { (char *)cst_ctxstat_path(), "-a", "-e", "cpu-clock",
 			    "--", "/bin/true", NULL };
-	struct ctx_run *run = calloc(1, sizeof(*run));
-	struct ctx_csv_row row;
+	struct cst_run *run = calloc(1, sizeof(*run));
+	struct cst_csv_row row;
 
 	ASSERT_NE(NULL, run);
 	if (access(ok_argv[0], X_OK))
 		SKIP(return, "ctxstat not found at %s", ok_argv[0]);
-	ASSERT_EQ(0, ctx_param_set("paranoid", 2));
-	ctx_run_as(run, ok_argv, 60, NOBODY, NOBODY);
+	ASSERT_EQ(0, cst_param_set("paranoid", 2));
+	cst_run_as(run, ok_argv, 60, NOBODY, NOBODY);
 	EXPECT_TRUE(WIFEXITED(run->status) && WEXITSTATUS(run->status) == 0)
 		TH_LOG("ctxstat -e task-clock:u as uid 65534: 0x%x\n%s",
 		       run->status, run->err);
-	EXPECT_EQ(0, ctx_csv_find(run->err, ',', "task-clock:u", &row))
+	EXPECT_EQ(0, cst_csv_find(run->err, ',', "task-clock:u", &row))
 		TH_LOG("%s", run->err);
 	EXPECT_TRUE(row.numeric && row.value > 0) TH_LOG("value '%s'", row.f[0]);
 
-	ctx_run_as(run, sw_argv, 60, NOBODY, NOBODY);
+	cst_run_as(run, sw_argv, 60, NOBODY, NOBODY);
 	EXPECT_FALSE(WIFEXITED(run->status) && WEXITSTATUS(run->status) == 0)
 		TH_LOG("ctxstat -a as uid 65534 succeeded");
 	EXPECT_TRUE(names_capability(run->err)) TH_LOG("stderr:\n%s", run->err);
@@ -278,10 +278,10 @@ TEST_F(perm_misc, ctxstat_unprivileged)
  */
 TEST_F(perm_misc, tracepoint_events_unprivileged)
 {
-	long id = ctx_tracepoint_id("sched/sched_switch");
-	struct ctx_ev tp = { PERF_TYPE_TRACEPOINT, 0, CTX_F_USER_ONLY,
+	long id = cst_tracepoint_id("sched/sched_switch");
+	struct cst_ev tp = { PERF_TYPE_TRACEPOINT, 0, CST_F_USER_ONLY,
 			     "sched:sched_switch:u" };
-	struct ctx_ev bp = { PERF_TYPE_BREAKPOINT, 0, CTX_F_USER_ONLY,
+	struct cst_ev bp = { PERF_TYPE_BREAKPOINT, 0, CST_F_USER_ONLY,
 			     "breakpoint:u" };
 	struct outcome *o = mmap(NULL, sizeof(*o), PROT_READ | PROT_WRITE,
 				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -292,9 +292,9 @@ TEST_F(perm_misc, tracepoint_events_unprivileged)
 		SKIP(return, "no tracefs: sched/sched_switch/id not found");
 	tp.config = id;
 	/* root: the tracepoint counts */
-	EXPECT_EQ(0, ctx_event_error(&tp));
+	EXPECT_EQ(0, cst_event_error(&tp));
 
-	ASSERT_EQ(0, ctx_param_set("paranoid", 1));
+	ASSERT_EQ(0, cst_param_set("paranoid", 1));
 	ASSERT_EQ(0, as_nobody(&q, o));
 	EXPECT_EQ(0, o->ret) TH_LOG("the session itself was refused: %s", o->ack.msg);
 	EXPECT_EQ(-EACCES, o->ev_error);
@@ -305,4 +305,4 @@ TEST_F(perm_misc, tracepoint_events_unprivileged)
 	munmap(o, sizeof(*o));
 }
 
-CTX_TEST_MAIN
+CST_TEST_MAIN

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
 #define NMI_WATCHDOG	"/proc/sys/kernel/nmi_watchdog"
 #define ASLR		"/proc/sys/kernel/randomize_va_space"
@@ -58,7 +58,7 @@ static int write_long(const char *path, long v)
 }
 
 FIXTURE(quiesce) {
-	struct ctx_run *run;
+	struct cst_run *run;
 	int kmsg;
 	long aslr, rate, nmi;	/* as the test found them */
 	char no_nmi[160];	/* why nmi_watchdog cannot be set to 1, or "" */
@@ -70,7 +70,7 @@ FIXTURE(quiesce) {
  */
 FIXTURE_SETUP(quiesce)
 {
-	self->kmsg = ctx_kmsg_open();
+	self->kmsg = cst_kmsg_open();
 	self->run = calloc(1, sizeof(*self->run));
 	ASSERT_NE(NULL, self->run);
 	self->aslr = read_long(ASLR);
@@ -98,7 +98,7 @@ FIXTURE_TEARDOWN(quiesce)
 		write_long(SAMPLE_RATE, self->rate);
 	if (self->nmi >= 0)
 		write_long(NMI_WATCHDOG, self->nmi);
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->run);
 }
 
@@ -116,7 +116,7 @@ TEST_F(quiesce, sets_and_restores)
 	char before[64], after[64], during[64];
 
 	snapshot(before, sizeof(before));
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	ASSERT_TRUE(WIFEXITED(self->run->status) && !WEXITSTATUS(self->run->status))
 		TH_LOG("%s", self->run->err);
 	TH_LOG("quiesce said:\n%s", self->run->err);
@@ -143,7 +143,7 @@ TEST_F(quiesce, reports_what_it_cannot_change)
 	char path[128], want[160];
 	unsigned int i;
 
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	ASSERT_TRUE(WIFEXITED(self->run->status) && !WEXITSTATUS(self->run->status))
 		TH_LOG("%s", self->run->err);
 	for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++) {
@@ -167,7 +167,7 @@ TEST_F(quiesce, exit_status_passed_on)
 {
 	char *argv[] = { (char *)quiesce_path(), "--", "/bin/sh", "-c", "exit 7", NULL };
 
-	ctx_run(self->run, argv, 60);
+	cst_run(self->run, argv, 60);
 	EXPECT_TRUE(WIFEXITED(self->run->status) && WEXITSTATUS(self->run->status) == 7);
 	EXPECT_EQ(2, read_long(ASLR));
 }
@@ -213,20 +213,20 @@ TEST_F_TIMEOUT(quiesce, sigint_mid_command, 60)
 /* ctxstat warns about the watchdog, and not under quiesce. */
 TEST_F(quiesce, ctxstat_nmi_watchdog_warning)
 {
-	char *plain[] = { (char *)ctx_ctxstat_path(), "-r", "2", "-e", "cpu-clock",
+	char *plain[] = { (char *)cst_ctxstat_path(), "-r", "2", "-e", "cpu-clock",
 			  "--", "/bin/true", NULL };
-	char *quiet[] = { (char *)quiesce_path(), "--", (char *)ctx_ctxstat_path(),
+	char *quiet[] = { (char *)quiesce_path(), "--", (char *)cst_ctxstat_path(),
 			  "-r", "2", "-e", "cpu-clock", "--", "/bin/true", NULL };
 
 	if (self->no_nmi[0])
 		SKIP(return, "%s: no watchdog to warn about", self->no_nmi);
-	if (access(ctx_ctxstat_path(), X_OK))
-		SKIP(return, "ctxstat not found at %s", ctx_ctxstat_path());
-	ctx_run(self->run, plain, 60);
+	if (access(cst_ctxstat_path(), X_OK))
+		SKIP(return, "ctxstat not found at %s", cst_ctxstat_path());
+	cst_run(self->run, plain, 60);
 	EXPECT_NE(NULL, strstr(self->run->err,
 			       "ctxstat: warning: the NMI watchdog is on (kernel.nmi_watchdog is 1)"))
 		TH_LOG("%s", self->run->err);
-	ctx_run(self->run, quiet, 60);
+	cst_run(self->run, quiet, 60);
 	EXPECT_TRUE(WIFEXITED(self->run->status) && !WEXITSTATUS(self->run->status))
 		TH_LOG("%s", self->run->err);
 	EXPECT_EQ(NULL, strstr(self->run->err, "NMI watchdog is on"))

@@ -30,9 +30,9 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
-static const struct ctx_ev ev_cpu_clock = CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock");
+static const struct cst_ev ev_cpu_clock = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 
 static long env_long(const char *name, long def)
 {
@@ -62,8 +62,8 @@ static pid_t spawn_ctxstat(bool quiet, bool quick)
 {
 	static char spin[] = "spin", sleeps[] = "sleeps", ms[] = "300", n[] = "1000";
 	static char ex[] = "exit", zero[] = "0";
-	char *argv[] = { (char *)ctx_ctxstat_path(), "-e", "cpu-clock,task-clock:t",
-			 "--", (char *)ctx_workload_path(), sleeps, n, NULL };
+	char *argv[] = { (char *)cst_ctxstat_path(), "-e", "cpu-clock,task-clock:t",
+			 "--", (char *)cst_workload_path(), sleeps, n, NULL };
 	pid_t pid;
 
 	if (quick) {
@@ -97,8 +97,8 @@ FIXTURE(storm) {
 
 FIXTURE_SETUP(storm)
 {
-	self->kmsg = ctx_kmsg_open();
-	self->base = ctx_live_sessions();
+	self->kmsg = cst_kmsg_open();
+	self->base = cst_live_sessions();
 	ASSERT_LE(0, self->base);
 	rng_state = env_long("CTX_STORM_SEED", 0);
 	if (!rng_state)
@@ -107,7 +107,7 @@ FIXTURE_SETUP(storm)
 
 FIXTURE_TEARDOWN(storm)
 {
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 }
 
 struct slot {
@@ -134,12 +134,12 @@ static double kill_delay(double setup)
 /* Wall time of a whole ctxstat run whose workload exits at once. */
 static double setup_time(void)
 {
-	double t = ctx_now();
+	double t = cst_now();
 	pid_t pid = spawn_ctxstat(true, true);
 
 	if (pid < 0 || waitpid(pid, NULL, 0) != pid)
 		return 0.1;
-	return ctx_now() - t;
+	return cst_now() - t;
 }
 
 /*
@@ -165,13 +165,13 @@ TEST_F_TIMEOUT(storm, kills, 3600)
 	int par = env_long("CTX_STORM_PARALLEL", 8);
 	long started = 0, done = 0, by_kill = 0, exited = 0, max_live = 0;
 	struct slot slots[32];
-	double t0 = ctx_now(), next_poll = 0, setup, next_report = t0 + 30;
+	double t0 = cst_now(), next_poll = 0, setup, next_report = t0 + 30;
 	bool cut = false;
 	int i, status;
 	long live;
 
-	if (access(ctx_ctxstat_path(), X_OK))
-		SKIP(return, "ctxstat not found at %s", ctx_ctxstat_path());
+	if (access(cst_ctxstat_path(), X_OK))
+		SKIP(return, "ctxstat not found at %s", cst_ctxstat_path());
 	setup = setup_time();
 	if (par < 1)
 		par = 1;
@@ -181,7 +181,7 @@ TEST_F_TIMEOUT(storm, kills, 3600)
 	fflush(stdout);
 	fflush(stderr);
 	while (done < started || started < total) {
-		double now = ctx_now();
+		double now = cst_now();
 
 		if (!cut && budget > 0 && now - t0 > budget && started < total) {
 			cut = true;
@@ -194,9 +194,9 @@ TEST_F_TIMEOUT(storm, kills, 3600)
 			if (!sl->pid && started < total) {
 				sl->pid = spawn_ctxstat(true, false);
 				ASSERT_LT(0, sl->pid);
-				sl->kill_at = ctx_now() + kill_delay(setup);
+				sl->kill_at = cst_now() + kill_delay(setup);
 				started++;
-				if (sl->kill_at <= ctx_now())
+				if (sl->kill_at <= cst_now())
 					kill(sl->pid, SIGKILL);
 			} else if (sl->pid && now >= sl->kill_at) {
 				kill(sl->pid, SIGKILL);
@@ -213,7 +213,7 @@ TEST_F_TIMEOUT(storm, kills, 3600)
 			}
 		}
 		if (now >= next_poll) {
-			live = ctx_live_sessions();
+			live = cst_live_sessions();
 			if (live - self->base > max_live)
 				max_live = live - self->base;
 			next_poll = now + 0.25;
@@ -228,9 +228,9 @@ TEST_F_TIMEOUT(storm, kills, 3600)
 	/* reap the workloads that were killed with their groups */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
-	live = ctx_wait_live_sessions(self->base, 5000);
+	live = cst_wait_live_sessions(self->base, 5000);
 	ksft_print_msg("storm: %ld ctxstat runs in %.1f s (%d at a time, a run's setup %.0f ms)%s: %ld SIGKILLed, %ld ended before the kill; up to %ld live sessions seen; %ld left at the end\n",
-		       total, ctx_now() - t0, par, setup * 1000,
+		       total, cst_now() - t0, par, setup * 1000,
 		       cut ? " (cut short by CTX_STORM_SECONDS)" : "",
 		       by_kill, exited, max_live, live - self->base);
 	EXPECT_EQ(self->base, live);
@@ -251,28 +251,28 @@ static pid_t spawn_holder(int n)
 	if (pid)
 		return pid;
 	for (;;) {
-		struct ctx_res *r = calloc(1, sizeof(*r));
-		struct ctx_sock s;
+		struct cst_res *r = calloc(1, sizeof(*r));
+		struct cst_sock s;
 		int i;
 
 		if (!r)
 			_exit(1);
-		if (ctx_open(&s)) {
+		if (cst_open(&s)) {
 			free(r);
 			usleep(50000);
 			continue;
 		}
 		for (i = 0; i < n; i++) {
-			if (ctx_new(&s, getpid(), 0, &ev_cpu_clock, 1, r, NULL))
+			if (cst_new(&s, getpid(), 0, &ev_cpu_clock, 1, r, NULL))
 				break;
-			ctx_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL);
+			cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL);
 		}
 		/* count until the module goes away, then start over */
-		while (!ctx_cmd(&s, CTXCOUNT_CMD_STATS, 0, r, NULL)) {
-			ctx_spin_ms(5);
+		while (!cst_cmd(&s, CTXCOUNT_CMD_STATS, 0, r, NULL)) {
+			cst_spin_ms(5);
 			usleep(20000);
 		}
-		ctx_close(&s);
+		cst_close(&s);
 		free(r);
 	}
 }
@@ -293,14 +293,14 @@ static pid_t spawn_runner(struct runner_stats *st, volatile int *stop)
 	if (pid)
 		return pid;
 	while (!*stop) {
-		double end = ctx_now() + 60;
+		double end = cst_now() + 60;
 		pid_t c = spawn_ctxstat(true, true);
 		int status = 0;
 
 		if (c < 0)
 			_exit(1);
 		while (waitpid(c, &status, WNOHANG) != c) {
-			if (ctx_now() > end) {
+			if (cst_now() > end) {
 				kill(-c, SIGKILL);
 				waitpid(c, &status, 0);
 				st->hung++;
@@ -325,7 +325,7 @@ static pid_t spawn_runner(struct runner_stats *st, volatile int *stop)
 TEST_F_TIMEOUT(storm, reload, 1200)
 {
 	long cycles = env_long("CTX_STORM_CYCLES", 10);
-	const char *ctxload = ctx_ctxload_path();
+	const char *ctxload = cst_ctxload_path();
 	struct runner_stats *st;
 	volatile int *stop;
 	char params[256], first[512];
@@ -334,12 +334,12 @@ TEST_F_TIMEOUT(storm, reload, 1200)
 	double t0;
 	int ret, status;
 
-	if (access(ctx_ko_path(), R_OK))
+	if (access(cst_ko_path(), R_OK))
 		SKIP(return, "%s not readable: could not load the module again",
-		     ctx_ko_path());
-	if (access(ctx_ctxstat_path(), X_OK))
-		SKIP(return, "ctxstat not found at %s", ctx_ctxstat_path());
-	ctx_current_params(params, sizeof(params));
+		     cst_ko_path());
+	if (access(cst_ctxstat_path(), X_OK))
+		SKIP(return, "ctxstat not found at %s", cst_ctxstat_path());
+	cst_current_params(params, sizeof(params));
 	st = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, st);
 	memset(st, 0, 4096);
@@ -372,21 +372,21 @@ TEST_F_TIMEOUT(storm, reload, 1200)
 	ASSERT_LT(0, runner);
 	usleep(500000);
 
-	t0 = ctx_now();
+	t0 = cst_now();
 	for (c = 0; c < cycles; c++) {
 		/* let sessions appear on the fresh module */
 		usleep(100000 + rn(400000));
-		ret = ctx_rmmod();
+		ret = cst_rmmod();
 		if (ret == -EBUSY || ret == -EAGAIN) {
 			busy++;
 			continue;
 		}
 		ASSERT_EQ(0, ret) TH_LOG("cycle %ld: rmmod ctxcount: %s", c, strerror(-ret));
 		usleep(rn(200000));
-		ret = ctx_insmod(params);
+		ret = cst_insmod(params);
 		ASSERT_EQ(0, ret) TH_LOG("cycle %ld: insmod %s %s: %s", c,
-					 ctx_ko_path(), params, strerror(-ret));
-		EXPECT_EQ(0, ctx_kmsg_reports(self->kmsg, first, sizeof(first)))
+					 cst_ko_path(), params, strerror(-ret));
+		EXPECT_EQ(0, cst_kmsg_reports(self->kmsg, first, sizeof(first)))
 			TH_LOG("cycle %ld: kernel report: %s", c, first);
 	}
 	*stop = 1;
@@ -397,18 +397,18 @@ TEST_F_TIMEOUT(storm, reload, 1200)
 		kill(-load, SIGKILL);
 		waitpid(load, NULL, 0);
 	}
-	if (!ctx_module_loaded())
-		ASSERT_EQ(0, ctx_insmod(params));
+	if (!cst_module_loaded())
+		ASSERT_EQ(0, cst_insmod(params));
 	ksft_print_msg("storm: %ld rmmod/insmod cycles in %.1f s (%ld rmmod refused busy)%s; ctxstat runs meanwhile: %ld (%ld completed, %ld failed with the module gone, %ld other, %ld hung)\n",
-		       cycles - busy, ctx_now() - t0, busy,
+		       cycles - busy, cst_now() - t0, busy,
 		       load > 0 ? " under loopback NIC load" : "",
 		       st->runs, st->ok, st->failed, st->other, st->hung);
 	EXPECT_EQ(0, st->hung);
 	EXPECT_EQ(0, st->other) TH_LOG("ctxstat ended neither with 0 nor with 1: wait status 0x%x",
 				       st->last_other);
 	EXPECT_LT(0, cycles - busy);
-	EXPECT_EQ(0, ctx_wait_live_sessions(0, 5000));
+	EXPECT_EQ(0, cst_wait_live_sessions(0, 5000));
 	munmap(st, 4096);
 }
 
-CTX_TEST_MAIN
+CST_TEST_MAIN

@@ -17,15 +17,15 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "ctx_lib.h"
+#include "cst.h"
 
 #define PER_CHILD_ITERS 2000000ULL	/* 4M instructions each */
 #define NCHILD 4
 
-static const struct ctx_ev ev_insn_u = CTX_EV_HW(INSTRUCTIONS, CTX_F_USER_ONLY,
+static const struct cst_ev ev_insn_u = CST_EV_HW(INSTRUCTIONS, CST_F_USER_ONLY,
 						 "instructions:u");
-static const struct ctx_ev ev_task_clock = CTX_EV_SW(TASK_CLOCK, 0, "task-clock");
-static const struct ctx_ev ev_cpu_clock = CTX_EV_SW(CPU_CLOCK, 0, "cpu-clock");
+static const struct cst_ev ev_task_clock = CST_EV_SW(TASK_CLOCK, 0, "task-clock");
+static const struct cst_ev ev_cpu_clock = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 
 struct work {
 	int n;			/* children or threads */
@@ -35,7 +35,7 @@ struct work {
 
 static void *thread_fn(void *arg)
 {
-	ctx_loop(*(uint64_t *)arg);
+	cst_loop(*(uint64_t *)arg);
 	return NULL;
 }
 
@@ -50,7 +50,7 @@ static void work_fn(void *arg)
 		if (w->threads) {
 			pthread_create(&t[i], NULL, thread_fn, &w->iters);
 		} else if (fork() == 0) {
-			ctx_loop(w->iters);
+			cst_loop(w->iters);
 			_exit(0);
 		}
 	}
@@ -63,19 +63,19 @@ static void work_fn(void *arg)
 }
 
 FIXTURE(tg) {
-	struct ctx_sock s;
-	struct ctx_res *res;
+	struct cst_sock s;
+	struct cst_res *res;
 	int kmsg;
 	pid_t bg;
 };
 
 FIXTURE_SETUP(tg)
 {
-	self->kmsg = ctx_kmsg_open();
+	self->kmsg = cst_kmsg_open();
 	self->res = calloc(1, sizeof(*self->res));
 	self->bg = 0;
 	ASSERT_NE(NULL, self->res);
-	ASSERT_EQ(0, ctx_open(&self->s));
+	ASSERT_EQ(0, cst_open(&self->s));
 }
 
 FIXTURE_TEARDOWN(tg)
@@ -84,45 +84,45 @@ FIXTURE_TEARDOWN(tg)
 		kill(self->bg, SIGKILL);
 		waitpid(self->bg, NULL, 0);
 	}
-	ctx_close(&self->s);
-	CTX_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	cst_close(&self->s);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->res);
 }
 
 /* Run w in a stopped child monitored with tflags; return ev's result. */
-static int count_work(struct __test_metadata *_metadata, struct ctx_sock *s,
-		      struct ctx_res *r, const struct ctx_ev *ev,
+static int count_work(struct __test_metadata *_metadata, struct cst_sock *s,
+		      struct cst_res *r, const struct cst_ev *ev,
 		      uint32_t tflags, struct work *w)
 {
-	struct ctx_child c;
+	struct cst_child c;
 	char txt[512];
 
-	if (ctx_child_fork(&c, work_fn, w))
+	if (cst_child_fork(&c, work_fn, w))
 		return -1;
-	if (ctx_new(s, c.pid, tflags, ev, 1, r, NULL) ||
-	    ctx_cmd(s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL)) {
+	if (cst_new(s, c.pid, tflags, ev, 1, r, NULL) ||
+	    cst_cmd(s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL)) {
 		kill(c.pid, SIGKILL);
-		ctx_child_wait(&c);
+		cst_child_wait(&c);
 		return -1;
 	}
-	ctx_child_go(&c);
-	if (ctx_child_wait(&c) != 0)
+	cst_child_go(&c);
+	if (cst_child_wait(&c) != 0)
 		return -1;
-	if (ctx_cmd(s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL) || r->nev != 1)
+	if (cst_cmd(s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL) || r->nev != 1)
 		return -1;
-	ctx_fmt_event(&r->ev[0], txt, sizeof(txt));
+	cst_fmt_event(&r->ev[0], txt, sizeof(txt));
 	TH_LOG("%s, %d %s x %llu iterations, flags 0x%x: tasks seen %llu, %s",
 	       ev->name, w->n, w->threads ? "threads" : "children",
 	       (unsigned long long)w->iters, tflags,
 	       (unsigned long long)r->tasks_seen, txt);
-	ctx_cmd(s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL, NULL);
+	cst_cmd(s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL, NULL);
 	return r->ev[0].error ? -1 : 0;
 }
 
 /* Forked children or threads: same fixture data as tg, with a variant. */
 FIXTURE(inherit) {
-	struct ctx_sock s;
-	struct ctx_res *res;
+	struct cst_sock s;
+	struct cst_res *res;
 	int kmsg;
 	pid_t bg;
 };
@@ -151,7 +151,7 @@ TEST_F_TIMEOUT(inherit, instructions_u, 180)
 	double want = 2.0 * NCHILD * PER_CHILD_ITERS, got, dev;
 	char why[256];
 
-	if (ctx_no_insn_reason(why, sizeof(why)))
+	if (cst_no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, count_work(_metadata, &self->s, self->res, &ev_insn_u,
 				CTXCOUNT_TARGET_F_INHERIT, &w));
@@ -177,7 +177,7 @@ TEST_F_TIMEOUT(inherit, task_clock_scales, 180)
 	double t1, t2;
 
 	/* ~200 ms of loop for one: calibrated with task-clock itself */
-	one.iters = ctx_no_insn_reason(why, sizeof(why)) ? 100000000ULL : 5000000ULL;
+	one.iters = cst_no_insn_reason(why, sizeof(why)) ? 100000000ULL : 5000000ULL;
 	two.iters = one.iters;
 	ASSERT_EQ(0, count_work(_metadata, &self->s, self->res, &ev_task_clock,
 				CTXCOUNT_TARGET_F_INHERIT, &one));
@@ -193,70 +193,70 @@ TEST_F_TIMEOUT(inherit, task_clock_scales, 180)
 
 static void spin_fn(void *ms)
 {
-	ctx_spin_ms((uintptr_t)ms);
+	cst_spin_ms((uintptr_t)ms);
 }
 
 TEST_F_TIMEOUT(tg, attach_running_pid, 120)
 {
-	struct ctx_res *r = self->res;
-	struct ctx_child c;
+	struct cst_res *r = self->res;
+	struct cst_child c;
 
 	/* already running before the session exists */
-	ASSERT_EQ(0, ctx_child_fork(&c, spin_fn, (void *)(uintptr_t)3000));
+	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)3000));
 	self->bg = c.pid;
-	ctx_child_go(&c);
+	cst_child_go(&c);
 	usleep(100000);
-	ASSERT_EQ(0, ctx_new(&self->s, c.pid, 0, &ev_task_clock, 1, r, NULL));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, &ev_task_clock, 1, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
 	usleep(300000);
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
 	TH_LOG("attached for 300 ms: task-clock %.1f ms",
 	       r->ev[0].full / 1e6);
 	EXPECT_LT(100000000ULL, r->ev[0].full);
-	EXPECT_EQ(r->ev[0].full, ctx_bucket_sum(&r->ev[0]));
+	EXPECT_EQ(r->ev[0].full, cst_bucket_sum(&r->ev[0]));
 }
 
 TEST_F_TIMEOUT(tg, system_wide, 120)
 {
-	struct ctx_res *r = self->res;
-	struct ctx_child c;
+	struct cst_res *r = self->res;
+	struct cst_child c;
 
-	ASSERT_EQ(0, ctx_new(&self->s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+	ASSERT_EQ(0, cst_new(&self->s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
 			     &ev_cpu_clock, 1, r, NULL));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
 	/* a process the session was not told about */
-	ASSERT_EQ(0, ctx_child_fork(&c, spin_fn, (void *)(uintptr_t)300));
-	ctx_child_go(&c);
-	ASSERT_EQ(0, ctx_child_wait(&c));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, r->id, NULL, NULL));
-	ASSERT_EQ(0, ctx_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)300));
+	cst_child_go(&c);
+	ASSERT_EQ(0, cst_child_wait(&c));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, r->id, NULL, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
 	TH_LOG("system wide: cpu-clock %.1f ms, tasks seen %llu",
 	       r->ev[0].full / 1e6, (unsigned long long)r->tasks_seen);
 	EXPECT_LT(200000000ULL, r->ev[0].full);
 	EXPECT_LE(2, r->tasks_seen);
-	EXPECT_EQ(r->ev[0].full, ctx_bucket_sum(&r->ev[0]));
+	EXPECT_EQ(r->ev[0].full, cst_bucket_sum(&r->ev[0]));
 }
 
 TEST_F_TIMEOUT(tg, ctxstat_p_pid, 120)
 {
 	char pid[16];
-	char *argv[] = { (char *)ctx_ctxstat_path(), "-x,", "-e", "task-clock",
+	char *argv[] = { (char *)cst_ctxstat_path(), "-x,", "-e", "task-clock",
 			 "-p", pid, "--", "/bin/sleep", "1", NULL };
-	struct ctx_run *run = calloc(1, sizeof(*run));
-	struct ctx_csv_row row;
-	struct ctx_child c;
+	struct cst_run *run = calloc(1, sizeof(*run));
+	struct cst_csv_row row;
+	struct cst_child c;
 
 	ASSERT_NE(NULL, run);
 	if (access(argv[0], X_OK))
 		SKIP(return, "ctxstat not found at %s", argv[0]);
-	ASSERT_EQ(0, ctx_child_fork(&c, spin_fn, (void *)(uintptr_t)20000));
+	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)20000));
 	self->bg = c.pid;
-	ctx_child_go(&c);
+	cst_child_go(&c);
 	snprintf(pid, sizeof(pid), "%d", c.pid);
-	ctx_run(run, argv, 60);
+	cst_run(run, argv, 60);
 	EXPECT_TRUE(WIFEXITED(run->status) && WEXITSTATUS(run->status) == 0)
 		TH_LOG("status 0x%x:\n%s", run->status, run->err);
-	ASSERT_EQ(0, ctx_csv_find(run->err, ',', "task-clock", &row))
+	ASSERT_EQ(0, cst_csv_find(run->err, ',', "task-clock", &row))
 		TH_LOG("no task-clock row:\n%s", run->err);
 	TH_LOG("ctxstat -p %s for 1 s of a spinning process: task-clock %s msec",
 	       pid, row.f[0]);
@@ -269,22 +269,22 @@ TEST_F_TIMEOUT(tg, ctxstat_p_pid, 120)
 
 TEST_F_TIMEOUT(tg, ctxstat_a, 120)
 {
-	char *argv[] = { (char *)ctx_ctxstat_path(), "-x,", "-a", "-e", "cpu-clock",
-			 "--", (char *)ctx_workload_path(), "spin", "500", NULL };
-	struct ctx_run *run = calloc(1, sizeof(*run));
-	struct ctx_csv_row row;
+	char *argv[] = { (char *)cst_ctxstat_path(), "-x,", "-a", "-e", "cpu-clock",
+			 "--", (char *)cst_workload_path(), "spin", "500", NULL };
+	struct cst_run *run = calloc(1, sizeof(*run));
+	struct cst_csv_row row;
 
 	ASSERT_NE(NULL, run);
 	if (access(argv[0], X_OK))
 		SKIP(return, "ctxstat not found at %s", argv[0]);
-	ctx_run(run, argv, 60);
+	cst_run(run, argv, 60);
 	EXPECT_TRUE(WIFEXITED(run->status) && WEXITSTATUS(run->status) == 0)
 		TH_LOG("status 0x%x:\n%s", run->status, run->err);
-	ASSERT_EQ(0, ctx_csv_find(run->err, ',', "cpu-clock", &row))
+	ASSERT_EQ(0, cst_csv_find(run->err, ',', "cpu-clock", &row))
 		TH_LOG("no cpu-clock row:\n%s", run->err);
 	TH_LOG("ctxstat -a over a 500 ms spin: cpu-clock %s msec", row.f[0]);
 	ASSERT_TRUE(row.numeric);
 	EXPECT_LT(300.0, row.value);
 }
 
-CTX_TEST_MAIN
+CST_TEST_MAIN

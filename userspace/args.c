@@ -7,12 +7,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
+#include "util.h"
 
 enum {
 	OPT_BREAKDOWN = 256, OPT_LIST, OPT_REPEAT_UNTIL, OPT_REPEAT_EVENT,
@@ -111,19 +111,7 @@ void ctx_args_usage(FILE *f)
 "outliers on stderr; they stay in the mean.\n"
 "\n"
 "Exit status: the command's (128+N if killed by signal N), 129 for a\n"
-"usage error, 1 if counting failed.\n"
-"\n"
-"See `ctxstat compare -h` and `ctxstat report -h`.\n", f);
-}
-
-static int usage_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
+"usage error, 1 if counting failed.\n", f);
 }
 
 void ctx_args_compare_usage(FILE *f)
@@ -200,12 +188,12 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	switch (c) {
 	case 'e':
 		if (a->nr_event_specs == CTX_ARGS_MAX_EVENT_SPECS)
-			return usage_error(err, errlen, "too many -e options");
+			return ctx_err(err, errlen, "too many -e options");
 		a->event_specs[a->nr_event_specs++] = arg;
 		return 0;
 	case 'r':
 		if (parse_positive(arg, INT_MAX, &v))
-			return usage_error(err, errlen,
+			return ctx_err(err, errlen,
 					   "bad repeat count '%s'", arg);
 		a->repeat = v;
 		a->repeat_set = true;
@@ -215,7 +203,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case 'x':
 		if (!*arg)
-			return usage_error(err, errlen,
+			return ctx_err(err, errlen,
 					   "empty field separator");
 		a->field_sep = arg;
 		return 0;
@@ -227,7 +215,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case 'p':
 		if (parse_positive(arg, INT_MAX, &v))
-			return usage_error(err, errlen, "bad pid '%s'", arg);
+			return ctx_err(err, errlen, "bad pid '%s'", arg);
 		a->pid = v;
 		return 0;
 	case 'a':
@@ -247,7 +235,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case OPT_REPEAT_UNTIL:
 		if (parse_percent(arg, &a->repeat_until))
-			return usage_error(err, errlen,
+			return ctx_err(err, errlen,
 					   "bad --repeat-until '%s' (a percentage, e.g. 0.5%%)",
 					   arg);
 		return 0;
@@ -267,7 +255,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		a->no_noise_check = true;
 		return 0;
 	}
-	return usage_error(err, errlen, "unknown option");
+	return ctx_err(err, errlen, "unknown option");
 }
 
 /* perf's wording: "unknown option `name'", "unknown switch `c'". */
@@ -280,16 +268,16 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
 		arg += 2;
 		len = strcspn(arg, "=");
 		if (c == ':')
-			return usage_error(err, errlen,
+			return ctx_err(err, errlen,
 					   "option `%.*s' requires a value",
 					   (int)len, arg);
-		return usage_error(err, errlen, "unknown option `%.*s'",
+		return ctx_err(err, errlen, "unknown option `%.*s'",
 				   (int)len, arg);
 	}
 	if (c == ':')
-		return usage_error(err, errlen, "switch `%c' requires a value",
+		return ctx_err(err, errlen, "switch `%c' requires a value",
 				   optopt);
-	return usage_error(err, errlen, "unknown switch `%c'", optopt);
+	return ctx_err(err, errlen, "unknown switch `%c'", optopt);
 }
 
 /* Combinations that perf rejects too, or that would leave nothing to count. */
@@ -298,25 +286,25 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 	if (a->help || a->list)
 		return 0;
 	if (a->field_sep && a->json)
-		return usage_error(err, errlen, "-x and -j are exclusive");
+		return ctx_err(err, errlen, "-x and -j are exclusive");
 	if (a->pid && a->system_wide)
-		return usage_error(err, errlen, "-p and -a are exclusive");
+		return ctx_err(err, errlen, "-p and -a are exclusive");
 	if (!a->cmd && !a->pid && !a->system_wide)
-		return usage_error(err, errlen,
+		return ctx_err(err, errlen,
 				   "a command, -p <pid> or -a is required");
 	if (a->repeat > 1 && !a->cmd)
-		return usage_error(err, errlen,
+		return ctx_err(err, errlen,
 				   "--repeat needs a command to repeat");
 	if (a->null_run && a->nr_event_specs)
-		return usage_error(err, errlen, "-n and -e are exclusive");
+		return ctx_err(err, errlen, "-n and -e are exclusive");
 	if (a->repeat_until && !a->cmd)
-		return usage_error(err, errlen,
+		return ctx_err(err, errlen,
 				   "--repeat-until needs a command to repeat");
 	if (a->repeat_event && !a->repeat_until)
-		return usage_error(err, errlen,
+		return ctx_err(err, errlen,
 				   "--repeat-event needs --repeat-until");
 	if (a->null_run && (a->repeat_until || a->save))
-		return usage_error(err, errlen,
+		return ctx_err(err, errlen,
 				   "-n counts nothing to repeat on or save");
 	return 0;
 }
@@ -359,10 +347,10 @@ static int split_commands(struct ctx_args *a, char *err, size_t errlen)
 	for (i = 0; i < a->cmd_argc && strcmp(a->cmd[i], "---"); i++)
 		;
 	if (i == a->cmd_argc)
-		return usage_error(err, errlen,
+		return ctx_err(err, errlen,
 				   "two commands are needed: <command A> --- <command B>");
 	if (i == 0 || i == a->cmd_argc - 1)
-		return usage_error(err, errlen, "empty command %s around '---'",
+		return ctx_err(err, errlen, "empty command %s around '---'",
 				   i ? "B" : "A");
 	a->cmd[i] = NULL;
 	a->cmd_b = &a->cmd[i + 1];
@@ -381,20 +369,20 @@ int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 		return 0;
 	if (a->pid || a->system_wide || a->null_run || a->list || a->json ||
 	    a->breakdown)
-		return usage_error(err, errlen,
+		return ctx_err(err, errlen,
 				   "compare runs two commands: -p, -a, -n, -j, --list and --breakdown do not apply");
 	if (!a->cmd)
-		return usage_error(err, errlen,
+		return ctx_err(err, errlen,
 				   "two commands are needed: <command A> --- <command B>");
 	if (split_commands(a, err, errlen))
 		return -1;
 	if (!a->repeat_set)
 		a->repeat = CTX_COMPARE_DEFAULT_RUNS;
 	if (a->repeat < 2)
-		return usage_error(err, errlen,
+		return ctx_err(err, errlen,
 				   "compare needs at least 2 runs of each command");
 	if (a->repeat_event && !a->repeat_until)
-		return usage_error(err, errlen,
+		return ctx_err(err, errlen,
 				   "--repeat-event needs --repeat-until");
 	return 0;
 }

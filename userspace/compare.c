@@ -1,239 +1,155 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare: from two kept samples per event to a verdict. B is compared
- * against A; for every event more is slower (more cycles, instructions,
- * cache misses, clock time, context switches...).
+ * compare: one runner per command, runs in ABBA order (abtest.c), then
+ * the comparison (abprint.c) and --save.
  */
-#include <math.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 
+#include "abprint.h"
 #include "compare.h"
+#include "noise.h"
+#include "repeat.h"
+#include "runner.h"
+#include "save.h"
+#include "stat.h"
+#include "workload.h"
 
-bool ctx_abba_is_b(int i)
+static bool is_clock_event(const struct ctx_event *ev)
 {
-	return ((i / 2) & 1) ^ (i & 1);
+	return ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
+	       ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 }
 
-enum ctx_verdict ctx_verdict_of(const struct ctx_welch *w, double alpha)
+static int compare_table(const struct ctx_runner *ra,
+			 const struct ctx_runner *rb, FILE *out)
 {
-	if (!(w->p < alpha))
-		return CTX_VERDICT_SAME;
-	return w->diff > 0 ? CTX_VERDICT_SLOWER : CTX_VERDICT_FASTER;
-}
+	const struct ctx_args *a = ra->args;
+	const struct ctx_event_list *l = ra->events;
+	struct ctx_compare_row *rows = calloc(l->nr ? l->nr : 1, sizeof(*rows));
+	struct ctx_compare_print p = {
+		.f = out, .sep = a->field_sep, .cmd_a = ra->args->cmd,
+		.cmd_b = rb->args->cmd,
+		.runs = ra->runs_done < rb->runs_done ? ra->runs_done :
+			rb->runs_done,
+	};
+	int i, err;
 
-const char *ctx_verdict_name(enum ctx_verdict v)
-{
-	switch (v) {
-	case CTX_VERDICT_SAME:
-		return "no significant change";
-	case CTX_VERDICT_SLOWER:
-		return "slower";
-	case CTX_VERDICT_FASTER:
-		return "faster";
-	default:
-		return "too few runs";
+	if (!rows)
+		return -ENOMEM;
+	for (i = 0; i < l->nr; i++) {
+		struct ctx_compare_row *r = &rows[i];
+
+		r->name = l->ev[i].name;
+		r->counter = l->ev[i].counter;
+		r->task_only = l->ev[i].task_only;
+		r->clock = is_clock_event(&l->ev[i]);
+		err = ra->counters[r->counter].error ?: rb->counters[r->counter].error;
+		if (err == -EOPNOTSUPP || err == -ENOENT)
+			r->error = "<not supported>";
+		else if (err)
+			r->error = strerror(-err);
+		r->a = ctx_runner_values(ra, i);
+		r->b = ctx_runner_values(rb, i);
+		ctx_compare_row_eval(r);
 	}
+	ctx_compare_print(&p, rows, l->nr);
+	free(rows);
+	return 0;
 }
 
-static bool separated(const struct ctx_sample *a, const struct ctx_sample *b,
-		      int k, double alpha)
+/* A command that fails makes every number meaningless: stop and say so. */
+static int check_status(const struct ctx_runner *r, const char *who)
 {
-	struct ctx_sample ka = ctx_sample_view(a->v, k);
-	struct ctx_sample kb = ctx_sample_view(b->v, k);
-	struct ctx_welch w;
+	int code = ctx_exit_code(r->status);
 
-	return !ctx_welch(&ka, &kb, 1 - alpha, &w) && w.p < alpha;
+	if (!code)
+		return 0;
+	fprintf(stderr, "ctxstat: command %s ('%s') exited with status %d; comparison stopped\n",
+		who, r->args->cmd[0], code);
+	return code;
 }
 
-int ctx_runs_to_separate(const struct ctx_sample *a,
-			 const struct ctx_sample *b, double alpha)
+static bool precise_enough(const struct ctx_runner *ra,
+			   const struct ctx_runner *rb, int watch)
 {
-	int n = a->n < b->n ? a->n : b->n, k, first = 0;
-
-	for (k = n; k >= 2 && separated(a, b, k, alpha); k--)
-		first = k;
-	return first;
+	return ra->runs_done == rb->runs_done && ctx_precise_enough(ra, watch) &&
+	       ctx_precise_enough(rb, watch);
 }
 
-void ctx_compare_row_eval(struct ctx_compare_row *r)
+static int run_compare(const struct ctx_args *args,
+		       const struct ctx_event_list *l, FILE *out)
 {
-	memset(&r->w, 0, sizeof(r->w));
-	r->runs_to_separate = 0;
-	if (r->error || ctx_welch(r->a, r->b, 1 - CTX_COMPARE_ALPHA, &r->w)) {
-		r->verdict = CTX_VERDICT_TOO_FEW;
-		return;
+	struct ctx_args a = *args, b = *args;
+	struct ctx_runner *ra, *rb, *r;
+	int i, err = 0, code = 0, watch = ctx_until_event(args, l);
+
+	b.cmd = args->cmd_b;
+	b.cmd_argc = args->cmd_b_argc;
+	if (ctx_noise_check_wanted(args))
+		ctx_noise_check_env(stderr);
+	ra = ctx_runner_new(&a, l);
+	rb = ra ? ctx_runner_new(&b, l) : NULL;
+	if (!rb) {
+		ctx_runner_free(ra);
+		return 1;
 	}
-	r->verdict = ctx_verdict_of(&r->w, CTX_COMPARE_ALPHA);
-	r->runs_to_separate = ctx_runs_to_separate(r->a, r->b,
-						   CTX_COMPARE_ALPHA);
-}
+	ctx_install_signal_handlers();
+	for (i = 0; i < 2 * ctx_max_runs(args) && !err && !code; i++) {
+		bool is_b = ctx_abba_is_b(i);
 
-/* ---------------------------------------------------------- printing -- */
-
-static double shown(const struct ctx_compare_row *r, double v)
-{
-	return r->clock ? v / 1e6 : v;
-}
-
-static void fmt_value(const struct ctx_compare_row *r, double v,
-		      char *buf, size_t len)
-{
-	if (r->clock)
-		snprintf(buf, len, "%'.2f", shown(r, v));
-	else
-		snprintf(buf, len, "%'.0f", v);
-}
-
-static void fmt_signed(const struct ctx_compare_row *r, double v,
-		       char *buf, size_t len)
-{
-	if (r->clock)
-		snprintf(buf, len, "%'+.2f", shown(r, v));
-	else
-		snprintf(buf, len, "%'+.0f", v);
-}
-
-/* Percent of A's mean, or "" when A's mean is 0. */
-static void fmt_pct(double v, double base, char *buf, size_t len)
-{
-	if (base == 0)
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, "%+.2f%%", 100.0 * v / fabs(base));
-}
-
-static void fmt_p(double p, char *buf, size_t len)
-{
-	if (p == 0)
-		snprintf(buf, len, "0");
-	else if (p < 0.0001)
-		snprintf(buf, len, "<0.0001");
-	else
-		snprintf(buf, len, "%.4f", p);
-}
-
-static void print_cmd(FILE *f, const char *label, char **cmd)
-{
-	int i;
-
-	fprintf(f, "   %s: '", label);
-	for (i = 0; cmd && cmd[i]; i++)
-		fprintf(f, "%s%s", i ? " " : "", cmd[i]);
-	fputs("'\n", f);
-}
-
-static void print_table_row(FILE *f, const struct ctx_compare_row *r)
-{
-	char a[32], b[32], d[32], dp[16], lo[16], hi[16], p[16], ci[40];
-
-	if (r->verdict == CTX_VERDICT_TOO_FEW) {
-		fprintf(f, " %-24s %s\n", r->name,
-			r->error ? r->error : "too few runs");
-		return;
+		r = is_b ? rb : ra;
+		err = ctx_runner_run(r);
+		if (!err)
+			code = check_status(r, is_b ? "B" : "A");
+		if (ctx_interrupted())
+			break;
+		if (args->repeat_until && precise_enough(ra, rb, watch))
+			break;
 	}
-	fmt_value(r, r->w.mean_a, a, sizeof(a));
-	fmt_value(r, r->w.mean_b, b, sizeof(b));
-	fmt_signed(r, r->w.diff, d, sizeof(d));
-	fmt_pct(r->w.diff, r->w.mean_a, dp, sizeof(dp));
-	fmt_pct(r->w.ci_lo, r->w.mean_a, lo, sizeof(lo));
-	fmt_pct(r->w.ci_hi, r->w.mean_a, hi, sizeof(hi));
-	if (r->w.mean_a == 0) {
-		fmt_signed(r, r->w.ci_lo, lo, sizeof(lo));
-		fmt_signed(r, r->w.ci_hi, hi, sizeof(hi));
+	if (!err && !code) {
+		err = compare_table(ra, rb, out);
+		if (args->repeat_until) {
+			ctx_print_until(ra, watch, "A: ");
+			ctx_print_until(rb, watch, "B: ");
+		}
+		ctx_print_outliers(ra, "A: ");
+		ctx_print_outliers(rb, "B: ");
+		if (args->save && ctx_save_compare(ra, rb))
+			err = -EIO;
 	}
-	snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-	fmt_p(r->w.p, p, sizeof(p));
-	fprintf(f, " %-24s %16s %16s %14s %8s  %-20s %8s  %s\n", r->name, a, b,
-		d, dp, ci, p, ctx_verdict_name(r->verdict));
+	if (!code)
+		code = err ? (err == -ENOENT ? 127 : 1) : 0;
+	ctx_runner_free(ra);
+	ctx_runner_free(rb);
+	return code;
 }
 
-static void print_csv_row(FILE *f, const char *s, const struct ctx_compare_row *r)
+int ctx_compare_main(int argc, char **argv)
 {
-	int i;
+	static struct ctx_event_list events;
+	struct ctx_args args;
+	char err[256];
+	FILE *out;
+	int code;
 
-	if (r->verdict == CTX_VERDICT_TOO_FEW) {
-		/* 7 empty numbers, the verdict, no run count */
-		fputs(r->name, f);
-		for (i = 0; i < 7; i++)
-			fputs(s, f);
-		fprintf(f, "%s%s%s%s%d%s%d\n", s, ctx_verdict_name(r->verdict),
-			s, s, r->a->n, s, r->b->n);
-		return;
+	if (ctx_args_parse_compare(&args, argc, argv, err, sizeof(err))) {
+		fprintf(stderr, "  Error: %s\n\n", err);
+		ctx_args_compare_usage(stderr);
+		return CTX_EXIT_USAGE;
 	}
-	fprintf(f, "%s%s%.17g%s%.17g%s%.17g%s%.17g%s%.17g%s%.6g%s%.6g%s%s%s%d%s%d%s%d\n",
-		r->name, s, shown(r, r->w.mean_a), s, shown(r, r->w.mean_b), s,
-		shown(r, r->w.diff), s, shown(r, r->w.ci_lo), s,
-		shown(r, r->w.ci_hi), s, r->w.p, s, r->w.df, s,
-		ctx_verdict_name(r->verdict), s, r->runs_to_separate, s,
-		r->a->n, s, r->b->n);
-}
-
-static void print_separation(FILE *f, const struct ctx_compare_row *t,
-			     const struct ctx_compare_row *full, int runs)
-{
-	int nt = t->runs_to_separate, nf = full->runs_to_separate;
-
-	if (t->verdict == CTX_VERDICT_TOO_FEW ||
-	    full->verdict == CTX_VERDICT_TOO_FEW)
-		return;
-	if (!nt && !nf) {
-		fprintf(f, " Neither %s nor %s separates A from B in %d runs each.\n",
-			t->name, full->name, runs);
-		return;
+	if (args.help) {
+		ctx_args_compare_usage(stdout);
+		return 0;
 	}
-	if (nt && nf && nt == nf) {
-		fprintf(f, " %s and %s both separate A from B after %d runs each.\n",
-			t->name, full->name, nt);
-		return;
-	}
-	if (nt && nf) {
-		fprintf(f, " %s separates A from B after %d runs each, %s after %d: %s needs fewer runs.\n",
-			t->name, nt, full->name, nf, nt < nf ? t->name : full->name);
-		return;
-	}
-	fprintf(f, " %s separates A from B after %d runs each; %s does not in %d.\n",
-		nt ? t->name : full->name, nt ? nt : nf,
-		nt ? full->name : t->name, runs);
-}
-
-static void print_twins(FILE *f, const struct ctx_compare_row *rows, int nr,
-			int runs)
-{
-	int i, j;
-
-	for (i = 0; i < nr; i++) {
-		if (!rows[i].task_only)
-			continue;
-		for (j = 0; j < nr; j++)
-			if (!rows[j].task_only &&
-			    rows[j].counter == rows[i].counter)
-				print_separation(f, &rows[i], &rows[j], runs);
-	}
-}
-
-void ctx_compare_print(const struct ctx_compare_print *p,
-		       const struct ctx_compare_row *rows, int nr)
-{
-	FILE *f = p->f;
-	int i;
-
-	if (p->sep) {
-		for (i = 0; i < nr; i++)
-			print_csv_row(f, p->sep, &rows[i]);
-		return;
-	}
-	fprintf(f, "\n Performance counter comparison, %d runs each in ABBA order:\n",
-		p->runs);
-	print_cmd(f, "A", p->cmd_a);
-	print_cmd(f, "B", p->cmd_b);
-	fprintf(f, "\n %-24s %16s %16s %14s %8s  %-20s %8s  %s\n", "event",
-		"A mean", "B mean", "B - A", "", "95% CI of B - A", "p",
-		"verdict (B vs A)");
-	for (i = 0; i < nr; i++)
-		print_table_row(f, &rows[i]);
-	fputc('\n', f);
-	print_twins(f, rows, nr, p->runs);
-	fputs(" More counts = slower. Clocks in msec. Welch's t-test; runs to separate:\n"
-	      " the fewest runs per side from which on p < 0.05 (see ctxstat(1)).\n\n", f);
+	code = ctx_stat_prepare(&args, &events, stderr, &out);
+	if (code)
+		return code;
+	code = run_compare(&args, &events, out);
+	if (out != stderr)
+		fclose(out);
+	return code;
 }

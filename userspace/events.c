@@ -5,15 +5,13 @@
  * modifiers u/k/h plus ctxcount's t, and the dedupe into kernel counters.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <linux/perf_event.h>
 
 #include "events.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "util.h"
 
 struct named_event {
 	const char *name;
@@ -68,16 +66,6 @@ static const char *const cache_ops[PERF_COUNT_HW_CACHE_OP_MAX][2] = {
 	[PERF_COUNT_HW_CACHE_OP_WRITE]		= { "stores", "store-misses" },
 	[PERF_COUNT_HW_CACHE_OP_PREFETCH]	= { "prefetches", "prefetch-misses" },
 };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int lookup_named(const char *name, struct ctx_event *ev)
 {
@@ -161,7 +149,7 @@ static int parse_modifiers(const char *mods, struct ctx_event *ev,
 			hv = true;
 			break;
 		default:
-			return fail(err, errlen,
+			return ctx_err(err, errlen,
 				    "unknown modifier '%c' in '%s' (known: t, u, k, h)",
 				    *p, ev->name);
 		}
@@ -187,9 +175,9 @@ int ctx_event_parse(const char *spec, struct ctx_event *ev,
 	memset(ev, 0, sizeof(*ev));
 	ev->counter = -1;
 	if (strlen(spec) >= sizeof(ev->name))
-		return fail(err, errlen, "event name too long: '%s'", spec);
+		return ctx_err(err, errlen, "event name too long: '%s'", spec);
 	if (!*spec)
-		return fail(err, errlen, "empty event name");
+		return ctx_err(err, errlen, "empty event name");
 	snprintf(ev->name, sizeof(ev->name), "%s", spec);
 	colon = strchr(spec, ':');
 	len = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -199,10 +187,10 @@ int ctx_event_parse(const char *spec, struct ctx_event *ev,
 	    lookup_raw(base, ev)) {
 		hint = ctx_event_suggest(base);
 		if (hint)
-			return fail(err, errlen,
+			return ctx_err(err, errlen,
 				    "unknown event '%s'; did you mean '%s'? (ctxstat --list)",
 				    base, hint);
-		return fail(err, errlen,
+		return ctx_err(err, errlen,
 			    "unknown event '%s' (ctxstat --list shows the known ones)",
 			    base);
 	}
@@ -227,7 +215,7 @@ static int assign_counter(struct ctx_event_list *l, struct ctx_event *ev,
 		}
 	}
 	if (l->nr_counters == CTXCOUNT_MAX_EVENTS)
-		return fail(err, errlen,
+		return ctx_err(err, errlen,
 			    "too many distinct events: at most %d counters",
 			    CTXCOUNT_MAX_EVENTS);
 	c = &l->counters[l->nr_counters];
@@ -244,7 +232,7 @@ static int add_one(struct ctx_event_list *l, const char *spec,
 	struct ctx_event *ev;
 
 	if (l->nr == CTX_MAX_EVENTS)
-		return fail(err, errlen, "too many events: at most %d",
+		return ctx_err(err, errlen, "too many events: at most %d",
 			    CTX_MAX_EVENTS);
 	ev = &l->ev[l->nr];
 	if (ctx_event_parse(spec, ev, err, errlen) ||
@@ -262,9 +250,9 @@ int ctx_events_add(struct ctx_event_list *l, const char *specs,
 
 	copy = strdup(specs);
 	if (!copy)
-		return fail(err, errlen, "out of memory");
+		return ctx_err(err, errlen, "out of memory");
 	if (!*copy)
-		ret = fail(err, errlen, "empty event list");
+		ret = ctx_err(err, errlen, "empty event list");
 	for (spec = strtok_r(copy, ",", &save); spec && !ret;
 	     spec = strtok_r(NULL, ",", &save))
 		ret = add_one(l, spec, err, errlen);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "util.h"
 
 #define MAX_DEPTH 64
 
@@ -35,7 +36,7 @@ static void *fail(struct parser *p, const char *fmt, ...)
 	for (c = p->start; c < p->s && c < p->end; c++)
 		line += *c == '\n';
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ctx_verr(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(p->err, p->errlen, "line %d: %s", line, msg);
 	p->failed = true;

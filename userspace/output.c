@@ -14,8 +14,8 @@
 #include <linux/perf_event.h>
 
 #include "output.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "stats.h"
+#include "util.h"
 
 #define COUNTS_LEN	18
 #define UNIT_LEN	4
@@ -69,14 +69,14 @@ struct metric {
 struct row {
 	const char *name;
 	const struct ctx_event *ev;
-	const struct ctx_counter_result *c;
-	const struct ctx_stats *val;	/* full or one bucket */
+	const struct ctx_counter_values *c;
+	const struct ctx_sample *val;	/* full or one bucket */
 	struct metric metric;
 };
 
 struct printer {
 	const struct ctx_output_opts *o;
-	const struct ctx_report *r;
+	const struct ctx_series *r;
 };
 
 static bool is_clock(const struct ctx_event *ev)
@@ -96,7 +96,7 @@ static const char *display_unit(const struct ctx_event *ev)
 	return is_clock(ev) ? "msec" : "";
 }
 
-static bool counter_ok(const struct ctx_counter_result *c)
+static bool counter_ok(const struct ctx_counter_values *c)
 {
 	return !c->error && c->counted;
 }
@@ -115,7 +115,7 @@ static bool find_full(const struct printer *p, uint32_t type, uint64_t config,
 			continue;
 		if (!counter_ok(&p->r->counters[i]))
 			return false;
-		*avg = ctx_stats_avg(&p->r->counters[i].full);
+		*avg = ctx_sample_mean(&p->r->counters[i].full);
 		return true;
 	}
 	return false;
@@ -218,7 +218,7 @@ static bool miss_metric(const struct printer *p, const struct ctx_event *ev,
 static void full_metric(const struct printer *p, const struct ctx_event *ev,
 			double avg, struct metric *m)
 {
-	double nsecs, cycles, wall = ctx_stats_avg(&p->r->walltime_ns);
+	double nsecs, cycles, wall = ctx_sample_mean(p->r->elapsed_ns);
 	bool have_nsecs = find_nsecs(p, ev->flags, &nsecs);
 
 	if (is_clock(ev)) {
@@ -241,7 +241,7 @@ static void full_metric(const struct printer *p, const struct ctx_event *ev,
 /* Share of the full count: ":t" rows and breakdown rows. */
 static void share_metric(const struct row *row, struct metric *m)
 {
-	ratio_metric(m, ctx_stats_avg(row->val), ctx_stats_avg(&row->c->full),
+	ratio_metric(m, ctx_sample_mean(row->val), ctx_sample_mean(&row->c->full),
 		     "%7.2f%%", "of all", 100.0);
 }
 
@@ -254,7 +254,7 @@ static double row_noise(const struct printer *p, const struct row *row)
 {
 	if (p->r->runs <= 1)
 		return 0;
-	return ctx_stats_noise_pct(row->val);
+	return ctx_sample_rse_pct(row->val);
 }
 
 /*
@@ -265,14 +265,14 @@ static uint64_t row_run(const struct row *row)
 {
 	if (row->c->error)
 		return 0;
-	return (uint64_t)llround(ctx_stats_avg(&row->c->running));
+	return (uint64_t)llround(ctx_sample_mean(&row->c->running));
 }
 
 static uint64_t row_ena(const struct row *row)
 {
 	if (row->c->error)
 		return 0;
-	return (uint64_t)llround(ctx_stats_avg(&row->c->enabled));
+	return (uint64_t)llround(ctx_sample_mean(&row->c->enabled));
 }
 
 static const char *bad_count(const struct row *row)
@@ -302,7 +302,7 @@ static void print_std_row(const struct printer *p, const struct row *row)
 	if (row_ok(row)) {
 		/* %' groups thousands per LC_NUMERIC, as perf's big_num. */
 		fprintf(f, scale != 1.0 ? "%'*.2f " : "%'*.0f ", COUNTS_LEN,
-			ctx_stats_avg(row->val) * scale);
+			ctx_sample_mean(row->val) * scale);
 		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
 		fprintf(f, "%-*s", EVNAME_LEN, row->name);
 		print_std_metric(f, &row->metric);
@@ -342,7 +342,7 @@ static void print_csv_row(const struct printer *p, const struct row *row)
 
 	if (row_ok(row))
 		fprintf(f, scale != 1.0 ? "%.2f%s" : "%.0f%s",
-			ctx_stats_avg(row->val) * scale, sep);
+			ctx_sample_mean(row->val) * scale, sep);
 	else
 		fprintf(f, "%s%s", bad_count(row), sep);
 	fprintf(f, "%s%s%s", display_unit(row->ev), sep, row->name);
@@ -368,7 +368,7 @@ static void print_json_row(const struct printer *p, const struct row *row)
 
 	if (ok)
 		fprintf(f, "{\"counter-value\" : \"%f\", ",
-			ctx_stats_avg(row->val) * display_scale(row->ev));
+			ctx_sample_mean(row->val) * display_scale(row->ev));
 	else
 		fprintf(f, "{\"counter-value\" : \"%s\", ", bad_count(row));
 	fprintf(f, "\"unit\" : \"%s\", \"event\" : \"%s\", ",
@@ -406,9 +406,9 @@ static void print_row(const struct printer *p, const struct row *row)
  * nmi row would claim something nobody measured: left out.
  */
 static bool bucket_shown(const struct printer *p,
-			 const struct ctx_counter_result *c, int bucket)
+			 const struct ctx_counter_values *c, int bucket)
 {
-	bool zero = ctx_stats_avg(&c->bucket[bucket]) == 0;
+	bool zero = ctx_sample_mean(&c->bucket[bucket]) == 0;
 
 	if (p->o->verbose)
 		return true;
@@ -437,7 +437,7 @@ static const int breakdown_order[] = {
 };
 
 static void print_breakdown(const struct printer *p, const struct ctx_event *ev,
-			    const struct ctx_counter_result *c)
+			    const struct ctx_counter_values *c)
 {
 	char base[CTX_EVENT_NAME_MAX], label[32];
 	char name[CTX_EVENT_NAME_MAX + sizeof(label) + 4];
@@ -468,7 +468,7 @@ static void print_breakdown(const struct printer *p, const struct ctx_event *ev,
 static void print_event(const struct printer *p, const struct ctx_event *ev,
 			bool with_breakdown)
 {
-	const struct ctx_counter_result *c = &p->r->counters[ev->counter];
+	const struct ctx_counter_values *c = &p->r->counters[ev->counter];
 	struct row row = {
 		.name = ev->name,
 		.ev = ev,
@@ -479,7 +479,7 @@ static void print_event(const struct printer *p, const struct ctx_event *ev,
 	if (ev->task_only)
 		share_metric(&row, &row.metric);
 	else
-		full_metric(p, ev, ctx_stats_avg(&c->full), &row.metric);
+		full_metric(p, ev, ctx_sample_mean(&c->full), &row.metric);
 	print_row(p, &row);
 	if (p->o->breakdown && with_breakdown && counter_ok(c))
 		print_breakdown(p, ev, c);
@@ -512,9 +512,9 @@ static void print_header(const struct printer *p)
 
 static void print_footer(const struct printer *p)
 {
-	const struct ctx_report *r = p->r;
+	const struct ctx_series *r = p->r;
 	FILE *f = p->o->f;
-	double avg = ctx_stats_avg(&r->walltime_ns) / 1e9;
+	double avg = ctx_sample_mean(r->elapsed_ns) / 1e9;
 	double sd, noise;
 	int prec;
 
@@ -528,11 +528,11 @@ static void print_footer(const struct printer *p)
 			fprintf(f, " %17.9f seconds sys\n", r->sys_s);
 		}
 	} else {
-		sd = ctx_stats_stddev_mean(&r->walltime_ns) / 1e9;
+		sd = ctx_sample_se(r->elapsed_ns) / 1e9;
 		prec = ctx_stats_precision(sd);
 		fprintf(f, " %17.*f +- %.*f seconds time elapsed",
 			prec, avg, prec, sd);
-		noise = ctx_stats_noise_pct(&r->walltime_ns);
+		noise = ctx_sample_rse_pct(r->elapsed_ns);
 		if (noise)
 			fprintf(f, "  ( +-%6.2f%% )", noise);
 	}
@@ -559,8 +559,8 @@ static bool breakdown_here(const struct ctx_event_list *l, int i,
 	return true;
 }
 
-void ctx_output_report(const struct ctx_output_opts *o,
-		       const struct ctx_report *r)
+void ctx_output_series(const struct ctx_output_opts *o,
+		       const struct ctx_series *r)
 {
 	struct printer p = { .o = o, .r = r };
 	bool done[CTXCOUNT_MAX_EVENTS] = { false };

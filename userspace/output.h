@@ -2,7 +2,7 @@
 /*
  * output: print the counts in perf stat's layout (normal, CSV -x, JSON -j),
  * plus ctxstat's :t rows and --breakdown rows. Pure formatting: it reads
- * a finished report and writes to a FILE.
+ * a finished series and writes to a FILE.
  */
 #ifndef CTXSTAT_OUTPUT_H
 #define CTXSTAT_OUTPUT_H
@@ -12,18 +12,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "counts.h"
 #include "events.h"
-#include "stats.h"
-
-/* One kernel counter over all runs; values already scaled per run. */
-struct ctx_counter_result {
-	int error;		/* non-zero: the kernel could not count it */
-	bool counted;		/* time_running > 0 in the last run */
-	struct ctx_stats full;
-	struct ctx_stats bucket[CTXCOUNT_BUCKET_MAX + 1];
-	struct ctx_stats enabled;	/* ns */
-	struct ctx_stats running;	/* ns */
-};
 
 enum ctx_target_kind {
 	CTX_TARGET_COMMAND,
@@ -31,12 +21,13 @@ enum ctx_target_kind {
 	CTX_TARGET_SYSTEM_WIDE,
 };
 
-struct ctx_report {
+/* A series of runs of one target and what they counted. */
+struct ctx_series {
 	const struct ctx_event_list *events;
-	const struct ctx_counter_result *counters;	/* events->nr_counters */
+	const struct ctx_counter_values *counters;	/* events->nr_counters */
 	int runs;
 	bool null_run;
-	struct ctx_stats walltime_ns;
+	const struct ctx_sample *elapsed_ns;	/* one per run */
 	bool show_rusage;
 	double user_s, sys_s;
 	enum ctx_target_kind target;
@@ -60,8 +51,8 @@ struct ctx_output_opts {
 	int verbose;
 };
 
-void ctx_output_report(const struct ctx_output_opts *o,
-		       const struct ctx_report *r);
+void ctx_output_series(const struct ctx_output_opts *o,
+		       const struct ctx_series *r);
 
 /* "NET_RX" for CTXCOUNT_BUCKET_SOFTIRQ_NET_RX; the kernel's names. */
 const char *ctx_softirq_name(int bucket);

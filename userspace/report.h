@@ -1,28 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * report: the table kernel developers post, from saved results: a row per
- * benchmark and event, a column per configuration, cells "mean +- 95 %
- * CI", and for every column after the first the change against the first
- * with Welch's verdict. Plain text, CSV or Markdown.
- */
+/* report: `ctxstat report <file.json>...`, the table of saved results. */
 #ifndef CTXSTAT_REPORT_H
 #define CTXSTAT_REPORT_H
 
 #include <stdio.h>
 
-#include "results.h"
-
-enum ctx_table_format {
-	CTX_TABLE_TEXT,
-	CTX_TABLE_CSV,
-	CTX_TABLE_MARKDOWN,
-};
-
-/* Print @set as a table. 0, or -1 when it holds no result. */
-int ctx_report_table(FILE *f, enum ctx_table_format fmt, const char *sep,
-		     const struct ctx_result_set *set);
-
-/* `ctxstat report` (argv[0] is "report"): parse, load, print. Exit code. */
+/* argv[0] is "report". Returns the exit code. */
 int ctx_report_main(int argc, char **argv);
 void ctx_report_usage(FILE *f);
 

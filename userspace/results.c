@@ -13,6 +13,7 @@
 
 #include "json.h"
 #include "results.h"
+#include "util.h"
 
 static void write_values(FILE *f, const struct ctx_sample *s)
 {
@@ -97,15 +98,18 @@ struct loader {
 	size_t errlen;
 };
 
-static int bad(struct loader *l, const char *fmt, ...)
+/* "name: message" into the caller's buffer; returns -1. */
+static int __attribute__((format(printf, 2, 3)))
+bad(struct loader *l, const char *fmt, ...)
 {
-	char msg[200];
+	int n = snprintf(l->err, l->errlen, "%s: ", l->name);
 	va_list ap;
 
+	if (n < 0 || (size_t)n >= l->errlen)
+		return -1;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ctx_verr(l->err + n, l->errlen - n, fmt, ap);
 	va_end(ap);
-	snprintf(l->err, l->errlen, "%s: %s", l->name, msg);
 	return -1;
 }
 

@@ -24,17 +24,27 @@ void ctx_sample_free(struct ctx_sample *s)
 	ctx_sample_init(s);
 }
 
+int ctx_sample_reserve(struct ctx_sample *s, int n)
+{
+	int cap = s->cap ? s->cap : 16;
+	double *v;
+
+	if (n <= s->cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	v = realloc(s->v, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	s->v = v;
+	s->cap = cap;
+	return 0;
+}
+
 int ctx_sample_add(struct ctx_sample *s, double x)
 {
-	if (s->n == s->cap) {
-		int cap = s->cap ? 2 * s->cap : 16;
-		double *v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (ctx_sample_reserve(s, s->n + 1))
+		return -ENOMEM;
 	s->v[s->n++] = x;
 	return 0;
 }

@@ -22,7 +22,9 @@ struct ctx_sample {
 
 void ctx_sample_init(struct ctx_sample *s);
 void ctx_sample_free(struct ctx_sample *s);
-/* 0, or -ENOMEM */
+/* Room for @n values: 0, or -ENOMEM with @s unchanged. */
+int ctx_sample_reserve(struct ctx_sample *s, int n);
+/* 0, or -ENOMEM; never fails after ctx_sample_reserve() made room. */
 int ctx_sample_add(struct ctx_sample *s, double x);
 /* A sample of the first @n values of @v (not copied; never add to it). */
 struct ctx_sample ctx_sample_view(const double *v, int n);

@@ -1,31 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stats: running mean and variance over repeated runs (Welford), and the
- * numbers perf stat prints from them: stddev of the mean, relative stddev,
- * and the multiplexing scale-up of a count.
+ * stats: the numbers perf stat derives beyond the mean and spread that
+ * sample.h computes: the multiplexing scale-up of a count and the digits
+ * of "+- sd seconds time elapsed".
  */
 #ifndef CTXSTAT_STATS_H
 #define CTXSTAT_STATS_H
 
 #include <stdint.h>
-
-struct ctx_stats {
-	double n;
-	double mean;
-	double m2;	/* sum of squared differences from the mean */
-};
-
-void ctx_stats_init(struct ctx_stats *s);
-void ctx_stats_update(struct ctx_stats *s, double val);
-double ctx_stats_avg(const struct ctx_stats *s);
-/* Sample variance: m2 / (n - 1); 0 for fewer than two values. */
-double ctx_stats_variance(const struct ctx_stats *s);
-/* Standard deviation of the mean: sqrt(variance / n), as perf's stddev_stats. */
-double ctx_stats_stddev_mean(const struct ctx_stats *s);
-/* 100 * stddev / avg, 0 when avg is 0: perf's rel_stddev_stats. */
-double ctx_rel_stddev(double stddev, double avg);
-/* perf's noise column: relative stddev of the mean, in percent. */
-double ctx_stats_noise_pct(const struct ctx_stats *s);
 
 /*
  * A count from a counter that ran only @running of @enabled ns, scaled to

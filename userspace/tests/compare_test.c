@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../compare.h"
+#include "../abprint.h"
+#include "../abtest.h"
 
 TEST(abba_order)
 {

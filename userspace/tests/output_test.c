@@ -16,46 +16,45 @@
 
 struct fixture_data {
 	struct ctx_event_list events;
-	struct ctx_counter_result res[CTXCOUNT_MAX_EVENTS];
-	struct ctx_report report;
+	struct ctx_counter_values res[CTXCOUNT_MAX_EVENTS];
+	struct ctx_sample elapsed;
+	struct ctx_series series;
 };
 
 static void setup(struct fixture_data *d, const char *specs, int runs)
 {
 	char err[256];
-	int i, b;
 
 	memset(d, 0, sizeof(*d));
 	if (ctx_events_add(&d->events, specs, err, sizeof(err)))
 		abort();
-	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++) {
-		ctx_stats_init(&d->res[i].full);
-		for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
-			ctx_stats_init(&d->res[i].bucket[b]);
-		ctx_stats_init(&d->res[i].enabled);
-		ctx_stats_init(&d->res[i].running);
-	}
-	ctx_stats_init(&d->report.walltime_ns);
-	d->report.events = &d->events;
-	d->report.counters = d->res;
-	d->report.runs = runs;
-	d->report.target = CTX_TARGET_COMMAND;
+	d->series.events = &d->events;
+	d->series.counters = d->res;
+	d->series.elapsed_ns = &d->elapsed;
+	d->series.runs = runs;
+	d->series.target = CTX_TARGET_COMMAND;
+}
+
+static void release(struct fixture_data *d)
+{
+	int i;
+
+	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
+		ctx_counter_free(&d->res[i]);
+	ctx_sample_free(&d->elapsed);
 }
 
 /* One run of counter @i: full count, all of it in task context. */
 static void run_counter(struct fixture_data *d, int i, double full,
 			double ena, double run)
 {
-	struct ctx_counter_result *r = &d->res[i];
-	int b;
+	struct ctx_counter_reading rd = {
+		.full = full, .time_enabled = ena, .time_running = run,
+	};
 
-	r->counted = run > 0;
-	ctx_stats_update(&r->full, full);
-	for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
-		ctx_stats_update(&r->bucket[b],
-				 b == CTXCOUNT_BUCKET_TASK ? full : 0);
-	ctx_stats_update(&r->enabled, ena);
-	ctx_stats_update(&r->running, run);
+	rd.bucket[CTXCOUNT_BUCKET_TASK] = full;
+	if (ctx_counter_add(&d->res[i], &rd))
+		abort();
 }
 
 static char *render(struct fixture_data *d, enum ctx_output_format fmt,
@@ -69,7 +68,7 @@ static char *render(struct fixture_data *d, enum ctx_output_format fmt,
 	size_t len = 0;
 
 	o.f = open_memstream(&buf, &len);
-	ctx_output_report(&o, &d->report);
+	ctx_output_series(&o, &d->series);
 	fclose(o.f);
 	return buf;
 }
@@ -88,13 +87,13 @@ TEST(std_matches_real_perf)
 	char *out;
 
 	setup(&d, "task-clock,page-faults,cycles,instructions", 1);
-	d.report.cmd = cmd_true;
-	d.report.show_rusage = true;
+	d.series.cmd = cmd_true;
+	d.series.show_rusage = true;
 	run_counter(&d, 0, 615881, 615881, 615881);
 	run_counter(&d, 1, 48, 615881, 615881);
 	d.res[2].error = -ENOENT;
 	d.res[3].error = -ENOENT;
-	ctx_stats_update(&d.report.walltime_ns, 2755);
+	ctx_sample_add(&d.elapsed, 2755);
 	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
 	EXPECT_STREQ("\n"
 " Performance counter stats for 'true':\n"
@@ -111,6 +110,7 @@ TEST(std_matches_real_perf)
 "\n"
 "\n", out);
 	free(out);
+	release(&d);
 }
 
 /*
@@ -129,13 +129,14 @@ TEST(csv_matches_real_perf)
 	run_counter(&d, 0, 667205, 667205, 667205);
 	run_counter(&d, 1, 48, 667205, 667205);
 	d.res[2].error = -ENOENT;
-	ctx_stats_update(&d.report.walltime_ns, 1251792);
+	ctx_sample_add(&d.elapsed, 1251792);
 	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
 	EXPECT_STREQ(
 "0.67,msec,task-clock,667205,100.00,0.533,CPUs utilized\n"
 "48,,page-faults,667205,100.00,71.942,K/sec\n"
 "<not supported>,,cycles,0,100.00,,\n", out);
 	free(out);
+	release(&d);
 }
 
 /*
@@ -152,7 +153,7 @@ TEST(json_matches_real_perf)
 	run_counter(&d, 0, 771169, 771169, 771169);
 	run_counter(&d, 1, 47, 771169, 771169);
 	d.res[2].error = -ENOENT;
-	ctx_stats_update(&d.report.walltime_ns, 1487916);
+	ctx_sample_add(&d.elapsed, 1487916);
 	out = render(&d, CTX_OUTPUT_JSON, NULL, false, 0);
 	EXPECT_STREQ(
 "{\"counter-value\" : \"0.771169\", \"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : 771169, \"pcnt-running\" : 100.00, \"metric-value\" : 0.518288, \"metric-unit\" : \"CPUs utilized\"}\n"
@@ -160,6 +161,7 @@ TEST(json_matches_real_perf)
 "{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", \"event\" : \"cycles\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n",
 		out);
 	free(out);
+	release(&d);
 }
 
 /*
@@ -184,11 +186,11 @@ TEST(std_repeat_noise)
 	int i;
 
 	setup(&d, "task-clock,page-faults", 3);
-	d.report.cmd = cmd_true;
+	d.series.cmd = cmd_true;
 	for (i = 0; i < 3; i++) {
 		run_counter(&d, 0, 600000 + i * 100000, 1, 1);
 		run_counter(&d, 1, 48 + i, 1, 1);
-		ctx_stats_update(&d.report.walltime_ns, 1000000 + i * 500000);
+		ctx_sample_add(&d.elapsed, 1000000 + i * 500000);
 	}
 	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
 	EXPECT_STREQ("\n"
@@ -200,6 +202,7 @@ TEST(std_repeat_noise)
 "          0.001500 +- 0.000289 seconds time elapsed  ( +- 19.25% )\n"
 "\n", out);
 	free(out);
+	release(&d);
 }
 
 /* Same numbers: perf puts the variance before run time in CSV and JSON. */
@@ -212,7 +215,7 @@ TEST(csv_json_repeat_variance)
 	setup(&d, "page-faults", 3);
 	for (i = 0; i < 3; i++) {
 		run_counter(&d, 0, 48 + i, 1000, 1000);
-		ctx_stats_update(&d.report.walltime_ns, 1000000);
+		ctx_sample_add(&d.elapsed, 1000000);
 	}
 	out = render(&d, CTX_OUTPUT_CSV, ";", false, 0);
 	EXPECT_STREQ("49;;page-faults;1.18%;1000;100.00;;\n", out);
@@ -221,6 +224,7 @@ TEST(csv_json_repeat_variance)
 	EXPECT_STREQ("{\"counter-value\" : \"49.000000\", \"unit\" : \"\", \"event\" : \"page-faults\", \"variance\" : 1.18, \"event-runtime\" : 1000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n",
 		     out);
 	free(out);
+	release(&d);
 }
 
 /*
@@ -245,11 +249,12 @@ TEST(repeat_not_supported_matches_real_perf)
 	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out, "\n   <not supported>      cycles                                                      \n"));
 	free(out);
+	release(&d);
 }
 
 /*
- * A counter that ran 2/3 of the time: the caller scaled the count (perf
- * prints the scaled value); std prints 100.0 * 2 / 3 = 66.67%, CSV and
+ * A counter that ran 2/3 of the time: 2000000 counted, scaled to 3000000
+ * (perf prints the scaled value); std prints 100.0 * 2 / 3 = 66.67%, CSV and
  * JSON perf's integer 100 * 2 / 3 = 66 -> 66.00.
  * cycles 3000000 over task-clock 1500000 ns = 2.000 GHz.
  */
@@ -259,10 +264,10 @@ TEST(multiplexed)
 	char *out;
 
 	setup(&d, "task-clock,cycles", 1);
-	d.report.cmd = cmd_true;
+	d.series.cmd = cmd_true;
 	run_counter(&d, 0, 1500000, 1500000, 1500000);
-	run_counter(&d, 1, 3000000, 3000, 2000);
-	ctx_stats_update(&d.report.walltime_ns, 3000000);
+	run_counter(&d, 1, 2000000, 3000, 2000);
+	ctx_sample_add(&d.elapsed, 3000000);
 	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out,
 "           3000000      cycles                           #    2.000 GHz                      (66.67%)\n"));
@@ -271,6 +276,7 @@ TEST(multiplexed)
 	EXPECT_STREQ("1.50,msec,task-clock,1500000,100.00,0.500,CPUs utilized\n"
 		     "3000000,,cycles,2000,66.00,2.000,GHz\n", out);
 	free(out);
+	release(&d);
 }
 
 /* Ran for none of its enabled time: <not counted>, (0.00%). */
@@ -281,7 +287,7 @@ TEST(not_counted)
 
 	setup(&d, "cycles", 1);
 	run_counter(&d, 0, 0, 5000, 0);
-	ctx_stats_update(&d.report.walltime_ns, 1000);
+	ctx_sample_add(&d.elapsed, 1000);
 	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out,
 "     <not counted>      cycles                                                        (0.00%)\n"));
@@ -289,6 +295,7 @@ TEST(not_counted)
 	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
 	EXPECT_STREQ("<not counted>,,cycles,0,0.00,,\n", out);
 	free(out);
+	release(&d);
 }
 
 /* Seen in a guest: the session's enabled time must not show as (0.00%). */
@@ -300,7 +307,7 @@ TEST(not_supported_has_no_running_percentage)
 	setup(&d, "branches", 1);
 	run_counter(&d, 0, 0, 5000, 0);
 	d.res[0].error = -ENOENT;
-	ctx_stats_update(&d.report.walltime_ns, 1000);
+	ctx_sample_add(&d.elapsed, 1000);
 	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out,
 "   <not supported>      branches                                                    \n"));
@@ -308,6 +315,7 @@ TEST(not_supported_has_no_running_percentage)
 	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
 	EXPECT_STREQ("<not supported>,,branches,0,100.00,,\n", out);
 	free(out);
+	release(&d);
 }
 
 /* insn per cycle 2000000 / 1000000; branch-misses 50 / 1000 = 5.00%. */
@@ -321,7 +329,7 @@ TEST(ratio_metrics)
 	run_counter(&d, 1, 2000000, 1, 1);
 	run_counter(&d, 2, 1000, 1, 1);
 	run_counter(&d, 3, 50, 1, 1);
-	ctx_stats_update(&d.report.walltime_ns, 1000);
+	ctx_sample_add(&d.elapsed, 1000);
 	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out,
 "           2000000      instructions                     #    2.00  insn per cycle         \n"));
@@ -331,25 +339,22 @@ TEST(ratio_metrics)
 	EXPECT_NE(NULL, strstr(out,
 "           1000000      cycles                                                             \n"));
 	free(out);
+	release(&d);
 }
 
 static void split_buckets(struct fixture_data *d)
 {
 	/* cycles: 1000 = task 900 + hardirq 60 + TIMER 10 + NET_RX 30 */
-	struct ctx_counter_result *r = &d->res[0];
-	int b;
+	struct ctx_counter_reading rd = {
+		.full = 1000, .time_enabled = 100, .time_running = 100,
+	};
 
-	r->counted = true;
-	ctx_stats_update(&r->full, 1000);
-	for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
-		ctx_stats_update(&r->bucket[b],
-			b == CTXCOUNT_BUCKET_TASK ? 900 :
-			b == CTXCOUNT_BUCKET_HARDIRQ ? 60 :
-			b == CTXCOUNT_BUCKET_SOFTIRQ_TIMER ? 10 :
-			b == CTXCOUNT_BUCKET_SOFTIRQ_NET_RX ? 30 : 0);
-	ctx_stats_update(&r->enabled, 100);
-	ctx_stats_update(&r->running, 100);
-	ctx_stats_update(&d->report.walltime_ns, 1000);
+	rd.bucket[CTXCOUNT_BUCKET_TASK] = 900;
+	rd.bucket[CTXCOUNT_BUCKET_HARDIRQ] = 60;
+	rd.bucket[CTXCOUNT_BUCKET_SOFTIRQ_TIMER] = 10;
+	rd.bucket[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX] = 30;
+	ctx_counter_add(&d->res[0], &rd);
+	ctx_sample_add(&d->elapsed, 1000);
 }
 
 TEST(task_only_row_and_breakdown)
@@ -375,6 +380,7 @@ TEST(task_only_row_and_breakdown)
 "       0.000001000 seconds time elapsed\n"
 "\n", out);
 	free(out);
+	release(&d);
 }
 
 /* Under the full row even when the :t row comes first. */
@@ -400,6 +406,7 @@ TEST(breakdown_goes_under_full_row)
 	/* Exactly one breakdown per counter. */
 	EXPECT_EQ(NULL, strstr(hardirq + 1, ",cycles [hardirq],"));
 	free(out);
+	release(&d);
 }
 
 TEST(breakdown_verbose_shows_every_vector)
@@ -417,6 +424,7 @@ TEST(breakdown_verbose_shows_every_vector)
 	out = render(&d, CTX_OUTPUT_STD, NULL, true, 0);
 	EXPECT_EQ(NULL, strstr(out, "[softirq:HI]"));
 	free(out);
+	release(&d);
 }
 
 TEST(breakdown_without_nmi_bucket)
@@ -426,13 +434,14 @@ TEST(breakdown_without_nmi_bucket)
 
 	setup(&d, "cycles", 1);
 	split_buckets(&d);
-	d.report.no_nmi_bucket = true;
+	d.series.no_nmi_bucket = true;
 	out = render(&d, CTX_OUTPUT_CSV, ",", true, 0);
 	EXPECT_EQ(NULL, strstr(out, "[nmi]"));
 	free(out);
 	out = render(&d, CTX_OUTPUT_CSV, ",", true, 1);
 	EXPECT_NE(NULL, strstr(out, ",cycles [nmi],"));
 	free(out);
+	release(&d);
 }
 
 TEST(breakdown_csv_json)
@@ -453,6 +462,7 @@ TEST(breakdown_csv_json)
 	out = render(&d, CTX_OUTPUT_JSON, NULL, true, 0);
 	EXPECT_NE(NULL, strstr(out, "{\"counter-value\" : \"30.000000\", \"unit\" : \"\", \"event\" : \"cycles [softirq:NET_RX]\", \"event-runtime\" : 100, \"pcnt-running\" : 100.00, \"metric-value\" : 3.000000, \"metric-unit\" : \"of all\"}\n"));
 	free(out);
+	release(&d);
 }
 
 TEST(header_targets)
@@ -462,22 +472,23 @@ TEST(header_targets)
 	char *cmd[] = { "sh", "-c", "exit 3", NULL };
 
 	setup(&d, "cycles", 1);
-	d.report.null_run = true;
-	ctx_stats_update(&d.report.walltime_ns, 1000);
-	d.report.cmd = cmd;
+	d.series.null_run = true;
+	ctx_sample_add(&d.elapsed, 1000);
+	d.series.cmd = cmd;
 	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
 	/* -n: no counter rows and no blank line before the time (perf -n). */
 	EXPECT_EQ(0, strncmp(out, "\n Performance counter stats for 'sh -c exit 3':\n\n       0.000001000 seconds time elapsed\n", 87));
 	free(out);
-	d.report.target = CTX_TARGET_SYSTEM_WIDE;
+	d.series.target = CTX_TARGET_SYSTEM_WIDE;
 	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out, " Performance counter stats for 'system wide':\n"));
 	free(out);
-	d.report.target = CTX_TARGET_PID;
-	d.report.pid = 1970;
+	d.series.target = CTX_TARGET_PID;
+	d.series.pid = 1970;
 	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out, " Performance counter stats for process id '1970':\n"));
 	free(out);
+	release(&d);
 }
 
 TEST(bucket_labels)

@@ -9,7 +9,7 @@
 
 #include "kselftest_harness.h"
 #include "../json.h"
-#include "../report.h"
+#include "../restable.h"
 #include "../results.h"
 
 static struct ctx_json *parse(const char *s, char *err)
@@ -179,7 +179,7 @@ static char *table(enum ctx_table_format fmt, const char *sep)
 	if (ctx_results_parse(&set, "doc", doc, strlen(doc), err, sizeof(err)))
 		abort();
 	f = open_memstream(&buf, &len);
-	ctx_report_table(f, fmt, sep, &set);
+	ctx_results_table(f, fmt, sep, &set);
 	fclose(f);
 	ctx_results_free(&set);
 	free(doc);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats tests against values worked out by hand (shown), and perf's own
- * printed numbers where it shows them.
+ * perf stat's numbers (noise column, scaling, elapsed precision) against
+ * values worked out by hand (shown), and perf's own printed numbers where
+ * it shows them.
  */
 #include <math.h>
 
 #include "kselftest_harness.h"
+#include "../sample.h"
 #include "../stats.h"
 
 #define NEAR(expected, seen, tol) EXPECT_LT(fabs((expected) - (seen)), (tol))
@@ -14,53 +16,43 @@
  * 2 4 4 4 5 5 7 9: mean 5; squared deviations 9+1+1+1+0+0+4+16 = 32;
  * sample variance 32/7 = 4.5714286; stddev of the mean
  * sqrt(4.5714286/8) = sqrt(0.5714286) = 0.7559289; relative 0.7559289/5
- * = 15.118579%.
+ * = 15.118579% (perf's noise column).
  */
 TEST(textbook_sample)
 {
-	const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
-	struct ctx_stats s;
-	unsigned int i;
+	double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct ctx_sample s = ctx_sample_view(v, 8);
 
-	ctx_stats_init(&s);
-	for (i = 0; i < 8; i++)
-		ctx_stats_update(&s, v[i]);
-	NEAR(5.0, ctx_stats_avg(&s), 1e-12);
-	NEAR(4.5714286, ctx_stats_variance(&s), 1e-6);
-	NEAR(0.7559289, ctx_stats_stddev_mean(&s), 1e-6);
-	NEAR(15.118579, ctx_stats_noise_pct(&s), 1e-5);
+	NEAR(5.0, ctx_sample_mean(&s), 1e-12);
+	NEAR(4.5714286, ctx_sample_sd(&s) * ctx_sample_sd(&s), 1e-6);
+	NEAR(0.7559289, ctx_sample_se(&s), 1e-6);
+	NEAR(15.118579, ctx_sample_rse_pct(&s), 1e-5);
 }
 
 TEST(single_run_has_no_noise)
 {
-	struct ctx_stats s;
+	double v[] = { 12345 };
+	struct ctx_sample s = ctx_sample_view(v, 1);
 
-	ctx_stats_init(&s);
-	ctx_stats_update(&s, 12345);
-	NEAR(12345.0, ctx_stats_avg(&s), 1e-9);
-	EXPECT_EQ(0.0, ctx_stats_variance(&s));
-	EXPECT_EQ(0.0, ctx_stats_noise_pct(&s));
-	EXPECT_EQ(0.0, ctx_rel_stddev(5.0, 0.0));
+	NEAR(12345.0, ctx_sample_mean(&s), 1e-9);
+	EXPECT_EQ(0.0, ctx_sample_sd(&s));
+	EXPECT_EQ(0.0, ctx_sample_rse_pct(&s));
 }
 
 /*
  * Counts near 1e9 with a spread of a few units: deviations -6 -3 3 6 from
  * 1e9+10, squares sum 90, variance 30, stddev of the mean sqrt(30/4) =
  * 2.7386128. Summing squares of 1e9-sized values in doubles would lose
- * this; Welford keeps it.
+ * this; two passes keep it.
  */
 TEST(large_values_small_spread)
 {
-	struct ctx_stats s;
+	double v[] = { 1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16 };
+	struct ctx_sample s = ctx_sample_view(v, 4);
 
-	ctx_stats_init(&s);
-	ctx_stats_update(&s, 1e9 + 4);
-	ctx_stats_update(&s, 1e9 + 7);
-	ctx_stats_update(&s, 1e9 + 13);
-	ctx_stats_update(&s, 1e9 + 16);
-	NEAR(1e9 + 10, ctx_stats_avg(&s), 1e-6);
-	NEAR(30.0, ctx_stats_variance(&s), 1e-6);
-	NEAR(2.7386128, ctx_stats_stddev_mean(&s), 1e-6);
+	NEAR(1e9 + 10, ctx_sample_mean(&s), 1e-6);
+	NEAR(30.0, ctx_sample_sd(&s) * ctx_sample_sd(&s), 1e-6);
+	NEAR(2.7386128, ctx_sample_se(&s), 1e-6);
 }
 
 /* val * enabled / running, truncated, as perf_counts_values__scale. */

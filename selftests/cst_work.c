@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The workloads' own code, without libnl: ctx_workload links only this,
- * statically (see ctx_work.h).
+ * statically (see cst_work.h).
  */
 #include <errno.h>
 #include <time.h>
@@ -10,9 +10,9 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "ctx_work.h"
+#include "cst_work.h"
 
-void ctx_loop(uint64_t n)
+void cst_loop(uint64_t n)
 {
 #if defined(__aarch64__)
 	/* subs + b.ne: 2 instructions per iteration */
@@ -29,7 +29,7 @@ void ctx_loop(uint64_t n)
 #endif
 }
 
-double ctx_now(void)
+double cst_now(void)
 {
 	struct timespec ts;
 
@@ -37,15 +37,15 @@ double ctx_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void ctx_spin_ms(unsigned int ms)
+void cst_spin_ms(unsigned int ms)
 {
-	double end = ctx_now() + ms / 1000.0;
+	double end = cst_now() + ms / 1000.0;
 
-	while (ctx_now() < end)
-		ctx_loop(1000);
+	while (cst_now() < end)
+		cst_loop(1000);
 }
 
-int ctx_udp_loopback(unsigned int n)
+int cst_udp_loopback(unsigned int n)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	socklen_t alen = sizeof(a);

@@ -5,18 +5,18 @@
  * 9p root, and the number of times that sleeps changes from run to run,
  * which tests comparing instruction counts between runs would see.
  */
-#ifndef CTX_WORK_H
-#define CTX_WORK_H
+#ifndef CST_WORK_H
+#define CST_WORK_H
 
 #include <stdint.h>
 
 /* Exactly 2 instructions per iteration (see the README). n >= 1. */
-void ctx_loop(uint64_t n);
+void cst_loop(uint64_t n);
 /* CLOCK_MONOTONIC in seconds */
-double ctx_now(void);
+double cst_now(void);
 /* Loop for about ms milliseconds of wall time. */
-void ctx_spin_ms(unsigned int ms);
+void cst_spin_ms(unsigned int ms);
 /* Send n 64-byte UDP datagrams to a socket of this process over lo. */
-int ctx_udp_loopback(unsigned int n);
+int cst_udp_loopback(unsigned int n);
 
-#endif /* CTX_WORK_H */
+#endif /* CST_WORK_H */

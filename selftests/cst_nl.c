@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cst_nl: the selftests' own generic netlink client (see cst_nl.h). libnl
+ * builds and parses the messages; the ack and its extended-ack TLVs are
+ * parsed here, so that a test can check the kernel's error message.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/genetlink.h>
+
+#include <netlink/netlink.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+#include <netlink/socket.h>
+#include <netlink/genl/genl.h>
+
+#include "cst_nl.h"
+
+#ifndef NETLINK_EXT_ACK
+#define NETLINK_EXT_ACK 11
+#endif
+#ifndef NETLINK_CAP_ACK
+#define NETLINK_CAP_ACK 10
+#endif
+#ifndef NLM_F_CAPPED
+#define NLM_F_CAPPED 0x100
+#endif
+#ifndef NLM_F_ACK_TLVS
+#define NLM_F_ACK_TLVS 0x200
+#endif
+#define CST_NLMSGERR_ATTR_MSG 1
+#define CST_NLMSGERR_ATTR_OFFS 2
+#define CST_NLMSGERR_ATTR_MISS_TYPE 5
+#define CST_NLMSGERR_ATTR_MAX 8
+
+int cst_fd(struct cst_sock *s)
+{
+	return nl_socket_get_fd(s->sk);
+}
+
+static void parse_ack(struct nlmsghdr *nlh, struct cst_ack *ack)
+{
+	struct nlmsgerr *e = NLMSG_DATA(nlh);
+	struct nlattr *tb[CST_NLMSGERR_ATTR_MAX + 1];
+	size_t off, len;
+
+	ack->err = e->error;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	off = sizeof(*e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(e->msg);
+	off = NLMSG_ALIGN(off);
+	if (NLMSG_HDRLEN + off >= nlh->nlmsg_len)
+		return;
+	len = nlh->nlmsg_len - NLMSG_HDRLEN - off;
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse(tb, CST_NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)e + off), len, NULL))
+		return;
+	if (tb[CST_NLMSGERR_ATTR_MSG]) {
+		ack->has_msg = true;
+		snprintf(ack->msg, sizeof(ack->msg), "%.*s",
+			 nla_len(tb[CST_NLMSGERR_ATTR_MSG]),
+			 (char *)nla_data(tb[CST_NLMSGERR_ATTR_MSG]));
+		/* an empty string is not a message */
+		if (!ack->msg[0])
+			ack->has_msg = false;
+	}
+	if (tb[CST_NLMSGERR_ATTR_OFFS]) {
+		ack->has_off = true;
+		ack->off = nla_get_u32(tb[CST_NLMSGERR_ATTR_OFFS]);
+	}
+	if (tb[CST_NLMSGERR_ATTR_MISS_TYPE]) {
+		ack->has_miss = true;
+		ack->miss_type = nla_get_u32(tb[CST_NLMSGERR_ATTR_MISS_TYPE]);
+	}
+}
+
+static void parse_event(struct nlattr *nest, struct cst_ev_res *r)
+{
+	struct nlattr *tb[CTXCOUNT_EVENT_A_MAX + 1];
+	struct nlattr *b;
+	int rem;
+
+	memset(r, 0, sizeof(*r));
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse_nested(tb, CTXCOUNT_EVENT_A_MAX, nest, NULL))
+		return;
+	if (tb[CTXCOUNT_EVENT_A_INDEX]) {
+		r->has_index = true;
+		r->index = nla_get_u32(tb[CTXCOUNT_EVENT_A_INDEX]);
+	}
+	if (tb[CTXCOUNT_EVENT_A_ERROR]) {
+		r->has_error = true;
+		r->error = nla_get_s32(tb[CTXCOUNT_EVENT_A_ERROR]);
+	}
+	if (tb[CTXCOUNT_EVENT_A_FULL]) {
+		r->has_full = true;
+		r->full = nla_get_u64(tb[CTXCOUNT_EVENT_A_FULL]);
+	}
+	if (tb[CTXCOUNT_EVENT_A_TIME_ENABLED]) {
+		r->has_enabled = true;
+		r->enabled = nla_get_u64(tb[CTXCOUNT_EVENT_A_TIME_ENABLED]);
+	}
+	if (tb[CTXCOUNT_EVENT_A_TIME_RUNNING]) {
+		r->has_running = true;
+		r->running = nla_get_u64(tb[CTXCOUNT_EVENT_A_TIME_RUNNING]);
+	}
+	if (!tb[CTXCOUNT_EVENT_A_BUCKETS])
+		return;
+	r->has_buckets = true;
+	nla_for_each_nested(b, tb[CTXCOUNT_EVENT_A_BUCKETS], rem) {
+		int t = nla_type(b);
+
+		r->nbuckets++;
+		if (t <= CTXCOUNT_BUCKET_UNSPEC || t > CTXCOUNT_BUCKET_MAX ||
+		    nla_len(b) != 8) {
+			r->bad_buckets++;
+			continue;
+		}
+		if (r->has_b[t])
+			r->dup_buckets++;
+		r->has_b[t] = true;
+		r->b[t] = nla_get_u64(b);
+	}
+}
+
+static void parse_reply(struct nlmsghdr *nlh, struct cst_res *res)
+{
+	struct genlmsghdr *g = NLMSG_DATA(nlh);
+	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
+	struct nlattr *ev;
+	int rem;
+
+	res->replied = true;
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse(tb, CTXCOUNT_A_MAX, genlmsg_attrdata(g, 0),
+		      genlmsg_attrlen(g, 0), NULL))
+		return;
+	if (tb[CTXCOUNT_A_SESSION_ID]) {
+		res->has_id = true;
+		res->id = nla_get_u32(tb[CTXCOUNT_A_SESSION_ID]);
+	}
+	if (tb[CTXCOUNT_A_TASKS_SEEN]) {
+		res->has_seen = true;
+		res->tasks_seen = nla_get_u64(tb[CTXCOUNT_A_TASKS_SEEN]);
+	}
+	if (tb[CTXCOUNT_A_TASKS_LOST]) {
+		res->has_lost = true;
+		res->tasks_lost = nla_get_u64(tb[CTXCOUNT_A_TASKS_LOST]);
+	}
+	if (tb[CTXCOUNT_A_STATS_SESSIONS]) {
+		res->has_sessions = true;
+		res->sessions = nla_get_u32(tb[CTXCOUNT_A_STATS_SESSIONS]);
+	}
+	if (tb[CTXCOUNT_A_STATS_FEATURES]) {
+		res->has_features = true;
+		res->features = nla_get_u32(tb[CTXCOUNT_A_STATS_FEATURES]);
+	}
+	if (!tb[CTXCOUNT_A_EVENTS])
+		return;
+	nla_for_each_nested(ev, tb[CTXCOUNT_A_EVENTS], rem) {
+		if (nla_type(ev) != CTXCOUNT_EVENTS_A_EVENT)
+			continue;
+		if (res->nev >= (int)(sizeof(res->ev) / sizeof(res->ev[0])))
+			break;
+		parse_event(ev, &res->ev[res->nev++]);
+	}
+}
+
+/* Generic request/ack on any genl family; ctrl replies go to ctrl_cb. */
+static int xfer(struct nl_sock *sk, struct nl_msg *msg, int family,
+		struct cst_res *res, struct cst_ack *ack,
+		void (*ctrl_cb)(struct nlmsghdr *, void *), void *cb_arg)
+{
+	struct cst_ack local;
+	uint32_t seq;
+	int ret;
+
+	if (!ack)
+		ack = &local;
+	memset(ack, 0, sizeof(*ack));
+	if (res)
+		memset(res, 0, sizeof(*res));
+	ret = nl_send_auto(sk, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	nlmsg_free(msg);
+	if (ret < 0) {
+		ack->err = -EIO;
+		return ack->err;
+	}
+	for (;;) {
+		struct sockaddr_nl peer;
+		unsigned char *buf = NULL;
+		struct nlmsghdr *nlh;
+		int len, done = 0;
+
+		len = nl_recv(sk, &peer, &buf, NULL);
+		if (len <= 0) {
+			free(buf);
+			ack->err = len == -NLE_AGAIN ? -ETIMEDOUT : -EIO;
+			return ack->err;
+		}
+		for (nlh = (struct nlmsghdr *)buf; nlmsg_ok(nlh, len);
+		     nlh = nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_seq != seq)
+				continue;
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				parse_ack(nlh, ack);
+				done = 1;
+				break;
+			}
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				done = 1;
+				break;
+			}
+			if (nlh->nlmsg_type == family) {
+				if (ctrl_cb)
+					ctrl_cb(nlh, cb_arg);
+				else if (res)
+					parse_reply(nlh, res);
+			}
+		}
+		free(buf);
+		if (done)
+			return ack->err;
+	}
+}
+
+struct family_info {
+	bool found;
+	int id;
+	unsigned int version, maxattr;
+};
+
+static void family_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct family_info *fi = arg;
+	struct genlmsghdr *g = NLMSG_DATA(nlh);
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse(tb, CTRL_ATTR_MAX, genlmsg_attrdata(g, 0),
+		      genlmsg_attrlen(g, 0), NULL))
+		return;
+	if (!tb[CTRL_ATTR_FAMILY_ID])
+		return;
+	fi->found = true;
+	fi->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (tb[CTRL_ATTR_VERSION])
+		fi->version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
+	if (tb[CTRL_ATTR_MAXATTR])
+		fi->maxattr = nla_get_u32(tb[CTRL_ATTR_MAXATTR]);
+}
+
+int cst_open(struct cst_sock *s)
+{
+	struct family_info fi = { 0 };
+	struct timeval tv = { .tv_sec = 20 };
+	struct nl_msg *m;
+	int one = 1, ret;
+
+	memset(s, 0, sizeof(*s));
+	s->sk = nl_socket_alloc();
+	if (!s->sk)
+		return -ENOMEM;
+	if (genl_connect(s->sk)) {
+		nl_socket_free(s->sk);
+		s->sk = NULL;
+		return -EIO;
+	}
+	nl_socket_enable_msg_peek(s->sk);
+	nl_socket_set_msg_buf_size(s->sk, 65536);
+	setsockopt(cst_fd(s), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(cst_fd(s), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(cst_fd(s), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+
+	m = nlmsg_alloc();
+	if (!m) {
+		cst_close(s);
+		return -ENOMEM;
+	}
+	genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
+		    NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
+	nla_put_string(m, CTRL_ATTR_FAMILY_NAME, CTXCOUNT_GENL_NAME);
+	ret = xfer(s->sk, m, GENL_ID_CTRL, NULL, NULL, family_cb, &fi);
+	if (ret || !fi.found) {
+		cst_close(s);
+		return ret ? ret : -ENOENT;
+	}
+	s->family = fi.id;
+	s->version = fi.version;
+	s->maxattr = fi.maxattr;
+	return 0;
+}
+
+void cst_close(struct cst_sock *s)
+{
+	if (s->sk)
+		nl_socket_free(s->sk);
+	s->sk = NULL;
+}
+
+struct nl_msg *cst_msg(struct cst_sock *s, uint8_t cmd)
+{
+	struct nl_msg *m = nlmsg_alloc_size(32768);
+
+	if (!m)
+		return NULL;
+	genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, s->family, 0,
+		    NLM_F_REQUEST | NLM_F_ACK, cmd, CTXCOUNT_GENL_VERSION);
+	return m;
+}
+
+int cst_put_target(struct nl_msg *m, int pid, uint32_t flags)
+{
+	struct nlattr *t = nla_nest_start(m, CTXCOUNT_A_TARGET | NLA_F_NESTED);
+
+	if (!t)
+		return -EMSGSIZE;
+	if (pid >= 0 && nla_put_u32(m, CTXCOUNT_TARGET_A_PID, pid))
+		return -EMSGSIZE;
+	if (nla_put_u32(m, CTXCOUNT_TARGET_A_FLAGS, flags))
+		return -EMSGSIZE;
+	nla_nest_end(m, t);
+	return 0;
+}
+
+int cst_put_events(struct nl_msg *m, const struct cst_ev *ev, int n)
+{
+	struct nlattr *all = nla_nest_start(m, CTXCOUNT_A_EVENTS | NLA_F_NESTED);
+	int i;
+
+	if (!all)
+		return -EMSGSIZE;
+	for (i = 0; i < n; i++) {
+		struct nlattr *e = nla_nest_start(m, CTXCOUNT_EVENTS_A_EVENT |
+						     NLA_F_NESTED);
+
+		if (!e || nla_put_u32(m, CTXCOUNT_EVENT_A_TYPE, ev[i].type) ||
+		    nla_put_u64(m, CTXCOUNT_EVENT_A_CONFIG, ev[i].config) ||
+		    nla_put_u32(m, CTXCOUNT_EVENT_A_FLAGS, ev[i].flags))
+			return -EMSGSIZE;
+		nla_nest_end(m, e);
+	}
+	/* libnl drops an empty nest; n == 0 must send one */
+	nla_nest_end_keep_empty(m, all);
+	return 0;
+}
+
+int cst_xfer(struct cst_sock *s, struct nl_msg *msg, struct cst_res *res,
+	     struct cst_ack *ack)
+{
+	return xfer(s->sk, msg, s->family, res, ack, NULL, NULL);
+}
+
+int cst_new(struct cst_sock *s, int pid, uint32_t tflags,
+	    const struct cst_ev *ev, int n, struct cst_res *res,
+	    struct cst_ack *ack)
+{
+	struct nl_msg *m = cst_msg(s, CTXCOUNT_CMD_SESSION_NEW);
+
+	if (!m)
+		return -ENOMEM;
+	if (cst_put_target(m, pid, tflags) || cst_put_events(m, ev, n)) {
+		nlmsg_free(m);
+		return -EMSGSIZE;
+	}
+	return cst_xfer(s, m, res, ack);
+}
+
+int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
+	    struct cst_res *res, struct cst_ack *ack)
+{
+	struct nl_msg *m = cst_msg(s, cmd);
+
+	if (!m)
+		return -ENOMEM;
+	if (cmd != CTXCOUNT_CMD_STATS &&
+	    nla_put_u32(m, CTXCOUNT_A_SESSION_ID, id)) {
+		nlmsg_free(m);
+		return -EMSGSIZE;
+	}
+	return cst_xfer(s, m, res, ack);
+}
+
+long cst_live_sessions(void)
+{
+	struct cst_sock s;
+	struct cst_res *res = calloc(1, sizeof(*res));
+	long ret;
+
+	if (!res)
+		return -ENOMEM;
+	ret = cst_open(&s);
+	if (!ret) {
+		ret = cst_cmd(&s, CTXCOUNT_CMD_STATS, 0, res, NULL);
+		if (!ret)
+			ret = res->has_sessions ? (long)res->sessions : -EPROTO;
+		cst_close(&s);
+	}
+	free(res);
+	return ret;
+}
+
+long cst_wait_live_sessions(long want, int ms)
+{
+	long live = cst_live_sessions();
+
+	while (live != want && ms > 0) {
+		usleep(20000);
+		ms -= 20;
+		live = cst_live_sessions();
+	}
+	return live;
+}
+
+uint64_t cst_bucket_sum(const struct cst_ev_res *e)
+{
+	uint64_t sum = 0;
+	int b;
+
+	for (b = CTXCOUNT_BUCKET_TASK; b <= CTXCOUNT_BUCKET_MAX; b++)
+		sum += e->b[b];
+	return sum;
+}
+
+uint64_t cst_softirq_sum(const struct cst_ev_res *e)
+{
+	uint64_t sum = 0;
+	int b;
+
+	for (b = CTXCOUNT_BUCKET_SOFTIRQ_FIRST; b <= CTXCOUNT_BUCKET_MAX; b++)
+		sum += e->b[b];
+	return sum;
+}
+
+const char *cst_bucket_name(int b)
+{
+	static const char *const names[] = {
+		[CTXCOUNT_BUCKET_TASK] = "task",
+		[CTXCOUNT_BUCKET_HARDIRQ] = "hardirq",
+		[CTXCOUNT_BUCKET_NMI] = "nmi",
+		[CTXCOUNT_BUCKET_SOFTIRQ_HI] = "HI",
+		[CTXCOUNT_BUCKET_SOFTIRQ_TIMER] = "TIMER",
+		[CTXCOUNT_BUCKET_SOFTIRQ_NET_TX] = "NET_TX",
+		[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX] = "NET_RX",
+		[CTXCOUNT_BUCKET_SOFTIRQ_BLOCK] = "BLOCK",
+		[CTXCOUNT_BUCKET_SOFTIRQ_IRQ_POLL] = "IRQ_POLL",
+		[CTXCOUNT_BUCKET_SOFTIRQ_TASKLET] = "TASKLET",
+		[CTXCOUNT_BUCKET_SOFTIRQ_SCHED] = "SCHED",
+		[CTXCOUNT_BUCKET_SOFTIRQ_HRTIMER] = "HRTIMER",
+		[CTXCOUNT_BUCKET_SOFTIRQ_RCU] = "RCU",
+	};
+
+	if (b <= 0 || b > CTXCOUNT_BUCKET_MAX)
+		return "?";
+	return names[b];
+}
+
+void cst_fmt_event(const struct cst_ev_res *e, char *buf, size_t len)
+{
+	size_t n;
+	int b;
+
+	n = snprintf(buf, len, "err=%d full=%llu sum=%llu en=%llu run=%llu",
+		     e->error, (unsigned long long)e->full,
+		     (unsigned long long)cst_bucket_sum(e),
+		     (unsigned long long)e->enabled,
+		     (unsigned long long)e->running);
+	for (b = CTXCOUNT_BUCKET_TASK; b <= CTXCOUNT_BUCKET_MAX && n < len; b++)
+		if (e->b[b])
+			n += snprintf(buf + n, len - n, " %s=%llu",
+				      cst_bucket_name(b),
+				      (unsigned long long)e->b[b]);
+}
+
+int cst_event_error(const struct cst_ev *ev)
+{
+	struct cst_sock s;
+	struct cst_res *res = calloc(1, sizeof(*res));
+	int ret;
+
+	if (!res)
+		return -ENOMEM;
+	ret = cst_open(&s);
+	if (ret) {
+		free(res);
+		return ret;
+	}
+	ret = cst_new(&s, getpid(), 0, ev, 1, res, NULL);
+	if (!ret) {
+		if (res->nev == 1 && res->ev[0].has_error)
+			ret = res->ev[0].error;
+		else
+			ret = -EPROTO;
+		cst_cmd(&s, CTXCOUNT_CMD_SESSION_DEL, res->id, NULL, NULL);
+	}
+	cst_close(&s);
+	free(res);
+	return ret;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cst_nl: a small generic netlink client of the ctxcount family for the
+ * selftests. Independent of ctxstat's client on purpose: it is the check
+ * on the raw attributes, so it builds requests attribute by attribute
+ * (malformed ones too) and records which attributes a reply carried.
+ */
+#ifndef CST_NL_H
+#define CST_NL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <linux/perf_event.h>
+#include <linux/ctxcount.h>
+
+struct nl_sock;
+struct nl_msg;
+
+struct cst_sock {
+	struct nl_sock *sk;
+	int family;			/* resolved genl family id */
+	unsigned int version;		/* CTRL_ATTR_VERSION */
+	unsigned int maxattr;		/* CTRL_ATTR_MAXATTR */
+};
+
+/* The outcome of one request: the ack's error and extended ack. */
+struct cst_ack {
+	int err;			/* 0 or a negative errno */
+	bool has_msg;
+	char msg[512];			/* NLMSGERR_ATTR_MSG */
+	bool has_off;
+	unsigned int off;		/* NLMSGERR_ATTR_OFFS */
+	bool has_miss;
+	unsigned int miss_type;		/* NLMSGERR_ATTR_MISS_TYPE */
+};
+
+struct cst_ev {
+	uint32_t type;			/* PERF_TYPE_* */
+	uint64_t config;
+	uint32_t flags;			/* enum ctxcount_event_flag */
+	const char *name;		/* for messages only */
+};
+
+struct cst_ev_res {
+	bool has_index, has_error, has_full, has_enabled, has_running;
+	bool has_buckets;
+	uint32_t index;
+	int32_t error;
+	uint64_t full, enabled, running;
+	int nbuckets;			/* bucket attributes seen */
+	int dup_buckets;		/* bucket types seen twice */
+	int bad_buckets;		/* bucket types out of range */
+	bool has_b[CTXCOUNT_BUCKET_MAX + 1];
+	uint64_t b[CTXCOUNT_BUCKET_MAX + 1];
+};
+
+/* A parsed ctxcount reply (NEW, READ or STATS). */
+struct cst_res {
+	bool has_id, has_seen, has_lost, has_sessions, has_features;
+	uint32_t id;
+	uint64_t tasks_seen, tasks_lost;
+	uint32_t sessions, features;
+	int nev;
+	struct cst_ev_res ev[CTXCOUNT_MAX_EVENTS + 8];
+	bool replied;			/* a reply message came back */
+};
+
+#define CST_EV_SW(cfg, fl, nm) { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg, fl, nm }
+#define CST_EV_HW(cfg, fl, nm) { PERF_TYPE_HARDWARE, PERF_COUNT_HW_##cfg, fl, nm }
+#define CST_F_USER_ONLY (CTXCOUNT_EVENT_F_EXCLUDE_KERNEL | CTXCOUNT_EVENT_F_EXCLUDE_HV)
+
+/* Open a socket of the family with NETLINK_EXT_ACK; -ENOENT: no family. */
+int cst_open(struct cst_sock *s);
+void cst_close(struct cst_sock *s);
+int cst_fd(struct cst_sock *s);
+
+/* A request message for cmd, header version CTXCOUNT_GENL_VERSION. */
+struct nl_msg *cst_msg(struct cst_sock *s, uint8_t cmd);
+/* Append the TARGET nest (pid < 0: no PID attribute). */
+int cst_put_target(struct nl_msg *m, int pid, uint32_t flags);
+int cst_put_events(struct nl_msg *m, const struct cst_ev *ev, int n);
+/*
+ * Send msg (freed), collect the reply (if any) into res (may be NULL) and
+ * the ack into ack (may be NULL). Returns the ack's error.
+ */
+int cst_xfer(struct cst_sock *s, struct nl_msg *msg, struct cst_res *res,
+	     struct cst_ack *ack);
+
+int cst_new(struct cst_sock *s, int pid, uint32_t tflags,
+	    const struct cst_ev *ev, int n, struct cst_res *res,
+	    struct cst_ack *ack);
+int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
+	    struct cst_res *res, struct cst_ack *ack);
+/* Live sessions (all sockets) or a negative errno. */
+long cst_live_sessions(void);
+/*
+ * Wait up to @ms for the live session count to reach @want (sockets are
+ * released asynchronously after close); returns the last count seen.
+ */
+long cst_wait_live_sessions(long want, int ms);
+/* Whether an event counts here: the module's per-event error (0 = yes). */
+int cst_event_error(const struct cst_ev *ev);
+
+uint64_t cst_bucket_sum(const struct cst_ev_res *e);
+uint64_t cst_softirq_sum(const struct cst_ev_res *e);
+const char *cst_bucket_name(int b);
+/* Text of a reply's per-event buckets, for logs. */
+void cst_fmt_event(const struct cst_ev_res *e, char *buf, size_t len);
+
+#endif /* CST_NL_H */

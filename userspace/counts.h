@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * counts: every run's value of every kernel counter, kept: the one store
+ * that the printed means, spreads, tests and saved files all derive from.
+ */
+#ifndef CTXSTAT_COUNTS_H
+#define CTXSTAT_COUNTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "events.h"
+#include "sample.h"
+
+/* One kernel counter over all runs; counts already scaled per run. */
+struct ctx_counter_values {
+	int error;		/* non-zero: the kernel could not count it */
+	bool counted;		/* time_running > 0 in the last run */
+	struct ctx_sample full;
+	struct ctx_sample bucket[CTXCOUNT_BUCKET_MAX + 1];
+	struct ctx_sample enabled;	/* ns */
+	struct ctx_sample running;	/* ns */
+};
+
+/* One run's reading of one counter, before scaling. */
+struct ctx_counter_reading {
+	uint64_t full;
+	uint64_t bucket[CTXCOUNT_BUCKET_MAX + 1];
+	uint64_t time_enabled, time_running;
+};
+
+/*
+ * Append one run's reading, scaled as perf scales a multiplexed counter.
+ * All of it or nothing: 0, or -ENOMEM with @c unchanged.
+ */
+int ctx_counter_add(struct ctx_counter_values *c,
+		    const struct ctx_counter_reading *rd);
+void ctx_counter_free(struct ctx_counter_values *c);
+
+/* The values a displayed event shows: the task bucket for :t, else full. */
+const struct ctx_sample *ctx_event_values(const struct ctx_event *ev,
+					  const struct ctx_counter_values *counters);
+
+#endif

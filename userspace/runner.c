@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runner: the measured-run machinery. The workload is forked blocked so
+ * that the session names its pid before it runs a single instruction of
+ * the command (workload.c); the session counts it and every task it forks.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include "runner.h"
+#include "workload.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* No SA_RESTART: poll()/pause() must return. */
+void ctx_install_signal_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+bool ctx_interrupted(void)
+{
+	return interrupted;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* Which privilege is missing, for when the kernel did not say itself. */
+static void print_permission_hint(const struct ctx_args *a, bool kernel_said)
+{
+	if (a->system_wide) {
+		if (!kernel_said)
+			fprintf(stderr,
+				"ctxstat: counting system wide needs CAP_PERFMON or CAP_SYS_ADMIN\n");
+		return;
+	}
+	fprintf(stderr,
+		"ctxstat: counting a task needs CAP_PERFMON or CAP_SYS_ADMIN, or a task\n"
+		"         you own and the module's paranoid parameter allowing it\n"
+		"         (/sys/module/ctxcount/parameters/paranoid: 2, the default,\n"
+		"         allows user-space-only events (add :u), 1 or less all events)\n");
+}
+
+static void report_nl_error(const struct ctx_runner *r, const char *what,
+			    int err)
+{
+	bool kernel_said = r->nl.extack[0];
+
+	fprintf(stderr, "ctxstat: %s: %s", what, strerror(-err));
+	if (kernel_said)
+		fprintf(stderr, ": %s", r->nl.extack);
+	fputc('\n', stderr);
+	if (err == -EPERM || err == -EACCES)
+		print_permission_hint(r->args, kernel_said);
+	else if (err == -ESRCH && !kernel_said)
+		fprintf(stderr, "ctxstat: no process %d\n", (int)r->args->pid);
+}
+
+/* Optional: an older module without STATS just keeps the nmi row. */
+static void query_features(struct ctx_runner *r)
+{
+	struct ctx_nl_reply *reply = calloc(1, sizeof(*reply));
+
+	if (reply && !ctx_nl_stats(&r->nl, reply))
+		r->no_nmi_bucket = !(reply->stats_features & CTXCOUNT_FEATURE_NMI);
+	free(reply);
+}
+
+static int open_netlink(struct ctx_runner *r)
+{
+	int err = ctx_nl_open(&r->nl);
+
+	if (!err)
+		query_features(r);
+	if (err == -ENOENT) {
+		fprintf(stderr,
+			"ctxstat: kernel module not loaded; load it with `sudo insmod module/ctxcount.ko` (or `modprobe ctxcount`)\n");
+	} else if (err) {
+		fprintf(stderr, "ctxstat: cannot talk to the kernel over generic netlink: %s\n",
+			strerror(-err));
+	}
+	return err;
+}
+
+static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
+{
+	const struct ctx_event_list *l = r->events;
+	struct ctx_nl_event_req req[CTXCOUNT_MAX_EVENTS];
+	struct ctx_nl_target target = { 0 };
+	struct ctx_nl_reply *reply;
+	int i, err;
+
+	if (r->args->system_wide) {
+		target.flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
+	} else {
+		target.pid = pid;
+		target.flags = CTXCOUNT_TARGET_F_INHERIT;
+	}
+	for (i = 0; i < l->nr_counters; i++) {
+		req[i].type = l->counters[i].type;
+		req[i].config = l->counters[i].config;
+		req[i].flags = l->counters[i].flags;
+	}
+	reply = calloc(1, sizeof(*reply));
+	if (!reply)
+		return -ENOMEM;
+	err = ctx_nl_session_new(&r->nl, &target, req, l->nr_counters, reply);
+	if (err) {
+		report_nl_error(r, "cannot create a counting session", err);
+		free(reply);
+		return err;
+	}
+	*id = reply->session_id;
+	for (i = 0; i < l->nr_counters; i++)
+		r->counters[i].error = reply->ev[i].error;
+	free(reply);
+	return 0;
+}
+
+/* Wait for -p's process to exit, or Ctrl-C. */
+static void wait_for_pid(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	struct pollfd pfd = { .events = POLLIN };
+
+	pfd.fd = syscall(SYS_pidfd_open, pid, 0);
+	if (pfd.fd >= 0) {
+		while (!interrupted && poll(&pfd, 1, -1) == 0)
+			;
+		close(pfd.fd);
+		return;
+	}
+#endif
+	/* Kernels before 5.3: poll for the pid every 100 ms. */
+	while (!interrupted && (kill(pid, 0) == 0 || errno == EPERM)) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void wait_for_interrupt(void)
+{
+	while (!interrupted)
+		pause();
+}
+
+/* Run the workload (or wait for the target) between START and STOP. */
+static int measure(struct ctx_runner *r, struct ctx_workload *w)
+{
+	const struct ctx_args *a = r->args;
+	double t0, t1;
+	int err;
+
+	t0 = now_ns();
+	if (a->cmd) {
+		err = ctx_workload_start(w);
+		if (err) {
+			fprintf(stderr, "ctxstat: cannot run '%s': %s\n",
+				a->cmd[0], strerror(-err));
+			r->exec_failed = true;
+			ctx_workload_wait(w, &r->status, &r->rusage);
+			return err;
+		}
+		err = ctx_workload_wait(w, &r->status, &r->rusage);
+		if (err) {
+			fprintf(stderr, "ctxstat: wait: %s\n", strerror(-err));
+			return err;
+		}
+	} else if (a->pid) {
+		wait_for_pid(a->pid);
+	} else {
+		wait_for_interrupt();
+	}
+	t1 = now_ns();
+	return ctx_sample_add(&r->elapsed_ns, t1 - t0);
+}
+
+static void warn_bucket_sum(const struct ctx_event_list *l, int i,
+			    const struct ctx_nl_event_val *v)
+{
+	uint64_t sum = 0;
+	int b, j;
+
+	for (b = CTXCOUNT_BUCKET_TASK; b <= CTXCOUNT_BUCKET_MAX; b++)
+		sum += v->bucket[b];
+	if (sum == v->full)
+		return;
+	for (j = 0; j < l->nr && l->ev[j].counter != i; j++)
+		;
+	fprintf(stderr, "ctxstat: %s: contexts sum to %llu, full count is %llu\n",
+		j < l->nr ? l->ev[j].name : "?", (unsigned long long)sum,
+		(unsigned long long)v->full);
+}
+
+static void warn_lost(const struct ctx_runner *r, const struct ctx_nl_reply *rp)
+{
+	if (rp->tasks_lost)
+		fprintf(stderr,
+			"ctxstat: warning: %llu tasks could not be monitored; counts are short\n",
+			(unsigned long long)rp->tasks_lost);
+	if (rp->cpus_lost)
+		fprintf(stderr,
+			"ctxstat: warning: %u CPUs came online without counters; counts are short\n",
+			rp->cpus_lost);
+	if (r->args->verbose)
+		fprintf(stderr, "ctxstat: session %u: %llu tasks monitored\n",
+			rp->session_id, (unsigned long long)rp->tasks_seen);
+}
+
+/* Keep one READ reply's counts. */
+static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp)
+{
+	const struct ctx_nl_event_val *v;
+	struct ctx_counter_values *c;
+	struct ctx_counter_reading rd;
+	int i;
+
+	warn_lost(r, rp);
+	for (i = 0; i < r->events->nr_counters; i++) {
+		v = &rp->ev[i];
+		c = &r->counters[i];
+		if (!v->present) {
+			c->error = c->error ?: -EBADMSG;
+			continue;
+		}
+		if (v->error) {
+			c->error = v->error;
+			continue;
+		}
+		if (r->args->verbose)
+			warn_bucket_sum(r->events, i, v);
+		rd.full = v->full;
+		memcpy(rd.bucket, v->bucket, sizeof(rd.bucket));
+		rd.time_enabled = v->time_enabled;
+		rd.time_running = v->time_running;
+		if (ctx_counter_add(c, &rd)) {
+			fprintf(stderr, "ctxstat: out of memory keeping values\n");
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int stop_and_read(struct ctx_runner *r, uint32_t id)
+{
+	struct ctx_nl_reply *reply = calloc(1, sizeof(*reply));
+	int err;
+
+	if (!reply)
+		return -ENOMEM;
+	err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, id);
+	if (err) {
+		report_nl_error(r, "cannot stop the session", err);
+	} else {
+		err = ctx_nl_session_read(&r->nl, id, reply);
+		if (err)
+			report_nl_error(r, "cannot read the session", err);
+		else
+			err = keep(r, reply);
+	}
+	free(reply);
+	return err;
+}
+
+int ctx_runner_run(struct ctx_runner *r)
+{
+	const struct ctx_args *a = r->args;
+	struct ctx_workload w = { .go_fd = -1, .err_fd = -1 };
+	bool have_session = false;
+	uint32_t id = 0;
+	int err;
+
+	if (a->cmd) {
+		err = ctx_workload_prepare(&w, a->cmd);
+		if (err) {
+			fprintf(stderr, "ctxstat: fork: %s\n", strerror(-err));
+			return err;
+		}
+	}
+	if (!a->null_run) {
+		/* With -p, a command only sets how long to count the pid. */
+		err = create_session(r, a->pid ? a->pid : w.pid, &id);
+		if (err)
+			goto out;
+		have_session = true;
+		err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, id);
+		if (err) {
+			report_nl_error(r, "cannot start counting", err);
+			goto out;
+		}
+	}
+	err = measure(r, &w);
+	if (!err && have_session)
+		err = stop_and_read(r, id);
+out:
+	/* Never leave the workload behind when counting failed. */
+	ctx_workload_kill(&w);
+	if (have_session)
+		ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_DEL, id);
+	if (!err)
+		r->runs_done++;
+	return err;
+}
+
+const struct ctx_sample *ctx_runner_values(const struct ctx_runner *r, int i)
+{
+	return ctx_event_values(&r->events->ev[i], r->counters);
+}
+
+int ctx_runner_exit_code(const struct ctx_runner *r, int err)
+{
+	/*
+	 * 127 only for a command that does not exist: -ENOENT from the
+	 * kernel (the module unloaded mid-run) is a counting failure.
+	 */
+	if (err)
+		return r->exec_failed && err == -ENOENT ? 127 : 1;
+	return r->args->cmd ? ctx_exit_code(r->status) : 0;
+}
+
+struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
+				  const struct ctx_event_list *l)
+{
+	struct ctx_runner *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		fprintf(stderr, "ctxstat: out of memory\n");
+		return NULL;
+	}
+	r->args = a;
+	r->events = l;
+	if (!a->null_run && open_netlink(r)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void ctx_runner_free(struct ctx_runner *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	ctx_nl_close(&r->nl);
+	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
+		ctx_counter_free(&r->counters[i]);
+	ctx_sample_free(&r->elapsed_ns);
+	free(r);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * runner: one measured run after another. Each run gets its own ctxcount
+ * session: created for the workload (forked, held before exec) or the
+ * -p/-a target, started, the workload released and reaped (or the target
+ * waited for), stopped, read, deleted. What a run read is kept in the
+ * runner's counts. Errors are printed here, as they happen.
+ */
+#ifndef CTXSTAT_RUNNER_H
+#define CTXSTAT_RUNNER_H
+
+#include <stdbool.h>
+#include <sys/resource.h>
+
+#include "args.h"
+#include "counts.h"
+#include "events.h"
+#include "nlclient.h"
+#include "sample.h"
+
+struct ctx_runner {
+	const struct ctx_args *args;
+	const struct ctx_event_list *events;
+	struct ctx_nl nl;
+	/* The module has no NMI bucket here (no CTXCOUNT_FEATURE_NMI). */
+	bool no_nmi_bucket;
+	struct ctx_counter_values counters[CTXCOUNT_MAX_EVENTS];
+	struct ctx_sample elapsed_ns;	/* one per run */
+	struct rusage rusage;	/* the workload's, last run */
+	int status;		/* workload wait status of the last run */
+	int runs_done;
+	bool exec_failed;	/* the workload could not be executed */
+};
+
+/*
+ * A runner for the target and workload of @a counting @l; connects to the
+ * module unless @a is a null run. NULL after printing why.
+ */
+struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
+				  const struct ctx_event_list *l);
+void ctx_runner_free(struct ctx_runner *r);
+
+/* One run: 0 (runs_done counts it), or -errno after printing why. */
+int ctx_runner_run(struct ctx_runner *r);
+
+/* The values of displayed event @i over the runs done. */
+const struct ctx_sample *ctx_runner_values(const struct ctx_runner *r, int i);
+
+/*
+ * ctxstat's exit code after the runs, @err the failure that ended them
+ * (0: none): 127 for a command that does not exist, 1 for a counting
+ * failure, else the command's own (0 without a command).
+ */
+int ctx_runner_exit_code(const struct ctx_runner *r, int err);
+
+/*
+ * Ctrl-C (SIGINT) and SIGTERM end a -p/-a measurement and, with a
+ * workload, go to the workload (same process group) while ctxstat lives
+ * on to print, as perf. ctx_interrupted() says whether one came.
+ */
+void ctx_install_signal_handlers(void);
+bool ctx_interrupted(void);
+
+#endif

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * save: --save, every run's values of a stat series (one result) or of a
+ * comparison (two results, one benchmark), as results.h writes them.
+ */
+#ifndef CTXSTAT_SAVE_H
+#define CTXSTAT_SAVE_H
+
+#include "runner.h"
+
+/* Save @r's runs to its --save file. 0, or -1 after printing why. */
+int ctx_save_stat(const struct ctx_runner *r);
+
+/* Save A's and B's runs to A's --save file. 0, or -1 after printing why. */
+int ctx_save_compare(const struct ctx_runner *a, const struct ctx_runner *b);
+
+#endif

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stat: parse, run the series, print the counts in perf's layout
+ * (output.c), then what the runs say about themselves (repeat.c), then
+ * --save.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "noise.h"
+#include "output.h"
+#include "repeat.h"
+#include "runner.h"
+#include "save.h"
+#include "stat.h"
+
+static double timeval_s(const struct timeval *tv)
+{
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+/*
+ * "Not supported here" is normal and only shown with -v, as in perf; a
+ * permission problem is not, so it is always said.
+ */
+static void print_event_errors(const struct ctx_runner *r)
+{
+	const struct ctx_event_list *l = r->events;
+	int i, err;
+
+	for (i = 0; i < l->nr; i++) {
+		err = r->counters[l->ev[i].counter].error;
+		if (!err)
+			continue;
+		if (err == -EPERM || err == -EACCES)
+			fprintf(stderr,
+				"ctxstat: %s: not counted: %s (needs CAP_PERFMON, or a lower ctxcount paranoid setting)\n",
+				l->ev[i].name, strerror(-err));
+		else if (r->args->verbose)
+			fprintf(stderr, "ctxstat: %s: not counted: %s\n",
+				l->ev[i].name, strerror(-err));
+	}
+}
+
+static void print_series(const struct ctx_runner *r, FILE *out)
+{
+	const struct ctx_args *a = r->args;
+	struct ctx_output_opts o = {
+		.f = out,
+		.format = a->json ? CTX_OUTPUT_JSON :
+			  a->field_sep ? CTX_OUTPUT_CSV : CTX_OUTPUT_STD,
+		.sep = a->field_sep,
+		.breakdown = a->breakdown,
+		.verbose = a->verbose,
+	};
+	struct ctx_series s = {
+		.events = r->events,
+		.counters = r->counters,
+		.runs = r->runs_done,
+		.null_run = a->null_run,
+		.elapsed_ns = &r->elapsed_ns,
+		/* user/sys are the command's: meaningless when it is not the target */
+		.show_rusage = a->cmd && !a->pid && r->runs_done == 1,
+		.user_s = timeval_s(&r->rusage.ru_utime),
+		.sys_s = timeval_s(&r->rusage.ru_stime),
+		.target = a->system_wide ? CTX_TARGET_SYSTEM_WIDE :
+			  a->pid ? CTX_TARGET_PID : CTX_TARGET_COMMAND,
+		.no_nmi_bucket = r->no_nmi_bucket,
+		.cmd = a->cmd,
+		.pid = a->pid,
+	};
+
+	print_event_errors(r);
+	ctx_output_series(&o, &s);
+}
+
+static int run_series(const struct ctx_args *a, const struct ctx_event_list *l,
+		      FILE *out)
+{
+	int i, err = 0, code, watch = ctx_until_event(a, l);
+	struct ctx_runner *r;
+
+	if (ctx_noise_check_wanted(a))
+		ctx_noise_check_env(stderr);
+	r = ctx_runner_new(a, l);
+	if (!r)
+		return 1;
+	ctx_install_signal_handlers();
+	for (i = 0; i < ctx_max_runs(a) && !err; i++) {
+		err = ctx_runner_run(r);
+		/* Ctrl-C ends a repeated series early, as in perf. */
+		if (ctx_interrupted())
+			break;
+		if (a->repeat_until && ctx_precise_enough(r, watch))
+			break;
+	}
+	if (r->runs_done)
+		print_series(r, out);
+	if (r->runs_done && a->repeat_until)
+		ctx_print_until(r, watch, "");
+	ctx_print_outliers(r, "");
+	if (r->runs_done && a->save && ctx_save_stat(r) && !err)
+		err = -EIO;
+	code = ctx_runner_exit_code(r, err);
+	ctx_runner_free(r);
+	return code;
+}
+
+static int add_events(const struct ctx_args *a, struct ctx_event_list *l)
+{
+	char err[256];
+	int i;
+
+	if (a->null_run)
+		return 0;
+	for (i = 0; i < a->nr_event_specs; i++) {
+		if (ctx_events_add(l, a->event_specs[i], err, sizeof(err)))
+			goto bad;
+	}
+	if (!a->nr_event_specs && ctx_events_add_defaults(l, err, sizeof(err)))
+		goto bad;
+	return 0;
+bad:
+	fprintf(stderr, "ctxstat: %s\n", err);
+	return -1;
+}
+
+int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
+		     FILE *dflt, FILE **out)
+{
+	if (add_events(a, l))
+		return CTX_EXIT_USAGE;
+	if (ctx_until_event(a, l) < 0) {
+		fprintf(stderr, "ctxstat: --repeat-event %s: not one of the counted events\n",
+			a->repeat_event);
+		return CTX_EXIT_USAGE;
+	}
+	*out = dflt;
+	if (a->output) {
+		*out = fopen(a->output, "w");
+		if (!*out) {
+			fprintf(stderr, "ctxstat: cannot open %s: %s\n",
+				a->output, strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int ctx_stat_main(int argc, char **argv, void (*subcommands_usage)(FILE *f))
+{
+	static struct ctx_event_list events;
+	struct ctx_args args;
+	char err[256];
+	FILE *out;
+	int code;
+
+	if (ctx_args_parse(&args, argc, argv, err, sizeof(err))) {
+		fprintf(stderr, "  Error: %s\n\n", err);
+		ctx_args_usage(stderr);
+		subcommands_usage(stderr);
+		return CTX_EXIT_USAGE;
+	}
+	if (args.help) {
+		ctx_args_usage(stdout);
+		subcommands_usage(stdout);
+		return 0;
+	}
+	if (args.list) {
+		ctx_events_print_known(stdout);
+		return 0;
+	}
+	code = ctx_stat_prepare(&args, &events, stderr, &out);
+	if (code)
+		return code;
+	code = run_series(&args, &events, out);
+	if (out != stderr)
+		fclose(out);
+	return code;
+}

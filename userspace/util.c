@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+/* util: see util.h. */
+#include <stdio.h>
+
+#include "util.h"
+
+int ctx_verr(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	if (len)
+		vsnprintf(buf, len, fmt, ap);
+	return -1;
+}
+
+int ctx_err(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ctx_verr(buf, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
