@@ -35,7 +35,16 @@
 
 static DEFINE_MUTEX(ctx_lock);
 static LIST_HEAD(ctx_sessions);
-/* Sessions SESSION_NEW is creating: they count for their socket's limit. */
+/**
+ * struct ctx_pending - a session SESSION_NEW is creating (on its stack)
+ * @sk: the socket it is for: it counts for that socket's limit
+ * @node: in ctx_pending until the session is published or given up
+ */
+struct ctx_pending {
+	const struct sock *sk;
+	struct list_head node;
+};
+
 static LIST_HEAD(ctx_pending);
 static DEFINE_XARRAY_ALLOC1(ctx_ids);
 static u32 ctx_next_id;
@@ -63,6 +72,7 @@ static bool ctx_session_owned(const struct ctx_session *s,
 
 static unsigned int ctx_owner_sessions(const struct ctx_owner *owner)
 {
+	struct ctx_pending *p;
 	struct ctx_session *s;
 	unsigned int n = 0;
 
@@ -71,8 +81,8 @@ static unsigned int ctx_owner_sessions(const struct ctx_owner *owner)
 		if (ctx_session_owned(s, owner))
 			n++;
 	}
-	list_for_each_entry(s, &ctx_pending, free_node) {
-		if (ctx_session_owned(s, owner))
+	list_for_each_entry(p, &ctx_pending, node) {
+		if (p->sk == owner->sk)
 			n++;
 	}
 	return n;
@@ -272,11 +282,12 @@ static int ctx_session_create_counters(struct ctx_session *s,
 
 /*
  * With @task's exec held off (NULL: system-wide): prove, create, publish.
- * Called with @s charged and on ctx_pending.
+ * @pend leaves ctx_pending when @s is published.
  */
 static int ctx_session_prove_and_link(struct ctx_session *s,
 				      const struct ctx_new_req *nreq,
 				      struct task_struct *task,
+				      struct ctx_pending *pend,
 				      struct netlink_ext_ack *extack)
 {
 	struct file *proof[CTXCOUNT_MAX_EVENTS] = { };
@@ -291,35 +302,60 @@ static int ctx_session_prove_and_link(struct ctx_session *s,
 	if (err)
 		return err;
 	mutex_lock(&ctx_lock);
-	list_del(&s->free_node);
 	err = ctx_session_link(s, task, extack);
-	if (err)
-		list_add(&s->free_node, &ctx_pending);
+	if (!err)
+		list_del_init(&pend->node);
 	mutex_unlock(&ctx_lock);
 	return err;
 }
 
-/* Charge @s to its sender and count it for its socket. */
-static int ctx_session_charge(struct ctx_session *s,
-			      const struct ctx_new_req *nreq,
+/*
+ * Charge the sender and count the new session for its socket, before
+ * anything is allocated: a refused request costs nothing.
+ */
+static int ctx_session_charge(const struct ctx_new_req *nreq,
+			      struct ctx_charge *charge,
+			      struct ctx_pending *pend,
 			      struct netlink_ext_ack *extack)
 {
 	int err;
 
 	mutex_lock(&ctx_lock);
-	err = ctx_limits_charge(&s->charge, s->nr_events, nreq->privileged,
-				ctx_owner_sessions(&s->owner), extack);
+	err = ctx_limits_charge(charge, nreq->nr_events, nreq->privileged,
+				ctx_owner_sessions(&nreq->owner), extack);
 	if (!err)
-		list_add(&s->free_node, &ctx_pending);
+		list_add(&pend->node, &ctx_pending);
 	mutex_unlock(&ctx_lock);
 	return err;
 }
 
-static void ctx_session_unpend(struct ctx_session *s)
+static void ctx_session_unpend(struct ctx_pending *pend)
 {
 	mutex_lock(&ctx_lock);
-	list_del(&s->free_node);
+	list_del_init(&pend->node);
 	mutex_unlock(&ctx_lock);
+}
+
+/* With @task's exec held off: the rest of SESSION_NEW. */
+static int ctx_session_new_locked(struct ctx_session *s,
+				  const struct ctx_new_req *nreq,
+				  struct task_struct *task,
+				  struct ctx_pending *pend,
+				  struct netlink_ext_ack *extack)
+{
+	int err;
+
+	if (task) {
+		err = ctx_perm_lock_target(task);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "interrupted while the target was exec'ing");
+			return err;
+		}
+	}
+	err = ctx_session_prove_and_link(s, nreq, task, pend, extack);
+	if (task)
+		ctx_perm_unlock_target(task);
+	return err;
 }
 
 /**
@@ -338,7 +374,9 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 		    struct ctx_session_report *rep,
 		    struct netlink_ext_ack *extack)
 {
+	struct ctx_pending pend = { .sk = nreq->owner.sk };
 	struct task_struct *task = NULL;
+	struct ctx_charge charge = { };
 	struct ctx_session *s;
 	int err;
 
@@ -349,32 +387,25 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 			return -ESRCH;
 		}
 	}
-	err = -ENOMEM;
-	s = ctx_session_alloc(nreq);
-	if (!s)
+	err = ctx_session_charge(nreq, &charge, &pend, extack);
+	if (err)
 		goto out_put_task;
-	err = ctx_session_charge(s, nreq, extack);
-	if (err)
-		goto out_free;
-	if (task) {
-		err = ctx_perm_lock_target(task);
-		if (err) {
-			NL_SET_ERR_MSG_MOD(extack, "interrupted while the target was exec'ing");
-			goto out_unpend;
-		}
+	s = ctx_session_alloc(nreq);
+	if (!s) {
+		ctx_session_unpend(&pend);
+		ctx_limits_uncharge(&charge);
+		err = -ENOMEM;
+		goto out_put_task;
 	}
-	err = ctx_session_prove_and_link(s, nreq, task, extack);
-	if (task)
-		ctx_perm_unlock_target(task);
-	if (err)
-		goto out_unpend;
+	/* From here on freeing @s uncharges. */
+	s->charge = charge;
+	err = ctx_session_new_locked(s, nreq, task, &pend, extack);
+	if (err) {
+		ctx_session_unpend(&pend);
+		ctx_session_free(s);
+		goto out_put_task;
+	}
 	ctx_session_report(s, rep);
-	goto out_put_task;
-
-out_unpend:
-	ctx_session_unpend(s);
-out_free:
-	ctx_session_free(s);
 out_put_task:
 	if (task)
 		put_task_struct(task);

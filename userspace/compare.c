@@ -81,7 +81,7 @@ static bool precise_enough(const struct ctx_runner *ra,
 }
 
 static int run_compare(const struct ctx_args *args,
-		       const struct ctx_event_list *l, FILE *out)
+		       struct ctx_event_list *l, FILE *out)
 {
 	struct ctx_args a = *args, b = *args;
 	struct ctx_runner *ra, *rb, *r;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "proof.h"
 #include "runner.h"
 #include "workload.h"
 
@@ -50,22 +51,6 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* Which privilege is missing, for when the kernel did not say itself. */
-static void print_permission_hint(const struct ctx_args *a, bool kernel_said)
-{
-	if (a->system_wide) {
-		if (!kernel_said)
-			fprintf(stderr,
-				"ctxstat: counting system wide needs CAP_PERFMON or CAP_SYS_ADMIN\n");
-		return;
-	}
-	fprintf(stderr,
-		"ctxstat: counting a task needs CAP_PERFMON or CAP_SYS_ADMIN, or a task\n"
-		"         you own and the module's paranoid parameter allowing it\n"
-		"         (/sys/module/ctxcount/parameters/paranoid: 2, the default,\n"
-		"         allows user-space-only events (add :u), 1 or less all events)\n");
-}
-
 static void report_nl_error(const struct ctx_runner *r, const char *what,
 			    int err)
 {
@@ -75,9 +60,7 @@ static void report_nl_error(const struct ctx_runner *r, const char *what,
 	if (kernel_said)
 		fprintf(stderr, ": %s", r->nl.extack);
 	fputc('\n', stderr);
-	if (err == -EPERM || err == -EACCES)
-		print_permission_hint(r->args, kernel_said);
-	else if (err == -ESRCH && !kernel_said)
+	if (err == -ESRCH && !kernel_said)
 		fprintf(stderr, "ctxstat: no process %d\n", (int)r->args->pid);
 }
 
@@ -107,37 +90,83 @@ static int open_netlink(struct ctx_runner *r)
 	return err;
 }
 
-static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
+/*
+ * Where the proofs go and what the session monitors. A workload ctxstat
+ * starts is counted from its exec on, as perf stat counts it.
+ */
+static void session_target(const struct ctx_runner *r, pid_t pid,
+			   struct ctx_nl_target *target,
+			   struct ctx_proof_target *pt)
+{
+	memset(target, 0, sizeof(*target));
+	if (r->args->system_wide) {
+		target->flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
+		*pt = (struct ctx_proof_target){ .pid = -1,
+						 .cpu = ctx_proof_any_cpu() };
+		return;
+	}
+	target->pid = pid;
+	target->flags = CTXCOUNT_TARGET_F_INHERIT;
+	if (r->args->cmd && !r->args->pid)
+		target->flags |= CTXCOUNT_TARGET_F_ENABLE_ON_EXEC;
+	*pt = (struct ctx_proof_target){ .pid = pid, .cpu = -1, .inherit = true };
+}
+
+/*
+ * The request: one event per counter that perf gave a proof for; the
+ * others are <not supported> and not asked for.
+ */
+static int session_events(struct ctx_runner *r, const int *fds,
+			  struct ctx_nl_event_req *req)
 {
 	const struct ctx_event_list *l = r->events;
-	struct ctx_nl_event_req req[CTXCOUNT_MAX_EVENTS];
-	struct ctx_nl_target target = { 0 };
-	struct ctx_nl_reply *reply;
-	int i, err;
+	int i, k = 0;
 
-	if (r->args->system_wide) {
-		target.flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
-	} else {
-		target.pid = pid;
-		target.flags = CTXCOUNT_TARGET_F_INHERIT;
-	}
 	for (i = 0; i < l->nr_counters; i++) {
-		req[i].type = l->counters[i].type;
-		req[i].config = l->counters[i].config;
-		req[i].flags = l->counters[i].flags;
+		r->counters[i].error = fds[i] < 0 ? -ENOENT : 0;
+		if (fds[i] < 0)
+			continue;
+		r->req_counter[k] = i;
+		req[k++] = (struct ctx_nl_event_req){
+			.type = l->counters[i].type,
+			.config = l->counters[i].config,
+			.flags = l->counters[i].flags,
+			.has_perf_fd = true,
+			.perf_fd = fds[i],
+		};
 	}
+	r->nr_req = k;
+	return k;
+}
+
+static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
+{
+	struct ctx_nl_event_req req[CTXCOUNT_MAX_EVENTS];
+	int fds[CTXCOUNT_MAX_EVENTS];
+	struct ctx_nl_target target;
+	struct ctx_proof_target pt;
+	struct ctx_nl_reply *reply;
+	int k, err;
+
+	session_target(r, pid, &target, &pt);
+	err = ctx_proofs_open(r->events, &pt, r->args->verbose, fds);
+	if (err)
+		return err;
+	/* Nothing perf supports here: no session, every event <not supported>. */
+	if (!session_events(r, fds, req))
+		return 1;
 	reply = calloc(1, sizeof(*reply));
-	if (!reply)
-		return -ENOMEM;
-	err = ctx_nl_session_new(&r->nl, &target, req, l->nr_counters, reply);
+	err = reply ? ctx_nl_session_new(&r->nl, &target, req, r->nr_req, reply) :
+		      -ENOMEM;
+	ctx_proofs_close(fds, r->events->nr_counters);
 	if (err) {
 		report_nl_error(r, "cannot create a counting session", err);
 		free(reply);
 		return err;
 	}
 	*id = reply->session_id;
-	for (i = 0; i < l->nr_counters; i++)
-		r->counters[i].error = reply->ev[i].error;
+	for (k = 0; k < r->nr_req; k++)
+		r->counters[r->req_counter[k]].error = reply->ev[k].error;
 	free(reply);
 	return 0;
 }
@@ -239,11 +268,12 @@ static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp)
 	const struct ctx_nl_event_val *v;
 	struct ctx_counter_values *c;
 	struct ctx_counter_reading rd;
-	int i;
+	int i, k;
 
 	warn_lost(r, rp);
-	for (i = 0; i < r->events->nr_counters; i++) {
-		v = &rp->ev[i];
+	for (k = 0; k < r->nr_req; k++) {
+		i = r->req_counter[k];
+		v = &rp->ev[k];
 		c = &r->counters[i];
 		if (!v->present) {
 			c->error = c->error ?: -EBADMSG;
@@ -306,9 +336,11 @@ int ctx_runner_run(struct ctx_runner *r)
 	if (!a->null_run) {
 		/* With -p, a command only sets how long to count the pid. */
 		err = create_session(r, a->pid ? a->pid : w.pid, &id);
-		if (err)
+		if (err < 0)
 			goto out;
-		have_session = true;
+		have_session = !err;
+	}
+	if (have_session) {
 		err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, id);
 		if (err) {
 			report_nl_error(r, "cannot start counting", err);
@@ -345,7 +377,7 @@ int ctx_runner_exit_code(const struct ctx_runner *r, int err)
 }
 
 struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
-				  const struct ctx_event_list *l)
+				  struct ctx_event_list *l)
 {
 	struct ctx_runner *r = calloc(1, sizeof(*r));
 

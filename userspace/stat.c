@@ -34,8 +34,7 @@ static void print_event_errors(const struct ctx_runner *r)
 		if (!err)
 			continue;
 		if (err == -EPERM || err == -EACCES)
-			fprintf(stderr,
-				"ctxstat: %s: not counted: %s (needs CAP_PERFMON, or a lower ctxcount paranoid setting)\n",
+			fprintf(stderr, "ctxstat: %s: not counted: %s\n",
 				l->ev[i].name, strerror(-err));
 		else if (r->args->verbose)
 			fprintf(stderr, "ctxstat: %s: not counted: %s\n",
@@ -75,7 +74,7 @@ static void print_series(const struct ctx_runner *r, FILE *out)
 	ctx_output_series(&o, &s);
 }
 
-static int run_series(const struct ctx_args *a, const struct ctx_event_list *l,
+static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 		      FILE *out)
 {
 	int i, err = 0, code, watch = ctx_until_event(a, l);
