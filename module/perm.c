@@ -15,9 +15,11 @@
  * proves anything. Root proves its events too (perf applies LSM and
  * seccomp to root as well).
  *
- * Exec: perf detaches a task's events in begin_new_exec() when the new
- * image is not SUID_DUMP_USER; ctxcount drops the task from every
- * per-task session at the same point (ctx_perm_exec_keeps()).
+ * Exec and exit: where perf detaches a task's events (perf_event_exit_task(),
+ * called at exit and at an exec of an image that is not SUID_DUMP_USER),
+ * the task leaves every per-task session (ctx_session_perf_exit()): the
+ * kernel's own call site applies perf's rule. Proofs detached that way
+ * are refused (ctx_perm_check_target()).
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -29,7 +31,6 @@
 #include <linux/magic.h>
 #include <linux/netlink.h>
 #include <linux/perf_event.h>
-#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <net/netlink.h>
@@ -328,22 +329,6 @@ bool ctx_perm_same_access(const struct task_struct *proven,
 	       gid_eq(a->egid, b->egid) && gid_eq(a->sgid, b->sgid) &&
 	       a->user_ns == b->user_ns &&
 	       cap_issubset(b->cap_permitted, a->cap_permitted);
-}
-
-/**
- * ctx_perm_exec_keeps() - may counting go on after @task's exec
- * @task: the task that is exec'ing, its new credentials committed
- *
- * perf's rule in begin_new_exec(): a new image that is not SUID_DUMP_USER
- * (setuid or setgid, file capabilities, an unreadable binary) loses every
- * per-task event, whoever opened it. Its dumpability is final only once
- * commit_creds() ran, which is where perf applies the rule.
- *
- * Return: true if @task stays monitored.
- */
-bool ctx_perm_exec_keeps(struct task_struct *task)
-{
-	return task->mm && get_dumpable(task->mm) == SUID_DUMP_USER;
 }
 
 /**

@@ -24,7 +24,6 @@ int ctx_perm_lock_target(struct task_struct *task);
 void ctx_perm_unlock_target(struct task_struct *task);
 bool ctx_perm_same_access(const struct task_struct *proven,
 			  const struct task_struct *t);
-bool ctx_perm_exec_keeps(struct task_struct *task);
 bool ctx_perm_privileged(const struct sk_buff *skb);
 
 #endif /* _CTXCOUNT_PERM_H */

@@ -727,24 +727,24 @@ void ctx_session_exec(struct task_struct *task)
 }
 
 /**
- * ctx_session_exec_committed() - @task's new credentials are committed
- * @task: the exec'ing task (current)
+ * ctx_session_perf_exit() - perf detaches @task's per-task events
+ * @task: the task (current), in perf_event_exit_task()
  *
- * Where perf detaches every per-task event of an image that is not
- * SUID_DUMP_USER (perf_event_exit_task() in begin_new_exec()), @task
- * leaves every per-task session's set and its open interval is closed:
- * nothing of it is counted from here on, nor of its future children.
- * System-wide sessions, like perf's CPU events, go on.
+ * perf stops counting @task there: at its exit (before the exit tears
+ * down its memory) and at an exec of an image that is not SUID_DUMP_USER
+ * (setuid or setgid, file capabilities, an unreadable binary), whoever
+ * opened the events. So @task leaves every per-task session's set and its
+ * open interval is closed: nothing of it is counted from here on, nor of
+ * its children forked later. System-wide sessions, like perf's CPU
+ * events, go on.
  *
- * Context: begin_new_exec(), after commit_creds(), exec_update_lock held
- * for writing; ftrace callback (no sleeping).
+ * Context: the task itself; ftrace callback (no sleeping). At exec, its
+ * exec_update_lock is held for writing.
  */
-void ctx_session_exec_committed(struct task_struct *task)
+void ctx_session_perf_exit(struct task_struct *task)
 {
 	struct ctx_session *s;
 
-	if (ctx_perm_exec_keeps(task))
-		return;
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &ctx_sessions, node) {
 		if (!ctx_taskset_has(&s->tasks, task))

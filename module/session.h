@@ -238,6 +238,6 @@ unsigned int ctx_session_count(void);
 void ctx_session_fork(struct task_struct *parent, struct task_struct *child);
 void ctx_session_exit(struct task_struct *task);
 void ctx_session_exec(struct task_struct *task);
-void ctx_session_exec_committed(struct task_struct *task);
+void ctx_session_perf_exit(struct task_struct *task);
 
 #endif /* _CTXCOUNT_SESSION_H */
