@@ -37,7 +37,10 @@ struct ctx_result_set {
 	int nr;
 };
 
-/* Write a results document with @nr results. 0, or -errno of the stream. */
+/*
+ * Write a results document with @nr results. 0, or -errno of the stream,
+ * or -ENOMEM (the document is then incomplete).
+ */
 int ctx_results_write(FILE *f, const struct ctx_result *r, int nr);
 
 /*

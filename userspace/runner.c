@@ -170,11 +170,15 @@ static void wait_for_interrupt(void)
 		pause();
 }
 
-/* Run the workload (or wait for the target) between START and STOP. */
-static int measure(struct ctx_runner *r, struct ctx_workload *w)
+/*
+ * Run the workload (or wait for the target) between START and STOP;
+ * @elapsed_ns is how long that took.
+ */
+static int measure(struct ctx_runner *r, struct ctx_workload *w,
+		   double *elapsed_ns)
 {
 	const struct ctx_args *a = r->args;
-	double t0, t1;
+	double t0;
 	int err;
 
 	t0 = now_ns();
@@ -197,8 +201,8 @@ static int measure(struct ctx_runner *r, struct ctx_workload *w)
 	} else {
 		wait_for_interrupt();
 	}
-	t1 = now_ns();
-	return ctx_sample_add(&r->elapsed_ns, t1 - t0);
+	*elapsed_ns = now_ns() - t0;
+	return 0;
 }
 
 static void warn_bucket_sum(const struct ctx_event_list *l, int i,
@@ -233,73 +237,90 @@ static void warn_lost(const struct ctx_runner *r, const struct ctx_nl_reply *rp)
 			rp->session_id, (unsigned long long)rp->tasks_seen);
 }
 
-/* Keep one READ reply's counts. */
-static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp)
+/* Whether the reply has a count for counter @i; notes why not. */
+static bool counted(struct ctx_runner *r, const struct ctx_nl_reply *rp, int i)
+{
+	const struct ctx_nl_event_val *v = &rp->ev[i];
+	struct ctx_counter_values *c = &r->counters[i];
+
+	if (!v->present)
+		c->error = c->error ?: -EBADMSG;
+	else if (v->error)
+		c->error = v->error;
+	return v->present && !v->error;
+}
+
+/*
+ * Keep one run: its elapsed time and, unless a null run, the counts of
+ * the READ reply @rp. All of it or nothing, so that every kept sample has
+ * one value per run kept: room first, then values.
+ */
+static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp,
+		double elapsed_ns)
 {
 	const struct ctx_nl_event_val *v;
-	struct ctx_counter_values *c;
 	struct ctx_counter_reading rd;
-	int i;
+	int i, n = r->runs_done + 1;
 
-	warn_lost(r, rp);
-	for (i = 0; i < r->events->nr_counters; i++) {
+	if (ctx_sample_reserve(&r->elapsed_ns, n))
+		goto oom;
+	for (i = 0; rp && i < r->events->nr_counters; i++)
+		if (counted(r, rp, i) && ctx_counter_reserve(&r->counters[i], n))
+			goto oom;
+	ctx_sample_add(&r->elapsed_ns, elapsed_ns);
+	for (i = 0; rp && i < r->events->nr_counters; i++) {
 		v = &rp->ev[i];
-		c = &r->counters[i];
-		if (!v->present) {
-			c->error = c->error ?: -EBADMSG;
+		if (!counted(r, rp, i))
 			continue;
-		}
-		if (v->error) {
-			c->error = v->error;
-			continue;
-		}
 		if (r->args->verbose)
 			warn_bucket_sum(r->events, i, v);
 		rd.full = v->full;
 		memcpy(rd.bucket, v->bucket, sizeof(rd.bucket));
 		rd.time_enabled = v->time_enabled;
 		rd.time_running = v->time_running;
-		if (ctx_counter_add(c, &rd)) {
-			fprintf(stderr, "ctxstat: out of memory keeping values\n");
-			return -ENOMEM;
-		}
+		ctx_counter_add(&r->counters[i], &rd);
 	}
 	return 0;
+oom:
+	fprintf(stderr, "ctxstat: out of memory keeping the values of run %d\n", n);
+	return -ENOMEM;
 }
 
-static int stop_and_read(struct ctx_runner *r, uint32_t id)
+static int stop_and_read(struct ctx_runner *r, uint32_t id,
+			 struct ctx_nl_reply *reply)
 {
-	struct ctx_nl_reply *reply = calloc(1, sizeof(*reply));
-	int err;
+	int err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, id);
 
-	if (!reply)
-		return -ENOMEM;
-	err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, id);
 	if (err) {
 		report_nl_error(r, "cannot stop the session", err);
-	} else {
-		err = ctx_nl_session_read(&r->nl, id, reply);
-		if (err)
-			report_nl_error(r, "cannot read the session", err);
-		else
-			err = keep(r, reply);
+		return err;
 	}
-	free(reply);
-	return err;
+	err = ctx_nl_session_read(&r->nl, id, reply);
+	if (err) {
+		report_nl_error(r, "cannot read the session", err);
+		return err;
+	}
+	warn_lost(r, reply);
+	return 0;
 }
 
 int ctx_runner_run(struct ctx_runner *r)
 {
 	const struct ctx_args *a = r->args;
 	struct ctx_workload w = { .go_fd = -1, .err_fd = -1 };
+	struct ctx_nl_reply *reply = NULL;
 	bool have_session = false;
+	double elapsed_ns;
 	uint32_t id = 0;
 	int err;
 
+	if (!a->null_run && !(reply = calloc(1, sizeof(*reply))))
+		return -ENOMEM;
 	if (a->cmd) {
 		err = ctx_workload_prepare(&w, a->cmd);
 		if (err) {
 			fprintf(stderr, "ctxstat: fork: %s\n", strerror(-err));
+			free(reply);
 			return err;
 		}
 	}
@@ -315,9 +336,11 @@ int ctx_runner_run(struct ctx_runner *r)
 			goto out;
 		}
 	}
-	err = measure(r, &w);
+	err = measure(r, &w, &elapsed_ns);
 	if (!err && have_session)
-		err = stop_and_read(r, id);
+		err = stop_and_read(r, id, reply);
+	if (!err)
+		err = keep(r, reply, elapsed_ns);
 out:
 	/* Never leave the workload behind when counting failed. */
 	ctx_workload_kill(&w);
@@ -325,6 +348,7 @@ out:
 		ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_DEL, id);
 	if (!err)
 		r->runs_done++;
+	free(reply);
 	return err;
 }
 

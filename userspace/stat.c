@@ -136,6 +136,8 @@ int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
 			a->repeat_event);
 		return CTX_EXIT_USAGE;
 	}
+	if (a->save && ctx_save_check(a->save))
+		return 1;
 	*out = dflt;
 	if (a->output) {
 		*out = fopen(a->output, "w");

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runs tests: ctxstat's subcommands end to end on the host, the module
+ * replaced by tests/fake_nl.c (which also makes kernel errors happen at a
+ * chosen request). The workload is a real command (true).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fake_nl.h"
+#include "../compare.h"
+#include "../results.h"
+#include "../stat.h"
+
+static void no_usage(FILE *f)
+{
+	(void)f;
+}
+
+static int stat_main(int argc, char **argv)
+{
+	return ctx_stat_main(argc, argv, no_usage);
+}
+
+static char *slurp(FILE *f)
+{
+	char *buf;
+	long n;
+
+	fflush(f);
+	n = ftell(f);
+	buf = calloc(1, n + 1);
+	rewind(f);
+	if (buf && fread(buf, 1, n, f) != (size_t)n)
+		buf[0] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	return slurp(f);
+}
+
+struct outcome {
+	int code;
+	char *out, *err;
+};
+
+/* fn(argv) with stdout and stderr captured. */
+static void run(int (*fn)(int, char **), char **argv, struct outcome *o)
+{
+	FILE *fo = tmpfile(), *fe = tmpfile();
+	int saved_out = dup(1), saved_err = dup(2), argc = 0;
+
+	while (argv[argc])
+		argc++;
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(fo), 1);
+	dup2(fileno(fe), 2);
+	o->code = fn(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	o->out = slurp(fo);
+	o->err = slurp(fe);
+}
+
+static void done(struct outcome *o)
+{
+	free(o->out);
+	free(o->err);
+}
+
+#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
+
+static char *temp_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "/tmp/ctxstat-runs-%d-%s", (int)getpid(), name);
+	unlink(buf);
+	return buf;
+}
+
+/* An unwritable --save path is an error before any session is made. */
+TEST(save_path_checked_before_first_run)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-r", "3", "-e", "instructions",
+			    "--save", "/nonexistent-dir/x.json", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_EQ(0, fake_nl.sessions) TH_LOG("%d runs before the error", fake_nl.sessions);
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot save to /nonexistent-dir/x.json: No such file or directory"))
+		TH_LOG("%s", o.err);
+	done(&o);
+}
+
+/* compare's --label needs two names: a usage error before any run. */
+TEST(compare_label_checked_before_first_run)
+{
+	char save[96];
+	struct outcome o;
+
+	fake_nl_reset();
+	run(ctx_compare_main, ARGV("compare", "-r", "2", "--label", "nocomma",
+				   "--save", temp_path(save, sizeof(save), "l.json"),
+				   "true", "---", "true"), &o);
+	EXPECT_EQ(129, o.code);
+	EXPECT_EQ(0, fake_nl.sessions);
+	EXPECT_NE(NULL, strstr(o.err, "--label for compare is '<A label>,<B label>'"))
+		TH_LOG("%s", o.err);
+	EXPECT_NE(0, access(save, F_OK));
+	done(&o);
+}
+
+/*
+ * The third read fails: the runs before it are saved, one elapsed time
+ * per kept value, and the file reads back; the output says 2 runs.
+ */
+TEST(failed_run_leaves_consistent_file)
+{
+	char save[96], out[96], err[256], *text;
+	struct ctx_result_set set = { 0 };
+	struct outcome o;
+	int i;
+
+	fake_nl_reset();
+	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_READ;
+	fake_nl.fail_at = 3;
+	fake_nl.fail_err = -EIO;
+	run(stat_main, ARGV("ctxstat", "-r", "5", "-e", "instructions,instructions:t",
+			    "--no-noise-check", "-o", temp_path(out, sizeof(out), "out"),
+			    "--save", temp_path(save, sizeof(save), "f.json"), "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot read the session: Input/output error"));
+	ASSERT_EQ(0, ctx_results_load(&set, save, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(1, set.nr);
+	EXPECT_EQ(2, set.r[0].elapsed_ns.n);
+	for (i = 0; i < set.r[0].nr_ev; i++)
+		EXPECT_EQ(2, set.r[0].ev[i].values.n);
+	ctx_results_free(&set);
+	done(&o);
+	text = read_file(out);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "Performance counter stats for 'true' (2 runs):"))
+		TH_LOG("%s", text);
+	free(text);
+	unlink(save);
+	unlink(out);
+}
+
+TEST_HARNESS_MAIN
