@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "abprint.h"
+#include "util.h"
 
 static double shown(const struct ctx_compare_row *r, double v)
 {
@@ -157,8 +158,12 @@ void ctx_compare_print(const struct ctx_compare_print *p,
 	int i;
 
 	if (p->sep) {
+		locale_t old = uselocale(ctx_c_locale());
+
 		for (i = 0; i < nr; i++)
 			print_csv_row(f, p->sep, &rows[i]);
+		if (old)
+			uselocale(old);
 		return;
 	}
 	fprintf(f, "\n Performance counter comparison, %d runs each in ABBA order:\n",

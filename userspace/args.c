@@ -158,7 +158,8 @@ static int parse_percent(const char *s, double *out)
 	double v;
 
 	errno = 0;
-	v = strtod(s, &end);
+	/* 0.5% whatever LC_NUMERIC says, as in the examples */
+	v = strtod_l(s, &end, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
 	if (end != s && *end == '%')
 		end++;
 	if (errno || end == s || *end || !(v > 0 && v < 100))

@@ -10,6 +10,7 @@
 
 #include "abtest.h"
 #include "restable.h"
+#include "util.h"
 #include "welch.h"
 
 struct row {
@@ -235,10 +236,15 @@ int ctx_results_table(FILE *f, enum ctx_table_format fmt, const char *sep,
 		free(t.cfgs);
 		return -1;
 	}
-	if (fmt == CTX_TABLE_CSV)
+	if (fmt == CTX_TABLE_CSV) {
+		locale_t old = uselocale(ctx_c_locale());
+
 		csv(f, &t, sep ? sep : ",");
-	else
+		if (old)
+			uselocale(old);
+	} else {
 		text_or_md(f, &t, fmt == CTX_TABLE_MARKDOWN);
+	}
 	free(t.rows);
 	free(t.cfgs);
 	return 0;

@@ -82,7 +82,7 @@ static int write_result(FILE *f, const struct ctx_result *r)
 	return 0;
 }
 
-int ctx_results_write(FILE *f, const struct ctx_result *r, int nr)
+static int write_doc(FILE *f, const struct ctx_result *r, int nr)
 {
 	int i;
 
@@ -94,8 +94,20 @@ int ctx_results_write(FILE *f, const struct ctx_result *r, int nr)
 		fputs(i + 1 < nr ? ",\n" : "\n", f);
 	}
 	fputs("  ]\n}\n", f);
+	return 0;
+}
+
+int ctx_results_write(FILE *f, const struct ctx_result *r, int nr)
+{
+	locale_t old = uselocale(ctx_c_locale());
+	int err = write_doc(f, r, nr);
+
+	if (old)
+		uselocale(old);
 	fflush(f);
-	return ferror(f) ? -EIO : 0;
+	if (!err && ferror(f))
+		err = -EIO;
+	return err;
 }
 
 /* ------------------------------------------------------------ reading -- */

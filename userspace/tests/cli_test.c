@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "comma_locale.h"
 
 #ifndef CTXSTAT_BIN
 #define CTXSTAT_BIN "./ctxstat"
@@ -218,6 +219,32 @@ TEST(noise_warning)
 	unlink(path);
 	snprintf(path, sizeof(path), "rm -rf '%s'", root);
 	system(path);
+}
+
+/* ctxstat report under de_DE: the 1004.00 +- 14.16 read as 1. */
+TEST(report_comma_locale)
+{
+	char a[] = "/tmp/ctxstat-report-XXXXXX", out[16384], path[64];
+	const char *why = comma_locale();
+	int fd = mkstemp(a);
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s.json", a);
+	write_file(path,
+		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+		" {\"benchmark\": \"hackbench\", \"config\": \"6.1\", \"command\": [\"hackbench\"],"
+		"  \"runs\": 3, \"elapsed_ns\": [1, 1, 1],"
+		"  \"events\": [{\"name\": \"task-clock\", \"values\": [1.01e9, 1.004e9, 0.998e9]}]}]}\n");
+	EXPECT_EQ(0, RUN("report", "-x,", path));
+	EXPECT_NE(NULL, strstr(out, "\nhackbench,task-clock,1004000000,14904")) TH_LOG("%s", out);
+	EXPECT_EQ(0, RUN("report", path));
+	/* the table for people: msec, grouped and with a comma, per locale */
+	EXPECT_NE(NULL, strstr(out, "1.004,00 ± 14,90")) TH_LOG("%s", out);
+	unlink(path);
+	unlink(a);
 }
 
 TEST_HARNESS_MAIN

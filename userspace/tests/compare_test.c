@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "comma_locale.h"
 #include "../abprint.h"
 #include "../abtest.h"
 
@@ -154,6 +155,24 @@ TEST(table_and_twin_sentence)
 	EXPECT_NE(NULL, strstr(out, "2.00"));
 	EXPECT_NE(NULL, strstr(out, "no significant change\n"));
 	EXPECT_NE(NULL, strstr(out, "instructions:t separates A from B after 2 runs each; instructions does not in 4."));
+	free(out);
+}
+
+TEST(comma_locale_csv)
+{
+	double av[] = { 100, 100, 100, 100 }, bv[] = { 105.5, 105.5, 105.5, 105.5 };
+	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
+	struct ctx_compare_row rows[] = {
+		{ .name = "instructions:t", .counter = 0, .task_only = true, .a = &a, .b = &b },
+	};
+	const char *why = comma_locale();
+	char *out;
+
+	if (why)
+		SKIP(return, "%s", why);
+	out = print_rows(rows, 1, ";");
+	EXPECT_EQ(0, strncmp(out, "instructions:t;100;105.5;5.5;5.5;5.5;0;6;slower;2;4;4", 53))
+		TH_LOG("%s", out);
 	free(out);
 }
 

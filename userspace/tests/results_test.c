@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "comma_locale.h"
 #include "../json.h"
 #include "../restable.h"
 #include "../results.h"
@@ -228,6 +229,40 @@ TEST(report_markdown)
 	EXPECT_NE(NULL, strstr(t, ":|\n")) TH_LOG("%s", t);
 	EXPECT_NE(NULL, strstr(t, "| loop      | instructions:t |")) TH_LOG("%s", t);
 	free(t);
+}
+
+/*
+ * Under a comma-decimal locale the saved document is still JSON (decimal
+ * points) and reads back exactly: values written with %.17g and read
+ * with strtod would otherwise turn 1.5 into "1,5" and 1004.5 into 1004.
+ */
+TEST(comma_locale_save_and_read_back)
+{
+	static const char doc[] =
+		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+		" {\"benchmark\": \"b\", \"config\": \"c\", \"command\": [], \"runs\": 2,"
+		"  \"elapsed_ns\": [1.5, 2.25],"
+		"  \"events\": [{\"name\": \"cycles\", \"values\": [1.01e9, 1004.5]}]}]}\n";
+	struct ctx_result_set set = { 0 };
+	const char *why = comma_locale();
+	char err[256], *out;
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ctx_results_parse(&set, "doc", doc, strlen(doc), err,
+				       sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(1.01e9, set.r[0].ev[0].values.v[0]);
+	EXPECT_EQ(1004.5, set.r[0].ev[0].values.v[1]);
+	EXPECT_EQ(2.25, set.r[0].elapsed_ns.v[1]);
+	ctx_results_free(&set);
+	out = write_doc();
+	EXPECT_NE(NULL, strstr(out, "\"elapsed_ns\": [1000000, 1100000, 1000000, 1000000, 1200000]"));
+	EXPECT_NE(NULL, strstr(out, "\"mean\": 2000158.2, ")) TH_LOG("%s", out);
+	free(out);
+	out = table(CTX_TABLE_CSV, ";");
+	EXPECT_NE(NULL, strstr(out, "loop;instructions:t;2000158.2;9.98748")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ";5;4.9996;")) TH_LOG("%s", out);
+	free(out);
 }
 
 TEST_HARNESS_MAIN
