@@ -360,6 +360,15 @@ static int split_commands(struct ctx_args *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* "a,b" with a and b different (report keeps a configuration once). */
+static bool two_labels(const char *label)
+{
+	const char *comma = strchr(label, ',');
+
+	return comma && (strlen(comma + 1) != (size_t)(comma - label) ||
+			 strncmp(label, comma + 1, comma - label));
+}
+
 int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 			   char *err, size_t errlen)
 {
@@ -385,8 +394,8 @@ int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 	if (a->repeat_event && !a->repeat_until)
 		return ctx_err(err, errlen,
 			       "--repeat-event needs --repeat-until");
-	if (a->label && !strchr(a->label, ','))
+	if (a->label && !two_labels(a->label))
 		return ctx_err(err, errlen,
-			       "--label for compare is '<A label>,<B label>'");
+			       "--label for compare is '<A label>,<B label>', two different names");
 	return 0;
 }

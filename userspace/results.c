@@ -218,6 +218,7 @@ static int load_result(struct loader *l, const struct ctx_json *o, int idx,
 	int i;
 
 	snprintf(where, sizeof(where), "results[%d]", idx);
+	r->source = l->name;
 	if (o->type != CTX_JSON_OBJECT)
 		return bad(l, "%s must be an object", where);
 	if (get_string(l, o, "benchmark", where, &r->benchmark) ||
@@ -330,6 +331,26 @@ int ctx_results_load(struct ctx_result_set *set, const char *path,
 	ret = ctx_results_parse(set, path, text, len, err, errlen);
 	free(text);
 	return ret;
+}
+
+int ctx_results_check_unique(const struct ctx_result_set *set,
+			     char *err, size_t errlen)
+{
+	const struct ctx_result *a, *b;
+	int i, j;
+
+	for (i = 0; i < set->nr; i++)
+		for (j = i + 1; j < set->nr; j++) {
+			a = &set->r[i];
+			b = &set->r[j];
+			if (strcmp(a->benchmark, b->benchmark) ||
+			    strcmp(a->config, b->config))
+				continue;
+			return ctx_err(err, errlen,
+				       "benchmark '%s', configuration '%s': in %s and in %s (one of them needs another --label or --name)",
+				       a->benchmark, a->config, a->source, b->source);
+		}
+	return 0;
 }
 
 void ctx_result_free(struct ctx_result *r)

@@ -178,6 +178,12 @@ TEST(compare_usage_errors)
 	EXPECT_EQ(-1, CPARSE(&a, "-p", "1", "true", "---", "true"));
 	EXPECT_EQ(-1, CPARSE(&a, "-j", "true", "---", "true"));
 	EXPECT_EQ(-1, CPARSE(&a, "--repeat-event", "cycles", "true", "---", "true"));
+	/* two configurations: two names, else report could not tell them apart */
+	EXPECT_EQ(-1, CPARSE(&a, "--label", "base", "true", "---", "true"));
+	EXPECT_NE(NULL, strstr(err, "--label for compare is '<A label>,<B label>'"));
+	EXPECT_EQ(-1, CPARSE(&a, "--label", "x,x", "true", "---", "true"));
+	EXPECT_NE(NULL, strstr(err, "--label for compare is '<A label>,<B label>'"));
+	EXPECT_EQ(0, CPARSE(&a, "--label", "base,patched", "true", "---", "true"));
 	EXPECT_EQ(0, CPARSE(&a, "-h"));
 	EXPECT_TRUE(a.help);
 }

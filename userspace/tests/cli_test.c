@@ -186,6 +186,9 @@ TEST(report_files)
 	EXPECT_NE(NULL, strstr(out, "ctxstat report: /nonexistent.json: No such file or directory"));
 	EXPECT_EQ(129, RUN("report"));
 	EXPECT_NE(NULL, strstr(out, "no results file given"));
+	/* the same (benchmark, configuration) twice: refused, not dropped */
+	EXPECT_EQ(1, RUN("report", path, path));
+	EXPECT_NE(NULL, strstr(out, "ctxstat report: benchmark 'hackbench', configuration '6.1': in ")) TH_LOG("%s", out);
 	write_file(path, "{\"format\": \"ctxstat-results\", \"version\": 7}");
 	EXPECT_EQ(1, RUN("report", path));
 	EXPECT_NE(NULL, strstr(out, "results format version 7, this ctxstat reads 1"));

@@ -265,4 +265,85 @@ TEST(comma_locale_save_and_read_back)
 	free(out);
 }
 
+static const char dup_doc[] =
+	"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+	" {\"benchmark\": \"hackbench\", \"config\": \"6.1\", \"command\": [],"
+	"  \"runs\": 1, \"elapsed_ns\": [1], \"events\": []}]}\n";
+
+/* A (benchmark, configuration) pair in two files: an error naming both. */
+TEST(duplicate_pairs_refused)
+{
+	struct ctx_result_set set = { 0 };
+	char err[256];
+
+	ASSERT_EQ(0, ctx_results_parse(&set, "a.json", dup_doc, strlen(dup_doc),
+				       err, sizeof(err)));
+	ASSERT_EQ(0, ctx_results_parse(&set, "b.json", dup_doc, strlen(dup_doc),
+				       err, sizeof(err)));
+	EXPECT_EQ(-1, ctx_results_check_unique(&set, err, sizeof(err)));
+	EXPECT_STREQ("benchmark 'hackbench', configuration '6.1': in a.json and in b.json (one of them needs another --label or --name)", err);
+	ctx_results_free(&set);
+	ASSERT_EQ(0, ctx_results_parse(&set, "a.json", dup_doc, strlen(dup_doc),
+				       err, sizeof(err)));
+	EXPECT_EQ(0, ctx_results_check_unique(&set, err, sizeof(err)));
+	ctx_results_free(&set);
+}
+
+/* Split one RFC 4180 record at @sep: the fields, unquoted, in @f. */
+static int csv_split(const char *line, char sep, char f[][64], int max)
+{
+	int n = 0, k;
+
+	while (n < max) {
+		k = 0;
+		if (*line == '"') {
+			for (line++; *line && !(line[0] == '"' && line[1] != '"'); line++) {
+				if (*line == '"')
+					line++;
+				f[n][k++] = *line;
+			}
+			line++;
+		} else {
+			while (*line && *line != sep && *line != '\n')
+				f[n][k++] = *line++;
+		}
+		f[n++][k] = '\0';
+		if (*line != sep)
+			break;
+		line++;
+	}
+	return n;
+}
+
+/* A benchmark named with the separator and quotes stays one field. */
+TEST(report_csv_quoted)
+{
+	static const char doc[] =
+		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+		" {\"benchmark\": \"hackbench, 5 \\\"groups\\\"\", \"config\": \"a,b\", \"command\": [],"
+		"  \"runs\": 2, \"elapsed_ns\": [1, 1],"
+		"  \"events\": [{\"name\": \"cs\", \"values\": [10, 12]}]}]}\n";
+	struct ctx_result_set set = { 0 };
+	char err[256], *buf = NULL, f[8][64], *line;
+	size_t len = 0;
+	FILE *out;
+
+	ASSERT_EQ(0, ctx_results_parse(&set, "doc", doc, strlen(doc), err,
+				       sizeof(err))) TH_LOG("%s", err);
+	out = open_memstream(&buf, &len);
+	ctx_results_table(out, CTX_TABLE_CSV, ",", &set);
+	fclose(out);
+	TH_LOG("%s", buf);
+	EXPECT_EQ(5, csv_split(buf, ',', f, 8));
+	EXPECT_STREQ("a,b mean", f[2]);
+	line = strchr(buf, '\n') + 1;
+	ASSERT_EQ(5, csv_split(line, ',', f, 8));
+	EXPECT_STREQ("hackbench, 5 \"groups\"", f[0]);
+	EXPECT_STREQ("cs", f[1]);
+	EXPECT_STREQ("11", f[2]);
+	EXPECT_EQ(0, strncmp(line, "\"hackbench, 5 \"\"groups\"\"\",cs,11,", 30)) TH_LOG("%s", line);
+	free(buf);
+	ctx_results_free(&set);
+}
+
 TEST_HARNESS_MAIN
