@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "comma_locale.h"
 #include "fake_nl.h"
 #include "../compare.h"
 #include "../results.h"
@@ -161,6 +162,103 @@ TEST(failed_run_leaves_consistent_file)
 	free(text);
 	unlink(save);
 	unlink(out);
+}
+
+/* Columns of every line of @text, at most: UTF-8 continuations take none. */
+static int widest_line(const char *text)
+{
+	int w = 0, max = 0;
+
+	for (; *text; text++) {
+		if (*text == '\n') {
+			w = 0;
+			continue;
+		}
+		w += ((unsigned char)*text & 0xc0) != 0x80;
+		if (w > max)
+			max = w;
+	}
+	return max;
+}
+
+/*
+ * compare prints its results on stdout, as report does: a summary first
+ * (per event both means with their spread, B/A with its interval, the
+ * verdict), then the full table, every line within 100 columns with
+ * perf's 13 default events and billions counted.
+ */
+TEST(compare_on_stdout_within_100_columns)
+{
+	struct outcome o;
+	char *summary, *table;
+
+	fake_nl_reset();
+	fake_nl.base[0] = 1000000000;
+	fake_nl.base[1] = 1050000000;
+	run(ctx_compare_main, ARGV("compare", "-r", "4", "--no-noise-check",
+				   "true", "---", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	TH_LOG("stdout:\n%s", o.out);
+	EXPECT_EQ(NULL, strstr(o.err, "Performance counter comparison"));
+	summary = strstr(o.out, "B/A [95% CI]");
+	ASSERT_NE(NULL, summary);
+	table = strstr(summary, "p (Holm)");
+	ASSERT_NE(NULL, table);
+	/* instructions: A 1,000,000,100 + run, B 5 % more */
+	EXPECT_NE(NULL, strstr(summary, "1.000G ± 1.291  ")) TH_LOG("%s", summary);
+	EXPECT_NE(NULL, strstr(summary, "1.050G ± 1.291  1.0500 [1.0500, 1.0500]  slower\n"));
+	EXPECT_NE(NULL, strstr(table, " instructions      1000000502  1050000502  +50000000  [+5.00%, +5.00%]   <0.0001     2\n"))
+		TH_LOG("%s", table);
+	/* task-clock: 1e9 ns, as hyperfine prints times */
+	EXPECT_NE(NULL, strstr(summary, "1.000 ± 0.000 s")) TH_LOG("%s", summary);
+	EXPECT_LE(widest_line(o.out), 100);
+	done(&o);
+}
+
+/* Thousands grouped (de_DE groups with dots), still within 100 columns. */
+TEST(compare_grouped_within_100_columns)
+{
+	const char *why = comma_locale();
+	struct outcome o;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fake_nl_reset();
+	fake_nl.base[0] = 1000000000;
+	fake_nl.base[1] = 1050000000;
+	run(ctx_compare_main, ARGV("compare", "-r", "4", "--no-noise-check",
+				   "true", "---", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	TH_LOG("stdout:\n%s", o.out);
+	EXPECT_NE(NULL, strstr(o.out, " 1.000.000.502 ")) TH_LOG("%s", o.out);
+	EXPECT_LE(widest_line(o.out), 100);
+	done(&o);
+}
+
+/*
+ * The module going away mid-run (-ENOENT from the kernel) is a counting
+ * failure, said as such, not "command not found" (127).
+ */
+TEST(compare_module_error_is_not_127)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_READ;
+	fake_nl.fail_at = 2;
+	fake_nl.fail_err = -ENOENT;
+	run(ctx_compare_main, ARGV("compare", "-r", "2", "--no-noise-check",
+				   "-e", "cycles", "true", "---", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot read the session: No such file or directory"))
+		TH_LOG("%s", o.err);
+	done(&o);
+	/* a command that does not exist still is */
+	fake_nl_reset();
+	run(ctx_compare_main, ARGV("compare", "-r", "2", "--no-noise-check",
+				   "-e", "cycles", "/nonexistent/cmd", "---", "true"), &o);
+	EXPECT_EQ(127, o.code);
+	done(&o);
 }
 
 TEST_HARNESS_MAIN
