@@ -6,6 +6,7 @@
 #   make KDIR=... ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-   cross build
 #   make check           host unit tests + selftests in every guest target
 #   make check-debug     selftests + kmemleak on the KASAN/lockdep debug kernel
+#   make check-fresh     make demo on a pristine Debian 12 root (chroot)
 #   make demo            the task-only vs full experiment in a guest
 #   make style           checkpatch on the module sources
 #   make install         module (modules_install), ctxstat, UAPI header, man
@@ -56,6 +57,9 @@ check:
 
 check-debug:
 	scripts/check-debug
+
+check-fresh:
+	scripts/check-fresh
 
 demo:
 	scripts/demo
@@ -134,6 +138,6 @@ module-clean:
 		module/.*.cmd module/modules.order module/Module.symvers \
 		.*.cmd modules.order Module.symvers
 
-.PHONY: all modules modules_install userspace unit-test style check check-debug demo clean \
+.PHONY: all modules modules_install userspace unit-test style check check-debug check-fresh demo clean \
 	module-clean install uninstall install-module uninstall-module \
 	install-userspace uninstall-userspace dkms-src dkms-install dkms-uninstall

@@ -1,8 +1,9 @@
 #!/usr/bin/awk -f
-# Tally scripts/demo's raw runs: for every event that has a :t twin, mean and
-# perf's "+- %" (standard deviation of the mean, relative) of full and :t,
-# quiet and loaded, how far load moved each mean, how much :t shrinks the
-# spread, and the share of the full count that hardirq and softirq took. Also writes the per-run
+# Tally scripts/demo's raw runs: for every event that has a :t twin, a quiet
+# and a load row with the mean and perf's "+- %" (standard deviation of the
+# mean, relative) of full and :t, how far load moved each mean, and the
+# share of the full count that hardirq and softirq took; then how much :t
+# shrinks the spread under load. Fits 100 columns. Also writes the per-run
 # values of one focus event to `datafile` for the plot.
 #
 # Input: DEMO,<phase>,<run>,<ctxstat -x, row>  and  LOAD,<run>,<ctxload summary>
@@ -69,10 +70,21 @@ function shift(event,    q) {
 	return q ? (mean("load", event) - q) / q * 100 : 0
 }
 
-function cell(phase, event) {
-	# Clock events come in msec: keep perf's two decimals for them.
-	return sprintf(unit[event] == "msec" ? "%14.2f +- %5.2f%%" : "%14.0f +- %5.2f%%",
+# Mean and perf's "+-" of one phase; clock events come in msec, with perf's
+# two decimals.
+function cells(phase, event) {
+	return sprintf(unit[event] == "msec" ? "%12.2f %6.2f%%" : "%12.0f %6.2f%%",
 		       mean(phase, event), rel_stddev(phase, event))
+}
+
+# One row per phase: full count, :t count, how far load moved each, and the
+# hardirq and softirq shares of the full count. 99 columns.
+function row(label, phase, event,    moved_full, moved_t) {
+	moved_full = phase == "load" ? sprintf("%+8.2f%%", shift(event)) : ""
+	moved_t = phase == "load" ? sprintf("%+8.2f%%", shift(event ":t")) : ""
+	printf "%-13s %-5s %s %9s  %s %9s  %6.2f%% %6.2f%%\n", label, phase,
+		cells(phase, event), moved_full, cells(phase, event ":t"), moved_t,
+		share(phase, event, "hardirq"), share(phase, event, "softirq")
 }
 
 function has_twin(event) {
@@ -83,30 +95,26 @@ function has_twin(event) {
 END {
 	printf "\nctxcount demo on %s: '%s', %d quiet and %d loaded runs, alternating\n",
 		target, workload, runs, loaded_runs
-	if (loaded_runs && load["seconds"] > 0)
+	if (loaded_runs && load["seconds"] > 0) {
+		rate = load["packets"] / load["seconds"]
 		printf "load delivered: %.0f packets/s, %.0f NIC interrupts/s, %.0f NET_RX softirqs/s\n",
-			load["packets"] / load["seconds"], load["virtio_irqs"] / load["seconds"],
-			load["net_rx"] / load["seconds"]
+			rate, load["virtio_irqs"] / load["seconds"], load["net_rx"] / load["seconds"]
+	}
 	if (target ~ /^arm64/)
 		printf "(per guest second: under -icount the guest's clock follows its instruction count)\n"
-	printf "+- is perf's (stddev of the mean, relative); shift: loaded mean against quiet mean;\n"
-	printf "spread: full's +- over :t's under load; hardirq, softirq: their share of full under load\n\n"
-	printf "%-16s %-24s %-24s %-24s %-24s %8s %8s %7s %8s %8s\n", "event",
-		"quiet full", "quiet :t", "load full", "load :t", "shift", "shift",
-		"spread", "hardirq", "softirq"
-	printf "%-16s %-24s %-24s %-24s %-24s %8s %8s %7s %8s %8s\n", "", "", "", "",
-		"", "full", ":t", "full/:t", "load", "load"
+	printf "\n%-20s%-32s%-32s%s\n", "", "full count (as perf stat)",
+		"task only (:t)", "share of full"
+	printf "%-13s %-5s %12s %7s %9s  %12s %7s %9s  %7s %7s\n", "event", "runs",
+		"mean", "+-", "by load", "mean", "+-", "by load", "hardirq", "softirq"
 	for (i = 1; i <= nevents; i++) {
 		e = order[i]
 		if (!has_twin(e))
 			continue
+		row(e, "quiet", e)
+		row("", "load", e)
 		t = rel_stddev("load", e ":t")
-		printf "%-16s %s %s %s %s %+7.2f%% %+7.2f%% %6.1fx %7.2f%% %7.2f%%\n", e,
-			cell("quiet", e), cell("quiet", e ":t"),
-			cell("load", e), cell("load", e ":t"),
-			shift(e), shift(e ":t"),
-			(t > 0 ? rel_stddev("load", e) / t : 0),
-			share("load", e, "hardirq"), share("load", e, "softirq")
+		spread[++nspread] = sprintf("%s %.1fx", e,
+					    (t > 0 ? rel_stddev("load", e) / t : 0))
 		if (!focus || e == "instructions")
 			focus = e
 	}
@@ -114,7 +122,20 @@ END {
 		print "demo: no event has both a full and a :t count" > "/dev/stderr"
 		exit 1
 	}
-	printf("# focus: %s\n# run quiet-full quiet-t load-full load-t\n", focus) > datafile
+	printf "\n+-: perf's (stddev of the mean, relative). by load: how far load moved the mean.\n"
+	line = "Under load, full's +- over :t's:"
+	for (i = 1; i <= nspread; i++) {
+		if (length(line) + length(spread[i]) + 2 > 99) {
+			print line
+			line = " "
+		}
+		line = line " " spread[i] (i < nspread ? "," : ".")
+	}
+	print line
+	printf("# focus: %s%s\n", focus, unit[focus] == "msec" ? " (msec)" : "") > datafile
+	if (rate)
+		printf("# load: %.0f packets/s\n", rate) > datafile
+	printf("# run quiet-full quiet-t load-full load-t\n") > datafile
 	for (r = 1; r <= runs; r++)
 		printf("%d %s %s %s %s\n", r, val["quiet", focus, r],
 		       val["quiet", focus ":t", r], val["load", focus, r],
