@@ -12,6 +12,7 @@
 #include "abprint.h"
 #include "compare.h"
 #include "noise.h"
+#include "progress.h"
 #include "repeat.h"
 #include "runner.h"
 #include "save.h"
@@ -85,6 +86,7 @@ static int run_compare(const struct ctx_args *args,
 {
 	struct ctx_args a = *args, b = *args;
 	struct ctx_runner *ra, *rb, *r = NULL;
+	struct ctx_progress progress;
 	int i, err = 0, code = 0, watch = ctx_until_event(args, l);
 
 	b.cmd = args->cmd_b;
@@ -98,9 +100,13 @@ static int run_compare(const struct ctx_args *args,
 		return 1;
 	}
 	ctx_install_signal_handlers();
+	ctx_progress_init(&progress, stderr, "ctxstat compare",
+			  2 * ctx_max_runs(args), args->repeat_until,
+			  args->verbose);
 	for (i = 0; i < 2 * ctx_max_runs(args) && !err && !code; i++) {
 		bool is_b = ctx_abba_is_b(i);
 
+		ctx_progress_run(&progress, i + 1, is_b ? "B" : "A");
 		r = is_b ? rb : ra;
 		err = ctx_runner_run(r);
 		if (!err)
@@ -110,6 +116,7 @@ static int run_compare(const struct ctx_args *args,
 		if (args->repeat_until && precise_enough(ra, rb, watch))
 			break;
 	}
+	ctx_progress_done(&progress);
 	if (!err && !code) {
 		err = compare_table(ra, rb, out);
 		if (args->repeat_until) {

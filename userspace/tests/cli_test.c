@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,53 @@ TEST(report_comma_locale)
 	EXPECT_NE(NULL, strstr(out, "1.004,00 ± 14,90")) TH_LOG("%s", out);
 	unlink(path);
 	unlink(a);
+}
+
+/*
+ * On a terminal, repeated runs show which run is going on, on one line
+ * rewritten in place and cleared before the counts (-n needs no module).
+ */
+TEST(progress_on_a_terminal)
+{
+	char out[8192], *pts;
+	int master, status, n, got = 0;
+	pid_t pid;
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	ASSERT_GE(master, 0);
+	ASSERT_EQ(0, grantpt(master));
+	ASSERT_EQ(0, unlockpt(master));
+	pts = ptsname(master);
+	ASSERT_NE(NULL, pts);
+	pid = fork();
+	if (pid == 0) {
+		int slave = open(pts, O_RDWR | O_NOCTTY);
+
+		dup2(slave, 2);
+		execl(CTXSTAT_BIN, "ctxstat", "-n", "-r", "3", "-o", "/dev/null",
+		      "true", (char *)NULL);
+		_exit(200);
+	}
+	/* read until the child is gone and the terminal has nothing left */
+	for (;;) {
+		struct pollfd p = { .fd = master, .events = POLLIN };
+
+		if (poll(&p, 1, 2000) <= 0)
+			break;
+		n = read(master, out + got, sizeof(out) - 1 - got);
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	out[got] = '\0';
+	waitpid(pid, &status, 0);
+	close(master);
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_NE(NULL, strstr(out, "[ ctxstat: run 1 of 3 ]\r")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "[ ctxstat: run 2 of 3 ]\r[ ctxstat: run 3 of 3 ]\r"));
+	/* cleared: spaces over it, back to the line's start */
+	ASSERT_GT(got, 24);
+	EXPECT_STREQ("                       \r", out + got - 24);
 }
 
 TEST_HARNESS_MAIN

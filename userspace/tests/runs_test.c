@@ -261,4 +261,36 @@ TEST(compare_module_error_is_not_127)
 	done(&o);
 }
 
+/* -v: perf's "[ perf stat: executing run #N ... ]", one line per run. */
+TEST(verbose_progress)
+{
+	char out[96];
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-v", "-r", "3", "-e", "cycles",
+			    "--no-noise-check", "-o", temp_path(out, sizeof(out), "o"),
+			    "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat: executing run #1 ... ]\n")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat: executing run #3 ... ]\n"));
+	EXPECT_EQ(NULL, strstr(o.err, "run #4"));
+	done(&o);
+	/* compare: which command, too */
+	fake_nl_reset();
+	run(ctx_compare_main, ARGV("compare", "-v", "-r", "2", "-e", "cycles",
+				   "--no-noise-check", "-o", out, "true", "---", "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat compare: executing run #1 (A) ... ]\n")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat compare: executing run #2 (B) ... ]\n"));
+	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat compare: executing run #4 (A) ... ]\n"));
+	done(&o);
+	/* one run: nothing, as perf */
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-v", "-e", "cycles", "-o", out, "true"), &o);
+	EXPECT_EQ(NULL, strstr(o.err, "executing run")) TH_LOG("%s", o.err);
+	done(&o);
+	unlink(out);
+}
+
 TEST_HARNESS_MAIN
