@@ -6,8 +6,9 @@
  * context boundary reads every counter of every started session and adds
  * the delta since the previous boundary to the bucket of the context being
  * left. @full moves only when an interval is opened, closed or flushed, from
- * the same reads, so "sum of buckets == full" checks that no delta was lost
- * or counted twice.
+ * the same reads. The buckets telescope over those reads, so "sum of buckets
+ * == full" holds whatever bucket a delta went to: it is bookkeeping (no
+ * delta lost or counted twice), not a proof of attribution.
  *
  * Everything here that touches struct ctx_session_cpu runs on the CPU it
  * belongs to, with interrupts disabled and the CPU claimed against NMIs

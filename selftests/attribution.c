@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Attribution correctness at the netlink level:
- *  - for every event that counts here, task + hardirq + NMI + all softirq
- *    buckets == CTXCOUNT_EVENT_A_FULL exactly, on a workload that takes
- *    interrupts (FULL is accumulated independently of the buckets), both
- *    after the workload exited and for a session stopped mid-run;
+ *  - bookkeeping: for every event that counts here, task + hardirq + NMI +
+ *    all softirq buckets == CTXCOUNT_EVENT_A_FULL exactly, on a workload
+ *    that takes interrupts, both after the workload exited and for a
+ *    session stopped mid-run. The buckets telescope over the same reads
+ *    FULL is accumulated from, so this holds whatever the attribution
+ *    does: it catches a delta lost or counted twice, not a delta put in
+ *    the wrong bucket (selftests/oracle proves that, with known work);
  *  - the workload's timer interrupts land in the hardirq bucket;
  *  - on a PMU that counts instructions (arm64 under QEMU -icount): a loop of
  *    known length counts within 1 % in instructions:u's task bucket and a

@@ -1,44 +1,199 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * abprint: numbers with thousands grouped per the locale for people; CSV
- * with every digit %.17g keeps.
+ * abprint: for people, a summary to read first (per event A's and B's
+ * mean and spread with 4 significant digits, B/A with its interval, the
+ * verdict), then the full table with every digit, thousands grouped per
+ * the locale, within 100 columns; for programs, CSV with every digit
+ * %.17g keeps, in the C locale.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "abprint.h"
+#include "csv.h"
+#include "util.h"
+
+#define TWO_SPACES "  "
+
+/* Columns @s takes on a terminal: UTF-8 continuation bytes take none. */
+static int columns(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* @s in @width columns, left- or right-aligned, after two spaces. */
+static void cell(FILE *f, const char *s, int width, bool right)
+{
+	int pad = width - columns(s);
+
+	fputs(TWO_SPACES, f);
+	if (right)
+		fprintf(f, "%*s%s", pad > 0 ? pad : 0, "", s);
+	else
+		fprintf(f, "%s%*s", s, pad > 0 ? pad : 0, "");
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* ---------------------------------------------------------- summary -- */
+
+/* Decimals that give @x (>= 1) 4 significant digits; rounding included. */
+static int decimals(double x)
+{
+	return x >= 99.995 ? 1 : x >= 9.9995 ? 2 : 3;
+}
+
+/* 4 significant digits and an SI prefix: 20.00M, 1.234k, 999.5, 0.5. */
+static void compact(double v, char *buf, size_t len)
+{
+	static const char prefix[] = "\0kMGTPE";
+	double x = fabs(v);
+	int k = 0;
+
+	if (x < 1) {
+		snprintf(buf, len, "%.3g", v);
+		return;
+	}
+	while (x >= 999.95 && k < 6) {
+		x /= 1000;
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, len, "%.*f%.1s", decimals(x), v, &prefix[k]);
+}
+
+/* Clocks count ns: the unit that gives the mean 1 to 999.9 of it. */
+static const char *clock_unit(double mean_ns, double *scale)
+{
+	static const struct { double scale; const char *unit; } u[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(u) - 1 &&
+	     fabs(mean_ns) < 0.99995 * u[i].scale; i++)
+		;
+	*scale = u[i].scale;
+	return u[i].unit;
+}
+
+/*
+ * "20.00M ± 1.234k" for counts; clocks as hyperfine prints times, both
+ * in the mean's unit and decimals: "12.35 ± 0.08 ms".
+ */
+static void mean_sd(const struct ctx_compare_row *r, double mean, double sd,
+		    char *buf, size_t len)
+{
+	char m[20], s[20];
+	const char *unit;
+	double scale;
+	int d;
+
+	if (!r->clock) {
+		compact(mean, m, sizeof(m));
+		compact(sd, s, sizeof(s));
+		snprintf(buf, len, "%s ± %s", m, s);
+		return;
+	}
+	unit = clock_unit(mean, &scale);
+	d = fabs(mean / scale) >= 0.99995 ? decimals(fabs(mean / scale)) : 3;
+	snprintf(buf, len, "%.*f ± %.*f %s", d, mean / scale, d, sd / scale,
+		 unit);
+}
+
+static void ratio(const struct ctx_compare_row *r, char *buf, size_t len)
+{
+	if (isnan(r->ratio))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.4f [%.4f, %.4f]", r->ratio, r->ratio_lo,
+			 r->ratio_hi);
+}
+
+static const char *verdict(const struct ctx_compare_row *r)
+{
+	if (r->verdict == CTX_VERDICT_TOO_FEW && r->error)
+		return r->error;
+	return ctx_verdict_name(r->verdict);
+}
+
+struct summary_cells {
+	char a[64], b[64], ratio[64];
+};
+
+static void summary_cells(const struct ctx_compare_row *r,
+			  struct summary_cells *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (r->verdict == CTX_VERDICT_TOO_FEW)
+		return;
+	mean_sd(r, r->w.mean_a, r->sd_a, c->a, sizeof(c->a));
+	mean_sd(r, r->w.mean_b, r->sd_b, c->b, sizeof(c->b));
+	ratio(r, c->ratio, sizeof(c->ratio));
+}
+
+static void print_summary(FILE *f, const struct ctx_compare_row *rows, int nr)
+{
+	int wn = 5, wa = 12, wb = 12, wr = 12, i;
+	struct summary_cells c;
+
+	for (i = 0; i < nr; i++) {
+		summary_cells(&rows[i], &c);
+		wn = max_int(wn, columns(rows[i].name));
+		wa = max_int(wa, columns(c.a));
+		wb = max_int(wb, columns(c.b));
+		wr = max_int(wr, columns(c.ratio));
+	}
+	fprintf(f, "\n%-*s", wn + 1, " event");
+	cell(f, "A: mean ± sd", wa, true);
+	cell(f, "B: mean ± sd", wb, true);
+	cell(f, "B/A [95% CI]", wr, false);
+	cell(f, "verdict", 0, false);
+	fputc('\n', f);
+	for (i = 0; i < nr; i++) {
+		summary_cells(&rows[i], &c);
+		fprintf(f, " %-*s", wn, rows[i].name);
+		cell(f, c.a, wa, true);
+		cell(f, c.b, wb, true);
+		cell(f, c.ratio, wr, false);
+		cell(f, verdict(&rows[i]), 0, false);
+		fputc('\n', f);
+	}
+}
+
+/* ------------------------------------------------------- full table -- */
 
 static double shown(const struct ctx_compare_row *r, double v)
 {
 	return r->clock ? v / 1e6 : v;
 }
 
-static void fmt_value(const struct ctx_compare_row *r, double v,
-		      char *buf, size_t len)
+/* Grouped per the locale, as perf's counts; clocks in msec. */
+static void grouped(const struct ctx_compare_row *r, double v, bool sign,
+		    char *buf, size_t len)
 {
 	if (r->clock)
-		snprintf(buf, len, "%'.2f", shown(r, v));
+		snprintf(buf, len, sign ? "%'+.2f" : "%'.2f", shown(r, v));
 	else
-		snprintf(buf, len, "%'.0f", v);
+		snprintf(buf, len, sign ? "%'+.0f" : "%'.0f", v);
 }
 
-static void fmt_signed(const struct ctx_compare_row *r, double v,
-		       char *buf, size_t len)
+/* Percent of A's mean, or the value itself when A's mean is 0. */
+static void pct(const struct ctx_compare_row *r, double v, char *buf,
+		size_t len)
 {
-	if (r->clock)
-		snprintf(buf, len, "%'+.2f", shown(r, v));
+	if (r->w.mean_a == 0)
+		grouped(r, v, true, buf, len);
 	else
-		snprintf(buf, len, "%'+.0f", v);
-}
-
-/* Percent of A's mean, or "" when A's mean is 0. */
-static void fmt_pct(double v, double base, char *buf, size_t len)
-{
-	if (base == 0)
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, "%+.2f%%", 100.0 * v / fabs(base));
+		snprintf(buf, len, "%+.2f%%", 100.0 * v / fabs(r->w.mean_a));
 }
 
 static void fmt_p(double p, char *buf, size_t len)
@@ -46,65 +201,73 @@ static void fmt_p(double p, char *buf, size_t len)
 	if (p == 0)
 		snprintf(buf, len, "0");
 	else if (p < 0.0001)
-		snprintf(buf, len, "<0.0001");
+		snprintf(buf, len, "<%.4f", 0.0001);
 	else
 		snprintf(buf, len, "%.4f", p);
 }
 
-static void print_cmd(FILE *f, const char *label, char **cmd)
-{
-	int i;
+struct table_cells {
+	char a[32], b[32], d[32], ci[48], p[16], runs[16];
+};
 
-	fprintf(f, "   %s: '", label);
-	for (i = 0; cmd && cmd[i]; i++)
-		fprintf(f, "%s%s", i ? " " : "", cmd[i]);
-	fputs("'\n", f);
+static void table_cells(const struct ctx_compare_row *r,
+			struct table_cells *c)
+{
+	char lo[20], hi[20];
+
+	memset(c, 0, sizeof(*c));
+	if (r->verdict == CTX_VERDICT_TOO_FEW)
+		return;
+	grouped(r, r->w.mean_a, false, c->a, sizeof(c->a));
+	grouped(r, r->w.mean_b, false, c->b, sizeof(c->b));
+	grouped(r, r->w.diff, true, c->d, sizeof(c->d));
+	pct(r, r->w.ci_lo, lo, sizeof(lo));
+	pct(r, r->w.ci_hi, hi, sizeof(hi));
+	snprintf(c->ci, sizeof(c->ci), "[%s, %s]", lo, hi);
+	fmt_p(r->p_holm, c->p, sizeof(c->p));
+	if (r->runs_to_separate)
+		snprintf(c->runs, sizeof(c->runs), "%d", r->runs_to_separate);
+	else
+		snprintf(c->runs, sizeof(c->runs), "-");
 }
 
-static void print_table_row(FILE *f, const struct ctx_compare_row *r)
+static void print_table(FILE *f, const struct ctx_compare_row *rows, int nr)
 {
-	char a[32], b[32], d[32], dp[16], lo[16], hi[16], p[16], ci[40];
+	int wn = 5, wa = 6, wb = 6, wd = 5, wc = 14, wp = 8, i;
+	struct table_cells c;
 
-	if (r->verdict == CTX_VERDICT_TOO_FEW) {
-		fprintf(f, " %-24s %s\n", r->name,
-			r->error ? r->error : "too few runs");
-		return;
+	for (i = 0; i < nr; i++) {
+		table_cells(&rows[i], &c);
+		wn = max_int(wn, columns(rows[i].name));
+		wa = max_int(wa, columns(c.a));
+		wb = max_int(wb, columns(c.b));
+		wd = max_int(wd, columns(c.d));
+		wc = max_int(wc, columns(c.ci));
 	}
-	fmt_value(r, r->w.mean_a, a, sizeof(a));
-	fmt_value(r, r->w.mean_b, b, sizeof(b));
-	fmt_signed(r, r->w.diff, d, sizeof(d));
-	fmt_pct(r->w.diff, r->w.mean_a, dp, sizeof(dp));
-	fmt_pct(r->w.ci_lo, r->w.mean_a, lo, sizeof(lo));
-	fmt_pct(r->w.ci_hi, r->w.mean_a, hi, sizeof(hi));
-	if (r->w.mean_a == 0) {
-		fmt_signed(r, r->w.ci_lo, lo, sizeof(lo));
-		fmt_signed(r, r->w.ci_hi, hi, sizeof(hi));
+	fprintf(f, "\n%-*s", wn + 1, " event");
+	cell(f, "A mean", wa, true);
+	cell(f, "B mean", wb, true);
+	cell(f, "B - A", wd, true);
+	cell(f, "95% CI, % of A", wc, true);
+	cell(f, "p (Holm)", wp, true);
+	cell(f, "runs", 4, true);
+	fputc('\n', f);
+	for (i = 0; i < nr; i++) {
+		fprintf(f, " %-*s", wn, rows[i].name);
+		if (rows[i].verdict == CTX_VERDICT_TOO_FEW) {
+			cell(f, verdict(&rows[i]), 0, false);
+			fputc('\n', f);
+			continue;
+		}
+		table_cells(&rows[i], &c);
+		cell(f, c.a, wa, true);
+		cell(f, c.b, wb, true);
+		cell(f, c.d, wd, true);
+		cell(f, c.ci, wc, true);
+		cell(f, c.p, wp, true);
+		cell(f, c.runs, 4, true);
+		fputc('\n', f);
 	}
-	snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-	fmt_p(r->w.p, p, sizeof(p));
-	fprintf(f, " %-24s %16s %16s %14s %8s  %-20s %8s  %s\n", r->name, a, b,
-		d, dp, ci, p, ctx_verdict_name(r->verdict));
-}
-
-static void print_csv_row(FILE *f, const char *s, const struct ctx_compare_row *r)
-{
-	int i;
-
-	if (r->verdict == CTX_VERDICT_TOO_FEW) {
-		/* 7 empty numbers, the verdict, no run count */
-		fputs(r->name, f);
-		for (i = 0; i < 7; i++)
-			fputs(s, f);
-		fprintf(f, "%s%s%s%s%d%s%d\n", s, ctx_verdict_name(r->verdict),
-			s, s, r->a->n, s, r->b->n);
-		return;
-	}
-	fprintf(f, "%s%s%.17g%s%.17g%s%.17g%s%.17g%s%.17g%s%.6g%s%.6g%s%s%s%d%s%d%s%d\n",
-		r->name, s, shown(r, r->w.mean_a), s, shown(r, r->w.mean_b), s,
-		shown(r, r->w.diff), s, shown(r, r->w.ci_lo), s,
-		shown(r, r->w.ci_hi), s, r->w.p, s, r->w.df, s,
-		ctx_verdict_name(r->verdict), s, r->runs_to_separate, s,
-		r->a->n, s, r->b->n);
 }
 
 static void print_separation(FILE *f, const struct ctx_compare_row *t,
@@ -138,6 +301,7 @@ static void print_separation(FILE *f, const struct ctx_compare_row *t,
 static void print_twins(FILE *f, const struct ctx_compare_row *rows, int nr,
 			int runs)
 {
+	bool any = false;
 	int i, j;
 
 	for (i = 0; i < nr; i++) {
@@ -145,9 +309,78 @@ static void print_twins(FILE *f, const struct ctx_compare_row *rows, int nr,
 			continue;
 		for (j = 0; j < nr; j++)
 			if (!rows[j].task_only &&
-			    rows[j].counter == rows[i].counter)
+			    rows[j].counter == rows[i].counter) {
+				if (!any)
+					fputc('\n', f);
+				any = true;
 				print_separation(f, &rows[i], &rows[j], runs);
+			}
 	}
+}
+
+static void print_cmd(FILE *f, const char *label, char **cmd)
+{
+	int i;
+
+	fprintf(f, "   %s: '", label);
+	for (i = 0; cmd && cmd[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", cmd[i]);
+	fputs("'\n", f);
+}
+
+static int tested(const struct ctx_compare_row *rows, int nr)
+{
+	int i, m = 0;
+
+	for (i = 0; i < nr; i++)
+		m += rows[i].verdict != CTX_VERDICT_TOO_FEW;
+	return m;
+}
+
+/* --------------------------------------------------------------- CSV -- */
+
+static void csv_num(FILE *f, const char *s, double v, const char *fmt)
+{
+	if (isnan(v))
+		fputs(s, f);
+	else
+		ctx_csv_num(f, s, fmt, v);
+}
+
+static void print_csv_row(FILE *f, const char *s,
+			  const struct ctx_compare_row *r)
+{
+	int i;
+
+	ctx_csv_field(f, s, r->name, 1);
+	if (r->verdict == CTX_VERDICT_TOO_FEW) {
+		for (i = 0; i < 7; i++)
+			fputs(s, f);
+		ctx_csv_field(f, s, verdict(r), 0);
+		fputs(s, f);
+		fprintf(f, "%s%d%s%d", s, r->a->n, s, r->b->n);
+		for (i = 0; i < 6; i++)
+			fputs(s, f);
+		fputc('\n', f);
+		return;
+	}
+	csv_num(f, s, shown(r, r->w.mean_a), "%.17g");
+	csv_num(f, s, shown(r, r->w.mean_b), "%.17g");
+	csv_num(f, s, shown(r, r->w.diff), "%.17g");
+	csv_num(f, s, shown(r, r->w.ci_lo), "%.17g");
+	csv_num(f, s, shown(r, r->w.ci_hi), "%.17g");
+	csv_num(f, s, r->w.p, "%.6g");
+	csv_num(f, s, r->w.df, "%.6g");
+	ctx_csv_field(f, s, verdict(r), 0);
+	fprintf(f, "%s%d%s%d%s%d", s, r->runs_to_separate, s, r->a->n, s,
+		r->b->n);
+	csv_num(f, s, shown(r, r->sd_a), "%.17g");
+	csv_num(f, s, shown(r, r->sd_b), "%.17g");
+	csv_num(f, s, r->ratio, "%.17g");
+	csv_num(f, s, r->ratio_lo, "%.17g");
+	csv_num(f, s, r->ratio_hi, "%.17g");
+	csv_num(f, s, r->p_holm, "%.6g");
+	fputc('\n', f);
 }
 
 void ctx_compare_print(const struct ctx_compare_print *p,
@@ -157,21 +390,23 @@ void ctx_compare_print(const struct ctx_compare_print *p,
 	int i;
 
 	if (p->sep) {
+		locale_t old = uselocale(ctx_c_locale());
+
 		for (i = 0; i < nr; i++)
 			print_csv_row(f, p->sep, &rows[i]);
+		if (old)
+			uselocale(old);
 		return;
 	}
 	fprintf(f, "\n Performance counter comparison, %d runs each in ABBA order:\n",
 		p->runs);
 	print_cmd(f, "A", p->cmd_a);
 	print_cmd(f, "B", p->cmd_b);
-	fprintf(f, "\n %-24s %16s %16s %14s %8s  %-20s %8s  %s\n", "event",
-		"A mean", "B mean", "B - A", "", "95% CI of B - A", "p",
-		"verdict (B vs A)");
-	for (i = 0; i < nr; i++)
-		print_table_row(f, &rows[i]);
-	fputc('\n', f);
+	print_summary(f, rows, nr);
+	print_table(f, rows, nr);
 	print_twins(f, rows, nr, p->runs);
-	fputs(" More counts = slower. Clocks in msec. Welch's t-test; runs to separate:\n"
-	      " the fewest runs per side from which on p < 0.05 (see ctxstat(1)).\n\n", f);
+	fprintf(f, "\n B/A: 95%% interval per event (Fieller). Verdict, p: Welch's t-test with Holm's\n"
+		" correction for the %d events tested; runs: the fewest per side from which on\n"
+		" p < 0.05/%d. More counts = slower; the table's clocks in msec. See ctxstat(1).\n\n",
+		tested(rows, nr), tested(rows, nr) ? tested(rows, nr) : 1);
 }

@@ -158,7 +158,8 @@ static int parse_percent(const char *s, double *out)
 	double v;
 
 	errno = 0;
-	v = strtod(s, &end);
+	/* 0.5% whatever LC_NUMERIC says, as in the examples */
+	v = strtod_l(s, &end, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
 	if (end != s && *end == '%')
 		end++;
 	if (errno || end == s || *end || !(v > 0 && v < 100))
@@ -194,7 +195,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case 'r':
 		if (parse_positive(arg, INT_MAX, &v))
 			return ctx_err(err, errlen,
-					   "bad repeat count '%s'", arg);
+				       "bad repeat count '%s'", arg);
 		a->repeat = v;
 		a->repeat_set = true;
 		return 0;
@@ -204,7 +205,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case 'x':
 		if (!*arg)
 			return ctx_err(err, errlen,
-					   "empty field separator");
+				       "empty field separator");
 		a->field_sep = arg;
 		return 0;
 	case 'j':
@@ -236,8 +237,8 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case OPT_REPEAT_UNTIL:
 		if (parse_percent(arg, &a->repeat_until))
 			return ctx_err(err, errlen,
-					   "bad --repeat-until '%s' (a percentage, e.g. 0.5%%)",
-					   arg);
+				       "bad --repeat-until '%s' (a percentage, e.g. 0.5%%)",
+				       arg);
 		return 0;
 	case OPT_REPEAT_EVENT:
 		a->repeat_event = arg;
@@ -269,14 +270,14 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
 		len = strcspn(arg, "=");
 		if (c == ':')
 			return ctx_err(err, errlen,
-					   "option `%.*s' requires a value",
-					   (int)len, arg);
+				       "option `%.*s' requires a value",
+				       (int)len, arg);
 		return ctx_err(err, errlen, "unknown option `%.*s'",
-				   (int)len, arg);
+			       (int)len, arg);
 	}
 	if (c == ':')
 		return ctx_err(err, errlen, "switch `%c' requires a value",
-				   optopt);
+			       optopt);
 	return ctx_err(err, errlen, "unknown switch `%c'", optopt);
 }
 
@@ -291,21 +292,21 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 		return ctx_err(err, errlen, "-p and -a are exclusive");
 	if (!a->cmd && !a->pid && !a->system_wide)
 		return ctx_err(err, errlen,
-				   "a command, -p <pid> or -a is required");
+			       "a command, -p <pid> or -a is required");
 	if (a->repeat > 1 && !a->cmd)
 		return ctx_err(err, errlen,
-				   "--repeat needs a command to repeat");
+			       "--repeat needs a command to repeat");
 	if (a->null_run && a->nr_event_specs)
 		return ctx_err(err, errlen, "-n and -e are exclusive");
 	if (a->repeat_until && !a->cmd)
 		return ctx_err(err, errlen,
-				   "--repeat-until needs a command to repeat");
+			       "--repeat-until needs a command to repeat");
 	if (a->repeat_event && !a->repeat_until)
 		return ctx_err(err, errlen,
-				   "--repeat-event needs --repeat-until");
+			       "--repeat-event needs --repeat-until");
 	if (a->null_run && (a->repeat_until || a->save))
 		return ctx_err(err, errlen,
-				   "-n counts nothing to repeat on or save");
+			       "-n counts nothing to repeat on or save");
 	return 0;
 }
 
@@ -348,15 +349,24 @@ static int split_commands(struct ctx_args *a, char *err, size_t errlen)
 		;
 	if (i == a->cmd_argc)
 		return ctx_err(err, errlen,
-				   "two commands are needed: <command A> --- <command B>");
+			       "two commands are needed: <command A> --- <command B>");
 	if (i == 0 || i == a->cmd_argc - 1)
 		return ctx_err(err, errlen, "empty command %s around '---'",
-				   i ? "B" : "A");
+			       i ? "B" : "A");
 	a->cmd[i] = NULL;
 	a->cmd_b = &a->cmd[i + 1];
 	a->cmd_b_argc = a->cmd_argc - i - 1;
 	a->cmd_argc = i;
 	return 0;
+}
+
+/* "a,b" with a and b different (report keeps a configuration once). */
+static bool two_labels(const char *label)
+{
+	const char *comma = strchr(label, ',');
+
+	return comma && (strlen(comma + 1) != (size_t)(comma - label) ||
+			 strncmp(label, comma + 1, comma - label));
 }
 
 int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
@@ -370,19 +380,22 @@ int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 	if (a->pid || a->system_wide || a->null_run || a->list || a->json ||
 	    a->breakdown)
 		return ctx_err(err, errlen,
-				   "compare runs two commands: -p, -a, -n, -j, --list and --breakdown do not apply");
+			       "compare runs two commands: -p, -a, -n, -j, --list and --breakdown do not apply");
 	if (!a->cmd)
 		return ctx_err(err, errlen,
-				   "two commands are needed: <command A> --- <command B>");
+			       "two commands are needed: <command A> --- <command B>");
 	if (split_commands(a, err, errlen))
 		return -1;
 	if (!a->repeat_set)
 		a->repeat = CTX_COMPARE_DEFAULT_RUNS;
 	if (a->repeat < 2)
 		return ctx_err(err, errlen,
-				   "compare needs at least 2 runs of each command");
+			       "compare needs at least 2 runs of each command");
 	if (a->repeat_event && !a->repeat_until)
 		return ctx_err(err, errlen,
-				   "--repeat-event needs --repeat-until");
+			       "--repeat-event needs --repeat-until");
+	if (a->label && !two_labels(a->label))
+		return ctx_err(err, errlen,
+			       "--label for compare is '<A label>,<B label>', two different names");
 	return 0;
 }

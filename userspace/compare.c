@@ -12,6 +12,7 @@
 #include "abprint.h"
 #include "compare.h"
 #include "noise.h"
+#include "progress.h"
 #include "repeat.h"
 #include "runner.h"
 #include "save.h"
@@ -54,8 +55,8 @@ static int compare_table(const struct ctx_runner *ra,
 			r->error = strerror(-err);
 		r->a = ctx_runner_values(ra, i);
 		r->b = ctx_runner_values(rb, i);
-		ctx_compare_row_eval(r);
 	}
+	ctx_compare_eval(rows, l->nr);
 	ctx_compare_print(&p, rows, l->nr);
 	free(rows);
 	return 0;
@@ -84,7 +85,8 @@ static int run_compare(const struct ctx_args *args,
 		       struct ctx_event_list *l, FILE *out)
 {
 	struct ctx_args a = *args, b = *args;
-	struct ctx_runner *ra, *rb, *r;
+	struct ctx_runner *ra, *rb, *r = NULL;
+	struct ctx_progress progress;
 	int i, err = 0, code = 0, watch = ctx_until_event(args, l);
 
 	b.cmd = args->cmd_b;
@@ -98,9 +100,13 @@ static int run_compare(const struct ctx_args *args,
 		return 1;
 	}
 	ctx_install_signal_handlers();
+	ctx_progress_init(&progress, stderr, "ctxstat compare",
+			  2 * ctx_max_runs(args), args->repeat_until,
+			  args->verbose);
 	for (i = 0; i < 2 * ctx_max_runs(args) && !err && !code; i++) {
 		bool is_b = ctx_abba_is_b(i);
 
+		ctx_progress_run(&progress, i + 1, is_b ? "B" : "A");
 		r = is_b ? rb : ra;
 		err = ctx_runner_run(r);
 		if (!err)
@@ -110,6 +116,7 @@ static int run_compare(const struct ctx_args *args,
 		if (args->repeat_until && precise_enough(ra, rb, watch))
 			break;
 	}
+	ctx_progress_done(&progress);
 	if (!err && !code) {
 		err = compare_table(ra, rb, out);
 		if (args->repeat_until) {
@@ -121,8 +128,9 @@ static int run_compare(const struct ctx_args *args,
 		if (args->save && ctx_save_compare(ra, rb))
 			err = -EIO;
 	}
-	if (!code)
-		code = err ? (err == -ENOENT ? 127 : 1) : 0;
+	/* r: the runner whose run failed, if one did */
+	if (!code && err)
+		code = ctx_runner_exit_code(r, err);
 	ctx_runner_free(ra);
 	ctx_runner_free(rb);
 	return code;
@@ -145,11 +153,12 @@ int ctx_compare_main(int argc, char **argv)
 		ctx_args_compare_usage(stdout);
 		return 0;
 	}
-	code = ctx_stat_prepare(&args, &events, stderr, &out);
+	/* results on stdout, as report's: they are not the workload's */
+	code = ctx_stat_prepare(&args, &events, stdout, &out);
 	if (code)
 		return code;
 	code = run_compare(&args, &events, out);
-	if (out != stderr)
+	if (out != stdout)
 		fclose(out);
 	return code;
 }

@@ -29,9 +29,12 @@ struct ctx_counter_reading {
 	uint64_t time_enabled, time_running;
 };
 
+/* Room for @n runs in every sample of @c: 0, or -ENOMEM. */
+int ctx_counter_reserve(struct ctx_counter_values *c, int n);
 /*
  * Append one run's reading, scaled as perf scales a multiplexed counter.
- * All of it or nothing: 0, or -ENOMEM with @c unchanged.
+ * All of it or nothing: 0, or -ENOMEM with @c unchanged; never fails
+ * after ctx_counter_reserve() made room.
  */
 int ctx_counter_add(struct ctx_counter_values *c,
 		    const struct ctx_counter_reading *rd);

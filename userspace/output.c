@@ -565,9 +565,13 @@ void ctx_output_series(const struct ctx_output_opts *o,
 	struct printer p = { .o = o, .r = r };
 	bool done[CTXCOUNT_MAX_EVENTS] = { false };
 	const struct ctx_event *ev;
+	locale_t old = (locale_t)0;
 	bool here;
 	int i;
 
+	/* CSV and JSON are for programs; perf's table groups per locale. */
+	if (o->format != CTX_OUTPUT_STD)
+		old = uselocale(ctx_c_locale());
 	if (o->format == CTX_OUTPUT_STD)
 		print_header(&p);
 	for (i = 0; !r->null_run && i < r->events->nr; i++) {
@@ -579,5 +583,7 @@ void ctx_output_series(const struct ctx_output_opts *o,
 	}
 	if (o->format == CTX_OUTPUT_STD)
 		print_footer(&p);
+	if (old)
+		uselocale(old);
 	fflush(o->f);
 }

@@ -6,35 +6,13 @@
  * stat_handle_error()).
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <linux/ctxcount.h>
 
 #include "proof.h"
-
-int ctx_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
-			int group_fd, unsigned long flags)
-{
-	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
-			    flags);
-}
-
-int ctx_perf_event_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v;
-
-	if (!f)
-		return INT_MAX;
-	if (fscanf(f, "%d", &v) != 1)
-		v = INT_MAX;
-	fclose(f);
-	return v;
-}
 
 /* perf stat's list (stat_handle_error()), and ENODEV. */
 bool ctx_proof_not_supported(int err)

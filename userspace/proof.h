@@ -60,11 +60,14 @@ enum ctx_proof_outcome ctx_proof_open(struct ctx_proof *p,
 				      const struct ctx_proof_target *t,
 				      int paranoid, ctx_perf_open_fn open);
 
-/* The real perf_event_open(2). */
+/* The real perf_event_open(2) (perfopen.c). */
 int ctx_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);
 
-/* kernel.perf_event_paranoid as perf reads it; INT_MAX when unreadable. */
+/*
+ * kernel.perf_event_paranoid as perf reads it; INT_MAX when unreadable
+ * (perfopen.c).
+ */
 int ctx_perf_event_paranoid(void);
 
 /*

@@ -199,11 +199,15 @@ static void wait_for_interrupt(void)
 		pause();
 }
 
-/* Run the workload (or wait for the target) between START and STOP. */
-static int measure(struct ctx_runner *r, struct ctx_workload *w)
+/*
+ * Run the workload (or wait for the target) between START and STOP;
+ * @elapsed_ns is how long that took.
+ */
+static int measure(struct ctx_runner *r, struct ctx_workload *w,
+		   double *elapsed_ns)
 {
 	const struct ctx_args *a = r->args;
-	double t0, t1;
+	double t0;
 	int err;
 
 	t0 = now_ns();
@@ -226,8 +230,8 @@ static int measure(struct ctx_runner *r, struct ctx_workload *w)
 	} else {
 		wait_for_interrupt();
 	}
-	t1 = now_ns();
-	return ctx_sample_add(&r->elapsed_ns, t1 - t0);
+	*elapsed_ns = now_ns() - t0;
+	return 0;
 }
 
 static void warn_bucket_sum(const struct ctx_event_list *l, int i,
@@ -262,74 +266,109 @@ static void warn_lost(const struct ctx_runner *r, const struct ctx_nl_reply *rp)
 			rp->session_id, (unsigned long long)rp->tasks_seen);
 }
 
-/* Keep one READ reply's counts. */
-static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp)
+/* Whether the reply has a count for counter @i; notes why not. */
+static bool counted(struct ctx_runner *r, const struct ctx_nl_reply *rp, int i)
+{
+	const struct ctx_nl_event_val *v = &rp->ev[i];
+	struct ctx_counter_values *c = &r->counters[i];
+
+	if (!v->present)
+		c->error = c->error ?: -EBADMSG;
+	else if (v->error)
+		c->error = v->error;
+	return v->present && !v->error;
+}
+
+/*
+ * Keep one run: its elapsed time and, unless a null run, the counts of
+ * the READ reply @rp. All of it or nothing, so that every kept sample has
+ * one value per run kept: room first, then values.
+ */
+static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp,
+		double elapsed_ns)
 {
 	const struct ctx_nl_event_val *v;
-	struct ctx_counter_values *c;
 	struct ctx_counter_reading rd;
-	int i, k;
+	int i, n = r->runs_done + 1;
 
-	warn_lost(r, rp);
-	for (k = 0; k < r->nr_req; k++) {
-		i = r->req_counter[k];
-		v = &rp->ev[k];
-		c = &r->counters[i];
-		if (!v->present) {
-			c->error = c->error ?: -EBADMSG;
+	if (ctx_sample_reserve(&r->elapsed_ns, n))
+		goto oom;
+	for (i = 0; rp && i < r->events->nr_counters; i++)
+		if (counted(r, rp, i) && ctx_counter_reserve(&r->counters[i], n))
+			goto oom;
+	ctx_sample_add(&r->elapsed_ns, elapsed_ns);
+	for (i = 0; rp && i < r->events->nr_counters; i++) {
+		v = &rp->ev[i];
+		if (!counted(r, rp, i))
 			continue;
-		}
-		if (v->error) {
-			c->error = v->error;
-			continue;
-		}
 		if (r->args->verbose)
 			warn_bucket_sum(r->events, i, v);
 		rd.full = v->full;
 		memcpy(rd.bucket, v->bucket, sizeof(rd.bucket));
 		rd.time_enabled = v->time_enabled;
 		rd.time_running = v->time_running;
-		if (ctx_counter_add(c, &rd)) {
-			fprintf(stderr, "ctxstat: out of memory keeping values\n");
-			return -ENOMEM;
-		}
+		ctx_counter_add(&r->counters[i], &rd);
 	}
 	return 0;
+oom:
+	fprintf(stderr, "ctxstat: out of memory keeping the values of run %d\n", n);
+	return -ENOMEM;
 }
 
-static int stop_and_read(struct ctx_runner *r, uint32_t id)
+/*
+ * The reply in counter order: the session had one event per counter perf
+ * gave a proof for (r->req_counter); the others are <not supported>.
+ */
+static void reply_by_counter(const struct ctx_runner *r,
+			     struct ctx_nl_reply *reply)
 {
-	struct ctx_nl_reply *reply = calloc(1, sizeof(*reply));
-	int err;
+	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
+	int i, k;
 
-	if (!reply)
-		return -ENOMEM;
-	err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, id);
+	for (i = 0; i < r->events->nr_counters; i++)
+		ev[i] = (struct ctx_nl_event_val){ .present = true,
+						   .error = -ENOENT };
+	for (k = 0; k < r->nr_req; k++)
+		ev[r->req_counter[k]] = reply->ev[k];
+	memcpy(reply->ev, ev, sizeof(ev));
+	reply->nr_events = r->events->nr_counters;
+}
+
+static int stop_and_read(struct ctx_runner *r, uint32_t id,
+			 struct ctx_nl_reply *reply)
+{
+	int err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, id);
+
 	if (err) {
 		report_nl_error(r, "cannot stop the session", err);
-	} else {
-		err = ctx_nl_session_read(&r->nl, id, reply);
-		if (err)
-			report_nl_error(r, "cannot read the session", err);
-		else
-			err = keep(r, reply);
+		return err;
 	}
-	free(reply);
-	return err;
+	err = ctx_nl_session_read(&r->nl, id, reply);
+	if (err) {
+		report_nl_error(r, "cannot read the session", err);
+		return err;
+	}
+	warn_lost(r, reply);
+	return 0;
 }
 
 int ctx_runner_run(struct ctx_runner *r)
 {
 	const struct ctx_args *a = r->args;
 	struct ctx_workload w = { .go_fd = -1, .err_fd = -1 };
+	struct ctx_nl_reply *reply = NULL;
 	bool have_session = false;
+	double elapsed_ns;
 	uint32_t id = 0;
 	int err;
 
+	if (!a->null_run && !(reply = calloc(1, sizeof(*reply))))
+		return -ENOMEM;
 	if (a->cmd) {
 		err = ctx_workload_prepare(&w, a->cmd);
 		if (err) {
 			fprintf(stderr, "ctxstat: fork: %s\n", strerror(-err));
+			free(reply);
 			return err;
 		}
 	}
@@ -347,9 +386,13 @@ int ctx_runner_run(struct ctx_runner *r)
 			goto out;
 		}
 	}
-	err = measure(r, &w);
+	err = measure(r, &w, &elapsed_ns);
 	if (!err && have_session)
-		err = stop_and_read(r, id);
+		err = stop_and_read(r, id, reply);
+	if (!err && reply)
+		reply_by_counter(r, reply);
+	if (!err)
+		err = keep(r, reply, elapsed_ns);
 out:
 	/* Never leave the workload behind when counting failed. */
 	ctx_workload_kill(&w);
@@ -357,6 +400,7 @@ out:
 		ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_DEL, id);
 	if (!err)
 		r->runs_done++;
+	free(reply);
 	return err;
 }
 

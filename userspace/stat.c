@@ -10,6 +10,7 @@
 
 #include "noise.h"
 #include "output.h"
+#include "progress.h"
 #include "repeat.h"
 #include "runner.h"
 #include "save.h"
@@ -78,6 +79,7 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 		      FILE *out)
 {
 	int i, err = 0, code, watch = ctx_until_event(a, l);
+	struct ctx_progress progress;
 	struct ctx_runner *r;
 
 	if (ctx_noise_check_wanted(a))
@@ -86,7 +88,10 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 	if (!r)
 		return 1;
 	ctx_install_signal_handlers();
+	ctx_progress_init(&progress, stderr, "ctxstat", ctx_max_runs(a),
+			  a->repeat_until, a->verbose);
 	for (i = 0; i < ctx_max_runs(a) && !err; i++) {
+		ctx_progress_run(&progress, i + 1, NULL);
 		err = ctx_runner_run(r);
 		/* Ctrl-C ends a repeated series early, as in perf. */
 		if (ctx_interrupted())
@@ -94,6 +99,7 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 		if (a->repeat_until && ctx_precise_enough(r, watch))
 			break;
 	}
+	ctx_progress_done(&progress);
 	if (r->runs_done)
 		print_series(r, out);
 	if (r->runs_done && a->repeat_until)
@@ -135,6 +141,8 @@ int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
 			a->repeat_event);
 		return CTX_EXIT_USAGE;
 	}
+	if (a->save && ctx_save_check(a->save))
+		return 1;
 	*out = dflt;
 	if (a->output) {
 		*out = fopen(a->output, "w");

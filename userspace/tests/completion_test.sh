@@ -82,7 +82,7 @@ lacks() {
 }
 
 n=$((n + 1))
-if complete -p ctxstat 2>/dev/null | grep -q -- '-F _ctxstat ctxstat$'; then
+if grep -q -- '-F _ctxstat ctxstat$' <<<"$(complete -p ctxstat 2>/dev/null)"; then
 	echo "ok $n completion: sourcing registers _ctxstat for ctxstat"
 else
 	failed=1

@@ -53,8 +53,10 @@ if [ "${#from_man[@]}" -lt 10 ]; then
 fi
 while read -r opt; do
 	in_help=0 in_man=0
-	printf '%s\n' "${from_help[@]}" | grep -qxF -- "$opt" && in_help=1
-	printf '%s\n' "${from_man[@]}" | grep -qxF -- "$opt" && in_man=1
+	# Here-strings, not pipes: with pipefail, grep -q exiting at the first
+	# match can kill the writer with SIGPIPE and fail the pipeline.
+	grep -qxF -- "$opt" <<<"$(printf '%s\n' "${from_help[@]}")" && in_help=1
+	grep -qxF -- "$opt" <<<"$(printf '%s\n' "${from_man[@]}")" && in_man=1
 	if [ "$in_help" = 1 ] && [ "$in_man" = 1 ]; then
 		ok "option $opt: in ctxstat --help and in ctxstat.1"
 	elif [ "$in_help" = 1 ]; then
@@ -83,7 +85,7 @@ mods=$(sed -n 's/^Modifiers: name:\(.*\)  .*/\1/p' <<<"$list" | tr -d '[]')
 missing=()
 for ((i = 0; i < ${#mods}; i++)); do
 	m=${mods:i:1}
-	grep -A1 '^\.TP' "$man" | grep -qx "\.B :$m" || missing+=(":$m")
+	grep -qx "\.B :$m" <<<"$(grep -A1 '^\.TP' "$man")" || missing+=(":$m")
 done
 if [ -z "$mods" ]; then
 	not_ok "no 'Modifiers: name:[t]...' line in ctxstat --list"

@@ -12,6 +12,7 @@
 #include <linux/perf_event.h>
 
 #include "kselftest_harness.h"
+#include "comma_locale.h"
 #include "../output.h"
 
 struct fixture_data {
@@ -502,6 +503,41 @@ TEST(bucket_labels)
 	ctx_bucket_label(CTXCOUNT_BUCKET_NMI, buf, sizeof(buf));
 	EXPECT_STREQ("nmi", buf);
 	EXPECT_EQ(NULL, ctx_softirq_name(CTXCOUNT_BUCKET_TASK));
+}
+
+/*
+ * perf's CSV and JSON are for programs: decimal points whatever the
+ * locale (perf itself prints commas there, which no CSV or JSON reader
+ * takes). The table for people keeps the locale's grouping, as perf's.
+ */
+TEST(comma_locale_csv_json)
+{
+	const char *why = comma_locale();
+	struct fixture_data d;
+	char *out;
+
+	if (why)
+		SKIP(return, "%s", why);
+	setup(&d, "task-clock,page-faults,cycles", 1);
+	run_counter(&d, 0, 667205, 667205, 667205);
+	run_counter(&d, 1, 48, 667205, 667205);
+	d.res[2].error = -ENOENT;
+	ctx_sample_add(&d.elapsed, 1251792);
+	out = render(&d, CTX_OUTPUT_CSV, ";", false, 0);
+	EXPECT_STREQ(
+"0.67;msec;task-clock;667205;100.00;0.533;CPUs utilized\n"
+"48;;page-faults;667205;100.00;71.942;K/sec\n"
+"<not supported>;;cycles;0;100.00;;\n", out);
+	free(out);
+	out = render(&d, CTX_OUTPUT_JSON, NULL, false, 0);
+	EXPECT_NE(NULL, strstr(out, "{\"counter-value\" : \"0.667205\", \"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : 667205, \"pcnt-running\" : 100.00, \"metric-value\" : 0.533000, "))
+		TH_LOG("%s", out);
+	free(out);
+	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	EXPECT_NE(NULL, strstr(out, "              0,67 msec task-clock                       #    0,533 CPUs utilized          \n"))
+		TH_LOG("%s", out);
+	free(out);
+	release(&d);
 }
 
 TEST_HARNESS_MAIN

@@ -65,8 +65,8 @@
  *         CTXCOUNT_EVENT_A_ERROR: NLA_S32
  *         CTXCOUNT_EVENT_A_FULL: NLA_U64, everything counted while a
  *                                monitored task was on a CPU (what
- *                                perf stat reports), accumulated
- *                                independently of the buckets
+ *                                perf stat reports); the buckets add
+ *                                up to it
  *         CTXCOUNT_EVENT_A_TIME_ENABLED: NLA_U64, ns monitored tasks ran
  *         CTXCOUNT_EVENT_A_TIME_RUNNING: NLA_U64, ns of that the counter ran
  *         CTXCOUNT_EVENT_A_BUCKETS: NLA_NESTED
