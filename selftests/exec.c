@@ -37,7 +37,7 @@
 FIXTURE(ex) {
 	long paranoid;
 	const char *wl;		/* the workload, 0755, in a 0755 directory */
-	char burner[128];	/* a copy: setuid root, or not */
+	char burner[160];	/* a copy: setuid root, or not */
 	struct cst_run *run;
 	int kmsg;
 };
@@ -179,7 +179,7 @@ struct detached {
 
 static int prove_then_exec(void *arg)
 {
-	struct { struct detached d; char burner[128]; } *sh = arg;
+	struct { struct detached d; char burner[160]; } *sh = arg;
 	const struct cst_ev ev = CST_EV_SW(TASK_CLOCK, CST_F_USER_ONLY,
 					   "task-clock:u");
 	char *argv[] = { sh->burner, "spin", "100", NULL };
@@ -216,7 +216,7 @@ static int prove_then_exec(void *arg)
 /* A proof opened before the setuid exec proves nothing after it. */
 TEST_F(ex, setuid_exec_detaches_the_proof)
 {
-	struct { struct detached d; char burner[128]; } *sh;
+	struct { struct detached d; char burner[160]; } *sh;
 
 	if (!tmp_allows_setuid())
 		SKIP(return, "/tmp is mounted nosuid");

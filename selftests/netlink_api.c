@@ -914,7 +914,7 @@ FIXTURE_SETUP(limits)
 	for (i = 0; i < NR_LIMITS; i++)
 		ASSERT_EQ(0, cst_param_get(limit_params[i], &self->saved[i]))
 			TH_LOG("/sys/module/ctxcount/parameters/%s unreadable",
-			       limit_params[i]);
+			       limit_params[i] ? limit_params[i] : "?");
 	self->per_socket = self->saved[3];
 	ASSERT_EQ(0, cst_paranoid_get(&self->paranoid));
 	ASSERT_EQ(0, cst_paranoid_set(1));
