@@ -15,7 +15,7 @@
 # The option column of SUB's --help (SUB empty: ctxstat's own).
 _ctxstat_option_column()
 {
-	"$1" $2 --help 2>/dev/null |
+	"$1" ${2:+"$2"} --help 2>/dev/null |
 		sed -n 's/^ \{2,\}\(-.*\)$/\1/p' | sed 's/ \{2,\}.*//'
 }
 
@@ -126,7 +126,7 @@ _ctxstat_json_files()
 _ctxstat()
 {
 	local cmd=$1 cur=$2 line word prev opt i nwords arg value=0 cmd_at=-1
-	local sub= first=1
+	local sub='' first=1
 	local -a words replies valued
 	COMPREPLY=()
 
