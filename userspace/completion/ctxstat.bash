@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# bash completion for ctxstat(1), ctxstat-compare(1) and ctxstat-report(1).
+# bash completion for ctxstat(1) and its subcommands.
 #
-# Options, which of them take a value, and event names come from ctxstat
-# itself (--help of ctxstat and of each subcommand, --list), so they follow
-# the installed version. Completes: the subcommands; options; event names
-# after -e/--event/--repeat-event (also --event=, after a comma, and the
-# modifiers t/u/k/h after a colon); files after -o/--output/--save; pids
-# after -p/--pid; the command after the options or "--" (compare: command
-# A, and command B after "---"), then that command's own completion when
-# the bash-completion package provides it (files otherwise); report's
-# saved *.json files.
+# The subcommands, their options, which options take a value, and event
+# names come from ctxstat itself (--help of ctxstat and of each subcommand
+# it lists, --list), so they follow the installed version. Completes: the
+# subcommands; options; event names after -e/--event/--repeat-event (also
+# --event=, after a comma, and the modifiers t/u/k/h after a colon); files
+# after -o/--output/--save; pids after -p/--pid; the command after the
+# options or "--" (compare: command A, and command B after "---"), then
+# that command's own completion when the bash-completion package provides
+# it (files otherwise); report's saved *.json files.
 # Self-contained: needs nothing from bash-completion.
 
 # The option column of SUB's --help (SUB empty: ctxstat's own).
@@ -82,13 +82,19 @@ _ctxstat_comp_index()
 	echo "$j"
 }
 
+# The subcommands --help lists under "Subcommands", one per line.
+_ctxstat_subcommands()
+{
+	"$1" --help 2>/dev/null | sed -n '/^Subcommands/,/^$/s/^ \{2,\}\([a-z][a-z-]*\) .*/\1/p'
+}
+
 # Commands for the word at INDEX starting with CUR: ctxstat's own
 # subcommands come first when it is the first word.
 _ctxstat_commands()
 {
-	local index=$1 cur=$2
+	local cmd=$1 index=$2 cur=$3
 	COMPREPLY=()
-	((index == 1)) && mapfile -t COMPREPLY < <(compgen -W 'compare report' -- "$cur")
+	((index == 1)) && mapfile -t COMPREPLY < <(compgen -W "$(_ctxstat_subcommands "$cmd")" -- "$cur")
 	mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -c -- "$cur")
 }
 
@@ -139,7 +145,7 @@ _ctxstat()
 	word=${words[nwords - 1]}
 	prev=
 	((nwords >= 2)) && prev=${words[nwords - 2]}
-	if ((nwords > 2)) && [[ ${words[1]} == compare || ${words[1]} == report ]]; then
+	if ((nwords > 2)) && grep -qxF -- "${words[1]}" <<<"$(_ctxstat_subcommands "$cmd")"; then
 		sub=${words[1]}
 		first=2
 	fi
@@ -165,7 +171,7 @@ _ctxstat()
 		done
 	fi
 	if ((cmd_at == nwords - 1)); then
-		_ctxstat_commands "$cmd_at" "$cur"
+		_ctxstat_commands "$cmd" "$cmd_at" "$cur"
 		return 0
 	elif ((cmd_at >= 0)); then
 		if declare -F _command_offset >/dev/null; then
@@ -220,7 +226,7 @@ _ctxstat()
 			if [ "$sub" = report ]; then
 				_ctxstat_json_files "$cur"
 			else
-				_ctxstat_commands "$((nwords - 1))" "$cur"
+				_ctxstat_commands "$cmd" "$((nwords - 1))" "$cur"
 			fi
 			return 0 ;;
 		esac

@@ -298,4 +298,24 @@ TEST(progress_on_a_terminal)
 	EXPECT_STREQ("                       \r", out + got - 24);
 }
 
+/*
+ * ctxstat quiesce runs scripts/quiesce (installed beside ctxstat as
+ * libexec/ctxstat/quiesce); here on an empty fake sysfs/procfs, where it
+ * finds nothing to change.
+ */
+TEST(quiesce_subcommand)
+{
+	char root[] = "/tmp/ctxstat-quiesce-XXXXXX", out[8192], cmd[96];
+
+	ASSERT_NE(NULL, mkdtemp(root));
+	setenv("CTX_PROCFS_ROOT", root, 1);
+	setenv("CTX_SYSFS_ROOT", root, 1);
+	EXPECT_EQ(3, RUN("quiesce", "--", "sh", "-c", "exit 3"));
+	EXPECT_NE(NULL, strstr(out, "quiesce: not changed: ")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "/kernel/nmi_watchdog: absent")) TH_LOG("%s", out);
+	EXPECT_EQ(129, RUN("quiesce", "--bogus"));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	system(cmd);
+}
+
 TEST_HARNESS_MAIN

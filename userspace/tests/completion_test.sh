@@ -128,6 +128,7 @@ has "ctxstat -r 3 tru" true
 lacks "ctxstat -r 3 tru" --repeat
 has "ctxstat comp" compare
 has "ctxstat rep" report
+has "ctxstat qui" quiesce
 lacks "ctxstat -e cycles rep" report
 exactly "ctxstat --repeat-event instr" instructions
 exactly "ctxstat --save $tmp/ou" "$tmp/out.txt"
@@ -137,11 +138,11 @@ lacks "ctxstat -e cycles true --he" --help
 lacks "ctxstat -- -" --help -e
 
 # Subcommands: each one's options come from its own --help, all of them.
-for sub in compare report; do
+for sub in compare report quiesce; do
 	mapfile -t sub_opts < <("$ctxstat" "$sub" --help |
 		sed -n 's/^ \{2,\}\(-.*\)$/\1/p' | sed 's/ \{2,\}.*//' |
 		grep -o -- '--\?[A-Za-z0-9][A-Za-z0-9-]*' | grep '^-' | sort -u)
-	if [ "${#sub_opts[@]}" -lt 4 ]; then
+	if [ "${#sub_opts[@]}" -lt 3 ]; then
 		n=$((n + 1)) failed=1
 		echo "not ok $n completion: ctxstat $sub --help lists only ${#sub_opts[@]} options"
 	fi
@@ -160,6 +161,9 @@ has "ctxstat compare -r 3 tru" true
 has "ctxstat compare -e cycles -- tru" true
 lacks "ctxstat compare tru" compare report
 has "ctxstat compare true --- fal" false
+exactly "ctxstat quiesce --c" --cpus
+exactly "ctxstat quiesce --cpus "
+has "ctxstat quiesce --cpus 0-1 tru" true
 exactly "ctxstat report --mark" --markdown
 exactly "ctxstat report -x "
 exactly "ctxstat report -o $tmp/ou" "$tmp/out.txt"
