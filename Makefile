@@ -33,6 +33,8 @@ INSTALL_MODULE ?= 1
 # The one version, dkms.conf's PACKAGE_VERSION.
 PACKAGE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' dkms.conf)
 DKMS_SRC = $(DESTDIR)/usr/src/ctxcount-$(PACKAGE_VERSION)
+# ctxstat(1) and a page per subcommand.
+MAN_PAGES = $(wildcard userspace/*.1)
 # The module's sources, not kbuild's generated *.mod.c.
 MODULE_SRCS = $(filter-out %.mod.c,$(wildcard module/*.[ch]))
 
@@ -98,14 +100,14 @@ install-userspace: userspace
 	install -m 0755 userspace/ctxstat $(DESTDIR)$(BINDIR)/ctxstat
 	install -D -m 0755 scripts/quiesce $(DESTDIR)$(LIBEXECDIR)/ctxstat/quiesce
 	install -m 0644 include/uapi/linux/ctxcount.h $(DESTDIR)$(INCLUDEDIR)/linux/ctxcount.h
-	install -m 0644 userspace/ctxstat.1 $(DESTDIR)$(MANDIR)/man1/ctxstat.1
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 userspace/completion/ctxstat.bash $(DESTDIR)$(BASHCOMPDIR)/ctxstat
 
 uninstall-userspace:
 	rm -f $(DESTDIR)$(BINDIR)/ctxstat \
 		$(DESTDIR)$(LIBEXECDIR)/ctxstat/quiesce \
 		$(DESTDIR)$(INCLUDEDIR)/linux/ctxcount.h \
-		$(DESTDIR)$(MANDIR)/man1/ctxstat.1 \
+		$(MAN_PAGES:userspace/%=$(DESTDIR)$(MANDIR)/man1/%) \
 		$(DESTDIR)$(BASHCOMPDIR)/ctxstat
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/ctxstat 2>/dev/null
 

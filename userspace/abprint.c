@@ -407,6 +407,6 @@ void ctx_compare_print(const struct ctx_compare_print *p,
 	print_twins(f, rows, nr, p->runs);
 	fprintf(f, "\n B/A: 95%% interval per event (Fieller). Verdict, p: Welch's t-test with Holm's\n"
 		" correction for the %d events tested; runs: the fewest per side from which on\n"
-		" p < 0.05/%d. More counts = slower; the table's clocks in msec. See ctxstat(1).\n\n",
+		" p < 0.05/%d. More counts = slower; the table's clocks in msec. See ctxstat-compare(1).\n\n",
 		tested(rows, nr), tested(rows, nr) ? tested(rows, nr) : 1);
 }
