@@ -132,7 +132,7 @@ static int run_compare(const struct ctx_args *args,
 
 int ctx_compare_main(int argc, char **argv)
 {
-	static struct ctx_event_list events;
+	struct ctx_event_list events = { 0 };
 	struct ctx_args args;
 	char err[256];
 	FILE *out;

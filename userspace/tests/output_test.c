@@ -62,16 +62,22 @@ TEST(std_matches_real_perf)
  * <not supported>,,cycles,0,100.00,,
  * elapsed is not printed; 1251792 ns gives 667205 / 1251792 = 0.533.
  */
+/* The series of the perf -x output quoted above. */
+static void csv_series(struct fixture_data *d)
+{
+	setup(d, "task-clock,page-faults,cycles", 1);
+	run_counter(d, 0, 667205, 667205, 667205);
+	run_counter(d, 1, 48, 667205, 667205);
+	d->res[2].error = -ENOENT;
+	ctx_sample_add(&d->elapsed, 1251792);
+}
+
 TEST(csv_matches_real_perf)
 {
 	struct fixture_data d;
 	char *out;
 
-	setup(&d, "task-clock,page-faults,cycles", 1);
-	run_counter(&d, 0, 667205, 667205, 667205);
-	run_counter(&d, 1, 48, 667205, 667205);
-	d.res[2].error = -ENOENT;
-	ctx_sample_add(&d.elapsed, 1251792);
+	csv_series(&d);
 	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
 	EXPECT_STREQ(
 "0.67,msec,task-clock,667205,100.00,0.533,CPUs utilized\n"
@@ -324,11 +330,7 @@ TEST(comma_locale_csv_json)
 
 	if (why)
 		SKIP(return, "%s", why);
-	setup(&d, "task-clock,page-faults,cycles", 1);
-	run_counter(&d, 0, 667205, 667205, 667205);
-	run_counter(&d, 1, 48, 667205, 667205);
-	d.res[2].error = -ENOENT;
-	ctx_sample_add(&d.elapsed, 1251792);
+	csv_series(&d);
 	out = render(&d, CTX_OUTPUT_CSV, ";", false, 0);
 	EXPECT_STREQ(
 "0.67;msec;task-clock;667205;100.00;0.533;CPUs utilized\n"
