@@ -45,68 +45,49 @@ static int max_int(int a, int b)
 
 /* ---------------------------------------------------------- summary -- */
 
-/* Decimals that give @x (>= 1) 4 significant digits; rounding included. */
-static int decimals(double x)
+/*
+ * @sig significant digits of @v and a prefix from @prefix (one letter
+ * per step of 1000, "" for none): 20.73M, 1.78k, 999.5, 0.5. A value
+ * below 1 gets no prefix (the smallest unit is the caller's).
+ */
+static void compact(double v, int sig, const char *const *prefix,
+		    char *buf, size_t len)
 {
-	return x >= 99.995 ? 1 : x >= 9.9995 ? 2 : 3;
-}
-
-/* 4 significant digits and an SI prefix: 20.00M, 1.234k, 999.5, 0.5. */
-static void compact(double v, char *buf, size_t len)
-{
-	static const char prefix[] = "\0kMGTPE";
-	double x = fabs(v);
-	int k = 0;
+	double x = fabs(v), top = 1000 - 0.5 * pow(10, 3 - sig);
+	int k = 0, d;
 
 	if (x < 1) {
-		snprintf(buf, len, "%.3g", v);
+		snprintf(buf, len, "%.*g%s", sig, v, prefix[0]);
 		return;
 	}
-	while (x >= 999.95 && k < 6) {
+	while (x >= top && prefix[k + 1]) {
 		x /= 1000;
 		v /= 1000;
 		k++;
 	}
-	snprintf(buf, len, "%.*f%.1s", decimals(x), v, &prefix[k]);
+	/* digits before the point, as printf will round it */
+	d = x >= 100 - 0.5 * pow(10, 2 - sig) ? 3 :
+	    x >= 10 - 0.5 * pow(10, 1 - sig) ? 2 : 1;
+	snprintf(buf, len, "%.*f%s", sig > d ? sig - d : 0, v, prefix[k]);
 }
 
-/* Clocks count ns: the unit that gives the mean 1 to 999.9 of it. */
-static const char *clock_unit(double mean_ns, double *scale)
-{
-	static const struct { double scale; const char *unit; } u[] = {
-		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(u) - 1 &&
-	     fabs(mean_ns) < 0.99995 * u[i].scale; i++)
-		;
-	*scale = u[i].scale;
-	return u[i].unit;
-}
+static const char *const count_prefix[] = { "", "k", "M", "G", "T", "P", NULL };
+/* Clocks count ns. */
+static const char *const clock_unit[] = { "ns", "us", "ms", "s", NULL };
 
 /*
- * "20.00M ± 1.234k" for counts; clocks as hyperfine prints times, both
- * in the mean's unit and decimals: "12.35 ± 0.08 ms".
+ * Mean with 4 significant digits, standard deviation with 3: "20.73M ±
+ * 1.78k"; clocks each in the unit that suits it, "20.73ms ± 1.78us".
  */
 static void mean_sd(const struct ctx_compare_row *r, double mean, double sd,
 		    char *buf, size_t len)
 {
-	char m[20], s[20];
-	const char *unit;
-	double scale;
-	int d;
+	const char *const *prefix = r->clock ? clock_unit : count_prefix;
+	char m[24], s[24];
 
-	if (!r->clock) {
-		compact(mean, m, sizeof(m));
-		compact(sd, s, sizeof(s));
-		snprintf(buf, len, "%s ± %s", m, s);
-		return;
-	}
-	unit = clock_unit(mean, &scale);
-	d = fabs(mean / scale) >= 0.99995 ? decimals(fabs(mean / scale)) : 3;
-	snprintf(buf, len, "%.*f ± %.*f %s", d, mean / scale, d, sd / scale,
-		 unit);
+	compact(mean, 4, prefix, m, sizeof(m));
+	compact(sd, 3, prefix, s, sizeof(s));
+	snprintf(buf, len, "%s ± %s", m, s);
 }
 
 static void ratio(const struct ctx_compare_row *r, char *buf, size_t len)
@@ -114,7 +95,7 @@ static void ratio(const struct ctx_compare_row *r, char *buf, size_t len)
 	if (isnan(r->ratio))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.4f [%.4f, %.4f]", r->ratio, r->ratio_lo,
+		snprintf(buf, len, "%.4f [%.4f,%.4f]", r->ratio, r->ratio_lo,
 			 r->ratio_hi);
 }
 
@@ -176,14 +157,16 @@ static double shown(const struct ctx_compare_row *r, double v)
 	return r->clock ? v / 1e6 : v;
 }
 
-/* Grouped per the locale, as perf's counts; clocks in msec. */
+/*
+ * Grouped per the locale, as perf's counts; clocks in msec; a mean of
+ * few counts (context switches: 4.25) with its fraction.
+ */
 static void grouped(const struct ctx_compare_row *r, double v, bool sign,
 		    char *buf, size_t len)
 {
-	if (r->clock)
-		snprintf(buf, len, sign ? "%'+.2f" : "%'.2f", shown(r, v));
-	else
-		snprintf(buf, len, sign ? "%'+.0f" : "%'.0f", v);
+	int d = r->clock || (fabs(v) < 1000 && v != floor(v)) ? 2 : 0;
+
+	snprintf(buf, len, sign ? "%'+.*f" : "%'.*f", d, shown(r, v));
 }
 
 /* Percent of A's mean, or the value itself when A's mean is 0. */
@@ -270,32 +253,47 @@ static void print_table(FILE *f, const struct ctx_compare_row *rows, int nr)
 	}
 }
 
+/* @text after a space, words wrapped to stay within 100 columns. */
+static void print_wrapped(FILE *f, const char *text)
+{
+	int col = 0, w;
+
+	while (*text) {
+		w = strcspn(text, " ");
+		if (col && col + 1 + w > 100) {
+			fputc('\n', f);
+			col = 0;
+		}
+		col += fprintf(f, " %.*s", w, text);
+		text += w + (text[w] == ' ');
+	}
+	fputc('\n', f);
+}
+
 static void print_separation(FILE *f, const struct ctx_compare_row *t,
 			     const struct ctx_compare_row *full, int runs)
 {
 	int nt = t->runs_to_separate, nf = full->runs_to_separate;
+	char s[512];
 
 	if (t->verdict == CTX_VERDICT_TOO_FEW ||
 	    full->verdict == CTX_VERDICT_TOO_FEW)
 		return;
-	if (!nt && !nf) {
-		fprintf(f, " Neither %s nor %s separates A from B in %d runs each.\n",
-			t->name, full->name, runs);
-		return;
-	}
-	if (nt && nf && nt == nf) {
-		fprintf(f, " %s and %s both separate A from B after %d runs each.\n",
-			t->name, full->name, nt);
-		return;
-	}
-	if (nt && nf) {
-		fprintf(f, " %s separates A from B after %d runs each, %s after %d: %s needs fewer runs.\n",
-			t->name, nt, full->name, nf, nt < nf ? t->name : full->name);
-		return;
-	}
-	fprintf(f, " %s separates A from B after %d runs each; %s does not in %d.\n",
-		nt ? t->name : full->name, nt ? nt : nf,
-		nt ? full->name : t->name, runs);
+	if (!nt && !nf)
+		snprintf(s, sizeof(s), "Neither %s nor %s separates A from B in %d runs each.",
+			 t->name, full->name, runs);
+	else if (nt && nf && nt == nf)
+		snprintf(s, sizeof(s), "%s and %s both separate A from B after %d runs each.",
+			 t->name, full->name, nt);
+	else if (nt && nf)
+		snprintf(s, sizeof(s), "%s separates A from B after %d runs each, %s after %d: %s needs fewer runs.",
+			 t->name, nt, full->name, nf,
+			 nt < nf ? t->name : full->name);
+	else
+		snprintf(s, sizeof(s), "%s separates A from B after %d runs each; %s does not in %d.",
+			 nt ? t->name : full->name, nt ? nt : nf,
+			 nt ? full->name : t->name, runs);
+	print_wrapped(f, s);
 }
 
 static void print_twins(FILE *f, const struct ctx_compare_row *rows, int nr,
@@ -407,6 +405,6 @@ void ctx_compare_print(const struct ctx_compare_print *p,
 	print_twins(f, rows, nr, p->runs);
 	fprintf(f, "\n B/A: 95%% interval per event (Fieller). Verdict, p: Welch's t-test with Holm's\n"
 		" correction for the %d events tested; runs: the fewest per side from which on\n"
-		" p < 0.05/%d. More counts = slower; the table's clocks in msec. See ctxstat(1).\n\n",
+		" p < 0.05/%d. More counts = slower; the table's clocks in msec. See ctxstat-compare(1).\n\n",
 		tested(rows, nr), tested(rows, nr) ? tested(rows, nr) : 1);
 }

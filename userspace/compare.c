@@ -19,12 +19,6 @@
 #include "stat.h"
 #include "workload.h"
 
-static bool is_clock_event(const struct ctx_event *ev)
-{
-	return ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
-	       ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
-}
-
 static int compare_table(const struct ctx_runner *ra,
 			 const struct ctx_runner *rb, FILE *out)
 {
@@ -47,7 +41,7 @@ static int compare_table(const struct ctx_runner *ra,
 		r->name = l->ev[i].name;
 		r->counter = l->ev[i].counter;
 		r->task_only = l->ev[i].task_only;
-		r->clock = is_clock_event(&l->ev[i]);
+		r->clock = ctx_event_is_clock(&l->ev[i]);
 		err = ra->counters[r->counter].error ?: rb->counters[r->counter].error;
 		if (err == -EOPNOTSUPP || err == -ENOENT)
 			r->error = "<not supported>";
@@ -138,7 +132,7 @@ static int run_compare(const struct ctx_args *args,
 
 int ctx_compare_main(int argc, char **argv)
 {
-	static struct ctx_event_list events;
+	struct ctx_event_list events = { 0 };
 	struct ctx_args args;
 	char err[256];
 	FILE *out;

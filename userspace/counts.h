@@ -40,6 +40,12 @@ int ctx_counter_add(struct ctx_counter_values *c,
 		    const struct ctx_counter_reading *rd);
 void ctx_counter_free(struct ctx_counter_values *c);
 
+/* Counted, in the last run at least: its values mean something. */
+static inline bool ctx_counter_ok(const struct ctx_counter_values *c)
+{
+	return !c->error && c->counted;
+}
+
 /* The values a displayed event shows: the task bucket for :t, else full. */
 const struct ctx_sample *ctx_event_values(const struct ctx_event *ev,
 					  const struct ctx_counter_values *counters);

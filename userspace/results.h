@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * results: ctxstat's saved results (--save FILE.json), written and read
- * back for `ctxstat report`. The format is documented in ctxstat(1)
+ * back for `ctxstat report`. The format is documented in ctxstat-report(1)
  * (SAVED RESULTS) and versioned by CTX_RESULTS_VERSION; a reader refuses
  * a version it does not know rather than guess.
  */

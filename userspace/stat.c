@@ -157,7 +157,7 @@ int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
 
 int ctx_stat_main(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 {
-	static struct ctx_event_list events;
+	struct ctx_event_list events = { 0 };
 	struct ctx_args args;
 	char err[256];
 	FILE *out;

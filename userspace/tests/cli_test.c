@@ -159,22 +159,29 @@ static void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
+/* A saved results document with @results ("{...}, {...}"), in @path. */
+static void write_results(char *path, size_t len, const char *results)
+{
+	FILE *f;
+
+	snprintf(path, len, "/tmp/ctxstat-report-%d.json", (int)getpid());
+	f = fopen(path, "w");
+	fprintf(f, "{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n%s]}\n",
+		results);
+	fclose(f);
+}
+
 TEST(report_files)
 {
-	char a[] = "/tmp/ctxstat-report-XXXXXX", out[16384], path[64];
-	int fd = mkstemp(a);
+	char out[16384], path[64];
 
-	ASSERT_GE(fd, 0);
-	close(fd);
-	snprintf(path, sizeof(path), "%s.json", a);
-	write_file(path,
-		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+	write_results(path, sizeof(path),
 		" {\"benchmark\": \"hackbench\", \"config\": \"6.1\", \"command\": [\"hackbench\"],"
 		"  \"runs\": 3, \"elapsed_ns\": [1, 1, 1],"
 		"  \"events\": [{\"name\": \"instructions:t\", \"values\": [100, 102, 98]}]},\n"
 		" {\"benchmark\": \"hackbench\", \"config\": \"6.12\", \"command\": [\"hackbench\"],"
 		"  \"runs\": 3, \"elapsed_ns\": [1, 1, 1],"
-		"  \"events\": [{\"name\": \"instructions:t\", \"values\": [110, 112, 108]}]}]}\n");
+		"  \"events\": [{\"name\": \"instructions:t\", \"values\": [110, 112, 108]}]}\n");
 	/* mean 100, sd 2, se 1.1547, t(0.975, 2) 4.3027: CI 4.97 */
 	EXPECT_EQ(0, RUN("report", path));
 	EXPECT_NE(NULL, strstr(out, "benchmark  event               6.1                 6.12\n"));
@@ -194,7 +201,6 @@ TEST(report_files)
 	EXPECT_EQ(1, RUN("report", path));
 	EXPECT_NE(NULL, strstr(out, "results format version 7, this ctxstat reads 1"));
 	unlink(path);
-	unlink(a);
 }
 
 /* Noisy-setup warnings read $CTX_PROCFS_ROOT; -n -r 2 needs no module. */
@@ -228,27 +234,21 @@ TEST(noise_warning)
 /* ctxstat report under de_DE: the 1004.00 +- 14.16 read as 1. */
 TEST(report_comma_locale)
 {
-	char a[] = "/tmp/ctxstat-report-XXXXXX", out[16384], path[64];
 	const char *why = comma_locale();
-	int fd = mkstemp(a);
+	char out[16384], path[64];
 
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_GE(fd, 0);
-	close(fd);
-	snprintf(path, sizeof(path), "%s.json", a);
-	write_file(path,
-		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+	write_results(path, sizeof(path),
 		" {\"benchmark\": \"hackbench\", \"config\": \"6.1\", \"command\": [\"hackbench\"],"
 		"  \"runs\": 3, \"elapsed_ns\": [1, 1, 1],"
-		"  \"events\": [{\"name\": \"task-clock\", \"values\": [1.01e9, 1.004e9, 0.998e9]}]}]}\n");
+		"  \"events\": [{\"name\": \"task-clock\", \"values\": [1.01e9, 1.004e9, 0.998e9]}]}\n");
 	EXPECT_EQ(0, RUN("report", "-x,", path));
 	EXPECT_NE(NULL, strstr(out, "\nhackbench,task-clock,1004000000,14904")) TH_LOG("%s", out);
 	EXPECT_EQ(0, RUN("report", path));
 	/* the table for people: msec, grouped and with a comma, per locale */
 	EXPECT_NE(NULL, strstr(out, "1.004,00 ± 14,90")) TH_LOG("%s", out);
 	unlink(path);
-	unlink(a);
 }
 
 /*
@@ -296,6 +296,26 @@ TEST(progress_on_a_terminal)
 	/* cleared: spaces over it, back to the line's start */
 	ASSERT_GT(got, 24);
 	EXPECT_STREQ("                       \r", out + got - 24);
+}
+
+/*
+ * ctxstat quiesce runs scripts/quiesce (installed beside ctxstat as
+ * libexec/ctxstat/quiesce); here on an empty fake sysfs/procfs, where it
+ * finds nothing to change.
+ */
+TEST(quiesce_subcommand)
+{
+	char root[] = "/tmp/ctxstat-quiesce-XXXXXX", out[8192], cmd[96];
+
+	ASSERT_NE(NULL, mkdtemp(root));
+	setenv("CTX_PROCFS_ROOT", root, 1);
+	setenv("CTX_SYSFS_ROOT", root, 1);
+	EXPECT_EQ(3, RUN("quiesce", "--", "sh", "-c", "exit 3"));
+	EXPECT_NE(NULL, strstr(out, "quiesce: not changed: ")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "/kernel/nmi_watchdog: absent")) TH_LOG("%s", out);
+	EXPECT_EQ(129, RUN("quiesce", "--bogus"));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	system(cmd);
 }
 
 TEST_HARNESS_MAIN

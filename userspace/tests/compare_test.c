@@ -199,6 +199,28 @@ static char *print_rows(struct ctx_compare_row *rows, int nr, const char *sep)
 	return buf;
 }
 
+/* The :t sentence with long names: wrapped within 100 columns. */
+TEST(twin_sentence_wrapped)
+{
+	double av[] = { 100, 100, 100, 100 }, bv[] = { 105, 105, 106, 105 };
+	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
+	struct ctx_compare_row rows[] = {
+		{ .name = "L1-dcache-prefetch-misses:t", .counter = 0, .task_only = true, .a = &a, .b = &b },
+		{ .name = "L1-dcache-prefetch-misses", .counter = 0, .a = &a, .b = &a },
+	};
+	char *out = print_rows(rows, 2, NULL), *first, *second;
+	size_t n;
+
+	first = strstr(out, "\n L1-dcache-prefetch-misses:t separates A from B after 2 runs each;");
+	ASSERT_NE(NULL, first) TH_LOG("%s", out);
+	first++;
+	n = strcspn(first, "\n");
+	EXPECT_LE(n, 100);
+	second = first + n + 1;
+	EXPECT_EQ(0, strncmp(second, " not in 4.\n", 11)) TH_LOG("%s", out);
+	free(out);
+}
+
 TEST(csv_fields)
 {
 	double av[] = { 100, 100, 100, 100 }, bv[] = { 105, 105, 105, 105 };
@@ -251,8 +273,11 @@ TEST(table_and_twin_sentence)
 	ASSERT_NE(NULL, summary);
 	table = strstr(summary + 1, "\n event ");
 	ASSERT_NE(NULL, table);
-	EXPECT_NE(NULL, strstr(summary, " instructions:t     100.0 ± 0.816     105.0 ± 0.816  1.0500 [1.0356, 1.0646]  slower\n"));
-	EXPECT_NE(NULL, strstr(summary, "2.000 ± 0.082 ms  1.0000 [0.9317, 1.0733]  no significant change\n"));
+	EXPECT_NE(NULL, strstr(summary, " instructions:t     100.0 ± 0.816     105.0 ± 0.816  1.0500 [1.0356,1.0646]  slower\n"));
+	/* clocks each in its unit; sd with 3 digits */
+	EXPECT_NE(NULL, strstr(summary, " task-clock      2.000ms ± 81.6us  2.000ms ± 81.6us  1.0000 [0.9317,1.0733]  no significant change\n"));
+	/* a mean of few counts keeps its fraction */
+	EXPECT_NE(NULL, strstr(table, " instructions    112.50     117  +4.50  [-31.53%, +39.53%]    1.0000     -\n"));
 	EXPECT_NE(NULL, strstr(table, " instructions:t     100     105     +5    [+3.59%, +6.41%]    0.0004     3\n"));
 	/* not separated: no run count */
 	EXPECT_NE(NULL, strstr(table, "    1.0000     -\n"));

@@ -83,8 +83,8 @@ static char *write_doc(void)
 		{ "cycles", ctx_sample_view(NULL, 0), "Operation not supported" },
 	};
 	struct ctx_result r[] = {
-		{ "loop", "base", cmd, ctx_sample_view(ns, 5), ea, 3 },
-		{ "loop", "patched", cmd, ctx_sample_view(ns, 5), eb, 3 },
+		{ "loop", "base", cmd, ctx_sample_view(ns, 5), ea, 3, NULL },
+		{ "loop", "patched", cmd, ctx_sample_view(ns, 5), eb, 3, NULL },
 	};
 	char *buf = NULL;
 	size_t len = 0;
@@ -129,7 +129,7 @@ TEST(saved_outliers)
 	static double v[] = { 100, 101, 99, 100, 180, 100 };
 	struct ctx_result_event e = { "cs", ctx_sample_view(v, 6), NULL };
 	static double ns[] = { 1, 1, 1, 1, 1, 1 };
-	struct ctx_result r = { "b", "c", NULL, ctx_sample_view(ns, 6), &e, 1 };
+	struct ctx_result r = { "b", "c", NULL, ctx_sample_view(ns, 6), &e, 1, NULL };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
