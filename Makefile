@@ -9,8 +9,9 @@
 #   make check-fresh     make demo on a pristine Debian 12 root (chroot)
 #   make demo            the task-only vs full experiment in a guest
 #   make style           checkpatch on the module sources
-#   make install         module (modules_install), ctxstat, UAPI header, man
-#                        page, bash completion; PREFIX, DESTDIR, KDIR,
+#   make install         module (modules_install), ctxstat (and the script
+#                        ctxstat quiesce runs), UAPI header, man pages, bash
+#                        completion; PREFIX, DESTDIR, KDIR,
 #                        INSTALL_MODULE=0 (userspace only); make uninstall
 #   make dkms-install    module through DKMS (rebuilt on kernel upgrades);
 #                        make dkms-uninstall
@@ -19,6 +20,7 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -31,6 +33,8 @@ INSTALL_MODULE ?= 1
 # The one version, dkms.conf's PACKAGE_VERSION.
 PACKAGE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' dkms.conf)
 DKMS_SRC = $(DESTDIR)/usr/src/ctxcount-$(PACKAGE_VERSION)
+# ctxstat(1) and a page per subcommand.
+MAN_PAGES = $(wildcard userspace/*.1)
 # The module's sources, not kbuild's generated *.mod.c.
 MODULE_SRCS = $(filter-out %.mod.c,$(wildcard module/*.[ch]))
 
@@ -94,15 +98,18 @@ install-userspace: userspace
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/linux \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 userspace/ctxstat $(DESTDIR)$(BINDIR)/ctxstat
+	install -D -m 0755 scripts/quiesce $(DESTDIR)$(LIBEXECDIR)/ctxstat/quiesce
 	install -m 0644 include/uapi/linux/ctxcount.h $(DESTDIR)$(INCLUDEDIR)/linux/ctxcount.h
-	install -m 0644 userspace/ctxstat.1 $(DESTDIR)$(MANDIR)/man1/ctxstat.1
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 userspace/completion/ctxstat.bash $(DESTDIR)$(BASHCOMPDIR)/ctxstat
 
 uninstall-userspace:
 	rm -f $(DESTDIR)$(BINDIR)/ctxstat \
+		$(DESTDIR)$(LIBEXECDIR)/ctxstat/quiesce \
 		$(DESTDIR)$(INCLUDEDIR)/linux/ctxcount.h \
-		$(DESTDIR)$(MANDIR)/man1/ctxstat.1 \
+		$(MAN_PAGES:userspace/%=$(DESTDIR)$(MANDIR)/man1/%) \
 		$(DESTDIR)$(BASHCOMPDIR)/ctxstat
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/ctxstat 2>/dev/null
 
 # DKMS: the sources dkms builds from, then add, build and install for the
 # running kernel (AUTOINSTALL builds it for every kernel installed later).

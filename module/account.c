@@ -37,17 +37,6 @@ static LIST_HEAD(ctx_running);
 /* How many; under the session mutex (every caller of start/halt holds it). */
 static unsigned int ctx_nr_started;
 
-/*
- * The set stores task_struct pointers, so a recycled pid never matches.
- * Idle tasks never match.
- */
-static bool ctx_acct_monitors(struct ctx_acct *a, struct task_struct *task)
-{
-	if (a->system_wide)
-		return !is_idle_task(task);
-	return ctx_taskset_has(a->tasks, task);
-}
-
 /**
  * ctx_attribute_any() - ctx_attribute() with counters read through perf
  * @ac: this CPU's accounting of a session
@@ -159,7 +148,7 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 				  active_node)
 		ctx_close(ac, bucket);
 	list_for_each_entry_rcu(a, &ctx_running, run_node) {
-		if (READ_ONCE(a->started) && ctx_acct_monitors(a, next))
+		if (READ_ONCE(a->started) && ctx_account_monitors(a, next))
 			ctx_open(this_cpu_ptr(a->cpu));
 	}
 }
@@ -193,18 +182,19 @@ int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 	a->tasks = tasks;
 	a->system_wide = system_wide;
 	a->estimate = estimate;
+	raw_spin_lock_init(&a->state_lock);
 	a->halt_gp = get_completed_synchronize_rcu();
 	return 0;
 }
 
 /**
- * ctx_account_destroy() - release a session's counters and state
- * @a: the accounting state, halted (or never started), and no hook may
- *	still look at it (an RCU grace period after the halt)
+ * ctx_account_release_counters() - release every counter of @a
+ * @a: the accounting state, halted (or never started), no hook looking at
+ *	it (an RCU grace period after the halt), no fill running
  *
  * Context: process context, may sleep.
  */
-void ctx_account_destroy(struct ctx_acct *a)
+void ctx_account_release_counters(struct ctx_acct *a)
 {
 	struct ctx_acct_cpu *ac;
 	unsigned int i;
@@ -217,22 +207,63 @@ void ctx_account_destroy(struct ctx_acct *a)
 		for (i = 0; i < a->nr_events; i++) {
 			ctx_counter_release(ac->slot[i].event);
 			ctx_counter_release(ac->retired[i]);
+			ac->slot[i].event = NULL;
+			ac->retired[i] = NULL;
 		}
 	}
+}
+
+/**
+ * ctx_account_destroy() - release a session's counters and state
+ * @a: as for ctx_account_release_counters()
+ *
+ * Context: process context, may sleep.
+ */
+void ctx_account_destroy(struct ctx_acct *a)
+{
+	ctx_account_release_counters(a);
 	free_percpu(a->cpu);
 	a->cpu = NULL;
 }
 
 /**
- * ctx_account_started() - is @a counting
+ * ctx_account_first_counter() - one of @a's counters for event @i
+ * @a: not started (its counters stay where they are)
+ * @i: the event
+ *
+ * Context: process context, CPU hotplug locked (cpus_read_lock()).
+ * Return: a counter, or NULL when no online CPU has one.
+ */
+struct perf_event *ctx_account_first_counter(struct ctx_acct *a,
+					     unsigned int i)
+{
+	struct perf_event *event;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		event = per_cpu_ptr(a->cpu, cpu)->slot[i].event;
+		if (event)
+			return event;
+	}
+	return NULL;
+}
+
+/**
+ * ctx_account_running() - is @a started, or armed to start at an exec
  * @a: the accounting state
  *
- * Context: session mutex held.
- * Return: true between ctx_account_start() and ctx_account_halt().
+ * Context: session mutex held (nothing but the exec hook changes it).
+ * Return: true between START and STOP.
  */
-bool ctx_account_started(const struct ctx_acct *a)
+bool ctx_account_running(struct ctx_acct *a)
 {
-	return a->started;
+	unsigned long flags;
+	bool running;
+
+	raw_spin_lock_irqsave(&a->state_lock, flags);
+	running = a->started || a->armed;
+	raw_spin_unlock_irqrestore(&a->state_lock, flags);
+	return running;
 }
 
 /**
@@ -268,7 +299,8 @@ static void ctx_start_cpu(void *info)
 		return;
 	if (si->reset)
 		ctx_cpu_reset();
-	if (!ac->active && ctx_acct_monitors(si->a, current))
+	if (READ_ONCE(si->a->started) && !ac->active &&
+	    ctx_account_monitors(si->a, current))
 		ctx_open(ac);
 	ctx_cpu_release();
 }
@@ -285,28 +317,23 @@ static void ctx_halt_cpu(void *info)
 	ctx_cpu_release();
 }
 
-/**
- * ctx_account_start() - start attributing counts for @a
- * @a: stopped, not on the running list
- *
- * The first session started turns the hooks on; while they were off no
- * CPU's context stack was kept, so each CPU rebuilds its own here. If @a
- * was halted less than a grace period ago, hooks may still be walking past
- * its old place in the running list, and this waits for them.
- *
- * Context: process context, may sleep, session mutex held.
+/*
+ * Put @a where the hooks see it (it may have been halted a moment ago)
+ * and turn the hooks on; each CPU picks up a task @a counts that is
+ * already running there, if @a is started.
  */
-void ctx_account_start(struct ctx_acct *a)
+static void ctx_account_publish(struct ctx_acct *a)
 {
 	struct ctx_start_info si = { .a = a };
 
 	/*
+	 * If @a was halted less than a grace period ago, hooks may still be
+	 * walking past its old place in the running list: wait for them.
 	 * Waiting here rather than in ctx_account_halt() keeps STOP from
 	 * holding the session mutex, and every other client, for a grace
 	 * period; a session is rarely restarted that soon.
 	 */
 	cond_synchronize_rcu(a->halt_gp);
-	WRITE_ONCE(a->started, true);
 	list_add_rcu(&a->run_node, &ctx_running);
 	cpus_read_lock();
 	si.reset = !ctx_nr_started++;
@@ -321,8 +348,103 @@ void ctx_account_start(struct ctx_acct *a)
 }
 
 /**
+ * ctx_account_start() - start attributing counts for @a
+ * @a: stopped, not on the running list
+ *
+ * The first session started turns the hooks on; while they were off no
+ * CPU's context stack was kept, so each CPU rebuilds its own.
+ *
+ * Context: process context, may sleep, session mutex held.
+ */
+void ctx_account_start(struct ctx_acct *a)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&a->state_lock, flags);
+	WRITE_ONCE(a->started, true);
+	raw_spin_unlock_irqrestore(&a->state_lock, flags);
+	ctx_account_publish(a);
+}
+
+/**
+ * ctx_account_arm() - start @a when a task it monitors execs
+ * @a: stopped, not on the running list
+ *
+ * On the running list, with the hooks on, but not started: @a opens no
+ * interval until ctx_account_exec_start().
+ *
+ * Context: process context, may sleep, session mutex held.
+ */
+void ctx_account_arm(struct ctx_acct *a)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&a->state_lock, flags);
+	WRITE_ONCE(a->armed, true);
+	raw_spin_unlock_irqrestore(&a->state_lock, flags);
+	ctx_account_publish(a);
+}
+
+/**
+ * ctx_account_exec_start() - a task @a monitors execs: start counting
+ * @a: armed or not
+ *
+ * If @a was armed it is started now, and the exec'ing task's interval
+ * opens on this CPU; tasks on other CPUs open theirs at their next
+ * switch-in. Under @a's state lock with interrupts off, so a STOP that
+ * comes after finds the interval open and closes it.
+ *
+ * Context: the exec'ing task, process context, no sleeping.
+ */
+void ctx_account_exec_start(struct ctx_acct *a)
+{
+	struct ctx_acct_cpu *ac;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&a->state_lock, flags);
+	if (!a->armed)
+		goto out_unlock;
+	WRITE_ONCE(a->armed, false);
+	WRITE_ONCE(a->started, true);
+	ac = this_cpu_ptr(a->cpu);
+	/* Cannot fail: only an NMI can find the CPU claimed. */
+	if (ctx_cpu_claim()) {
+		if (!ac->active)
+			ctx_open(ac);
+		ctx_cpu_release();
+	}
+out_unlock:
+	raw_spin_unlock_irqrestore(&a->state_lock, flags);
+}
+
+/**
+ * ctx_account_drop_current() - stop counting the current task for @a now
+ * @a: a session the current task just left (its exec made it
+ *	non-dumpable, or it exits)
+ *
+ * Closes the interval open on this CPU, which is the current task's; the
+ * task is no longer in @a's set, so none opens again.
+ *
+ * Context: the task itself, process context, no sleeping.
+ */
+void ctx_account_drop_current(struct ctx_acct *a)
+{
+	struct ctx_acct_cpu *ac;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	ac = this_cpu_ptr(a->cpu);
+	if (ctx_cpu_claim()) {
+		if (ac->active)
+			ctx_close(ac, ctx_cpu_context());
+		ctx_cpu_release();
+	}
+	local_irq_restore(flags);
+}
+
+/**
  * ctx_account_halt() - stop attributing counts for @a
- * @a: started
+ * @a: started or armed
  *
  * When this returns no CPU has an open interval for @a and none will open
  * one, so its totals no longer change. @a is off the running list but
@@ -333,8 +455,13 @@ void ctx_account_start(struct ctx_acct *a)
  */
 void ctx_account_halt(struct ctx_acct *a)
 {
+	unsigned long flags;
+
 	/* No new intervals: sched_switch checks @started before opening. */
+	raw_spin_lock_irqsave(&a->state_lock, flags);
+	WRITE_ONCE(a->armed, false);
 	WRITE_ONCE(a->started, false);
+	raw_spin_unlock_irqrestore(&a->state_lock, flags);
 	cpus_read_lock();
 	on_each_cpu(ctx_halt_cpu, a, 1);
 	if (!--ctx_nr_started)
@@ -424,14 +551,16 @@ static void ctx_estimate(struct ctx_acct *a, struct ctx_totals *sum)
 void ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
 {
 	struct ctx_read_info ri = { .a = a, .sum = sum };
+	/* An armed session may start meanwhile: read it as a started one. */
+	bool running = ctx_account_running(a);
 	int cpu;
 
 	raw_spin_lock_init(&ri.lock);
 	cpus_read_lock();
-	if (a->started)
+	if (running)
 		on_each_cpu(ctx_read_cpu, &ri, 1);
 	for_each_possible_cpu(cpu) {
-		if (a->started && cpu_online(cpu))
+		if (running && cpu_online(cpu))
 			continue;
 		ctx_totals_add(sum, per_cpu_ptr(a->cpu, cpu));
 	}

@@ -12,13 +12,14 @@
 #include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include "counters.h"
 #include "cpustate.h"
+#include "taskset.h"
 
-struct ctx_taskset;
-struct task_struct;
 
 /* Contexts that have a bucket of their own on the hot path. */
 #define CTX_NR_CONTEXTS	(CTXCOUNT_BUCKET_SOFTIRQ_RCU + 1)
@@ -117,6 +118,10 @@ struct ctx_acct_cpu {
  * struct ctx_acct - a session's accounting
  * @nr_events: number of events
  * @started: counting (between START and STOP); hooks read it locklessly
+ * @armed: started with CTXCOUNT_TARGET_F_ENABLE_ON_EXEC and waiting for a
+ *	monitored task's exec, which sets @started
+ * @state_lock: serializes @armed and @started between the exec hook and
+ *	STOP
  * @system_wide: every task but the idle tasks is monitored
  * @tasks: else the monitored tasks
  * @cpu: per-CPU state
@@ -136,6 +141,8 @@ struct ctx_acct_cpu {
 struct ctx_acct {
 	unsigned int nr_events;
 	bool started;
+	bool armed;
+	raw_spinlock_t state_lock;
 	bool estimate;
 	bool system_wide;
 	struct ctx_taskset *tasks;
@@ -223,17 +230,54 @@ static __always_inline void ctx_account_boundary(unsigned int bucket)
 		ctx_attribute(ac, bucket);
 }
 
+/**
+ * ctx_account_monitors() - does @a count @task
+ * @a: the accounting state
+ * @task: a task
+ *
+ * The set stores task_struct pointers, so a recycled pid never matches.
+ * Idle tasks never match.
+ *
+ * Context: any context but NMI.
+ * Return: true if @a monitors @task.
+ */
+static inline bool ctx_account_monitors(struct ctx_acct *a,
+					struct task_struct *task)
+{
+	if (a->system_wide)
+		return !is_idle_task(task);
+	return ctx_taskset_has(a->tasks, task);
+}
+
+/**
+ * ctx_account_armed() - is @a waiting for a monitored task's exec
+ * @a: the accounting state
+ *
+ * Context: any; a hint without @a's state lock.
+ * Return: true if ctx_account_arm() armed it and no exec started it yet.
+ */
+static inline bool ctx_account_armed(const struct ctx_acct *a)
+{
+	return READ_ONCE(a->armed);
+}
+
 void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 			unsigned int bucket);
 
 int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 		     struct ctx_taskset *tasks, bool system_wide,
 		     bool estimate);
+void ctx_account_release_counters(struct ctx_acct *a);
 void ctx_account_destroy(struct ctx_acct *a);
-bool ctx_account_started(const struct ctx_acct *a);
+struct perf_event *ctx_account_first_counter(struct ctx_acct *a,
+					     unsigned int i);
+bool ctx_account_running(struct ctx_acct *a);
 bool ctx_account_cpu_filled(struct ctx_acct *a, unsigned int cpu,
 			    unsigned int *gen);
 void ctx_account_start(struct ctx_acct *a);
+void ctx_account_arm(struct ctx_acct *a);
+void ctx_account_exec_start(struct ctx_acct *a);
+void ctx_account_drop_current(struct ctx_acct *a);
 void ctx_account_halt(struct ctx_acct *a);
 void ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum);
 int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,

@@ -40,64 +40,6 @@ static __always_inline bool ctx_counter_running(struct perf_event *event)
 }
 
 /**
- * ctx_counter_per_task() - can perf count @event's PMU per task
- * @event: a counter
- *
- * PMUs without a task context (uncore, RAPL, ...) count for a whole CPU or
- * package, whatever runs there: perf gives them only to users allowed
- * CPU-wide events, so the module does the same.
- *
- * Return: true if @event's PMU has a task context.
- */
-static inline bool ctx_counter_per_task(const struct perf_event *event)
-{
-	return event->pmu->task_ctx_nr != perf_invalid_context;
-}
-
-/**
- * ctx_counter_type_unprivileged() - may a caller without CAP_PERFMON ask
- * for this event type
- * @type: perf_event_attr.type
- *
- * The perf core's own checks for tracepoint (including ftrace:function,
- * which traces every kernel function), kprobe, uprobe and breakpoint
- * events look at the current task, and the module creates its counters
- * from a kernel thread that has every capability. Those types are
- * refused before anything is created; a dynamic type is checked once its
- * PMU is known (ctx_counter_unprivileged()).
- *
- * Return: true if the type may be tried.
- */
-static inline bool ctx_counter_type_unprivileged(u32 type)
-{
-	return type != PERF_TYPE_TRACEPOINT && type != PERF_TYPE_BREAKPOINT;
-}
-
-/**
- * ctx_counter_unprivileged() - may a caller without CAP_PERFMON have @event
- * @event: a counter
- * @type: the type that was asked for (the perf core may rewrite
- *	@event->attr.type: in 6.12 a task-clock event reports its PMU's
- *	dynamic type)
- *
- * The generic types (hardware, software, cache, raw) on a PMU with a task
- * context, and dynamic types only on a CPU's own hardware PMU: never
- * uncore-like PMUs (see ctx_counter_per_task()) or the software PMUs that
- * come with kprobes and uprobes.
- *
- * Return: true if an unprivileged caller may count @event.
- */
-static inline bool ctx_counter_unprivileged(const struct perf_event *event,
-					    u32 type)
-{
-	if (!ctx_counter_per_task(event))
-		return false;
-	if (type >= PERF_TYPE_MAX)
-		return event->pmu->task_ctx_nr == perf_hw_context;
-	return ctx_counter_type_unprivileged(type);
-}
-
-/**
  * ctx_counter_live() - is @event's count moving on this CPU
  * @event: a per-CPU counter of the current CPU
  *

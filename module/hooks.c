@@ -292,6 +292,41 @@ static void ctx_ftrace_detach(struct ftrace_ops *ops)
 	ftrace_free_filter(ops);
 }
 
+/*
+ * ftrace: where perf starts and stops counting a task. perf_event_exec(),
+ * in begin_new_exec(), enables enable_on_exec events. perf_event_exit_task()
+ * detaches every per-task event of a task: in do_exit() (before exit_mm(),
+ * so the exit's teardown is not counted) and in begin_new_exec() when the
+ * new image is not SUID_DUMP_USER, once commit_creds() has made that
+ * final. Both callers pass current (checked in 6.1 and 6.12); both
+ * functions are in available_filter_functions on every target. Not on the
+ * hot path: these ops leave recursion protection to ftrace.
+ */
+
+static void ctx_ftrace_exec(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	ctx_session_exec(current);
+}
+
+static void ctx_ftrace_perf_exit(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op,
+				 struct ftrace_regs *fregs)
+{
+	ctx_session_perf_exit(current);
+}
+
+static struct ftrace_ops ctx_exec_ops = {
+	.func = ctx_ftrace_exec,
+};
+
+static struct ftrace_ops ctx_perf_exit_ops = {
+	.func = ctx_ftrace_perf_exit,
+};
+
+static const char * const ctx_exec_funcs[] = { "perf_event_exec" };
+static const char * const ctx_perf_exit_funcs[] = { "perf_event_exit_task" };
+
 /* tracepoints */
 
 static void ctx_probe_softirq_entry(void *data, unsigned int vec_nr)
@@ -554,10 +589,22 @@ int ctx_hooks_register(void)
 	err = ctx_tracepoints_attach();
 	if (err)
 		goto err_irq_enter;
+	err = ctx_ftrace_attach(&ctx_perf_exit_ops, ctx_perf_exit_funcs,
+				ARRAY_SIZE(ctx_perf_exit_funcs));
+	if (err)
+		goto err_tracepoints;
+	err = ctx_ftrace_attach(&ctx_exec_ops, ctx_exec_funcs,
+				ARRAY_SIZE(ctx_exec_funcs));
+	if (err)
+		goto err_perf_exit;
 	/* Optional: without it NMI counts fold into the interrupted context. */
 	ctx_nmi_hooked = !ctx_nmi_hooks_register();
 	return 0;
 
+err_perf_exit:
+	ctx_ftrace_detach(&ctx_perf_exit_ops);
+err_tracepoints:
+	ctx_tracepoints_detach(ARRAY_SIZE(ctx_tracepoints));
 err_irq_enter:
 	ctx_ftrace_detach(&ctx_irq_enter_ops);
 err_irq_exit:
@@ -574,6 +621,8 @@ void ctx_hooks_unregister(void)
 {
 	if (ctx_nmi_hooked)
 		ctx_nmi_hooks_unregister();
+	ctx_ftrace_detach(&ctx_exec_ops);
+	ctx_ftrace_detach(&ctx_perf_exit_ops);
 	ctx_tracepoints_detach(ARRAY_SIZE(ctx_tracepoints));
 	ctx_ftrace_detach(&ctx_irq_enter_ops);
 	ctx_ftrace_detach(&ctx_irq_exit_ops);

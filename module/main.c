@@ -13,6 +13,7 @@
 
 #include "calib.h"
 #include "compat.h"
+#include "cpuhp.h"
 #include "hooks.h"
 #include "netlink.h"
 #include "session.h"
@@ -24,7 +25,7 @@ static int __init ctx_init(void)
 	err = ctx_hooks_register();
 	if (err)
 		return err;
-	err = ctx_session_hotplug_init();
+	err = ctx_cpuhp_init();
 	if (err)
 		goto err_hooks;
 	err = ctx_netlink_register();
@@ -33,7 +34,7 @@ static int __init ctx_init(void)
 	return 0;
 
 err_hotplug:
-	ctx_session_hotplug_exit();
+	ctx_cpuhp_exit();
 err_hooks:
 	ctx_hooks_unregister();
 	return err;
@@ -45,7 +46,7 @@ static void __exit ctx_exit(void)
 	ctx_netlink_unregister();
 	ctx_session_destroy_all();
 	ctx_calib_exit();
-	ctx_session_hotplug_exit();
+	ctx_cpuhp_exit();
 	ctx_hooks_unregister();
 }
 

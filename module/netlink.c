@@ -15,6 +15,7 @@
 #include "compat.h"
 #include "hooks.h"
 #include "netlink.h"
+#include "perm.h"
 #include "session.h"
 
 static const struct nla_policy ctx_nl_event_policy[CTXCOUNT_EVENT_A_MAX + 1] = {
@@ -22,6 +23,7 @@ static const struct nla_policy ctx_nl_event_policy[CTXCOUNT_EVENT_A_MAX + 1] = {
 	[CTXCOUNT_EVENT_A_CONFIG]	= { .type = NLA_U64 },
 	/* Checked in ctx_nl_parse_event(): unknown bits are -EOPNOTSUPP. */
 	[CTXCOUNT_EVENT_A_FLAGS]	= { .type = NLA_U32 },
+	[CTXCOUNT_EVENT_A_PERF_FD]	= NLA_POLICY_MIN(NLA_S32, 0),
 };
 
 static const struct nla_policy ctx_nl_events_policy[CTXCOUNT_EVENTS_A_MAX + 1] = {
@@ -97,6 +99,11 @@ static int ctx_nl_parse_target(const struct nlattr *nest,
 					    "a pid and SYSTEM_WIDE exclude each other");
 			return -EINVAL;
 		}
+		if (target->flags & CTXCOUNT_TARGET_F_ENABLE_ON_EXEC) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[CTXCOUNT_TARGET_A_FLAGS],
+					    "ENABLE_ON_EXEC needs a process target, not SYSTEM_WIDE");
+			return -EINVAL;
+		}
 		target->pid = 0;
 		return 0;
 	}
@@ -125,6 +132,8 @@ static int ctx_nl_parse_event(const struct nlattr *nest,
 		return -EINVAL;
 	}
 	req->attr = nest;
+	req->fd_attr = tb[CTXCOUNT_EVENT_A_PERF_FD];
+	req->perf_fd = req->fd_attr ? nla_get_s32(req->fd_attr) : -1;
 	req->spec.type = nla_get_u32(tb[CTXCOUNT_EVENT_A_TYPE]);
 	req->spec.config = nla_get_u64(tb[CTXCOUNT_EVENT_A_CONFIG]);
 	req->spec.flags = ctx_nla_get_u32_or_0(tb[CTXCOUNT_EVENT_A_FLAGS]);
@@ -232,10 +241,7 @@ static int ctx_nl_fill_new(struct sk_buff *msg, const void *data)
 static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ctx_session_report *rep;
-	struct ctx_event_req *req;
-	struct ctx_target target;
-	struct ctx_owner owner;
-	u32 flags;
+	struct ctx_new_req *nreq;
 	int nr, err;
 
 	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_TARGET)) {
@@ -246,41 +252,43 @@ static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(info->extack, "missing events");
 		return -EINVAL;
 	}
-	err = ctx_nl_parse_target(info->attrs[CTXCOUNT_A_TARGET], &target,
-				  info->extack);
-	if (err)
-		return err;
-	flags = ctx_nla_get_u32_or_0(info->attrs[CTXCOUNT_A_SESSION_FLAGS]);
-	if (flags & ~__CTXCOUNT_SESSION_F_ALL) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[CTXCOUNT_A_SESSION_FLAGS],
-				    "unknown session flags");
-		return -EOPNOTSUPP;
-	}
-	req = kcalloc(CTXCOUNT_MAX_EVENTS, sizeof(*req), GFP_KERNEL);
+	nreq = kzalloc(sizeof(*nreq), GFP_KERNEL);
 	rep = kzalloc(sizeof(*rep), GFP_KERNEL);
-	if (!req || !rep) {
+	if (!nreq || !rep) {
 		err = -ENOMEM;
 		goto out_free;
 	}
-	nr = ctx_nl_parse_events(info->attrs[CTXCOUNT_A_EVENTS], req,
+	err = ctx_nl_parse_target(info->attrs[CTXCOUNT_A_TARGET],
+				  &nreq->target, info->extack);
+	if (err)
+		goto out_free;
+	nreq->flags = ctx_nla_get_u32_or_0(info->attrs[CTXCOUNT_A_SESSION_FLAGS]);
+	if (nreq->flags & ~__CTXCOUNT_SESSION_F_ALL) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[CTXCOUNT_A_SESSION_FLAGS],
+				    "unknown session flags");
+		err = -EOPNOTSUPP;
+		goto out_free;
+	}
+	nr = ctx_nl_parse_events(info->attrs[CTXCOUNT_A_EVENTS], nreq->req,
 				 info->extack);
 	if (nr < 0) {
 		err = nr;
 		goto out_free;
 	}
-	ctx_nl_owner(skb, info, &owner);
-	err = ctx_session_new(&owner, &target, req, nr, flags, rep,
-			      info->extack);
+	nreq->nr_events = nr;
+	ctx_nl_owner(skb, info, &nreq->owner);
+	nreq->privileged = ctx_perm_privileged(skb);
+	err = ctx_session_new(nreq, rep, info->extack);
 	if (err)
 		goto out_free;
 	err = ctx_nl_reply(info, ctx_nl_new_size(nr), ctx_nl_fill_new, rep);
 	/* The client never learns the id: do not leave the session behind. */
 	if (err)
-		ctx_session_del(&owner, rep->id, NULL);
+		ctx_session_del(&nreq->owner, rep->id, NULL);
 out_free:
 	kfree(rep);
-	kfree(req);
+	kfree(nreq);
 	return err;
 }
 
@@ -415,6 +423,7 @@ static int ctx_nl_fill_read(struct sk_buff *msg, const void *data)
 			   CTXCOUNT_A_PAD) ||
 	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_LOST, rep->tasks_lost,
 			   CTXCOUNT_A_PAD) ||
+	    nla_put_u32(msg, CTXCOUNT_A_TASKS_NOW, rep->tasks_now) ||
 	    nla_put_u32(msg, CTXCOUNT_A_CPUS_LOST, rep->cpus_lost) ||
 	    ctx_nl_put_excursions(msg, rep->tot.excursions))
 		return -EMSGSIZE;
@@ -438,7 +447,7 @@ static size_t ctx_nl_read_size(unsigned int nr_events)
 	size_t excursions = nla_total_size(0) +
 			    CTXCOUNT_EXCURSION_MAX * u64_attr;
 
-	return 2 * nla_total_size(sizeof(u32)) + 2 * u64_attr + excursions +
+	return 3 * nla_total_size(sizeof(u32)) + 2 * u64_attr + excursions +
 	       nla_total_size(0) + nr_events * event;
 }
 
@@ -504,8 +513,8 @@ static int ctx_nl_stats(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * No GENL_ADMIN_PERM: unprivileged users may monitor their own processes;
- * ctx_session_new() applies the permission policy.
+ * No GENL_ADMIN_PERM: unprivileged users may count what perf_event_open()
+ * gives them; SESSION_NEW checks the proofs (perm.c).
  */
 static const struct genl_ops ctx_nl_ops[] = {
 	{
@@ -557,6 +566,15 @@ static struct genl_family ctx_nl_family __ro_after_init = {
 	.maxattr	= CTXCOUNT_A_MAX,
 	.netnsok	= true,
 	.module		= THIS_MODULE,
+	/*
+	 * Requests do not take genl_mutex: a SESSION_NEW waits for a target's
+	 * exec and for counters, and would hold up every other generic
+	 * netlink family. Sessions have their own locks; nothing here relies
+	 * on genl_mutex (replies go to the requesting socket, the family is
+	 * only registered and unregistered at module init and exit, which
+	 * wait for requests in flight).
+	 */
+	.parallel_ops	= true,
 	.ops		= ctx_nl_ops,
 	.n_ops		= ARRAY_SIZE(ctx_nl_ops),
 	/* Strict validation, reserved header fields must be 0: every op. */
@@ -567,7 +585,7 @@ static int ctx_nl_notify(struct notifier_block *nb, unsigned long event,
 			 void *ptr)
 {
 	const struct netlink_notify *n = ptr;
-	/* No socket here: every session of the port id goes. */
+	/* No socket here: the sessions of the port id's dead socket go. */
 	struct ctx_owner owner = { .net = n->net, .portid = n->portid };
 
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)

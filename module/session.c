@@ -1,144 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sessions: creation with permission checks and limits, the monitored task
- * set, start/stop/read, and destruction (by request, when the owning socket
- * closes, at module unload).
+ * Sessions: creation (limits, proofs, counters, the monitored task set),
+ * start/stop/read, and destruction (by request, when the owning socket
+ * closes, at module unload); and what fork, exit and exec do to the task
+ * sets.
  *
- * All sessions are on ctx_sessions (RCU, for the fork and exit hooks) and
- * in ctx_ids (for lookup by id); both change only under ctx_lock, which
- * every operation here holds. A session is freed only after an RCU grace
- * period following its removal from the lists the hooks walk.
+ * All sessions are on ctx_sessions (RCU, for the fork, exit and exec
+ * hooks) and in ctx_ids (for lookup by id); both change only under
+ * ctx_lock. A session is freed only after an RCU grace period following
+ * its removal from the lists the hooks walk. SESSION_NEW holds ctx_lock
+ * only to charge and to publish: the proofs, the counters and the wait
+ * for the target's exec_update_lock happen outside it, so one request
+ * does not hold up the others.
  */
 #include <linux/cpu.h>
-#include <linux/cpuhotplug.h>
-#include <linux/cpumask.h>
-#include <linux/cred.h>
 #include <linux/ctxcount.h>
-#include <linux/module.h>
+#include <linux/file.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/rculist.h>
-#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <net/sock.h>
 
 #include "account.h"
 #include "calib.h"
-#include "counters.h"
+#include "cpuhp.h"
+#include "limits.h"
+#include "perm.h"
 #include "session.h"
-
-static unsigned int max_sessions = 64;
-module_param(max_sessions, uint, 0644);
-MODULE_PARM_DESC(max_sessions, "Live sessions, all sockets together (default 64)");
-
-static unsigned int max_sessions_per_socket = 8;
-module_param(max_sessions_per_socket, uint, 0644);
-MODULE_PARM_DESC(max_sessions_per_socket, "Live sessions per netlink socket (default 8)");
-
-static int paranoid = 2;
-module_param(paranoid, int, 0644);
-MODULE_PARM_DESC(paranoid,
-		 "Unprivileged use, as kernel.perf_event_paranoid: >= 3 none, 2 user-space-only events, <= 1 all events (default 2)");
 
 static DEFINE_MUTEX(ctx_lock);
 static LIST_HEAD(ctx_sessions);
+/**
+ * struct ctx_pending - a session SESSION_NEW is creating (on its stack)
+ * @sk: the socket it is for: it counts for that socket's limit
+ * @node: in ctx_pending until the session is published or given up
+ */
+struct ctx_pending {
+	const struct sock *sk;
+	struct list_head node;
+};
+
+static LIST_HEAD(ctx_pending);
 static DEFINE_XARRAY_ALLOC1(ctx_ids);
 static u32 ctx_next_id;
 static unsigned int ctx_nr_sessions;
-
-/*
- * The core of ptrace's PTRACE_MODE_READ_REALCREDS check: the caller's real
- * ids are all of the target's ids. ptrace_may_access() is not exported.
- */
-static bool ctx_same_ids(const struct cred *cred, const struct cred *tcred)
-{
-	return uid_eq(cred->uid, tcred->euid) &&
-	       uid_eq(cred->uid, tcred->suid) &&
-	       uid_eq(cred->uid, tcred->uid) &&
-	       gid_eq(cred->gid, tcred->egid) &&
-	       gid_eq(cred->gid, tcred->sgid) &&
-	       gid_eq(cred->gid, tcred->gid);
-}
-
-/* A task without an mm (kernel thread) is never a user's own. */
-static bool ctx_task_dumpable(struct task_struct *task)
-{
-	bool dumpable;
-
-	task_lock(task);
-	dumpable = task->mm && get_dumpable(task->mm) == SUID_DUMP_USER;
-	task_unlock(task);
-	return dumpable;
-}
-
-static int ctx_check_task_access(struct task_struct *task,
-				 struct netlink_ext_ack *extack)
-{
-	bool same;
-
-	rcu_read_lock();
-	same = ctx_same_ids(current_cred(), __task_cred(task));
-	rcu_read_unlock();
-	if (!same || !ctx_task_dumpable(task)) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "target process is not the caller's own (or is not dumpable); needs CAP_PERFMON");
-		return -EACCES;
-	}
-	return 0;
-}
-
-static int ctx_check_events_access(const struct ctx_event_req *req,
-				   unsigned int nr_events, int level,
-				   struct netlink_ext_ack *extack)
-{
-	unsigned int i;
-
-	if (level < 2)
-		return 0;
-	for (i = 0; i < nr_events; i++) {
-		if (!(req[i].spec.flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL)) {
-			NL_SET_ERR_MSG_ATTR(extack, req[i].attr,
-					    "counting kernel context needs CAP_PERFMON (module parameter paranoid >= 2): exclude kernel");
-			return -EACCES;
-		}
-	}
-	return 0;
-}
-
-/*
- * The perf core's own checks do not apply to kernel counters: this is the
- * module's policy for callers without CAP_PERFMON, modelled on
- * perf_event_paranoid (see DESIGN.md).
- */
-static int ctx_check_access(const struct ctx_target *target,
-			    struct task_struct *task,
-			    const struct ctx_event_req *req,
-			    unsigned int nr_events,
-			    struct netlink_ext_ack *extack)
-{
-	int level = READ_ONCE(paranoid);
-	int err;
-
-	if (target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "system-wide sessions need CAP_PERFMON or CAP_SYS_ADMIN");
-		return -EACCES;
-	}
-	if (level >= 3) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "unprivileged use is disabled (module parameter paranoid >= 3)");
-		return -EACCES;
-	}
-	err = ctx_check_events_access(req, nr_events, level, extack);
-	if (err)
-		return err;
-	return ctx_check_task_access(task, extack);
-}
 
 static struct task_struct *ctx_find_task(pid_t nr)
 {
@@ -153,17 +64,16 @@ static struct task_struct *ctx_find_task(pid_t nr)
 	return task;
 }
 
-/* Does @s belong to @owner's socket (the port id alone when @sk is NULL). */
+/* Does @s belong to @owner's socket. */
 static bool ctx_session_owned(const struct ctx_session *s,
 			      const struct ctx_owner *owner)
 {
-	return s->owner.net == owner->net &&
-	       s->owner.portid == owner->portid &&
-	       (!owner->sk || s->owner.sk == owner->sk);
+	return s->owner.sk == owner->sk;
 }
 
 static unsigned int ctx_owner_sessions(const struct ctx_owner *owner)
 {
+	struct ctx_pending *p;
 	struct ctx_session *s;
 	unsigned int n = 0;
 
@@ -172,217 +82,21 @@ static unsigned int ctx_owner_sessions(const struct ctx_owner *owner)
 		if (ctx_session_owned(s, owner))
 			n++;
 	}
+	list_for_each_entry(p, &ctx_pending, node) {
+		if (p->sk == owner->sk)
+			n++;
+	}
 	return n;
-}
-
-static int ctx_check_limits(const struct ctx_owner *owner,
-			    struct netlink_ext_ack *extack)
-{
-	if (ctx_nr_sessions >= READ_ONCE(max_sessions)) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "too many sessions (module parameter max_sessions)");
-		return -ENOSPC;
-	}
-	if (ctx_owner_sessions(owner) >= READ_ONCE(max_sessions_per_socket)) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "too many sessions on this socket (module parameter max_sessions_per_socket)");
-		return -ENOSPC;
-	}
-	return 0;
-}
-
-/*
- * Counters and CPU hotplug. Each session is an instance of a multi-instance
- * CPU hotplug state. Counters are created by the session's fill work, for
- * every online CPU that has none for its current online period: at
- * SESSION_NEW (which waits for it), and whenever a CPU comes online (the
- * startup callback queues it). The teardown callback, which runs before the
- * perf core's (that one detaches a CPU's counters for good), attributes
- * what is pending and takes the counters out of use; the next fill or the
- * session's end releases them. So a task that runs on a CPU that went
- * offline and came back is still counted.
- *
- * The callbacks neither create nor release counters: perf may flip a
- * static key there (software events), which takes the CPU hotplug lock
- * that a hotplug operation holds for write. The fill work holds no lock
- * while it calls into perf; a CPU going down meanwhile is caught by its
- * generation count (ctx_account_swap_events()). Works are never reentrant,
- * so one session's fills are serialized.
- *
- * The fill work is a kernel worker: counters are never created from the
- * requesting task, because the perf core checks the current task's
- * credentials even for kernel counters (find_get_context() calls
- * perf_allow_cpu() for CPU events in 6.12), which would apply
- * perf_event_paranoid to the requesting user instead of the module's own
- * policy, already applied.
- */
-static enum cpuhp_state ctx_cpuhp_state;
-
-static struct perf_event *ctx_session_create_one(struct ctx_session *s,
-						 unsigned int i,
-						 unsigned int cpu)
-{
-	struct perf_event *event;
-
-	if (!s->privileged && !ctx_counter_type_unprivileged(s->spec[i].type))
-		return ERR_PTR(-EACCES);
-	event = ctx_counter_create(&s->spec[i], cpu);
-	if (IS_ERR(event))
-		return event;
-	if (!s->privileged &&
-	    !ctx_counter_unprivileged(event, s->spec[i].type)) {
-		ctx_counter_release(event);
-		return ERR_PTR(-EACCES);
-	}
-	return event;
-}
-
-static void ctx_session_release_array(struct perf_event **event,
-				      unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		ctx_counter_release(event[i]);
-}
-
-/* Give @cpu counters for its current online period, if it has none. */
-static void ctx_session_fill_cpu(struct ctx_session *s, unsigned int cpu,
-				 bool creating)
-{
-	struct perf_event *old[2 * CTXCOUNT_MAX_EVENTS] = { };
-	struct perf_event *event[CTXCOUNT_MAX_EVENTS] = { };
-	unsigned int i, gen;
-	bool lost = false;
-	int err;
-
-	if (ctx_account_cpu_filled(&s->acct, cpu, &gen))
-		return;
-	for (i = 0; i < s->nr_events; i++) {
-		if (s->error[i])
-			continue;
-		event[i] = ctx_session_create_one(s, i, cpu);
-		if (!IS_ERR(event[i]))
-			continue;
-		err = PTR_ERR(event[i]);
-		event[i] = NULL;
-		/* The CPU went down meanwhile: its next startup fills it. */
-		if (err == -ENODEV)
-			goto out_release;
-		/*
-		 * At SESSION_NEW the event fails as a whole: READ reports the
-		 * error, and no CPU after this one tries it. Counters it got
-		 * on CPUs before this one stay until the session ends: taking
-		 * them out would race with those CPUs going down.
-		 */
-		if (creating)
-			s->error[i] = err;
-		else
-			lost = true;
-	}
-	if (ctx_account_swap_events(&s->acct, cpu, event, old, gen))
-		goto out_release;
-	ctx_session_release_array(old, ARRAY_SIZE(old));
-	if (lost) {
-		atomic_inc(&s->cpus_lost);
-		pr_warn_ratelimited("session %u: no counter on cpu%u, which came online: its counts are missing\n",
-				    s->id, cpu);
-	}
-	return;
-
-out_release:
-	ctx_session_release_array(event, s->nr_events);
-}
-
-static void ctx_session_fill_work(struct work_struct *work)
-{
-	struct ctx_session *s = container_of(work, struct ctx_session,
-					     fill_work);
-	bool creating = READ_ONCE(s->creating);
-	int cpu;
-
-	/* Unlocked: a CPU that comes up later queues this again. */
-	for_each_online_cpu(cpu)
-		ctx_session_fill_cpu(s, cpu, creating);
-}
-
-static int ctx_session_cpu_online(unsigned int cpu, struct hlist_node *node)
-{
-	struct ctx_session *s = hlist_entry(node, struct ctx_session,
-					    cpuhp_node);
-
-	queue_work(system_unbound_wq, &s->fill_work);
-	/* Never fail: a CPU must not stay offline because of a session. */
-	return 0;
-}
-
-static int ctx_session_cpu_offline(unsigned int cpu, struct hlist_node *node)
-{
-	struct ctx_session *s = hlist_entry(node, struct ctx_session,
-					    cpuhp_node);
-
-	ctx_account_cpu_down(&s->acct, cpu);
-	return 0;
-}
-
-/*
- * An event the PMU cannot give is reported in its error slot, it does not
- * fail the session.
- */
-static int ctx_session_create_counters(struct ctx_session *s)
-{
-	int err;
-
-	WRITE_ONCE(s->creating, true);
-	err = cpuhp_state_add_instance_nocalls(ctx_cpuhp_state,
-					       &s->cpuhp_node);
-	if (!err) {
-		queue_work(system_unbound_wq, &s->fill_work);
-		flush_work(&s->fill_work);
-	}
-	WRITE_ONCE(s->creating, false);
-	return err;
-}
-
-/**
- * ctx_session_hotplug_init() - set up the CPU hotplug state of sessions
- *
- * Context: module init, before any session exists.
- * Return: 0 or a negative errno.
- */
-int ctx_session_hotplug_init(void)
-{
-	int ret;
-
-	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "ctxcount:online",
-				      ctx_session_cpu_online,
-				      ctx_session_cpu_offline);
-	if (ret < 0)
-		return ret;
-	ctx_cpuhp_state = ret;
-	return 0;
-}
-
-/**
- * ctx_session_hotplug_exit() - remove the CPU hotplug state
- *
- * Context: module exit, after every session was destroyed.
- */
-void ctx_session_hotplug_exit(void)
-{
-	cpuhp_remove_multi_state(ctx_cpuhp_state);
 }
 
 static void ctx_session_free(struct ctx_session *s)
 {
-	/* No hotplug callback runs for @s once this returns... */
-	if (s->cpuhp_node.pprev)
-		cpuhp_state_remove_instance_nocalls(ctx_cpuhp_state,
-						    &s->cpuhp_node);
-	/* ...so no fill is queued again after this. */
-	cancel_work_sync(&s->fill_work);
+	ctx_cpuhp_remove(s);
 	ctx_account_destroy(&s->acct);
 	ctx_taskset_destroy(&s->tasks);
+	if (s->charge.counters)
+		ctx_limits_uncharge(&s->charge);
+	sock_put(s->owner.sk);
 	kfree(s);
 }
 
@@ -395,33 +109,32 @@ static unsigned int ctx_session_spare_tasks(u32 target_flags)
 	return CTX_TASKSET_SPARE;
 }
 
-static struct ctx_session *ctx_session_alloc(const struct ctx_owner *owner,
-					     const struct ctx_target *target,
-					     const struct ctx_event_req *req,
-					     unsigned int nr_events, u32 flags)
+/* Charged to the sender's memory cgroup, as perf's own allocations are not. */
+static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq)
 {
 	struct ctx_session *s;
 	unsigned int i;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return NULL;
-	if (ctx_taskset_init(&s->tasks, ctx_session_spare_tasks(target->flags)))
+	if (ctx_taskset_init(&s->tasks,
+			     ctx_session_spare_tasks(nreq->target.flags)))
 		goto err_taskset;
-	if (ctx_account_init(&s->acct, nr_events, &s->tasks,
-			     target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE,
-			     !(flags & CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE)))
+	if (ctx_account_init(&s->acct, nreq->nr_events, &s->tasks,
+			     nreq->target.flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+			     !(nreq->flags & CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE)))
 		goto err_taskset;
-	s->owner = *owner;
-	s->target_flags = target->flags;
-	s->nr_events = nr_events;
-	for (i = 0; i < nr_events; i++)
-		s->spec[i] = req[i].spec;
+	s->owner = nreq->owner;
+	sock_hold(s->owner.sk);
+	s->target_flags = nreq->target.flags;
+	s->nr_events = nreq->nr_events;
+	for (i = 0; i < nreq->nr_events; i++)
+		s->spec[i] = nreq->req[i].spec;
 	atomic64_set(&s->tasks_seen, 0);
 	atomic64_set(&s->tasks_lost, 0);
 	atomic_set(&s->cpus_lost, 0);
-	INIT_HLIST_NODE(&s->cpuhp_node);
-	INIT_WORK(&s->fill_work, ctx_session_fill_work);
+	ctx_cpuhp_session_init(s);
 	return s;
 
 err_taskset:
@@ -452,7 +165,11 @@ static int ctx_session_add_task(struct ctx_session *s, struct task_struct *t)
 	return 0;
 }
 
-/* All threads of @task's process. */
+/*
+ * The threads of @task's process that its proofs cover. Its
+ * exec_update_lock is held: no exec replaces them or their credentials
+ * meanwhile.
+ */
 static int ctx_session_add_process(struct ctx_session *s,
 				   struct task_struct *task)
 {
@@ -469,6 +186,8 @@ static int ctx_session_add_process(struct ctx_session *s,
 		return err;
 	rcu_read_lock();
 	for_each_thread(task, t) {
+		if (!ctx_perm_same_access(task, t))
+			continue;
 		err = ctx_session_add_task(s, t);
 		if (err)
 			break;
@@ -490,7 +209,7 @@ static void ctx_session_count_all(struct ctx_session *s)
 	atomic64_add(n, &s->tasks_seen);
 }
 
-/* Publishes @s; from here on the fork and exit hooks maintain its set. */
+/* Publishes @s; from here on the fork, exit and exec hooks maintain its set. */
 static int ctx_session_link(struct ctx_session *s, struct task_struct *task,
 			    struct netlink_ext_ack *extack)
 {
@@ -529,72 +248,162 @@ static void ctx_session_report(struct ctx_session *s,
 	memcpy(rep->error, s->error, sizeof(rep->error));
 	rep->tasks_seen = atomic64_read(&s->tasks_seen);
 	rep->tasks_lost = atomic64_read(&s->tasks_lost);
+	rep->tasks_now = ctx_taskset_size(&s->tasks);
 	rep->cpus_lost = atomic_read(&s->cpus_lost);
+}
+
+/*
+ * Create the counters, then check that the perf core made of each request
+ * what it made of its proof (perm.c).
+ */
+static int ctx_session_create_counters(struct ctx_session *s,
+				       const struct ctx_new_req *nreq,
+				       struct file **proof,
+				       struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+	int err;
+
+	err = ctx_cpuhp_add(s);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot set up the session's CPU hotplug state");
+		return err;
+	}
+	cpus_read_lock();
+	for (i = 0; i < s->nr_events && !err; i++)
+		err = ctx_perm_check_counter(proof[i],
+					     ctx_cpuhp_first_counter(s, i),
+					     &nreq->req[i], extack);
+	cpus_read_unlock();
+	return err;
+}
+
+/*
+ * With @task's exec held off (NULL: system-wide): prove, create, publish.
+ * @pend leaves ctx_pending when @s is published.
+ */
+static int ctx_session_prove_and_link(struct ctx_session *s,
+				      const struct ctx_new_req *nreq,
+				      struct task_struct *task,
+				      struct ctx_pending *pend,
+				      struct netlink_ext_ack *extack)
+{
+	struct file *proof[CTXCOUNT_MAX_EVENTS] = { };
+	int err;
+
+	err = ctx_perm_get_proofs(&nreq->target, task, nreq->req,
+				  nreq->nr_events, proof, extack);
+	if (err)
+		return err;
+	err = ctx_session_create_counters(s, nreq, proof, extack);
+	ctx_perm_put_proofs(proof, nreq->nr_events);
+	if (err)
+		return err;
+	mutex_lock(&ctx_lock);
+	err = ctx_session_link(s, task, extack);
+	if (!err)
+		list_del_init(&pend->node);
+	mutex_unlock(&ctx_lock);
+	return err;
+}
+
+/*
+ * Charge the sender and count the new session for its socket, before
+ * anything is allocated: a refused request costs nothing.
+ */
+static int ctx_session_charge(const struct ctx_new_req *nreq,
+			      struct ctx_charge *charge,
+			      struct ctx_pending *pend,
+			      struct netlink_ext_ack *extack)
+{
+	int err;
+
+	mutex_lock(&ctx_lock);
+	err = ctx_limits_charge(charge, nreq->nr_events, nreq->privileged,
+				ctx_owner_sessions(&nreq->owner), extack);
+	if (!err)
+		list_add(&pend->node, &ctx_pending);
+	mutex_unlock(&ctx_lock);
+	return err;
+}
+
+static void ctx_session_unpend(struct ctx_pending *pend)
+{
+	mutex_lock(&ctx_lock);
+	list_del_init(&pend->node);
+	mutex_unlock(&ctx_lock);
+}
+
+/* With @task's exec held off: the rest of SESSION_NEW. */
+static int ctx_session_new_locked(struct ctx_session *s,
+				  const struct ctx_new_req *nreq,
+				  struct task_struct *task,
+				  struct ctx_pending *pend,
+				  struct netlink_ext_ack *extack)
+{
+	int err;
+
+	if (task) {
+		err = ctx_perm_lock_target(task);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "interrupted while the target was exec'ing");
+			return err;
+		}
+	}
+	err = ctx_session_prove_and_link(s, nreq, task, pend, extack);
+	if (task)
+		ctx_perm_unlock_target(task);
+	return err;
 }
 
 /**
  * ctx_session_new() - create a session (counters allocated, not counting)
- * @owner: the socket that asks
- * @target: what to monitor
- * @req: the events
- * @nr_events: number of events, 1 to CTXCOUNT_MAX_EVENTS
- * @flags: enum ctxcount_session_flag bits
+ * @nreq: the request
  * @rep: filled with the new session's id and per-event errors
  * @extack: for error messages
  *
- * Context: process context of the requesting task, may sleep.
- * Return: 0, -ESRCH (no such process), -EACCES (permissions), -ENOSPC
- * (limits), -ENOMEM.
+ * Context: process context of the sender (its file table and
+ * credentials), may sleep.
+ * Return: 0, -ESRCH (no such process), -EACCES / -EBADF (a proof is
+ * missing or does not match), -ENOSPC (limits), -EINTR (killed while
+ * the target was exec'ing), -ENOMEM.
  */
-int ctx_session_new(const struct ctx_owner *owner,
-		    const struct ctx_target *target,
-		    const struct ctx_event_req *req, unsigned int nr_events,
-		    u32 flags, struct ctx_session_report *rep,
+int ctx_session_new(const struct ctx_new_req *nreq,
+		    struct ctx_session_report *rep,
 		    struct netlink_ext_ack *extack)
 {
-	bool privileged = perfmon_capable();
+	struct ctx_pending pend = { .sk = nreq->owner.sk };
 	struct task_struct *task = NULL;
+	struct ctx_charge charge = { };
 	struct ctx_session *s;
-	int err = 0;
+	int err;
 
-	if (!(target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE)) {
-		task = ctx_find_task(target->pid);
+	if (!(nreq->target.flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE)) {
+		task = ctx_find_task(nreq->target.pid);
 		if (!task) {
 			NL_SET_ERR_MSG_MOD(extack, "no such process");
 			return -ESRCH;
 		}
 	}
-	if (!privileged)
-		err = ctx_check_access(target, task, req, nr_events, extack);
+	err = ctx_session_charge(nreq, &charge, &pend, extack);
 	if (err)
 		goto out_put_task;
-
-	mutex_lock(&ctx_lock);
-	err = ctx_check_limits(owner, extack);
-	if (err)
-		goto out_unlock;
-	s = ctx_session_alloc(owner, target, req, nr_events, flags);
+	s = ctx_session_alloc(nreq);
 	if (!s) {
+		ctx_session_unpend(&pend);
+		ctx_limits_uncharge(&charge);
 		err = -ENOMEM;
-		goto out_unlock;
+		goto out_put_task;
 	}
-	s->privileged = privileged;
-	err = ctx_session_create_counters(s);
+	/* From here on freeing @s uncharges. */
+	s->charge = charge;
+	err = ctx_session_new_locked(s, nreq, task, &pend, extack);
 	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "cannot set up the session's CPU hotplug state");
-		goto out_free;
+		ctx_session_unpend(&pend);
+		ctx_session_free(s);
+		goto out_put_task;
 	}
-	err = ctx_session_link(s, task, extack);
-	if (err)
-		goto out_free;
 	ctx_session_report(s, rep);
-	mutex_unlock(&ctx_lock);
-	goto out_put_task;
-
-out_free:
-	ctx_session_free(s);
-out_unlock:
-	mutex_unlock(&ctx_lock);
 out_put_task:
 	if (task)
 		put_task_struct(task);
@@ -638,14 +447,17 @@ int ctx_session_start(const struct ctx_owner *owner, u32 id,
 		err = -ENOENT;
 		goto out_unlock;
 	}
-	if (ctx_account_started(&s->acct)) {
+	if (ctx_account_running(&s->acct)) {
 		NL_SET_ERR_MSG_MOD(extack, "session already started");
 		err = -EALREADY;
 		goto out_unlock;
 	}
 	ctx_calib_user_abort(&s->acct);
 	ctx_calib_session(&s->acct, s->spec);
-	ctx_account_start(&s->acct);
+	if (s->target_flags & CTXCOUNT_TARGET_F_ENABLE_ON_EXEC)
+		ctx_account_arm(&s->acct);
+	else
+		ctx_account_start(&s->acct);
 out_unlock:
 	mutex_unlock(&ctx_lock);
 	return err;
@@ -672,7 +484,7 @@ int ctx_session_stop(const struct ctx_owner *owner, u32 id,
 		err = -ENOENT;
 		goto out_unlock;
 	}
-	if (!ctx_account_started(&s->acct)) {
+	if (!ctx_account_running(&s->acct)) {
 		NL_SET_ERR_MSG_MOD(extack, "session not started");
 		err = -EALREADY;
 		goto out_unlock;
@@ -735,7 +547,7 @@ int ctx_session_calibrate(const struct ctx_owner *owner, u32 id, u32 step,
 	s = ctx_session_find(owner, id, extack);
 	if (!s) {
 		err = -ENOENT;
-	} else if (ctx_account_started(&s->acct)) {
+	} else if (ctx_account_running(&s->acct)) {
 		NL_SET_ERR_MSG_MOD(extack, "session already started");
 		err = -EALREADY;
 	} else if (step == CTXCOUNT_CALIBRATE_END) {
@@ -753,7 +565,7 @@ static void ctx_session_unlink(struct ctx_session *s, struct list_head *dead)
 {
 	lockdep_assert_held(&ctx_lock);
 	ctx_calib_user_abort(&s->acct);
-	if (ctx_account_started(&s->acct))
+	if (ctx_account_running(&s->acct))
 		ctx_account_halt(&s->acct);
 	list_del_rcu(&s->node);
 	xa_erase(&ctx_ids, s->id);
@@ -800,11 +612,26 @@ int ctx_session_del(const struct ctx_owner *owner, u32 id,
 	return err;
 }
 
+/*
+ * Is @s a session of a closed socket that had @owner's port id? Another
+ * socket may have bound the port id before the release notifier runs.
+ */
+static bool ctx_session_orphaned(const struct ctx_session *s,
+				 const struct ctx_owner *owner)
+{
+	return s->owner.net == owner->net &&
+	       s->owner.portid == owner->portid &&
+	       sock_flag(s->owner.sk, SOCK_DEAD);
+}
+
 /**
  * ctx_session_release_owner() - destroy every session of a closed socket
  * @owner: the socket's net and port id; @owner->sk is NULL (the release
- *	notifier does not name the socket), so every session of the port id
- *	goes
+ *	notifier does not name the socket)
+ *
+ * The socket was orphaned (SOCK_DEAD) before its notifier: the sessions
+ * of the port id whose socket is dead go, those of a socket that bound
+ * the port id since then stay.
  *
  * Context: process context (NETLINK_URELEASE notifier), may sleep.
  */
@@ -822,7 +649,7 @@ void ctx_session_release_owner(const struct ctx_owner *owner)
 		return;
 	mutex_lock(&ctx_lock);
 	list_for_each_entry_safe(s, tmp, &ctx_sessions, node) {
-		if (ctx_session_owned(s, owner))
+		if (ctx_session_orphaned(s, owner))
 			ctx_session_unlink(s, &dead);
 	}
 	mutex_unlock(&ctx_lock);
@@ -908,6 +735,58 @@ void ctx_session_exit(struct task_struct *task)
 	list_for_each_entry_rcu(s, &ctx_sessions, node) {
 		if (ctx_taskset_has(&s->tasks, task))
 			ctx_taskset_del(&s->tasks, task);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * ctx_session_exec() - @task execs: perf enables enable_on_exec events here
+ * @task: the exec'ing task (current), in perf_event_exec()
+ *
+ * A session started with CTXCOUNT_TARGET_F_ENABLE_ON_EXEC that monitors
+ * @task starts counting, as perf's enable_on_exec events do.
+ *
+ * Context: begin_new_exec(), exec_update_lock held for writing; the
+ * caller holds no lock and runs in an ftrace callback (no sleeping).
+ */
+void ctx_session_exec(struct task_struct *task)
+{
+	struct ctx_session *s;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &ctx_sessions, node) {
+		if (ctx_account_armed(&s->acct) &&
+		    ctx_account_monitors(&s->acct, task))
+			ctx_account_exec_start(&s->acct);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * ctx_session_perf_exit() - perf detaches @task's per-task events
+ * @task: the task (current), in perf_event_exit_task()
+ *
+ * perf stops counting @task there: at its exit (before the exit tears
+ * down its memory) and at an exec of an image that is not SUID_DUMP_USER
+ * (setuid or setgid, file capabilities, an unreadable binary), whoever
+ * opened the events. So @task leaves every per-task session's set and its
+ * open interval is closed: nothing of it is counted from here on, nor of
+ * its children forked later. System-wide sessions, like perf's CPU
+ * events, go on.
+ *
+ * Context: the task itself; ftrace callback (no sleeping). At exec, its
+ * exec_update_lock is held for writing.
+ */
+void ctx_session_perf_exit(struct task_struct *task)
+{
+	struct ctx_session *s;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &ctx_sessions, node) {
+		if (!ctx_taskset_has(&s->tasks, task))
+			continue;
+		ctx_taskset_del(&s->tasks, task);
+		ctx_account_drop_current(&s->acct);
 	}
 	rcu_read_unlock();
 }

@@ -11,8 +11,10 @@
 
 #include "account.h"
 #include "counters.h"
+#include "limits.h"
 #include "taskset.h"
 
+struct file;
 struct net;
 struct netlink_ext_ack;
 struct sock;
@@ -22,16 +24,16 @@ struct nlattr;
  * struct ctx_owner - the netlink socket a session belongs to
  * @net: its network namespace (compared, never dereferenced)
  * @portid: its port id
- * @sk: the socket itself (compared, never dereferenced). A closing socket
- *	gives up its port id before its release notifier destroys its
- *	sessions; another socket bound to that port id in between must not
- *	reach them. The socket outlives the notifier, so its address is not
- *	reused while its sessions exist.
+ * @sk: the socket itself; a session holds a reference to it. A closing
+ *	socket gives up its port id before its release notifier runs, and
+ *	another socket may bind that port id in between: the notifier
+ *	destroys only the sessions of dead sockets (SOCK_DEAD), requests
+ *	reach only their own socket's sessions.
  */
 struct ctx_owner {
 	const struct net *net;
 	u32 portid;
-	const struct sock *sk;
+	struct sock *sk;
 };
 
 /**
@@ -47,11 +49,33 @@ struct ctx_target {
 /**
  * struct ctx_event_req - one requested event and where it came from
  * @spec: the event
+ * @perf_fd: the sender's proof (perm.c), or -1 when there was none
  * @attr: its CTXCOUNT_EVENTS_A_EVENT attribute, for error reporting
+ * @fd_attr: its CTXCOUNT_EVENT_A_PERF_FD attribute, for error reporting
  */
 struct ctx_event_req {
 	struct ctx_event_spec spec;
+	int perf_fd;
 	const struct nlattr *attr;
+	const struct nlattr *fd_attr;
+};
+
+/**
+ * struct ctx_new_req - a SESSION_NEW request
+ * @owner: the socket that asks
+ * @target: what to monitor
+ * @req: the events
+ * @nr_events: number of events, 1 to CTXCOUNT_MAX_EVENTS
+ * @flags: enum ctxcount_session_flag bits
+ * @privileged: the sender may exceed per-user limits (perm.c)
+ */
+struct ctx_new_req {
+	struct ctx_owner owner;
+	struct ctx_target target;
+	struct ctx_event_req req[CTXCOUNT_MAX_EVENTS];
+	unsigned int nr_events;
+	u32 flags;
+	bool privileged;
 };
 
 /**
@@ -62,8 +86,8 @@ struct ctx_event_req {
  * @nr_events: number of events
  * @spec: the events
  * @error: per event, 0 or the error the perf core gave when creating it
- * @privileged: created by a CAP_PERFMON caller: any PMU may be used
- * @acct: the counters and their attribution (account.h)
+ * @charge: what the session counts against its user's limits
+ * @acct: the counters and their attribution, started or armed (account.h)
  * @tasks: monitored tasks (taskset.h)
  * @tasks_seen: tasks ever added to @tasks
  * @tasks_lost: tasks that could not be added (allocation failure)
@@ -74,7 +98,8 @@ struct ctx_event_req {
  * @cpuhp_node: the session's instance of the CPU hotplug state
  * @fill_work: creates counters on the online CPUs that have none
  * @node: in the list of all sessions (RCU, for the fork and exit hooks)
- * @free_node: in a list of sessions waiting for a grace period to be freed
+ * @free_node: in the list of sessions being created, then in a list of
+ *	sessions waiting for a grace period to be freed
  */
 struct ctx_session {
 	u32 id;
@@ -83,7 +108,7 @@ struct ctx_session {
 	unsigned int nr_events;
 	struct ctx_event_spec spec[CTXCOUNT_MAX_EVENTS];
 	int error[CTXCOUNT_MAX_EVENTS];
-	bool privileged;
+	struct ctx_charge charge;
 	struct ctx_acct acct;
 	struct ctx_taskset tasks;
 	atomic64_t tasks_seen;
@@ -103,6 +128,7 @@ struct ctx_session {
  * @error: per event, 0 or the error the perf core gave
  * @tasks_seen: see struct ctx_session
  * @tasks_lost: see struct ctx_session
+ * @tasks_now: tasks in the monitored set now (0 for system-wide)
  * @cpus_lost: see struct ctx_session
  * @tot: totals over all CPUs
  */
@@ -112,14 +138,13 @@ struct ctx_session_report {
 	int error[CTXCOUNT_MAX_EVENTS];
 	u64 tasks_seen;
 	u64 tasks_lost;
+	u32 tasks_now;
 	u32 cpus_lost;
 	struct ctx_totals tot;
 };
 
-int ctx_session_new(const struct ctx_owner *owner,
-		    const struct ctx_target *target,
-		    const struct ctx_event_req *req, unsigned int nr_events,
-		    u32 flags, struct ctx_session_report *rep,
+int ctx_session_new(const struct ctx_new_req *nreq,
+		    struct ctx_session_report *rep,
 		    struct netlink_ext_ack *extack);
 int ctx_session_start(const struct ctx_owner *owner, u32 id,
 		      struct netlink_ext_ack *extack);
@@ -134,11 +159,11 @@ int ctx_session_del(const struct ctx_owner *owner, u32 id,
 		    struct netlink_ext_ack *extack);
 void ctx_session_release_owner(const struct ctx_owner *owner);
 void ctx_session_destroy_all(void);
-int ctx_session_hotplug_init(void);
-void ctx_session_hotplug_exit(void);
 unsigned int ctx_session_count(void);
 
 void ctx_session_fork(struct task_struct *parent, struct task_struct *child);
 void ctx_session_exit(struct task_struct *task);
+void ctx_session_exec(struct task_struct *task);
+void ctx_session_perf_exit(struct task_struct *task);
 
 #endif /* _CTXCOUNT_SESSION_H */

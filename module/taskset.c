@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The monitored-task set of a session: task_struct pointers in RCU hash
- * chains keyed by pid.
+ * chains keyed by the pointer itself.
  *
  * The fork and exit tracepoints insert and remove tasks with preemption
  * disabled. On PREEMPT_RT a spinlock_t sleeps there and no memory may be
@@ -12,7 +12,9 @@
  * nodes between inserts. Removed nodes are freed after a grace period, as
  * readers (sched_switch) walk the chains without a lock.
  */
+#include <linux/memcontrol.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 
 #include "taskset.h"
@@ -37,7 +39,7 @@ static int ctx_taskset_fill(struct ctx_taskset *ts, unsigned int nr)
 	unsigned long flags;
 
 	while (nr--) {
-		n = kzalloc(sizeof(*n), GFP_KERNEL);
+		n = kzalloc(sizeof(*n), GFP_KERNEL_ACCOUNT);
 		if (!n)
 			return -ENOMEM;
 		raw_spin_lock_irqsave(&ts->lock, flags);
@@ -52,9 +54,13 @@ static void ctx_taskset_refill(struct work_struct *work)
 {
 	struct ctx_taskset *ts = container_of(work, struct ctx_taskset, refill);
 	unsigned int have = READ_ONCE(ts->nr_spare);
+	struct mem_cgroup *old;
 
-	if (have < ts->nr_spare_kept)
-		ctx_taskset_fill(ts, ts->nr_spare_kept - have);
+	if (have >= ts->nr_spare_kept)
+		return;
+	old = set_active_memcg(ts->memcg);
+	ctx_taskset_fill(ts, ts->nr_spare_kept - have);
+	set_active_memcg(old);
 }
 
 /**
@@ -63,6 +69,8 @@ static void ctx_taskset_refill(struct work_struct *work)
  * @nr_spare_kept: spare nodes kept for inserts from hooks (refilled after
  *	each), CTX_TASKSET_SPARE; 0 when every insert follows a
  *	ctx_taskset_reserve()
+ *
+ * Nodes are charged to the memory cgroup of the calling task.
  *
  * Context: process context, may sleep.
  * Return: 0 or -ENOMEM (then call ctx_taskset_destroy()).
@@ -75,9 +83,11 @@ int ctx_taskset_init(struct ctx_taskset *ts, unsigned int nr_spare_kept)
 	for (i = 0; i < ARRAY_SIZE(ts->heads); i++)
 		INIT_HLIST_HEAD(&ts->heads[i]);
 	INIT_HLIST_HEAD(&ts->spare);
+	ts->nr = 0;
 	ts->nr_spare = 0;
 	ts->nr_spare_kept = nr_spare_kept;
 	INIT_WORK(&ts->refill, ctx_taskset_refill);
+	ts->memcg = get_mem_cgroup_from_mm(current->mm);
 	return ctx_taskset_fill(ts, nr_spare_kept);
 }
 
@@ -101,6 +111,7 @@ void ctx_taskset_destroy(struct ctx_taskset *ts)
 	}
 	hlist_for_each_entry_safe(n, tmp, &ts->spare, node)
 		kfree(n);
+	mem_cgroup_put(ts->memcg);
 }
 
 /**
@@ -145,6 +156,7 @@ int ctx_taskset_add(struct ctx_taskset *ts, const struct task_struct *t)
 	if (n) {
 		n->task = t;
 		hlist_add_head_rcu(&n->node, head);
+		WRITE_ONCE(ts->nr, ts->nr + 1);
 	} else {
 		err = -ENOMEM;
 	}
@@ -173,6 +185,7 @@ void ctx_taskset_del(struct ctx_taskset *ts, const struct task_struct *t)
 	hlist_for_each_entry(n, ctx_taskset_head(ts, t), node) {
 		if (n->task == t) {
 			hlist_del_rcu(&n->node);
+			WRITE_ONCE(ts->nr, ts->nr - 1);
 			found = n;
 			break;
 		}

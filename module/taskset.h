@@ -9,6 +9,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+struct mem_cgroup;
+
 #define CTX_TASKSET_BITS	8
 
 /*
@@ -28,20 +30,25 @@
  * @lock: serializes writers; raw because the fork and exit tracepoints run
  *	with preemption disabled, where a spinlock_t may not be taken on
  *	PREEMPT_RT
- * @heads: hash chains by pid; readers walk them under RCU
+ * @heads: hash chains by task_struct address; readers walk them under RCU
  * @spare: nodes for inserts, which never allocate (PREEMPT_RT forbids
  *	allocating with preemption disabled, even GFP_ATOMIC)
+ * @nr: tasks in the set
  * @nr_spare: nodes on @spare
  * @nr_spare_kept: what @refill tops @spare up to after an insert
  * @refill: tops @spare up from process context
+ * @memcg: the memory cgroup of the session's creator, which the nodes are
+ *	charged to, also when @refill allocates them
  */
 struct ctx_taskset {
 	raw_spinlock_t lock;
 	struct hlist_head heads[1 << CTX_TASKSET_BITS];
 	struct hlist_head spare;
+	unsigned int nr;
 	unsigned int nr_spare;
 	unsigned int nr_spare_kept;
 	struct work_struct refill;
+	struct mem_cgroup *memcg;
 };
 
 /**
@@ -56,10 +63,15 @@ struct ctx_task_node {
 	struct rcu_head rcu;
 };
 
+/*
+ * Keyed by the task_struct's address, never by its pid: de_thread() gives
+ * a non-leader thread that execs its leader's pid (exchange_tids()), and a
+ * lookup by the new pid would miss the node filed under the old one.
+ */
 static inline struct hlist_head *ctx_taskset_head(struct ctx_taskset *ts,
 						  const struct task_struct *t)
 {
-	return &ts->heads[hash_32(t->pid, CTX_TASKSET_BITS)];
+	return &ts->heads[hash_ptr(t, CTX_TASKSET_BITS)];
 }
 
 /**
@@ -82,6 +94,17 @@ static inline bool ctx_taskset_has(struct ctx_taskset *ts,
 			return true;
 	}
 	return false;
+}
+
+/**
+ * ctx_taskset_size() - how many tasks @ts holds
+ * @ts: the set
+ *
+ * Return: the number of tasks, a snapshot.
+ */
+static inline unsigned int ctx_taskset_size(const struct ctx_taskset *ts)
+{
+	return READ_ONCE(ts->nr);
 }
 
 int ctx_taskset_init(struct ctx_taskset *ts, unsigned int nr_spare_kept);

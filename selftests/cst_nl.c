@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <linux/netlink.h>
 #include <linux/genetlink.h>
 
@@ -52,6 +53,7 @@ static void parse_ack(struct nlmsghdr *nlh, struct cst_ack *ack)
 	size_t off, len;
 
 	ack->err = e->error;
+	ack->from_kernel = true;
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return;
 	off = sizeof(*e);
@@ -160,6 +162,10 @@ static void parse_reply(struct nlmsghdr *nlh, struct cst_res *res)
 	if (tb[CTXCOUNT_A_TASKS_LOST]) {
 		res->has_lost = true;
 		res->tasks_lost = nla_get_u64(tb[CTXCOUNT_A_TASKS_LOST]);
+	}
+	if (tb[CTXCOUNT_A_TASKS_NOW]) {
+		res->has_now = true;
+		res->tasks_now = nla_get_u32(tb[CTXCOUNT_A_TASKS_NOW]);
 	}
 	if (tb[CTXCOUNT_A_STATS_SESSIONS]) {
 		res->has_sessions = true;
@@ -346,7 +352,8 @@ int cst_put_target(struct nl_msg *m, int pid, uint32_t flags)
 	return 0;
 }
 
-int cst_put_events(struct nl_msg *m, const struct cst_ev *ev, int n)
+int cst_put_events_fds(struct nl_msg *m, const struct cst_ev *ev, int n,
+		       const int *fds)
 {
 	struct nlattr *all = nla_nest_start(m, CTXCOUNT_A_EVENTS | NLA_F_NESTED);
 	int i;
@@ -361,11 +368,76 @@ int cst_put_events(struct nl_msg *m, const struct cst_ev *ev, int n)
 		    nla_put_u64(m, CTXCOUNT_EVENT_A_CONFIG, ev[i].config) ||
 		    nla_put_u32(m, CTXCOUNT_EVENT_A_FLAGS, ev[i].flags))
 			return -EMSGSIZE;
+		if (fds && fds[i] >= 0 &&
+		    nla_put_s32(m, CTXCOUNT_EVENT_A_PERF_FD, fds[i]))
+			return -EMSGSIZE;
 		nla_nest_end(m, e);
 	}
 	/* libnl drops an empty nest; n == 0 must send one */
 	nla_nest_end_keep_empty(m, all);
 	return 0;
+}
+
+int cst_put_events(struct nl_msg *m, const struct cst_ev *ev, int n)
+{
+	return cst_put_events_fds(m, ev, n, NULL);
+}
+
+int cst_proof_open(int pid, uint32_t tflags, const struct cst_ev *ev)
+{
+	struct perf_event_attr attr = {
+		.type = ev->type,
+		.size = sizeof(attr),
+		.config = ev->config,
+		.disabled = 1,
+		.exclude_user = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_USER),
+		.exclude_kernel = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL),
+		.exclude_hv = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_HV),
+	};
+	bool system_wide = tflags & CTXCOUNT_TARGET_F_SYSTEM_WIDE;
+	long fd;
+
+	if (!system_wide)
+		attr.inherit = !!(tflags & CTXCOUNT_TARGET_F_INHERIT);
+	fd = syscall(SYS_perf_event_open, &attr, system_wide ? -1 : pid,
+		     system_wide ? 0 : -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int cst_proofs_open(int pid, uint32_t tflags, const struct cst_ev *ev, int n,
+		    int *fds, struct cst_ack *ack)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		fds[i] = cst_proof_open(pid, tflags, &ev[i]);
+		if (fds[i] >= 0)
+			continue;
+		err = fds[i];
+		if (ack) {
+			memset(ack, 0, sizeof(*ack));
+			ack->err = err;
+			ack->has_msg = true;
+			snprintf(ack->msg, sizeof(ack->msg),
+				 "proof of %s: perf_event_open: %s",
+				 ev[i].name ? ev[i].name : "event",
+				 strerror(-err));
+		}
+		cst_proofs_close(fds, i);
+		return err;
+	}
+	return 0;
+}
+
+void cst_proofs_close(int *fds, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		fds[i] = -1;
+	}
 }
 
 int cst_xfer(struct cst_sock *s, struct nl_msg *msg, struct cst_res *res,
@@ -374,19 +446,37 @@ int cst_xfer(struct cst_sock *s, struct nl_msg *msg, struct cst_res *res,
 	return xfer(s->sk, msg, s->family, res, ack, NULL, NULL);
 }
 
-int cst_new(struct cst_sock *s, int pid, uint32_t tflags,
-	    const struct cst_ev *ev, int n, struct cst_res *res,
-	    struct cst_ack *ack)
+int cst_new_fds(struct cst_sock *s, int pid, uint32_t tflags,
+		const struct cst_ev *ev, int n, const int *fds,
+		struct cst_res *res, struct cst_ack *ack)
 {
 	struct nl_msg *m = cst_msg(s, CTXCOUNT_CMD_SESSION_NEW);
 
 	if (!m)
 		return -ENOMEM;
-	if (cst_put_target(m, pid, tflags) || cst_put_events(m, ev, n)) {
+	if (cst_put_target(m, pid, tflags) ||
+	    cst_put_events_fds(m, ev, n, fds)) {
 		nlmsg_free(m);
 		return -EMSGSIZE;
 	}
 	return cst_xfer(s, m, res, ack);
+}
+
+int cst_new(struct cst_sock *s, int pid, uint32_t tflags,
+	    const struct cst_ev *ev, int n, struct cst_res *res,
+	    struct cst_ack *ack)
+{
+	int fds[CTXCOUNT_MAX_EVENTS + 8];
+	int ret;
+
+	if (n < 0 || n > (int)(sizeof(fds) / sizeof(fds[0])))
+		return -E2BIG;
+	ret = cst_proofs_open(pid, tflags, ev, n, fds, ack);
+	if (ret)
+		return ret;
+	ret = cst_new_fds(s, pid, tflags, ev, n, fds, res, ack);
+	cst_proofs_close(fds, n);
+	return ret;
 }
 
 int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
@@ -564,6 +654,7 @@ int cst_event_error(const struct cst_ev *ev)
 		free(res);
 		return ret;
 	}
+	/* An event perf refuses here has no proof: its errno is the answer. */
 	ret = cst_new(&s, getpid(), 0, ev, 1, res, NULL);
 	if (!ret) {
 		if (res->nev == 1 && res->ev[0].has_error)

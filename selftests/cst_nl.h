@@ -27,6 +27,7 @@ struct cst_sock {
 /* The outcome of one request: the ack's error and extended ack. */
 struct cst_ack {
 	int err;			/* 0 or a negative errno */
+	bool from_kernel;		/* an ack came (not a local failure) */
 	bool has_msg;
 	char msg[512];			/* NLMSGERR_ATTR_MSG */
 	bool has_off;
@@ -59,9 +60,10 @@ struct cst_ev_res {
 
 /* A parsed ctxcount reply (NEW, READ or STATS). */
 struct cst_res {
-	bool has_id, has_seen, has_lost, has_sessions, has_features;
+	bool has_id, has_seen, has_lost, has_now, has_sessions, has_features;
 	uint32_t id;
 	uint64_t tasks_seen, tasks_lost;
+	uint32_t tasks_now;		/* CTXCOUNT_A_TASKS_NOW */
 	uint32_t sessions, features;
 	bool has_excursions;
 	uint64_t exc[CTXCOUNT_EXCURSION_MAX + 1];	/* by enum ctxcount_excursion */
@@ -83,7 +85,26 @@ int cst_fd(struct cst_sock *s);
 struct nl_msg *cst_msg(struct cst_sock *s, uint8_t cmd);
 /* Append the TARGET nest (pid < 0: no PID attribute). */
 int cst_put_target(struct nl_msg *m, int pid, uint32_t flags);
+/* Append the EVENTS nest; fds[i] >= 0 is event i's PERF_FD (NULL: none). */
+int cst_put_events_fds(struct nl_msg *m, const struct cst_ev *ev, int n,
+		       const int *fds);
 int cst_put_events(struct nl_msg *m, const struct cst_ev *ev, int n);
+
+/*
+ * The proof of @ev for a session on @pid with target flags @tflags, as the
+ * module wants it (include/uapi/linux/ctxcount.h): perf_event_open() of
+ * the same event, disabled, on that thread (cpu -1, inherit as INHERIT),
+ * or with SYSTEM_WIDE on CPU 0 (pid -1). The fd, or -errno.
+ */
+int cst_proof_open(int pid, uint32_t tflags, const struct cst_ev *ev);
+/*
+ * Proofs of ev[0..n-1] into fds; 0, or the first failure's -errno with
+ * nothing left open (and ack, if not NULL, saying which event).
+ */
+int cst_proofs_open(int pid, uint32_t tflags, const struct cst_ev *ev, int n,
+		    int *fds, struct cst_ack *ack);
+/* Close fds[0..n-1] (those >= 0) and set them to -1. */
+void cst_proofs_close(int *fds, int n);
 /*
  * Send msg (freed), collect the reply (if any) into res (may be NULL) and
  * the ack into ack (may be NULL). Returns the ack's error.
@@ -91,9 +112,18 @@ int cst_put_events(struct nl_msg *m, const struct cst_ev *ev, int n);
 int cst_xfer(struct cst_sock *s, struct nl_msg *msg, struct cst_res *res,
 	     struct cst_ack *ack);
 
+/*
+ * SESSION_NEW with a proof per event, opened here by this process and
+ * closed after the answer. An event perf_event_open() refuses is not sent:
+ * its -errno is returned (ack->msg names it).
+ */
 int cst_new(struct cst_sock *s, int pid, uint32_t tflags,
 	    const struct cst_ev *ev, int n, struct cst_res *res,
 	    struct cst_ack *ack);
+/* SESSION_NEW with the caller's proofs (fds[i] < 0: no PERF_FD). */
+int cst_new_fds(struct cst_sock *s, int pid, uint32_t tflags,
+		const struct cst_ev *ev, int n, const int *fds,
+		struct cst_res *res, struct cst_ack *ack);
 int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
 	    struct cst_res *res, struct cst_ack *ack);
 /*
@@ -111,7 +141,10 @@ long cst_live_sessions(void);
  * released asynchronously after close); returns the last count seen.
  */
 long cst_wait_live_sessions(long want, int ms);
-/* Whether an event counts here: the module's per-event error (0 = yes). */
+/*
+ * Whether an event counts here: 0, perf_event_open()'s -errno for its
+ * proof, or the module's per-event error.
+ */
 int cst_event_error(const struct cst_ev *ev);
 
 uint64_t cst_bucket_sum(const struct cst_ev_res *e);

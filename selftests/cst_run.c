@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/time.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "cst_run.h"
@@ -165,6 +166,33 @@ int cst_run_as(struct cst_run *r, char *const argv[], int timeout_s,
 int cst_run(struct cst_run *r, char *const argv[], int timeout_s)
 {
 	return cst_run_as(r, argv, timeout_s, -1, -1);
+}
+
+int cst_call_as(int uid, int gid, int (*fn)(void *), void *arg)
+{
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setresgid(gid, gid, gid) ||
+		    setresuid(uid, uid, uid))
+			_exit(126);
+		/* changing credentials cleared it; a user's own process has it */
+		prctl(PR_SET_DUMPABLE, 1);
+		_exit(fn(arg) & 0x7f);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	if (!WIFEXITED(status))
+		return -ECHILD;
+	if (WEXITSTATUS(status) == 126)
+		return -EPERM;
+	return WEXITSTATUS(status);
 }
 
 int cst_csv_find(const char *text, char sep, const char *event,

@@ -39,6 +39,14 @@ int cst_run(struct cst_run *r, char *const argv[], int timeout_s);
 int cst_run_as(struct cst_run *r, char *const argv[], int timeout_s,
 	       int uid, int gid);
 
+/*
+ * Run fn(arg) in a child as uid/gid (no supplementary groups, dumpable);
+ * its result (0..125) comes back, or -errno (-EPERM: could not drop
+ * privileges, -ECHILD: killed). Results beyond a number go through
+ * MAP_SHARED memory.
+ */
+int cst_call_as(int uid, int gid, int (*fn)(void *), void *arg);
+
 /* A row of perf stat's or ctxstat's CSV output (-x SEP). */
 struct cst_csv_row {
 	int nfields;

@@ -234,7 +234,8 @@ int cst_insmod(const char *params)
 void cst_current_params(char *buf, size_t len)
 {
 	static const char *const names[] = {
-		"max_sessions", "max_sessions_per_socket", "paranoid",
+		"max_sessions", "max_sessions_per_user",
+		"max_counters_per_user", "max_sessions_per_socket",
 	};
 	size_t n = 0;
 	unsigned int i;
@@ -337,4 +338,31 @@ const char *cst_no_insn_reason(char *buf, size_t len)
 		return buf;
 	}
 	return NULL;
+}
+
+int cst_paranoid_get(long *val)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%ld", val) != 1)
+		ret = -EIO;
+	fclose(f);
+	return ret;
+}
+
+int cst_paranoid_set(long val)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%ld\n", val) < 0)
+		ret = -EIO;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
 }

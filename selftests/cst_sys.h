@@ -32,11 +32,14 @@ void cst_workload_copy_remove(const char *path);
 /* delete_module("ctxcount") / finit_module(ko, params): 0 or -errno. */
 int cst_rmmod(void);
 int cst_insmod(const char *params);
-/* "max_sessions=64 max_sessions_per_socket=8 paranoid=2" of the loaded module */
+/* "max_sessions=256 max_sessions_per_user=16 ..." of the loaded module */
 void cst_current_params(char *buf, size_t len);
 /* Why the test program cannot run here, or NULL. */
 const char *cst_cannot_run(void);
 
+/* kernel.perf_event_paranoid: 0 or -errno. */
+int cst_paranoid_get(long *val);
+int cst_paranoid_set(long val);
 /* 1 if @cpu is online, 0 if not, -errno when sysfs cannot tell. */
 int cst_cpu_is_online(int cpu);
 /* Take @cpu offline (@on 0) or online (@on 1) through sysfs; -errno. */

@@ -10,6 +10,11 @@
  *   ctx_workload sleeps N         N sleeps of 1 ms (N context switches out)
  *   ctx_workload pingpong N       N round trips with a child over pipes
  *   ctx_workload exit CODE        exit with CODE at once
+ *   ctx_workload thread-exec PROG ARG...
+ *                                 a second thread execs PROG ARG... (the
+ *                                 kernel's de_thread() makes it the leader)
+ *   ctx_workload spin-exec MS PROG ARG...
+ *                                 spin MS milliseconds, then exec PROG
  *
  * The loop (cst_loop() in cst_work.c) is "subs; b.ne" on arm64 and
  * "dec; jnz" on x86_64: exactly 2 instructions per iteration.
@@ -29,6 +34,15 @@ static void *thread_fn(void *arg)
 {
 	cst_loop(iters);
 	return NULL;
+}
+
+static void *exec_fn(void *arg)
+{
+	char **argv = arg;
+
+	execv(argv[0], argv);
+	perror("execv");
+	exit(127);
 }
 
 int main(int argc, char **argv)
@@ -117,7 +131,22 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "exit") && argc == 3)
 		return a;
+	if (!strcmp(argv[1], "thread-exec") && argc >= 3) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, exec_fn, argv + 2))
+			return 1;
+		/* the exec ends this thread (de_thread()) */
+		for (;;)
+			pause();
+	}
+	if (!strcmp(argv[1], "spin-exec") && argc >= 4) {
+		cst_spin_ms(a);
+		execv(argv[3], argv + 3);
+		perror("execv");
+		return 127;
+	}
 usage:
-	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | spin MS | udp COUNT | sleeps N | pingpong N | exit CODE\n");
+	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | spin MS | udp COUNT | sleeps N | pingpong N | exit CODE | thread-exec PROG ARG... | spin-exec MS PROG ARG...\n");
 	return 2;
 }

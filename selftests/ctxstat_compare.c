@@ -37,7 +37,8 @@
 /* CSV fields of `ctxstat compare -x,`, see ctxstat compare -h */
 enum {
 	F_EVENT, F_MEAN_A, F_MEAN_B, F_DIFF, F_CI_LO, F_CI_HI, F_P, F_DF,
-	F_VERDICT, F_RUNS_SEP, F_RUNS_A, F_RUNS_B, NR_FIELDS
+	F_VERDICT, F_RUNS_SEP, F_RUNS_A, F_RUNS_B, F_SD_A, F_SD_B, F_RATIO,
+	F_RATIO_LO, F_RATIO_HI, F_P_HOLM, NR_FIELDS
 };
 
 struct cmp_row {
@@ -116,13 +117,13 @@ static void compare(struct __test_metadata *_metadata, FIXTURE_DATA(compare) *se
 	cst_run(self->run, argv, 600);
 	ASSERT_TRUE(WIFEXITED(self->run->status) && !WEXITSTATUS(self->run->status))
 		TH_LOG("ctxstat compare failed:\n%s", self->run->err);
-	ASSERT_EQ(0, find_row(self->run->err, "instructions:t", row))
-		TH_LOG("no instructions:t row in:\n%s", self->run->err);
+	ASSERT_EQ(0, find_row(self->run->out, "instructions:t", row))
+		TH_LOG("no instructions:t row in:\n%s", self->run->out);
 	ASSERT_EQ(NR_FIELDS, row->nr) TH_LOG("%d fields", row->nr);
 	EXPECT_STREQ(RUNS, row->f[F_RUNS_A]);
 	EXPECT_STREQ(RUNS, row->f[F_RUNS_B]);
 	/* the whole output, for the log and the README */
-	TH_LOG("loop %s vs loop %s:\n%s", na, nb, self->run->err);
+	TH_LOG("loop %s vs loop %s:\n%s", na, nb, self->run->out);
 }
 
 /*
@@ -143,10 +144,9 @@ TEST_F_TIMEOUT(compare, same_workload_no_change, 900)
 		compare(_metadata, self, LOOP, LOOP, &row);
 	}
 	EXPECT_STREQ("no significant change", row.f[F_VERDICT]);
-	/* the interval holds 0 */
-	EXPECT_LE(strtod(row.f[F_CI_LO], NULL), 0);
-	EXPECT_GE(strtod(row.f[F_CI_HI], NULL), 0);
-	EXPECT_GE(strtod(row.f[F_P], NULL), 0.05);
+	/* the verdict is Holm's over the two events compared */
+	EXPECT_GE(strtod(row.f[F_P_HOLM], NULL), 0.05);
+	EXPECT_LE(strtod(row.f[F_P], NULL), strtod(row.f[F_P_HOLM], NULL));
 }
 
 /* 5 % more iterations: 2 x 0.05 x LOOP more instructions in task context */
@@ -157,7 +157,11 @@ TEST_F_TIMEOUT(compare, five_percent_more_is_slower, 600)
 
 	compare(_metadata, self, LOOP, LOOP + LOOP / 20, &row);
 	EXPECT_STREQ("slower", row.f[F_VERDICT]);
-	EXPECT_LT(strtod(row.f[F_P], NULL), 0.05);
+	EXPECT_LT(strtod(row.f[F_P_HOLM], NULL), 0.05);
+	/* B/A: the loop is nearly all of it, so about 1.05, and above 1 */
+	EXPECT_GT(strtod(row.f[F_RATIO_LO], NULL), 1.0);
+	EXPECT_GT(strtod(row.f[F_RATIO], NULL), 1.04);
+	EXPECT_LT(strtod(row.f[F_RATIO], NULL), 1.06);
 	diff = strtod(row.f[F_DIFF], NULL);
 	EXPECT_GT(strtod(row.f[F_CI_LO], NULL), 0);
 	/* the known difference, within 10 % (4 standard errors) */

@@ -10,7 +10,9 @@
  * and the same messages mutated (bytes flipped, truncated messages and
  * attributes, wrong lengths and types, oversized attributes, garbage and
  * deep nesting inside TARGET and EVENTS, unknown commands, versions and
- * flags, several messages in one datagram), genl control requests (family
+ * flags, several messages in one datagram; proofs that match, proofs of
+ * another event, target, inherit or exclude bits, descriptors that are no
+ * perf events or not open, none at all), genl control requests (family
  * lookup by name and id, family and policy dumps), and sockets closed in
  * the middle of a sequence with sessions live.
  *
@@ -36,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -124,6 +127,16 @@ static struct {
 	atomic_int running;		/* threads not finished */
 	int hp_cpu;			/* CPU toggled meanwhile, or -1 */
 	long hp_toggles;
+	struct fz_proof {
+		uint32_t type;
+		uint64_t config;
+		uint32_t flags;		/* enum ctxcount_event_flag */
+		uint32_t tflags;	/* INHERIT or SYSTEM_WIDE, as opened */
+		pid_t pid;		/* -1: system wide */
+		int fd;
+	} proofs[64];			/* perf events opened for proofs */
+	int nproofs;
+	int junk_fds[3];		/* /dev/null, an eventfd, one not open */
 } fz;
 
 /* ---- randomness (xorshift64*, one state per thread) --------------------- */
@@ -275,13 +288,77 @@ static uint32_t fz_target_flags(struct fz_thread *t)
 	return f[rn(t, sizeof(f) / sizeof(f[0]))];
 }
 
-static void fz_put_event(struct fz_thread *t, struct fz_msg *m)
+/* Was @p opened for the target (@tflags, @pid)? */
+static bool fz_proof_fits(const struct fz_proof *p, uint32_t tflags,
+			  uint32_t pid)
+{
+	if (tflags & CTXCOUNT_TARGET_F_SYSTEM_WIDE)
+		return p->pid < 0;
+	return p->pid == (pid_t)pid &&
+	       p->tflags == (tflags & CTXCOUNT_TARGET_F_INHERIT);
+}
+
+/* A proof opened for the target, or NULL. */
+static const struct fz_proof *fz_fitting_proof(struct fz_thread *t,
+					       uint32_t tflags, uint32_t pid)
+{
+	int i, start = rn(t, fz.nproofs);
+
+	for (i = 0; i < fz.nproofs; i++) {
+		const struct fz_proof *p = &fz.proofs[(start + i) % fz.nproofs];
+
+		if (fz_proof_fits(p, tflags, pid))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * The PERF_FD of an event made up at random: any proof (mostly of another
+ * event, target, inherit or exclude bits), a descriptor that is no perf
+ * event or not open, an out-of-range value; sometimes none.
+ */
+static void fz_put_proof(struct fz_thread *t, struct fz_msg *m)
+{
+	int fd;
+
+	if (chance(t, 5))
+		return;
+	if (fz.nproofs && chance(t, 80))
+		fd = fz.proofs[rn(t, fz.nproofs)].fd;
+	else
+		fd = chance(t, 90) ? fz.junk_fds[rn(t, 3)] : (int)rnd(t);
+	fz_u32(m, CTXCOUNT_EVENT_A_PERF_FD, (uint32_t)fd);
+}
+
+/* An event its proof was opened for, so that sessions get created. */
+static bool fz_put_proven_event(struct fz_thread *t, struct fz_msg *m,
+				uint32_t tflags, uint32_t pid)
+{
+	const struct fz_proof *p = fz_fitting_proof(t, tflags, pid);
+
+	if (!p)
+		return false;
+	fz_u32(m, CTXCOUNT_EVENT_A_TYPE, p->type);
+	fz_u64(m, CTXCOUNT_EVENT_A_CONFIG, p->config);
+	if (p->flags || chance(t, 50))
+		fz_u32(m, CTXCOUNT_EVENT_A_FLAGS, p->flags);
+	fz_u32(m, CTXCOUNT_EVENT_A_PERF_FD, p->fd);
+	return true;
+}
+
+static void fz_put_event(struct fz_thread *t, struct fz_msg *m,
+			 uint32_t tflags, uint32_t pid)
 {
 	size_t e = fz_nest(m, CTXCOUNT_EVENTS_A_EVENT);
 	uint32_t type;
 	uint64_t config;
 	int k;
 
+	if (chance(t, 70) && fz_put_proven_event(t, m, tflags, pid)) {
+		fz_nest_end(m, e);
+		return;
+	}
 	if (chance(t, 85)) {
 		k = rn(t, sizeof(fz_events) / sizeof(fz_events[0]));
 		type = fz_events[k].type;
@@ -309,18 +386,20 @@ static void fz_put_event(struct fz_thread *t, struct fz_msg *m)
 	if (chance(t, 70))
 		fz_u32(m, CTXCOUNT_EVENT_A_FLAGS,
 		       chance(t, 95) ? rn(t, 8) : (uint32_t)rnd(t));
+	fz_put_proof(t, m);
 	fz_nest_end(m, e);
 }
 
 static void fz_put_new_body(struct fz_thread *t, struct fz_msg *m)
 {
 	uint32_t tflags = fz_target_flags(t);
+	uint32_t pid = fz_pid(t);
 	size_t n;
 	int i, nev;
 
 	n = fz_nest(m, CTXCOUNT_A_TARGET);
 	if (!(tflags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) || chance(t, 5))
-		fz_u32(m, CTXCOUNT_TARGET_A_PID, fz_pid(t));
+		fz_u32(m, CTXCOUNT_TARGET_A_PID, pid);
 	if (tflags || chance(t, 50))
 		fz_u32(m, CTXCOUNT_TARGET_A_FLAGS, tflags);
 	fz_nest_end(m, n);
@@ -330,7 +409,7 @@ static void fz_put_new_body(struct fz_thread *t, struct fz_msg *m)
 		nev = CTXCOUNT_MAX_EVENTS + rn(t, 3) - 1;
 	n = fz_nest(m, CTXCOUNT_A_EVENTS);
 	for (i = 0; i < nev; i++)
-		fz_put_event(t, m);
+		fz_put_event(t, m, tflags, pid);
 	fz_nest_end(m, n);
 }
 
@@ -392,6 +471,55 @@ static void fz_put_request(struct fz_thread *t, struct fz_msg *m,
 		break;
 	}
 	fz_end(m, h);
+}
+
+/* Proofs for the events above, on this process, the churn and CPU 0. */
+static void fz_open_proofs(void)
+{
+	static const uint32_t flags[] = { 0, CST_F_USER_ONLY };
+	static const uint32_t tf[] = {
+		0, CTXCOUNT_TARGET_F_INHERIT, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+	};
+	const size_t nev = sizeof(fz_events) / sizeof(fz_events[0]);
+	struct fz_proof *p;
+	struct cst_ev ev;
+	size_t k, f, i;
+	int who;
+
+	for (k = 0; k < nev; k++)
+		for (f = 0; f < 2; f++)
+			for (i = 0; i < 3; i++)
+				for (who = 0; who < 2; who++) {
+					if (fz.nproofs == 64 || (who && i == 2))
+						continue;
+					p = &fz.proofs[fz.nproofs];
+					*p = (struct fz_proof){
+						fz_events[k].type,
+						fz_events[k].config, flags[f],
+						tf[i],
+						i == 2 ? -1 : who ? fz.churn : getpid(),
+					};
+					ev = (struct cst_ev){ p->type, p->config,
+							      p->flags, "" };
+					p->fd = cst_proof_open(p->pid, p->tflags,
+							       &ev);
+					if (p->fd >= 0)
+						fz.nproofs++;
+				}
+	fz.junk_fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	fz.junk_fds[1] = eventfd(0, EFD_CLOEXEC);
+	fz.junk_fds[2] = 1000;
+}
+
+static void fz_close_proofs(void)
+{
+	int i;
+
+	for (i = 0; i < fz.nproofs; i++)
+		close(fz.proofs[i].fd);
+	close(fz.junk_fds[0]);
+	close(fz.junk_fds[1]);
+	fz.nproofs = 0;
 }
 
 /* ---- mutations ----------------------------------------------------------- */
@@ -1115,6 +1243,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 	ASSERT_NE(MAP_FAILED, fz.shared);
 	fz.churn = fz_start_churn();
 	ASSERT_LT(0, fz.churn);
+	fz_open_proofs();
 	ksft_print_msg("fuzz: CTX_FUZZ_SEED=%llu CTX_FUZZ_MESSAGES=%llu CTX_FUZZ_SECONDS=%.0f CTX_FUZZ_THREADS=%d, family %d, live sessions before %ld\n",
 		       (unsigned long long)fz.seed, (unsigned long long)fz.messages,
 		       fz.seconds, fz.threads, fz.family, self->base);
@@ -1151,6 +1280,7 @@ TEST_F_TIMEOUT(fuzz, messages, 300)
 		pthread_join(hp, NULL);
 	kill(fz.churn, SIGKILL);
 	wait4(fz.churn, NULL, 0, &churn_usage);
+	fz_close_proofs();
 	fz_report(sum, secs);
 	ksft_print_msg("fuzz: the forking child forked %llu times\n",
 		       (unsigned long long)atomic_load(&fz.shared->forks));

@@ -2,14 +2,23 @@
 /*
  * The ctxcount generic netlink API: the family, each command's happy path,
  * malformed and refused requests (each must fail with an extended ack
- * message and leave no kernel report), and the session limits.
+ * message and leave no kernel report), the proofs SESSION_NEW needs
+ * (missing, not perf's, mismatched, on another target, detached), and
+ * the session limits (per socket; per user, per user's counters and over
+ * all unprivileged users, which root is not held to).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <netlink/netlink.h>
@@ -49,9 +58,14 @@ FIXTURE_TEARDOWN(nl)
 	free(self->res);
 }
 
-/* The request must fail and say why in an extended ack message. */
+/*
+ * The request must fail in the kernel (not already in the client, e.g.
+ * opening a proof) and say why in an extended ack message.
+ */
 #define EXPECT_REFUSED(ret, ack) do {					\
 	EXPECT_GT(0, (ret));						\
+	EXPECT_TRUE((ack).from_kernel) TH_LOG("refused before the kernel: %s", \
+					      (ack).msg);		\
 	EXPECT_TRUE((ack).has_msg) TH_LOG("error %d (%s) has no extack message%s", \
 		(ret), strerror(-(ret)),				\
 		(ack).has_miss ? " (only NLMSGERR_ATTR_MISS_TYPE)" : ""); \
@@ -64,6 +78,20 @@ static int new_session(struct cst_sock *s, struct cst_res *res,
 		       struct cst_ack *ack)
 {
 	return cst_new(s, getpid(), 0, &ev_cpu_clock, 1, res, ack);
+}
+
+/* SESSION_NEW for @pid, @tflags with one proof fd (< 0: none). */
+static int new_with_proof(struct cst_sock *s, int pid, uint32_t tflags,
+			  const struct cst_ev *ev, int fd, struct cst_res *res,
+			  struct cst_ack *ack)
+{
+	return cst_new_fds(s, pid, tflags, ev, 1, &fd, res, ack);
+}
+
+/* cpu-clock's proof on this process. */
+static int own_proof(void)
+{
+	return cst_proof_open(getpid(), 0, &ev_cpu_clock);
 }
 
 TEST_F(nl, family_version)
@@ -131,6 +159,9 @@ TEST_F(nl, session_happy_path)
 	EXPECT_LE(1, r->tasks_seen);
 	EXPECT_TRUE(r->has_lost);
 	EXPECT_EQ(0, r->tasks_lost);
+	/* the test runs in a single-threaded process */
+	EXPECT_TRUE(r->has_now);
+	EXPECT_EQ(1, r->tasks_now);
 	ASSERT_EQ(2, r->nev);
 	for (i = 0; i < 2; i++) {
 		struct cst_ev_res *e = &r->ev[i];
@@ -181,32 +212,31 @@ TEST_F(nl, session_happy_path)
 	EXPECT_TRUE(self->ack.has_msg);
 }
 
-/* An event the perf core refuses is reported per event, not fatal. */
-TEST_F(nl, unsupported_event_reported)
+/*
+ * An event perf_event_open() refuses here has no proof, so it cannot be
+ * asked for: with another event's proof the request is refused, naming
+ * the event. (An event whose proof perf gives but whose per-CPU counter
+ * the perf core refuses is still reported per event.)
+ */
+TEST_F(nl, unsupported_event_has_no_proof)
 {
-	const struct cst_ev ev[2] = {
-		{ PERF_TYPE_HARDWARE, 0xfffff, 0, "hw config 0xfffff" },
-		CST_EV_SW(CPU_CLOCK, 0, "cpu-clock"),
-	};
-	struct cst_res *r = self->res;
+	const struct cst_ev bad = { PERF_TYPE_HARDWARE, 0xfffff, 0,
+				    "hw config 0xfffff" };
+	int fd = cst_proof_open(getpid(), 0, &bad);
+	int ret;
 
-	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, ev, 2, r, &self->ack))
-		TH_LOG("SESSION_NEW: %s", self->ack.msg);
-	ASSERT_EQ(2, r->nev);
-	EXPECT_TRUE(r->ev[0].has_error);
-	EXPECT_GT(0, r->ev[0].error);
-	EXPECT_EQ(0, r->ev[1].error);
-	TH_LOG("hw config 0xfffff: error %d", r->ev[0].error);
-	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
-			     NULL));
-	cst_spin_ms(20);
-	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r,
-			     NULL));
-	ASSERT_EQ(2, r->nev);
-	EXPECT_GT(0, r->ev[0].error);
-	EXPECT_EQ(0, r->ev[0].full);
-	EXPECT_EQ(0, cst_bucket_sum(&r->ev[0]));
-	EXPECT_LT(0, r->ev[1].full);
+	EXPECT_GT(0, fd) TH_LOG("perf_event_open gave hw config 0xfffff");
+	if (fd >= 0)
+		close(fd);
+	TH_LOG("perf_event_open: %s", strerror(-fd));
+	fd = own_proof();
+	ASSERT_LE(0, fd);
+	ret = new_with_proof(&self->s, getpid(), 0, &bad, fd, NULL,
+			     &self->ack);
+	close(fd);
+	EXPECT_EQ(-EACCES, ret);
+	EXPECT_REFUSED(ret, self->ack);
+	EXPECT_TRUE(self->ack.has_off) TH_LOG("the extack names no attribute");
 }
 
 TEST_F(nl, new_missing_target)
@@ -243,8 +273,13 @@ TEST_F(nl, new_zero_events)
 TEST_F(nl, new_missing_pid)
 {
 	/* no PID and no SYSTEM_WIDE: nothing to monitor */
-	int ret = cst_new(&self->s, -1, 0, &ev_cpu_clock, 1, NULL, &self->ack);
+	int fd = own_proof();
+	int ret;
 
+	ASSERT_LE(0, fd);
+	ret = new_with_proof(&self->s, -1, 0, &ev_cpu_clock, fd, NULL,
+			     &self->ack);
+	close(fd);
 	EXPECT_REFUSED(ret, self->ack);
 }
 
@@ -309,7 +344,7 @@ TEST_F(nl, unknown_event_flags)
 TEST_F(nl, nonexistent_pid)
 {
 	pid_t pid = fork();
-	int ret;
+	int fd, ret;
 
 	ASSERT_LE(0, pid);
 	if (pid == 0)
@@ -317,7 +352,11 @@ TEST_F(nl, nonexistent_pid)
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
 	/* reaped: the pid is free (reuse within this test is unlikely) */
 	ASSERT_EQ(-1, kill(pid, 0));
-	ret = cst_new(&self->s, pid, 0, &ev_cpu_clock, 1, NULL, &self->ack);
+	fd = own_proof();
+	ASSERT_LE(0, fd);
+	ret = new_with_proof(&self->s, pid, 0, &ev_cpu_clock, fd, NULL,
+			     &self->ack);
+	close(fd);
 	EXPECT_EQ(-ESRCH, ret);
 	EXPECT_REFUSED(ret, self->ack);
 }
@@ -436,6 +475,8 @@ enum malformed_kind {
 	CONFIG_U32,	/* EVENT_A_CONFIG as a u32 where a u64 is expected */
 	TYPE_U8,	/* EVENT_A_TYPE as a u8 */
 	EV_UNKNOWN,	/* an event attribute type above CTXCOUNT_EVENT_A_MAX */
+	FD_NEGATIVE,	/* EVENT_A_PERF_FD below 0 */
+	FD_U64,		/* EVENT_A_PERF_FD as a u64 */
 };
 
 FIXTURE_VARIANT(malformed) {
@@ -453,6 +494,8 @@ FIXTURE_VARIANT_ADD(malformed, events_not_nested) { .kind = EVENTS_FLAT };
 FIXTURE_VARIANT_ADD(malformed, event_config_u32) { .kind = CONFIG_U32 };
 FIXTURE_VARIANT_ADD(malformed, event_type_u8) { .kind = TYPE_U8 };
 FIXTURE_VARIANT_ADD(malformed, event_unknown_attr) { .kind = EV_UNKNOWN };
+FIXTURE_VARIANT_ADD(malformed, perf_fd_negative) { .kind = FD_NEGATIVE };
+FIXTURE_VARIANT_ADD(malformed, perf_fd_u64) { .kind = FD_U64 };
 
 FIXTURE_SETUP(malformed)
 {
@@ -539,6 +582,10 @@ TEST_F(malformed, refused)
 			nla_put_u64(m, CTXCOUNT_EVENT_A_CONFIG, PERF_COUNT_SW_CPU_CLOCK);
 		if (variant->kind == EV_UNKNOWN)
 			nla_put_u32(m, CTXCOUNT_EVENT_A_MAX + 1, 0);
+		if (variant->kind == FD_NEGATIVE)
+			nla_put_s32(m, CTXCOUNT_EVENT_A_PERF_FD, -1);
+		if (variant->kind == FD_U64)
+			nla_put_u64(m, CTXCOUNT_EVENT_A_PERF_FD, 0);
 		nla_nest_end(m, e);
 		nla_nest_end(m, all);
 		break;
@@ -550,9 +597,309 @@ TEST_F(malformed, refused)
 			     NULL, NULL));
 }
 
-/* Session limits, from the module's parameters. */
+/*
+ * Proofs (include/uapi/linux/ctxcount.h): each refusal comes from the
+ * kernel with -EACCES (-EBADF for a descriptor that is not open) and an
+ * extended ack naming the event's attribute.
+ */
+FIXTURE(proof) {
+	struct cst_sock s;
+	struct cst_res *res;
+	struct cst_ack ack;
+	int kmsg;
+};
+
+FIXTURE_SETUP(proof)
+{
+	self->kmsg = cst_kmsg_open();
+	self->res = calloc(1, sizeof(*self->res));
+	ASSERT_NE(NULL, self->res);
+	ASSERT_EQ(0, cst_open(&self->s));
+}
+
+FIXTURE_TEARDOWN(proof)
+{
+	cst_close(&self->s);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+	free(self->res);
+}
+
+#define EXPECT_PROOF_REFUSED(ret, ack, errno_) do {			\
+	EXPECT_EQ(-(errno_), (ret));					\
+	EXPECT_REFUSED((ret), (ack));					\
+	EXPECT_TRUE((ack).has_off) TH_LOG("the extack names no attribute"); \
+} while (0)
+
+/* @fd as the proof of cpu-clock on this process; closes @fd. */
+static int try_proof(struct cst_sock *s, uint32_t tflags, int fd,
+		     struct cst_ack *ack)
+{
+	int pid = tflags & CTXCOUNT_TARGET_F_SYSTEM_WIDE ? -1 : getpid();
+	int ret = new_with_proof(s, pid, tflags, &ev_cpu_clock, fd, NULL, ack);
+
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+TEST_F(proof, missing)
+{
+	int ret = try_proof(&self->s, 0, -1, &self->ack);
+
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+	EXPECT_NE(NULL, strstr(self->ack.msg, "proof"));
+}
+
+TEST_F(proof, not_open)
+{
+	int ret = new_with_proof(&self->s, getpid(), 0, &ev_cpu_clock, 1000,
+				 NULL, &self->ack);
+
+	EXPECT_PROOF_REFUSED(ret, self->ack, EBADF);
+}
+
+TEST_F(proof, not_a_perf_event)
+{
+	int ret = try_proof(&self->s, 0, open("/dev/null", O_RDONLY),
+			    &self->ack);
+
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+}
+
+/* Another anonymous-inode file: the name test alone must not pass it. */
+TEST_F(proof, other_anon_inode)
+{
+	int ret = try_proof(&self->s, 0, eventfd(0, EFD_CLOEXEC), &self->ack);
+
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+}
+
+TEST_F(proof, other_config)
+{
+	const struct cst_ev task_clock = CST_EV_SW(TASK_CLOCK, 0, "task-clock");
+	int ret = try_proof(&self->s, 0,
+			    cst_proof_open(getpid(), 0, &task_clock),
+			    &self->ack);
+
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+}
+
+/* A user-mode proof does not prove kernel-mode counting. */
+TEST_F(proof, other_exclude_bits)
+{
+	const struct cst_ev user = CST_EV_SW(CPU_CLOCK, CST_F_USER_ONLY,
+					     "cpu-clock:u");
+	int ret = try_proof(&self->s, 0, cst_proof_open(getpid(), 0, &user),
+			    &self->ack);
+
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+}
+
+TEST_F(proof, other_inherit)
+{
+	int ret = try_proof(&self->s, CTXCOUNT_TARGET_F_INHERIT, own_proof(),
+			    &self->ack);
+
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+}
+
+static void noop(void *arg)
+{
+}
+
+/* A proof on the parent does not prove its child. */
+TEST_F(proof, other_process)
+{
+	struct cst_child c;
+	int ret;
+
+	ASSERT_EQ(0, cst_child_fork(&c, noop, NULL));
+	ret = new_with_proof(&self->s, c.pid, 0, &ev_cpu_clock, own_proof(),
+			     NULL, &self->ack);
+	cst_child_go(&c);
+	cst_child_wait(&c);
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+}
+
+static void *park(void *arg)
+{
+	pause();
+	return arg;
+}
+
+/* Proofs are per thread: another thread's does not prove the named one. */
+TEST_F(proof, other_thread)
+{
+	pthread_t t;
+	pid_t tid = 0;
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	int ret;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, park, NULL));
+	snprintf(path, sizeof(path), "/proc/%d/task", getpid());
+	d = opendir(path);
+	ASSERT_NE(NULL, d);
+	while ((de = readdir(d)))
+		if (atoi(de->d_name) > 0 && atoi(de->d_name) != getpid())
+			tid = atoi(de->d_name);
+	closedir(d);
+	ASSERT_LT(0, tid);
+	ret = new_with_proof(&self->s, getpid(), 0, &ev_cpu_clock,
+			     cst_proof_open(tid, 0, &ev_cpu_clock), NULL,
+			     &self->ack);
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+	/* the named thread's own proof does */
+	ret = new_with_proof(&self->s, getpid(), 0, &ev_cpu_clock, own_proof(),
+			     self->res, &self->ack);
+	EXPECT_EQ(0, ret) TH_LOG("%s", self->ack.msg);
+	pthread_cancel(t);
+	pthread_join(t, NULL);
+}
+
+TEST_F(proof, task_proof_for_system_wide)
+{
+	int ret = try_proof(&self->s, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+			    own_proof(), &self->ack);
+
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+}
+
+TEST_F(proof, cpu_proof_for_a_task)
+{
+	int ret = try_proof(&self->s, 0,
+			    cst_proof_open(-1, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+					   &ev_cpu_clock),
+			    &self->ack);
+
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+}
+
+TEST_F(proof, system_wide_accepted)
+{
+	int ret = try_proof(&self->s, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+			    cst_proof_open(-1, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+					   &ev_cpu_clock),
+			    &self->ack);
+
+	EXPECT_EQ(0, ret) TH_LOG("%s", self->ack.msg);
+}
+
+/* A task that exited: perf_event_exit_task() detached its events. */
+TEST_F(proof, detached_by_exit)
+{
+	pid_t pid = fork();
+	int fd, ret, pfd[2];
+	char c;
+
+	ASSERT_EQ(0, pipe(pfd));
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(pfd[1]);
+		read(pfd[0], &c, 1);
+		_exit(0);
+	}
+	close(pfd[0]);
+	fd = cst_proof_open(pid, 0, &ev_cpu_clock);
+	ASSERT_LE(0, fd);
+	close(pfd[1]);
+	/* a zombie: its pid still names it, its events are detached */
+	ASSERT_EQ(0, waitid(P_PID, pid, NULL, WEXITED | WNOWAIT));
+	ret = new_with_proof(&self->s, pid, 0, &ev_cpu_clock, fd, NULL,
+			     &self->ack);
+	close(fd);
+	waitpid(pid, NULL, 0);
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+	EXPECT_NE(NULL, strstr(self->ack.msg, "detached"));
+}
+
+/*
+ * The same config on another PMU: the type check lets a dynamic PMU's
+ * event through when its type is its PMU's (the perf core gives 6.12's
+ * cpu-clock such a type), so the check of the counters against the proof
+ * must refuse it.
+ */
+TEST_F(proof, other_pmu_same_config)
+{
+	char path[320], buf[32];
+	const char *name = NULL;
+	struct dirent *de;
+	struct cst_ev other;
+	int fd = -1, ret;
+	DIR *d;
+
+	d = opendir("/sys/bus/event_source/devices");
+	ASSERT_NE(NULL, d);
+	while (fd < 0 && (de = readdir(d))) {
+		FILE *f;
+		long type;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/event_source/devices/%s/type", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		type = fgets(buf, sizeof(buf), f) ? atol(buf) : -1;
+		fclose(f);
+		/* cpu-clock itself may have a PMU of its own (6.12) */
+		if (type < PERF_TYPE_MAX || strstr(de->d_name, "clock"))
+			continue;
+		other = (struct cst_ev){ type, PERF_COUNT_SW_CPU_CLOCK, 0,
+					 de->d_name };
+		fd = cst_proof_open(getpid(), 0, &other);
+		name = de->d_name;
+	}
+	closedir(d);
+	if (fd < 0)
+		SKIP(return, "no dynamic PMU here takes config %d on a task",
+		     PERF_COUNT_SW_CPU_CLOCK);
+	TH_LOG("proof from PMU %s", name ? name : "?");
+	ret = try_proof(&self->s, 0, fd, &self->ack);
+	EXPECT_PROOF_REFUSED(ret, self->ack, EACCES);
+}
+
+/* 6.12 gives cpu-clock a PMU of its own: its proof is cpu-clock's. */
+TEST_F(proof, cpu_clock_pmu_type)
+{
+	char buf[32];
+	struct cst_ev ev = ev_cpu_clock;
+	FILE *f = fopen("/sys/bus/event_source/devices/cpu_clock/type", "r");
+	int ret;
+
+	if (!f)
+		SKIP(return, "no cpu_clock PMU in this kernel");
+	ev.type = fgets(buf, sizeof(buf), f) ? atol(buf) : 0;
+	fclose(f);
+	ASSERT_LT(PERF_TYPE_MAX - 1, ev.type);
+	ret = try_proof(&self->s, 0, cst_proof_open(getpid(), 0, &ev),
+			&self->ack);
+	EXPECT_EQ(0, ret) TH_LOG("%s", self->ack.msg);
+}
+
+/*
+ * Session limits, from the module's parameters: per socket (everyone), per
+ * user, per user's counters (events x possible CPUs) and over all
+ * unprivileged users. Unprivileged users are uids 65534 and 65533, at
+ * kernel.perf_event_paranoid 1 so that perf lets them count their own
+ * processes; root (CAP_PERFMON and CAP_SYS_ADMIN) is held only to the
+ * per-socket limit.
+ */
+#define NOBODY 65534
+#define OTHER_USER 65533
+
+static const char *const limit_params[] = {
+	"max_sessions", "max_sessions_per_user", "max_counters_per_user",
+	"max_sessions_per_socket",
+};
+#define NR_LIMITS (sizeof(limit_params) / sizeof(limit_params[0]))
+
 FIXTURE(limits) {
-	long max_sessions, per_socket, base;
+	long saved[NR_LIMITS];
+	long paranoid;
+	long per_socket, base;
 	int nsock;
 	struct cst_sock socks[256];
 	struct cst_res *res;
@@ -561,26 +908,35 @@ FIXTURE(limits) {
 
 FIXTURE_SETUP(limits)
 {
+	unsigned int i;
+
 	self->kmsg = cst_kmsg_open();
-	ASSERT_EQ(0, cst_param_get("max_sessions", &self->max_sessions))
-		TH_LOG("/sys/module/ctxcount/parameters/max_sessions unreadable");
-	ASSERT_EQ(0, cst_param_get("max_sessions_per_socket", &self->per_socket))
-		TH_LOG("/sys/module/ctxcount/parameters/max_sessions_per_socket unreadable");
+	for (i = 0; i < NR_LIMITS; i++)
+		ASSERT_EQ(0, cst_param_get(limit_params[i], &self->saved[i]))
+			TH_LOG("/sys/module/ctxcount/parameters/%s unreadable",
+			       limit_params[i] ? limit_params[i] : "?");
+	self->per_socket = self->saved[3];
+	ASSERT_EQ(0, cst_paranoid_get(&self->paranoid));
+	ASSERT_EQ(0, cst_paranoid_set(1));
 	self->base = cst_live_sessions();
 	ASSERT_LE(0, self->base);
 	self->res = calloc(1, sizeof(*self->res));
 	ASSERT_NE(NULL, self->res);
-	TH_LOG("max_sessions %ld, max_sessions_per_socket %ld, live %ld",
-	       self->max_sessions, self->per_socket, self->base);
+	TH_LOG("max_sessions %ld, per user %ld, counters per user %ld, per socket %ld, live %ld",
+	       self->saved[0], self->saved[1], self->saved[2], self->saved[3],
+	       self->base);
 }
 
 FIXTURE_TEARDOWN(limits)
 {
-	int i;
+	unsigned int i;
 
-	for (i = 0; i < self->nsock; i++)
+	for (i = 0; i < (unsigned int)self->nsock; i++)
 		cst_close(&self->socks[i]);
-	EXPECT_EQ(self->base, cst_live_sessions());
+	for (i = 0; i < NR_LIMITS; i++)
+		EXPECT_EQ(0, cst_param_set(limit_params[i], self->saved[i]));
+	EXPECT_EQ(0, cst_paranoid_set(self->paranoid));
+	EXPECT_EQ(self->base, cst_wait_live_sessions(self->base, 2000));
 	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
 	free(self->res);
 }
@@ -593,9 +949,6 @@ TEST_F(limits, per_socket)
 	long i;
 	int ret;
 
-	if (self->max_sessions - self->base <= self->per_socket)
-		SKIP(return, "max_sessions %ld leaves no room above max_sessions_per_socket %ld",
-		     self->max_sessions, self->per_socket);
 	ASSERT_EQ(0, cst_open(s));
 	self->nsock = 1;
 	for (i = 0; i < self->per_socket; i++) {
@@ -620,38 +973,213 @@ TEST_F(limits, per_socket)
 	EXPECT_EQ(0, new_session(s, self->res, &ack)) TH_LOG("%s", ack.msg);
 }
 
+/* What a user's sessions got until refused, in shared memory. */
+struct user_run {
+	int nev;		/* events per session */
+	long want;		/* stop after this many (0: until refused) */
+	long created;
+	int refused;		/* 0, or the refusal's -errno */
+	struct cst_ack ack;
+	int hold_fd;		/* read end: the user keeps its sessions until EOF */
+	int ready_fd;		/* write end: a byte when done */
+};
+
+/* As the user: open sessions (new sockets as needed) until refused. */
+static int user_sessions(void *arg)
+{
+	struct user_run *u = arg;
+	struct cst_ev ev[CTXCOUNT_MAX_EVENTS];
+	struct cst_sock socks[64];
+	struct cst_res *res = calloc(1, sizeof(*res));
+	int nsock = 0, i, ret = 0;
+	char c = 1;
+
+	for (i = 0; i < u->nev; i++)
+		ev[i] = ev_cpu_clock;
+	if (!res)
+		return 1;
+	while (!u->want || u->created < u->want) {
+		if (!nsock || ret == -ENOSPC) {
+			if (nsock == 64 || cst_open(&socks[nsock]))
+				return 2;
+			nsock++;
+		}
+		ret = cst_new(&socks[nsock - 1], getpid(), 0, ev, u->nev, res,
+			      &u->ack);
+		if (!ret) {
+			u->created++;
+			continue;
+		}
+		/* a full socket: carry on on a new one */
+		if (ret == -ENOSPC && strstr(u->ack.msg, "max_sessions_per_socket"))
+			continue;
+		u->refused = ret;
+		break;
+	}
+	if (write(u->ready_fd, &c, 1) != 1)
+		return 3;
+	/* hold the sessions until the test lets go */
+	read(u->hold_fd, &c, 1);
+	free(res);
+	return 0;
+}
+
+/* Start a user's session run in the background; see user_done(). */
+static pid_t user_start(struct user_run *u, int uid, int nev, long want)
+{
+	int hold[2], ready[2];
+	pid_t pid;
+	char c;
+
+	memset(u, 0, sizeof(*u));
+	u->nev = nev;
+	u->want = want;
+	if (pipe(hold) || pipe(ready))
+		return -1;
+	u->hold_fd = hold[0];
+	u->ready_fd = ready[1];
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(hold[1]);
+		close(ready[0]);
+		_exit(cst_call_as(uid, uid, user_sessions, u));
+	}
+	close(hold[0]);
+	close(ready[1]);
+	/* returns once the user is done creating */
+	if (pid < 0 || read(ready[0], &c, 1) != 1) {
+		close(hold[1]);
+		pid = -1;
+	} else {
+		u->hold_fd = hold[1];
+	}
+	close(ready[0]);
+	return pid;
+}
+
+/* Let the user's process go (its sessions close); its exit status. */
+static int user_done(struct user_run *u, pid_t pid)
+{
+	int status;
+
+	close(u->hold_fd);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static struct user_run *user_run_map(int n)
+{
+	void *p = mmap(NULL, n * sizeof(struct user_run),
+		       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * One user at its limit: refused with -ENOSPC naming the limit, after
+ * exactly max_sessions_per_user sessions; another user and root still
+ * count.
+ */
+TEST_F(limits, per_user)
+{
+	struct user_run *u = user_run_map(2);
+	pid_t a, b;
+
+	ASSERT_NE(NULL, u);
+	ASSERT_EQ(0, cst_param_set("max_sessions_per_user", 5));
+	ASSERT_EQ(0, cst_param_set("max_sessions", 100));
+	a = user_start(&u[0], NOBODY, 1, 0);
+	ASSERT_LT(0, a);
+	TH_LOG("uid %d: %ld sessions, then %d: \"%s\"", NOBODY, u[0].created,
+	       u[0].refused, u[0].ack.msg);
+	EXPECT_EQ(5, u[0].created);
+	EXPECT_EQ(-ENOSPC, u[0].refused);
+	EXPECT_TRUE(u[0].ack.from_kernel);
+	EXPECT_NE(NULL, strstr(u[0].ack.msg, "max_sessions_per_user"));
+	/* another user, while the first holds its sessions */
+	b = user_start(&u[1], OTHER_USER, 1, 1);
+	ASSERT_LT(0, b);
+	EXPECT_EQ(1, u[1].created) TH_LOG("uid %d refused: %s", OTHER_USER,
+					  u[1].ack.msg);
+	EXPECT_EQ(0, user_done(&u[1], b));
+	/* and root */
+	ASSERT_EQ(0, cst_open(&self->socks[self->nsock++]));
+	EXPECT_EQ(0, new_session(&self->socks[0], self->res, NULL));
+	EXPECT_EQ(0, user_done(&u[0], a));
+	munmap(u, 2 * sizeof(*u));
+}
+
+static long possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	long lo, hi, n = 0;
+	int c;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%ld", &lo) == 1) {
+		hi = lo;
+		c = fgetc(f);
+		if (c == '-' && fscanf(f, "%ld", &hi) == 1)
+			c = fgetc(f);
+		n += hi - lo + 1;
+		if (c != ',')
+			break;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Counters are events x possible CPUs over the user's sessions. */
+TEST_F(limits, counters_per_user)
+{
+	struct user_run *u = user_run_map(1);
+	long cpus = possible_cpus();
+	pid_t a;
+
+	ASSERT_NE(NULL, u);
+	ASSERT_LT(0, cpus);
+	ASSERT_EQ(0, cst_param_set("max_counters_per_user", 7 * cpus));
+	/* 3-event sessions: two fit, a third would make 9 x CPUs */
+	a = user_start(u, NOBODY, 3, 0);
+	ASSERT_LT(0, a);
+	TH_LOG("%ld possible CPUs: %ld 3-event sessions, then \"%s\"", cpus,
+	       u->created, u->ack.msg);
+	EXPECT_EQ(2, u->created);
+	EXPECT_EQ(-ENOSPC, u->refused);
+	EXPECT_NE(NULL, strstr(u->ack.msg, "max_counters_per_user"));
+	EXPECT_EQ(0, user_done(u, a));
+	munmap(u, sizeof(*u));
+}
+
+/* All unprivileged users together; root is not held to it. */
 TEST_F(limits, overall)
 {
-	long created = 0, room = self->max_sessions - self->base;
-	struct cst_ack ack;
-	int ret = 0;
+	struct user_run *u = user_run_map(2);
+	pid_t a, b;
 
-	ASSERT_LT(0, self->per_socket);
-	if (room / self->per_socket + 2 > 256)
-		SKIP(return, "max_sessions %ld needs too many sockets", self->max_sessions);
-	while (created < room) {
-		struct cst_sock *s = &self->socks[self->nsock];
-		long i;
-
-		ASSERT_EQ(0, cst_open(s));
-		self->nsock++;
-		for (i = 0; i < self->per_socket && created < room; i++) {
-			ret = new_session(s, self->res, &ack);
-			ASSERT_EQ(0, ret) TH_LOG("session %ld (live before: %ld) refused below max_sessions %ld: %s",
-						 created + 1, self->base,
-						 self->max_sessions, ack.msg);
-			created++;
-		}
-	}
-	EXPECT_EQ(self->max_sessions, cst_live_sessions());
-	/* on a socket below its own limit */
-	ASSERT_EQ(0, cst_open(&self->socks[self->nsock]));
-	ret = new_session(&self->socks[self->nsock++], self->res, &ack);
-	EXPECT_REFUSED(ret, ack);
-	EXPECT_EQ(-ENOSPC, ret);
-	EXPECT_NE(NULL, strstr(ack.msg, "parameter max_sessions)"))
-		TH_LOG("the message does not name max_sessions: \"%s\"", ack.msg);
-	EXPECT_EQ(self->max_sessions, cst_live_sessions());
+	ASSERT_NE(NULL, u);
+	ASSERT_EQ(0, cst_param_set("max_sessions_per_user", 4));
+	ASSERT_EQ(0, cst_param_set("max_sessions", 6));
+	a = user_start(&u[0], NOBODY, 1, 0);
+	ASSERT_LT(0, a);
+	EXPECT_EQ(4, u[0].created);
+	b = user_start(&u[1], OTHER_USER, 1, 0);
+	ASSERT_LT(0, b);
+	TH_LOG("uid %d: %ld, uid %d: %ld, then \"%s\"", NOBODY, u[0].created,
+	       OTHER_USER, u[1].created, u[1].ack.msg);
+	EXPECT_EQ(2, u[1].created);
+	EXPECT_EQ(-ENOSPC, u[1].refused);
+	EXPECT_NE(NULL, strstr(u[1].ack.msg, "parameter max_sessions)"))
+		TH_LOG("the message does not name max_sessions: \"%s\"",
+		       u[1].ack.msg);
+	ASSERT_EQ(0, cst_open(&self->socks[self->nsock++]));
+	EXPECT_EQ(0, new_session(&self->socks[0], self->res, NULL));
+	EXPECT_EQ(0, user_done(&u[1], b));
+	EXPECT_EQ(0, user_done(&u[0], a));
+	munmap(u, 2 * sizeof(*u));
 }
 
 /* Slab + Percpu from /proc/meminfo, in KiB. */
@@ -673,55 +1201,66 @@ static long kernel_mem_kb(void)
 }
 
 /*
- * A process that opens sessions until it is refused, without knowing the
- * limits: a new socket whenever the per-socket limit is named, until the
- * global one is. It gets exactly max_sessions, and 2,000 more attempts
- * (on a socket below its own limit) cost no kernel memory: under
- * 1 MiB of Slab + Percpu growth, i.e. a leak of 512 bytes per refused
- * request would show (smaller ones are kmemleak's, on the debug kernel).
+ * A user that opens sessions until it is refused, without knowing the
+ * limits (a new socket whenever the per-socket limit is named), gets
+ * exactly max_sessions_per_user; 2,000 more attempts cost no kernel
+ * memory: under 1 MiB of Slab + Percpu growth, i.e. a leak of 512 bytes
+ * per refused request would show (smaller ones are kmemleak's, on the
+ * debug kernel).
  */
+struct refusals {
+	long n, refused_enospc;
+	long m1, m2;
+};
+
+static int refuse_many(void *arg)
+{
+	struct refusals *r = arg;
+	struct cst_sock s;
+	struct cst_ack ack;
+	long i;
+	/* one proof for all: its perf event is not what is measured */
+	int fd = own_proof();
+
+	if (fd < 0 || cst_open(&s))
+		return 1;
+	r->m1 = kernel_mem_kb();
+	for (i = 0; i < r->n; i++)
+		if (new_with_proof(&s, getpid(), 0, &ev_cpu_clock, fd, NULL,
+				   &ack) == -ENOSPC)
+			r->refused_enospc++;
+	r->m2 = kernel_mem_kb();
+	cst_close(&s);
+	close(fd);
+	return 0;
+}
+
 TEST_F(limits, until_refused_memory_bounded)
 {
-	long created = 0, m0, m1, m2;
-	struct cst_ack ack;
-	int ret, i;
+	struct user_run *u = user_run_map(1);
+	struct refusals *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long m0 = kernel_mem_kb();
+	pid_t a;
 
-	if (self->max_sessions / (self->per_socket ? self->per_socket : 1) + 3 > 256)
-		SKIP(return, "max_sessions %ld needs too many sockets", self->max_sessions);
-	m0 = kernel_mem_kb();
+	ASSERT_NE(NULL, u);
+	ASSERT_NE(MAP_FAILED, r);
 	ASSERT_LT(0, m0);
-	ASSERT_EQ(0, cst_open(&self->socks[self->nsock++]));
-	for (;;) {
-		ret = new_session(&self->socks[self->nsock - 1], self->res, &ack);
-		if (!ret) {
-			created++;
-			continue;
-		}
-		ASSERT_EQ(-ENOSPC, ret) TH_LOG("refused with %s: %s", strerror(-ret), ack.msg);
-		if (strstr(ack.msg, "max_sessions_per_socket")) {
-			ASSERT_GT(256, self->nsock);
-			ASSERT_EQ(0, cst_open(&self->socks[self->nsock++]));
-			continue;
-		}
-		ASSERT_NE(NULL, strstr(ack.msg, "max_sessions"))
-			TH_LOG("the refusal names no limit: \"%s\"", ack.msg);
-		break;
-	}
-	TH_LOG("%ld sessions on %d sockets until refused: \"%s\"", created,
-	       self->nsock, ack.msg);
-	EXPECT_EQ(self->max_sessions - self->base, created);
-	/* on a socket of its own, below its per-socket limit */
-	ASSERT_EQ(0, cst_open(&self->socks[self->nsock++]));
-	m1 = kernel_mem_kb();
-	for (i = 0; i < 2000; i++) {
-		ret = new_session(&self->socks[self->nsock - 1], self->res, &ack);
-		ASSERT_EQ(-ENOSPC, ret);
-	}
-	m2 = kernel_mem_kb();
+	a = user_start(u, NOBODY, 1, 0);
+	ASSERT_LT(0, a);
+	TH_LOG("%ld sessions until refused: \"%s\"", u->created, u->ack.msg);
+	EXPECT_EQ(self->saved[1], u->created);
+	EXPECT_EQ(-ENOSPC, u->refused);
+	EXPECT_NE(NULL, strstr(u->ack.msg, "max_sessions_per_user"));
+	/* the same user, on a socket of its own below its per-socket limit */
+	r->n = 2000;
+	EXPECT_EQ(0, cst_call_as(NOBODY, NOBODY, refuse_many, r));
+	EXPECT_EQ(2000, r->refused_enospc);
 	/* slab reclaim moves these by hundreds of KiB: no per-session figure */
 	TH_LOG("kernel Slab+Percpu: %ld KiB before, %ld with %ld sessions, %ld after 2000 refused attempts",
-	       m0, m1, created, m2);
-	EXPECT_EQ(self->max_sessions, cst_live_sessions());
+	       m0, r->m1, u->created, r->m2);
+	EXPECT_EQ(self->base + u->created, cst_live_sessions());
+	EXPECT_EQ(0, user_done(u, a));
 	/*
 	 * KASAN keeps freed objects in its quarantine (seen: +4288 KiB after
 	 * the 2000 refusals), so Slab measures nothing there; kmemleak, on
@@ -731,7 +1270,7 @@ TEST_F(limits, until_refused_memory_bounded)
 	if (cst_kernel_has_symbol("kasan_quarantine_reduce") && __test_passed(_metadata))
 		SKIP(return, "KASAN quarantine holds freed memory: Slab+Percpu bound not checked (kmemleak checks leaks on this kernel)");
 	/* a leak of even 512 bytes per refused attempt would show as 1000 KiB */
-	EXPECT_GT(1024, m2 - m1);
+	EXPECT_GT(1024, r->m2 - r->m1);
 }
 
 CST_TEST_MAIN

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * abtest: ctxstat compare's statistics: the ABBA run order, the verdict
- * from Welch's test, and the number of runs each event needed to
- * separate A from B. No counting and no printing here.
+ * abtest: ctxstat compare's statistics: the ABBA run order, per event
+ * Welch's test of B against A and B/A with its confidence interval, the
+ * verdicts corrected for the number of events tested (Holm), and the
+ * number of runs each event needed to separate A from B. No counting and
+ * no printing here.
  */
 #ifndef CTXSTAT_ABTEST_H
 #define CTXSTAT_ABTEST_H
@@ -27,8 +29,30 @@ enum ctx_verdict {
  */
 bool ctx_abba_is_b(int i);
 
-enum ctx_verdict ctx_verdict_of(const struct ctx_welch *w, double alpha);
+/* Slower or faster when @p < @alpha, by the sign of B - A (@diff). */
+enum ctx_verdict ctx_verdict_of(double diff, double p, double alpha);
 const char *ctx_verdict_name(enum ctx_verdict v);
+
+/*
+ * Holm's step-down adjustment of @n p-values (S. Holm, Scand. J. Statist.
+ * 6, 1979): sorted ascending, the i-th (from 0) is multiplied by n - i,
+ * then made no smaller than the one before, at most 1. Rejecting where
+ * adj[i] < alpha keeps the chance of any false "slower" or "faster"
+ * among the n at most alpha, whatever their dependence. NAN stays NAN
+ * and does not count in n.
+ */
+void ctx_holm(const double *p, double *adj, int n);
+
+/*
+ * B's mean over A's, and Fieller's interval for it at @conf: the r with
+ * (mean_b - r mean_a)^2 <= t^2 (var_b + r^2 var_a), var the squared
+ * standard errors, t at Welch's degrees of freedom; it excludes 1 exactly
+ * when Welch's test gives p < 1 - @conf. 0, or -1 when A's mean is not
+ * clearly apart from 0 (the interval is then unbounded).
+ */
+int ctx_ratio_ci(const struct ctx_sample *a, const struct ctx_sample *b,
+		 const struct ctx_welch *w, double conf,
+		 double *ratio, double *lo, double *hi);
 
 /*
  * The fewest runs per side that separate A from B: the smallest k >= 2
@@ -46,12 +70,21 @@ struct ctx_compare_row {
 	bool clock;		/* values in ns, shown in msec */
 	const char *error;	/* not counted on a side: why */
 	const struct ctx_sample *a, *b;
-	/* filled by ctx_compare_row_eval() */
+	/* filled by ctx_compare_eval() */
 	struct ctx_welch w;
-	enum ctx_verdict verdict;
-	int runs_to_separate;
+	double sd_a, sd_b;
+	double ratio, ratio_lo, ratio_hi;	/* B / A; NAN: none */
+	double p_holm;		/* w.p adjusted over the rows tested */
+	enum ctx_verdict verdict;	/* from p_holm */
+	int runs_to_separate;	/* at alpha / rows tested; 0: not */
 };
 
-void ctx_compare_row_eval(struct ctx_compare_row *r);
+/*
+ * Test every row, then correct over the rows tested (those with two runs
+ * a side and no error): verdicts from Holm's adjusted p at
+ * CTX_COMPARE_ALPHA; runs to separate at Holm's strictest level,
+ * alpha / rows tested, so that a row that separates is significant.
+ */
+void ctx_compare_eval(struct ctx_compare_row *rows, int nr);
 
 #endif

@@ -64,7 +64,8 @@ void ctx_args_usage(FILE *f)
 "    -p, --pid <pid>       count an existing process (and children it forks)\n"
 "                          until it exits or Ctrl-C, or while <command> runs\n"
 "    -a, --all-cpus        count every task (system wide); needs CAP_PERFMON\n"
-"    -v, --verbose         more detail: all breakdown rows, kernel errors\n"
+"    -v, --verbose         more detail: all breakdown rows, kernel errors,\n"
+"                          a line per run\n"
 "        --breakdown       after each event, one row per context\n"
 "        --no-irq-estimate leave in :t what interrupts leave on the task's side\n"
 "                          of the counter reads (default: estimated and moved\n"
@@ -124,15 +125,17 @@ void ctx_args_compare_usage(FILE *f)
 "Usage: ctxstat compare [<options>] [--] <command A> [<args>] --- <command B> [<args>]\n"
 "\n"
 "Run A and B alternately in ABBA order (A B B A A B B A ...), -r times\n"
-"each (default 10), and print per event A's and B's mean, the difference\n"
-"B - A with its 95% confidence interval (Welch's t-test), the p-value and\n"
-"a verdict: slower (B counts significantly more), faster (less) or no\n"
-"significant change. For an event and its :t twin it says which one\n"
-"separates A from B with fewer runs.\n"
+"each (default 10), and print on stdout a summary, per event A's and B's\n"
+"mean +- standard deviation, B/A with its 95% confidence interval and a\n"
+"verdict, then the full table: means, B - A with its 95% confidence\n"
+"interval, p. Verdicts: slower (B counts significantly more), faster\n"
+"(less) or no significant change, by Welch's t-test with Holm's correction\n"
+"for the number of events compared. For an event and its :t twin it says\n"
+"which one separates A from B with fewer runs.\n"
 "\n"
 "    -e, --event <event>   event to compare; repeatable, or a comma list\n"
-"    -r, --repeat <n>      runs per command (default 10; the maximum with\n"
-"                          --repeat-until)\n"
+"    -r, --repeat <n>      runs per command (default 10; with\n"
+"                          --repeat-until the most it makes)\n"
 "        --repeat-until <rel>%\n"
 "                          stop once A and B both have a relative standard\n"
 "                          error below <rel>% on --repeat-event (at least 3\n"
@@ -140,20 +143,22 @@ void ctx_args_compare_usage(FILE *f)
 "        --repeat-event <event>\n"
 "                          the event --repeat-until watches (default: first)\n"
 "    -x, --field-separator <sep>\n"
-"                          CSV: event, A mean, B mean, B - A, CI low, CI\n"
-"                          high, p, df, verdict, runs to separate, A runs,\n"
-"                          B runs (clocks in msec)\n"
-"    -o, --output <file>   write the comparison to <file> instead of stderr\n"
+"                          CSV, a line per event: event, A mean, B mean,\n"
+"                          B - A, CI low, CI high, p, df, verdict, runs to\n"
+"                          separate, A runs, B runs, A sd, B sd, B/A, B/A\n"
+"                          CI low, B/A CI high, p (Holm); clocks in msec\n"
+"    -o, --output <file>   write the comparison to <file> instead of stdout\n"
 "        --save <file.json>\n"
 "                          save every run of A and B (for ctxstat report)\n"
 "        --name <name>     benchmark name in the saved file\n"
 "        --label <a>,<b>   configuration names in the saved file (A,B)\n"
 "        --no-noise-check  no warnings about a noisy setup\n"
-"    -v, --verbose         more detail\n"
+"    -v, --verbose         more detail: a line per run\n"
 "    -h, --help            this text\n"
 "\n"
 "More counts are slower, for every event. Runs to separate: the fewest\n"
-"runs per side from which on Welch's p stays below 0.05.\n", f);
+"runs per side from which on Welch's p stays below 0.05 / the number of\n"
+"events compared (Holm's first step).\n", f);
 }
 
 static int parse_percent(const char *s, double *out)
@@ -162,7 +167,8 @@ static int parse_percent(const char *s, double *out)
 	double v;
 
 	errno = 0;
-	v = strtod(s, &end);
+	/* 0.5% whatever LC_NUMERIC says, as in the examples */
+	v = strtod_l(s, &end, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
 	if (end != s && *end == '%')
 		end++;
 	if (errno || end == s || *end || !(v > 0 && v < 100))
@@ -198,7 +204,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case 'r':
 		if (parse_positive(arg, INT_MAX, &v))
 			return ctx_err(err, errlen,
-					   "bad repeat count '%s'", arg);
+				       "bad repeat count '%s'", arg);
 		a->repeat = v;
 		a->repeat_set = true;
 		return 0;
@@ -208,7 +214,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case 'x':
 		if (!*arg)
 			return ctx_err(err, errlen,
-					   "empty field separator");
+				       "empty field separator");
 		a->field_sep = arg;
 		return 0;
 	case 'j':
@@ -240,8 +246,8 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case OPT_REPEAT_UNTIL:
 		if (parse_percent(arg, &a->repeat_until))
 			return ctx_err(err, errlen,
-					   "bad --repeat-until '%s' (a percentage, e.g. 0.5%%)",
-					   arg);
+				       "bad --repeat-until '%s' (a percentage, e.g. 0.5%%)",
+				       arg);
 		return 0;
 	case OPT_REPEAT_EVENT:
 		a->repeat_event = arg;
@@ -276,14 +282,14 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
 		len = strcspn(arg, "=");
 		if (c == ':')
 			return ctx_err(err, errlen,
-					   "option `%.*s' requires a value",
-					   (int)len, arg);
+				       "option `%.*s' requires a value",
+				       (int)len, arg);
 		return ctx_err(err, errlen, "unknown option `%.*s'",
-				   (int)len, arg);
+			       (int)len, arg);
 	}
 	if (c == ':')
 		return ctx_err(err, errlen, "switch `%c' requires a value",
-				   optopt);
+			       optopt);
 	return ctx_err(err, errlen, "unknown switch `%c'", optopt);
 }
 
@@ -298,21 +304,21 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 		return ctx_err(err, errlen, "-p and -a are exclusive");
 	if (!a->cmd && !a->pid && !a->system_wide)
 		return ctx_err(err, errlen,
-				   "a command, -p <pid> or -a is required");
+			       "a command, -p <pid> or -a is required");
 	if (a->repeat > 1 && !a->cmd)
 		return ctx_err(err, errlen,
-				   "--repeat needs a command to repeat");
+			       "--repeat needs a command to repeat");
 	if (a->null_run && a->nr_event_specs)
 		return ctx_err(err, errlen, "-n and -e are exclusive");
 	if (a->repeat_until && !a->cmd)
 		return ctx_err(err, errlen,
-				   "--repeat-until needs a command to repeat");
+			       "--repeat-until needs a command to repeat");
 	if (a->repeat_event && !a->repeat_until)
 		return ctx_err(err, errlen,
-				   "--repeat-event needs --repeat-until");
+			       "--repeat-event needs --repeat-until");
 	if (a->null_run && (a->repeat_until || a->save))
 		return ctx_err(err, errlen,
-				   "-n counts nothing to repeat on or save");
+			       "-n counts nothing to repeat on or save");
 	return 0;
 }
 
@@ -355,15 +361,24 @@ static int split_commands(struct ctx_args *a, char *err, size_t errlen)
 		;
 	if (i == a->cmd_argc)
 		return ctx_err(err, errlen,
-				   "two commands are needed: <command A> --- <command B>");
+			       "two commands are needed: <command A> --- <command B>");
 	if (i == 0 || i == a->cmd_argc - 1)
 		return ctx_err(err, errlen, "empty command %s around '---'",
-				   i ? "B" : "A");
+			       i ? "B" : "A");
 	a->cmd[i] = NULL;
 	a->cmd_b = &a->cmd[i + 1];
 	a->cmd_b_argc = a->cmd_argc - i - 1;
 	a->cmd_argc = i;
 	return 0;
+}
+
+/* "a,b" with a and b different (report keeps a configuration once). */
+static bool two_labels(const char *label)
+{
+	const char *comma = strchr(label, ',');
+
+	return comma && (strlen(comma + 1) != (size_t)(comma - label) ||
+			 strncmp(label, comma + 1, comma - label));
 }
 
 int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
@@ -377,19 +392,22 @@ int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 	if (a->pid || a->system_wide || a->null_run || a->list || a->json ||
 	    a->breakdown)
 		return ctx_err(err, errlen,
-				   "compare runs two commands: -p, -a, -n, -j, --list and --breakdown do not apply");
+			       "compare runs two commands: -p, -a, -n, -j, --list and --breakdown do not apply");
 	if (!a->cmd)
 		return ctx_err(err, errlen,
-				   "two commands are needed: <command A> --- <command B>");
+			       "two commands are needed: <command A> --- <command B>");
 	if (split_commands(a, err, errlen))
 		return -1;
 	if (!a->repeat_set)
 		a->repeat = CTX_COMPARE_DEFAULT_RUNS;
 	if (a->repeat < 2)
 		return ctx_err(err, errlen,
-				   "compare needs at least 2 runs of each command");
+			       "compare needs at least 2 runs of each command");
 	if (a->repeat_event && !a->repeat_until)
 		return ctx_err(err, errlen,
-				   "--repeat-event needs --repeat-until");
+			       "--repeat-event needs --repeat-until");
+	if (a->label && !two_labels(a->label))
+		return ctx_err(err, errlen,
+			       "--label for compare is '<A label>,<B label>', two different names");
 	return 0;
 }

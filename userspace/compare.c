@@ -12,17 +12,12 @@
 #include "abprint.h"
 #include "compare.h"
 #include "noise.h"
+#include "progress.h"
 #include "repeat.h"
 #include "runner.h"
 #include "save.h"
 #include "stat.h"
 #include "workload.h"
-
-static bool is_clock_event(const struct ctx_event *ev)
-{
-	return ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
-	       ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
-}
 
 static int compare_table(const struct ctx_runner *ra,
 			 const struct ctx_runner *rb, FILE *out)
@@ -46,7 +41,7 @@ static int compare_table(const struct ctx_runner *ra,
 		r->name = l->ev[i].name;
 		r->counter = l->ev[i].counter;
 		r->task_only = l->ev[i].task_only;
-		r->clock = is_clock_event(&l->ev[i]);
+		r->clock = ctx_event_is_clock(&l->ev[i]);
 		err = ra->counters[r->counter].error ?: rb->counters[r->counter].error;
 		if (err == -EOPNOTSUPP || err == -ENOENT)
 			r->error = "<not supported>";
@@ -54,8 +49,8 @@ static int compare_table(const struct ctx_runner *ra,
 			r->error = strerror(-err);
 		r->a = ctx_runner_values(ra, i);
 		r->b = ctx_runner_values(rb, i);
-		ctx_compare_row_eval(r);
 	}
+	ctx_compare_eval(rows, l->nr);
 	ctx_compare_print(&p, rows, l->nr);
 	free(rows);
 	return 0;
@@ -81,10 +76,11 @@ static bool precise_enough(const struct ctx_runner *ra,
 }
 
 static int run_compare(const struct ctx_args *args,
-		       const struct ctx_event_list *l, FILE *out)
+		       struct ctx_event_list *l, FILE *out)
 {
 	struct ctx_args a = *args, b = *args;
-	struct ctx_runner *ra, *rb, *r;
+	struct ctx_runner *ra, *rb, *r = NULL;
+	struct ctx_progress progress;
 	int i, err = 0, code = 0, watch = ctx_until_event(args, l);
 
 	b.cmd = args->cmd_b;
@@ -98,9 +94,13 @@ static int run_compare(const struct ctx_args *args,
 		return 1;
 	}
 	ctx_install_signal_handlers();
+	ctx_progress_init(&progress, stderr, "ctxstat compare",
+			  2 * ctx_max_runs(args), args->repeat_until,
+			  args->verbose);
 	for (i = 0; i < 2 * ctx_max_runs(args) && !err && !code; i++) {
 		bool is_b = ctx_abba_is_b(i);
 
+		ctx_progress_run(&progress, i + 1, is_b ? "B" : "A");
 		r = is_b ? rb : ra;
 		err = ctx_runner_run(r);
 		if (!err)
@@ -110,6 +110,7 @@ static int run_compare(const struct ctx_args *args,
 		if (args->repeat_until && precise_enough(ra, rb, watch))
 			break;
 	}
+	ctx_progress_done(&progress);
 	if (!err && !code) {
 		err = compare_table(ra, rb, out);
 		if (args->repeat_until) {
@@ -121,8 +122,9 @@ static int run_compare(const struct ctx_args *args,
 		if (args->save && ctx_save_compare(ra, rb))
 			err = -EIO;
 	}
-	if (!code)
-		code = err ? (err == -ENOENT ? 127 : 1) : 0;
+	/* r: the runner whose run failed, if one did */
+	if (!code && err)
+		code = ctx_runner_exit_code(r, err);
 	ctx_runner_free(ra);
 	ctx_runner_free(rb);
 	return code;
@@ -130,7 +132,7 @@ static int run_compare(const struct ctx_args *args,
 
 int ctx_compare_main(int argc, char **argv)
 {
-	static struct ctx_event_list events;
+	struct ctx_event_list events = { 0 };
 	struct ctx_args args;
 	char err[256];
 	FILE *out;
@@ -145,11 +147,12 @@ int ctx_compare_main(int argc, char **argv)
 		ctx_args_compare_usage(stdout);
 		return 0;
 	}
-	code = ctx_stat_prepare(&args, &events, stderr, &out);
+	/* results on stdout, as report's: they are not the workload's */
+	code = ctx_stat_prepare(&args, &events, stdout, &out);
 	if (code)
 		return code;
 	code = run_compare(&args, &events, out);
-	if (out != stderr)
+	if (out != stdout)
 		fclose(out);
 	return code;
 }

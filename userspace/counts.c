@@ -22,17 +22,26 @@ static void samples_of(struct ctx_counter_values *c, struct ctx_sample **s)
 	s[i++] = &c->running;
 }
 
+int ctx_counter_reserve(struct ctx_counter_values *c, int n)
+{
+	struct ctx_sample *s[NR_SAMPLES];
+	int i;
+
+	samples_of(c, s);
+	for (i = 0; i < NR_SAMPLES; i++)
+		if (ctx_sample_reserve(s[i], n))
+			return -ENOMEM;
+	return 0;
+}
+
 int ctx_counter_add(struct ctx_counter_values *c,
 		    const struct ctx_counter_reading *rd)
 {
 	uint64_t ena = rd->time_enabled, run = rd->time_running;
-	struct ctx_sample *s[NR_SAMPLES];
-	int i, b;
+	int b;
 
-	samples_of(c, s);
-	for (i = 0; i < NR_SAMPLES; i++)
-		if (ctx_sample_reserve(s[i], s[i]->n + 1))
-			return -ENOMEM;
+	if (ctx_counter_reserve(c, c->full.n + 1))
+		return -ENOMEM;
 	ctx_sample_add(&c->full, ctx_scale_count(rd->full, ena, run));
 	for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
 		ctx_sample_add(&c->bucket[b],

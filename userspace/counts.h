@@ -29,13 +29,22 @@ struct ctx_counter_reading {
 	uint64_t time_enabled, time_running;
 };
 
+/* Room for @n runs in every sample of @c: 0, or -ENOMEM. */
+int ctx_counter_reserve(struct ctx_counter_values *c, int n);
 /*
  * Append one run's reading, scaled as perf scales a multiplexed counter.
- * All of it or nothing: 0, or -ENOMEM with @c unchanged.
+ * All of it or nothing: 0, or -ENOMEM with @c unchanged; never fails
+ * after ctx_counter_reserve() made room.
  */
 int ctx_counter_add(struct ctx_counter_values *c,
 		    const struct ctx_counter_reading *rd);
 void ctx_counter_free(struct ctx_counter_values *c);
+
+/* Counted, in the last run at least: its values mean something. */
+static inline bool ctx_counter_ok(const struct ctx_counter_values *c)
+{
+	return !c->error && c->counted;
+}
 
 /* The values a displayed event shows: the task bucket for :t, else full. */
 const struct ctx_sample *ctx_event_values(const struct ctx_event *ev,

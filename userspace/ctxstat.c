@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "quiesce.h"
 #include "report.h"
 #include "stat.h"
 #include "util.h"
@@ -22,6 +23,8 @@ static const struct {
 	  "run two commands alternately and compare their counts" },
 	{ "report", ctx_report_main,
 	  "tabulate results saved with --save" },
+	{ "quiesce", ctx_quiesce_main,
+	  "run a command on a machine set up for quiet measurements" },
 };
 
 static void subcommands_usage(FILE *f)

@@ -150,8 +150,8 @@ static int parse_modifiers(const char *mods, struct ctx_event *ev,
 			break;
 		default:
 			return ctx_err(err, errlen,
-				    "unknown modifier '%c' in '%s' (known: t, u, k, h)",
-				    *p, ev->name);
+				       "unknown modifier '%c' in '%s' (known: t, u, k, h)",
+				       *p, ev->name);
 		}
 	}
 	if (user || kernel || hv) {
@@ -188,11 +188,11 @@ int ctx_event_parse(const char *spec, struct ctx_event *ev,
 		hint = ctx_event_suggest(base);
 		if (hint)
 			return ctx_err(err, errlen,
-				    "unknown event '%s'; did you mean '%s'? (ctxstat --list)",
-				    base, hint);
+				       "unknown event '%s'; did you mean '%s'? (ctxstat --list)",
+				       base, hint);
 		return ctx_err(err, errlen,
-			    "unknown event '%s' (ctxstat --list shows the known ones)",
-			    base);
+			       "unknown event '%s' (ctxstat --list shows the known ones)",
+			       base);
 	}
 	if (colon && parse_modifiers(colon + 1, ev, err, errlen))
 		return -1;
@@ -216,8 +216,8 @@ static int assign_counter(struct ctx_event_list *l, struct ctx_event *ev,
 	}
 	if (l->nr_counters == CTXCOUNT_MAX_EVENTS)
 		return ctx_err(err, errlen,
-			    "too many distinct events: at most %d counters",
-			    CTXCOUNT_MAX_EVENTS);
+			       "too many distinct events: at most %d counters",
+			       CTXCOUNT_MAX_EVENTS);
 	c = &l->counters[l->nr_counters];
 	c->type = ev->type;
 	c->config = ev->config;
@@ -233,7 +233,7 @@ static int add_one(struct ctx_event_list *l, const char *spec,
 
 	if (l->nr == CTX_MAX_EVENTS)
 		return ctx_err(err, errlen, "too many events: at most %d",
-			    CTX_MAX_EVENTS);
+			       CTX_MAX_EVENTS);
 	ev = &l->ev[l->nr];
 	if (ctx_event_parse(spec, ev, err, errlen) ||
 	    assign_counter(l, ev, err, errlen))

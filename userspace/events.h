@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/ctxcount.h>
+#include <linux/perf_event.h>
 
 #define CTX_EVENT_NAME_MAX	64
 #define CTX_MAX_EVENTS		64	/* displayed events; counters are fewer */
@@ -59,6 +60,13 @@ static inline bool ctx_event_is(const struct ctx_event *ev, uint32_t type,
 				uint64_t config)
 {
 	return ev->type == type && ev->config == config;
+}
+
+/* task-clock and cpu-clock count ns; perf prints them in msec. */
+static inline bool ctx_event_is_clock(const struct ctx_event *ev)
+{
+	return ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
+	       ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 }
 
 #endif

@@ -228,7 +228,8 @@ static struct ctx_json *parse_number(struct parser *p)
 	j = new_node(p, CTX_JSON_NUMBER);
 	if (!j)
 		return NULL;
-	j->num = strtod(buf, NULL);
+	/* JSON's decimal point, whatever LC_NUMERIC says */
+	j->num = strtod_l(buf, NULL, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
 	if (isinf(j->num)) {
 		free(j);
 		return fail(p, "number out of range");

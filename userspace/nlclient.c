@@ -65,6 +65,9 @@ static int put_events(struct nl_msg *msg, const struct ctx_nl_event_req *ev,
 		    nla_put_u64(msg, CTXCOUNT_EVENT_A_CONFIG, ev[i].config) ||
 		    nla_put_u32(msg, CTXCOUNT_EVENT_A_FLAGS, ev[i].flags))
 			return -1;
+		if (ev[i].has_perf_fd &&
+		    nla_put_s32(msg, CTXCOUNT_EVENT_A_PERF_FD, ev[i].perf_fd))
+			return -1;
 		nla_nest_end(msg, one);
 	}
 	return nla_nest_end(msg, list);
@@ -138,6 +141,7 @@ static struct nla_policy reply_policy[CTXCOUNT_A_MAX + 1] = {
 	[CTXCOUNT_A_STATS_SESSIONS]	= { .type = NLA_U32 },
 	[CTXCOUNT_A_STATS_FEATURES]	= { .type = NLA_U32 },
 	[CTXCOUNT_A_CPUS_LOST]		= { .type = NLA_U32 },
+	[CTXCOUNT_A_TASKS_NOW]		= { .type = NLA_U32 },
 };
 
 static uint64_t get_u64_or_0(struct nlattr *a)
@@ -218,6 +222,8 @@ int ctx_nl_parse_reply(struct nlmsghdr *nlh, struct ctx_nl_reply *r)
 	r->tasks_lost = get_u64_or_0(tb[CTXCOUNT_A_TASKS_LOST]);
 	if (tb[CTXCOUNT_A_CPUS_LOST])
 		r->cpus_lost = nla_get_u32(tb[CTXCOUNT_A_CPUS_LOST]);
+	if (tb[CTXCOUNT_A_TASKS_NOW])
+		r->tasks_now = nla_get_u32(tb[CTXCOUNT_A_TASKS_NOW]);
 	if (tb[CTXCOUNT_A_STATS_SESSIONS])
 		r->stats_sessions = nla_get_u32(tb[CTXCOUNT_A_STATS_SESSIONS]);
 	if (tb[CTXCOUNT_A_STATS_FEATURES])

@@ -27,6 +27,8 @@ struct ctx_nl_event_req {
 	uint32_t type;
 	uint64_t config;
 	uint32_t flags;
+	bool has_perf_fd;	/* send perf_fd as the event's proof */
+	int perf_fd;		/* perf_event_open() fd of the same event */
 };
 
 /* One event of a SESSION_NEW or SESSION_READ reply. */
@@ -43,6 +45,7 @@ struct ctx_nl_reply {
 	uint32_t session_id;
 	uint64_t tasks_seen;
 	uint64_t tasks_lost;
+	uint32_t tasks_now;	/* tasks in the monitored set (READ) */
 	uint32_t cpus_lost;	/* CPUs that came online without counters */
 	uint32_t stats_sessions;
 	uint32_t stats_features;

@@ -2,7 +2,7 @@
 /*
  * noise: the checks behind ctxstat's noisy-setup warnings. Each names the
  * file it read and what the quiet value would be, so the reader can fix
- * it by hand or with scripts/quiesce.
+ * it by hand or with ctxstat quiesce (scripts/quiesce).
  */
 #include <glob.h>
 #include <stdio.h>
@@ -58,7 +58,7 @@ static int check_governors(FILE *f, const char *sys)
 		fclose(gf);
 	}
 	if (nr_bad)
-		fprintf(f, "ctxstat: warning: cpufreq governor '%s', not 'performance', on %d of %zu CPUs: clock changes add noise (scripts/quiesce sets it)\n",
+		fprintf(f, "ctxstat: warning: cpufreq governor '%s', not 'performance', on %d of %zu CPUs: clock changes add noise (ctxstat quiesce sets it)\n",
 			first_bad, nr_bad, g.gl_pathc);
 	globfree(&g);
 	return !!nr_bad;
@@ -70,12 +70,12 @@ static int check_turbo(FILE *f, const char *sys)
 
 	if (!read_setting(sys, "devices/system/cpu/intel_pstate/no_turbo",
 			  v, sizeof(v)) && !strcmp(v, "0")) {
-		fprintf(f, "ctxstat: warning: turbo is on (intel_pstate/no_turbo is 0): the clock follows temperature (scripts/quiesce turns it off)\n");
+		fprintf(f, "ctxstat: warning: turbo is on (intel_pstate/no_turbo is 0): the clock follows temperature (ctxstat quiesce turns it off)\n");
 		return 1;
 	}
 	if (!read_setting(sys, "devices/system/cpu/cpufreq/boost", v,
 			  sizeof(v)) && !strcmp(v, "1")) {
-		fprintf(f, "ctxstat: warning: turbo is on (cpufreq/boost is 1): the clock follows temperature (scripts/quiesce turns it off)\n");
+		fprintf(f, "ctxstat: warning: turbo is on (cpufreq/boost is 1): the clock follows temperature (ctxstat quiesce turns it off)\n");
 		return 1;
 	}
 	return 0;
@@ -88,7 +88,7 @@ static int check_nmi_watchdog(FILE *f, const char *proc)
 	if (read_setting(proc, "sys/kernel/nmi_watchdog", v, sizeof(v)) ||
 	    !strcmp(v, "0"))
 		return 0;
-	fprintf(f, "ctxstat: warning: the NMI watchdog is on (kernel.nmi_watchdog is %s): it holds a counter and interrupts the workload (scripts/quiesce turns it off)\n",
+	fprintf(f, "ctxstat: warning: the NMI watchdog is on (kernel.nmi_watchdog is %s): it holds a counter and interrupts the workload (ctxstat quiesce turns it off)\n",
 		v);
 	return 1;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * noise: spot a machine set up for noisy measurements (what
- * scripts/quiesce fixes): a cpufreq governor other than performance, turbo
+ * ctxstat quiesce fixes): a cpufreq governor other than performance, turbo
  * on, the NMI watchdog on. Reads sysfs and procfs under $CTX_SYSFS_ROOT
  * and $CTX_PROCFS_ROOT when set (tests point them at a fake tree).
  */

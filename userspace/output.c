@@ -13,6 +13,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
+#include "metric.h"
 #include "output.h"
 #include "stats.h"
 #include "util.h"
@@ -62,12 +63,6 @@ void ctx_bucket_label(int bucket, char *buf, size_t len)
 	}
 }
 
-/* A metric beside a count: perf's " # fmt unit"; fmt NULL = none. */
-struct metric {
-	const char *fmt;
-	char unit[32];
-	double val;
-};
 
 /* One printed line. */
 struct row {
@@ -75,7 +70,7 @@ struct row {
 	const struct ctx_event *ev;
 	const struct ctx_counter_values *c;
 	const struct ctx_sample *val;	/* full or one bucket */
-	struct metric metric;
+	struct ctx_metric metric;
 };
 
 struct printer {
@@ -83,175 +78,20 @@ struct printer {
 	const struct ctx_series *r;
 };
 
-static bool is_clock(const struct ctx_event *ev)
-{
-	return ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
-	       ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
-}
-
 /* Clocks count ns and print msec, as perf's task-clock/cpu-clock. */
 static double display_scale(const struct ctx_event *ev)
 {
-	return is_clock(ev) ? 1e-6 : 1.0;
+	return ctx_event_is_clock(ev) ? 1e-6 : 1.0;
 }
 
 static const char *display_unit(const struct ctx_event *ev)
 {
-	return is_clock(ev) ? "msec" : "";
-}
-
-static bool counter_ok(const struct ctx_counter_values *c)
-{
-	return !c->error && c->counted;
-}
-
-/* Mean full count of the counter for (type, config, flags), if counted. */
-static bool find_full(const struct printer *p, uint32_t type, uint64_t config,
-		      uint32_t flags, double *avg)
-{
-	const struct ctx_event_list *l = p->r->events;
-	const struct ctx_counter *c;
-	int i;
-
-	for (i = 0; i < l->nr_counters; i++) {
-		c = &l->counters[i];
-		if (c->type != type || c->config != config || c->flags != flags)
-			continue;
-		if (!counter_ok(&p->r->counters[i]))
-			return false;
-		*avg = ctx_sample_mean(&p->r->counters[i].full);
-		return true;
-	}
-	return false;
-}
-
-/* perf's STAT_NSECS: task-clock, else cpu-clock, of the same modifiers. */
-static bool find_nsecs(const struct printer *p, uint32_t flags, double *ns)
-{
-	return find_full(p, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
-			 flags, ns) ||
-	       find_full(p, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
-			 flags, ns);
-}
-
-static void set_metric(struct metric *m, const char *fmt, const char *unit,
-		       double val)
-{
-	m->fmt = fmt;
-	snprintf(m->unit, sizeof(m->unit), "%s", unit);
-	m->val = val;
-}
-
-static void ratio_metric(struct metric *m, double num, double den,
-			 const char *fmt, const char *unit, double factor)
-{
-	if (den)
-		set_metric(m, fmt, unit, factor * num / den);
-}
-
-/* perf's convert_unit_double + "/sec": events per second of task-clock. */
-static void rate_metric(struct metric *m, double avg, double nsecs)
-{
-	double ratio = nsecs ? 1e9 * avg / nsecs : 0;
-	const char *unit = "/sec";
-
-	if (ratio >= 1e9) {
-		ratio /= 1e9;
-		unit = "G/sec";
-	} else if (ratio >= 1e6) {
-		ratio /= 1e6;
-		unit = "M/sec";
-	} else if (ratio >= 1e3) {
-		ratio /= 1e3;
-		unit = "K/sec";
-	}
-	set_metric(m, "%8.3f", unit, ratio);
-}
-
-struct miss_ratio {
-	uint32_t type;
-	uint64_t miss, base;
-	const char *unit;
-};
-
-#define HW_CACHE(cache, op, res) \
-	(PERF_COUNT_HW_CACHE_##cache | PERF_COUNT_HW_CACHE_OP_##op << 8 | \
-	 PERF_COUNT_HW_CACHE_RESULT_##res << 16)
-
-/* perf's "% of all X" metrics: a miss count over its base event. */
-static const struct miss_ratio miss_ratios[] = {
-	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES,
-	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "of all branches" },
-	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
-	  PERF_COUNT_HW_CACHE_REFERENCES, "of all cache refs" },
-	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
-	  PERF_COUNT_HW_CPU_CYCLES, "frontend cycles idle" },
-	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
-	  PERF_COUNT_HW_CPU_CYCLES, "backend cycles idle" },
-	{ PERF_TYPE_HW_CACHE, HW_CACHE(L1D, READ, MISS),
-	  HW_CACHE(L1D, READ, ACCESS), "of all L1-dcache accesses" },
-	{ PERF_TYPE_HW_CACHE, HW_CACHE(L1I, READ, MISS),
-	  HW_CACHE(L1I, READ, ACCESS), "of all L1-icache accesses" },
-	{ PERF_TYPE_HW_CACHE, HW_CACHE(LL, READ, MISS),
-	  HW_CACHE(LL, READ, ACCESS), "of all LL-cache accesses" },
-	{ PERF_TYPE_HW_CACHE, HW_CACHE(DTLB, READ, MISS),
-	  HW_CACHE(DTLB, READ, ACCESS), "of all dTLB cache accesses" },
-	{ PERF_TYPE_HW_CACHE, HW_CACHE(ITLB, READ, MISS),
-	  HW_CACHE(ITLB, READ, ACCESS), "of all iTLB cache accesses" },
-};
-
-static bool miss_metric(const struct printer *p, const struct ctx_event *ev,
-			double avg, struct metric *m)
-{
-	const struct miss_ratio *mr;
-	double base;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(miss_ratios); i++) {
-		mr = &miss_ratios[i];
-		if (!ctx_event_is(ev, mr->type, mr->miss))
-			continue;
-		if (find_full(p, mr->type, mr->base, ev->flags, &base))
-			ratio_metric(m, avg, base, "%7.2f%%", mr->unit, 100.0);
-		return true;
-	}
-	return false;
-}
-
-/* perf stat's metric for a full count (stat-shadow.c, simplified). */
-static void full_metric(const struct printer *p, const struct ctx_event *ev,
-			double avg, struct metric *m)
-{
-	double nsecs, cycles, wall = ctx_sample_mean(p->r->elapsed_ns);
-	bool have_nsecs = find_nsecs(p, ev->flags, &nsecs);
-
-	if (is_clock(ev)) {
-		ratio_metric(m, avg, wall, "%8.3f", "CPUs utilized", 1.0);
-	} else if (ctx_event_is(ev, PERF_TYPE_HARDWARE,
-				PERF_COUNT_HW_CPU_CYCLES)) {
-		if (have_nsecs)
-			ratio_metric(m, avg, nsecs, "%8.3f", "GHz", 1.0);
-	} else if (ctx_event_is(ev, PERF_TYPE_HARDWARE,
-				PERF_COUNT_HW_INSTRUCTIONS)) {
-		if (find_full(p, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
-			      ev->flags, &cycles))
-			ratio_metric(m, avg, cycles, "%7.2f ",
-				     "insn per cycle", 1.0);
-	} else if (!miss_metric(p, ev, avg, m) && have_nsecs) {
-		rate_metric(m, avg, nsecs);
-	}
-}
-
-/* Share of the full count: ":t" rows and breakdown rows. */
-static void share_metric(const struct row *row, struct metric *m)
-{
-	ratio_metric(m, ctx_sample_mean(row->val), ctx_sample_mean(&row->c->full),
-		     "%7.2f%%", "of all", 100.0);
+	return ctx_event_is_clock(ev) ? "msec" : "";
 }
 
 static bool row_ok(const struct row *row)
 {
-	return counter_ok(row->c);
+	return ctx_counter_ok(row->c);
 }
 
 static double row_noise(const struct printer *p, const struct row *row)
@@ -284,7 +124,7 @@ static const char *bad_count(const struct row *row)
 	return row->c->error ? CNTR_NOT_SUPPORTED : CNTR_NOT_COUNTED;
 }
 
-static void print_std_metric(FILE *f, const struct metric *m)
+static void print_std_metric(FILE *f, const struct ctx_metric *m)
 {
 	int n;
 
@@ -324,7 +164,7 @@ static void print_std_row(const struct printer *p, const struct row *row)
 }
 
 /* perf's CSV metric value: the formatted number without padding or '%'. */
-static void csv_metric_value(const struct metric *m, char *buf, size_t len)
+static void csv_metric_value(const struct ctx_metric *m, char *buf, size_t len)
 {
 	char *start, *end;
 
@@ -468,7 +308,8 @@ static void print_breakdown(const struct printer *p, const struct ctx_event *ev,
 		row.ev = ev;
 		row.c = c;
 		row.val = &c->bucket[b];
-		share_metric(&row, &row.metric);
+		ctx_share_metric(ctx_sample_mean(row.val),
+				 ctx_sample_mean(&c->full), &row.metric);
 		print_row(p, &row);
 	}
 }
@@ -485,11 +326,12 @@ static void print_event(const struct printer *p, const struct ctx_event *ev,
 	};
 
 	if (ev->task_only)
-		share_metric(&row, &row.metric);
+		ctx_share_metric(ctx_sample_mean(row.val), ctx_sample_mean(&c->full),
+				 &row.metric);
 	else
-		full_metric(p, ev, ctx_sample_mean(&c->full), &row.metric);
+		ctx_full_metric(p->r, ev, ctx_sample_mean(&c->full), &row.metric);
 	print_row(p, &row);
-	if (p->o->breakdown && with_breakdown && counter_ok(c))
+	if (p->o->breakdown && with_breakdown && ctx_counter_ok(c))
 		print_breakdown(p, ev, c);
 }
 
@@ -573,9 +415,13 @@ void ctx_output_series(const struct ctx_output_opts *o,
 	struct printer p = { .o = o, .r = r };
 	bool done[CTXCOUNT_MAX_EVENTS] = { false };
 	const struct ctx_event *ev;
+	locale_t old = (locale_t)0;
 	bool here;
 	int i;
 
+	/* CSV and JSON are for programs; perf's table groups per locale. */
+	if (o->format != CTX_OUTPUT_STD)
+		old = uselocale(ctx_c_locale());
 	if (o->format == CTX_OUTPUT_STD)
 		print_header(&p);
 	for (i = 0; !r->null_run && i < r->events->nr; i++) {
@@ -587,5 +433,7 @@ void ctx_output_series(const struct ctx_output_opts *o,
 	}
 	if (o->format == CTX_OUTPUT_STD)
 		print_footer(&p);
+	if (old)
+		uselocale(old);
 	fflush(o->f);
 }

@@ -83,7 +83,7 @@ void ctx_print_outliers(const struct ctx_runner *r, const char *who)
 		const struct ctx_sample *v = ctx_runner_values(r, i);
 
 		o = calloc(v->n ? v->n : 1, sizeof(*o));
-		if (o && ctx_sample_outliers(v, o))
+		if (o && ctx_sample_outliers(v, o) > 0)
 			print_event_outliers(v, who, l->ev[i].name, o);
 		free(o);
 	}

@@ -85,6 +85,11 @@ int ctx_report_main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (ctx_results_check_unique(&set, err, sizeof(err))) {
+		fprintf(stderr, "ctxstat report: %s\n", err);
+		ctx_results_free(&set);
+		return 1;
+	}
 	if (output && !(out = fopen(output, "w"))) {
 		fprintf(stderr, "ctxstat report: cannot open %s: %m\n", output);
 		ctx_results_free(&set);

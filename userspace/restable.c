@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "abtest.h"
+#include "csv.h"
 #include "restable.h"
+#include "util.h"
 #include "welch.h"
 
 struct row {
@@ -180,47 +182,67 @@ static void text_or_md(FILE *f, const struct table *t, bool md)
 	free(wc);
 }
 
+/* "<configuration> <what>", one header field */
+static void csv_head(FILE *f, const char *s, const char *cfg,
+		     const char *what)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "%s %s", cfg, what);
+	ctx_csv_field(f, s, name, 0);
+}
+
+/* One configuration's fields of a row; @base is the first's cell. */
+static void csv_cells(FILE *f, const char *s,
+		      const struct ctx_result_event *e,
+		      const struct ctx_result_event *base, bool first)
+{
+	bool ok = e && !e->error && e->values.n;
+	struct ctx_welch w;
+
+	if (ok) {
+		ctx_csv_num(f, s, "%.17g", ctx_sample_mean(&e->values));
+		ctx_csv_num(f, s, "%.17g", ctx_sample_ci95(&e->values));
+		ctx_csv_num(f, s, "%.0f", e->values.n);
+	} else {
+		fprintf(f, "%s%s%s", s, s, s);
+	}
+	if (first)
+		return;
+	if (ok && base && !base->error &&
+	    !ctx_welch(&base->values, &e->values, 0.95, &w) && w.mean_a != 0) {
+		ctx_csv_num(f, s, "%.4f", 100.0 * w.diff / w.mean_a);
+		ctx_csv_num(f, s, "%.6g", w.p);
+	} else {
+		fprintf(f, "%s%s", s, s);
+	}
+}
+
 static void csv(FILE *f, const struct table *t, const char *s)
 {
 	int i, j;
 
-	fprintf(f, "benchmark%sevent", s);
+	ctx_csv_field(f, s, "benchmark", 1);
+	ctx_csv_field(f, s, "event", 0);
 	for (j = 0; j < t->nr_cfgs; j++) {
-		fprintf(f, "%s%s mean%s%s ci95%s%s runs", s, t->cfgs[j], s,
-			t->cfgs[j], s, t->cfgs[j]);
-		if (j)
-			fprintf(f, "%s%s change%%%s%s p", s, t->cfgs[j], s,
-				t->cfgs[j]);
+		csv_head(f, s, t->cfgs[j], "mean");
+		csv_head(f, s, t->cfgs[j], "ci95");
+		csv_head(f, s, t->cfgs[j], "runs");
+		if (j) {
+			csv_head(f, s, t->cfgs[j], "change%");
+			csv_head(f, s, t->cfgs[j], "p");
+		}
 	}
 	fputc('\n', f);
 	for (i = 0; i < t->nr_rows; i++) {
 		const struct ctx_result_event *base =
 			find(t, &t->rows[i], t->cfgs[0]);
 
-		fprintf(f, "%s%s%s", t->rows[i].bench, s, t->rows[i].event);
-		for (j = 0; j < t->nr_cfgs; j++) {
-			const struct ctx_result_event *e =
-				find(t, &t->rows[i], t->cfgs[j]);
-			struct ctx_welch w;
-			bool ok = e && !e->error && e->values.n;
-
-			if (ok)
-				fprintf(f, "%s%.17g%s%.17g%s%d", s,
-					ctx_sample_mean(&e->values), s,
-					ctx_sample_ci95(&e->values), s,
-					e->values.n);
-			else
-				fprintf(f, "%s%s%s", s, s, s);
-			if (!j)
-				continue;
-			if (ok && base && !base->error &&
-			    !ctx_welch(&base->values, &e->values, 0.95, &w) &&
-			    w.mean_a != 0)
-				fprintf(f, "%s%.4f%s%.6g", s,
-					100.0 * w.diff / w.mean_a, s, w.p);
-			else
-				fprintf(f, "%s%s", s, s);
-		}
+		ctx_csv_field(f, s, t->rows[i].bench, 1);
+		ctx_csv_field(f, s, t->rows[i].event, 0);
+		for (j = 0; j < t->nr_cfgs; j++)
+			csv_cells(f, s, find(t, &t->rows[i], t->cfgs[j]), base,
+				  !j);
 		fputc('\n', f);
 	}
 }
@@ -235,10 +257,15 @@ int ctx_results_table(FILE *f, enum ctx_table_format fmt, const char *sep,
 		free(t.cfgs);
 		return -1;
 	}
-	if (fmt == CTX_TABLE_CSV)
+	if (fmt == CTX_TABLE_CSV) {
+		locale_t old = uselocale(ctx_c_locale());
+
 		csv(f, &t, sep ? sep : ",");
-	else
+		if (old)
+			uselocale(old);
+	} else {
 		text_or_md(f, &t, fmt == CTX_TABLE_MARKDOWN);
+	}
 	free(t.rows);
 	free(t.cfgs);
 	return 0;

@@ -25,11 +25,16 @@ static void write_values(FILE *f, const struct ctx_sample *s)
 	fputc(']', f);
 }
 
-static void write_event(FILE *f, const struct ctx_result_event *e)
+/* 0, or -ENOMEM: the outliers cannot be found. */
+static int write_event(FILE *f, const struct ctx_result_event *e)
 {
 	bool *out = calloc(e->values.n ? e->values.n : 1, sizeof(*out));
-	int i, first = 1;
+	int i, first = 1, nr = out ? ctx_sample_outliers(&e->values, out) : -1;
 
+	if (nr < 0) {
+		free(out);
+		return -ENOMEM;
+	}
 	fputs("        {\"name\": ", f);
 	ctx_json_write_string(f, e->name);
 	if (e->error) {
@@ -39,19 +44,19 @@ static void write_event(FILE *f, const struct ctx_result_event *e)
 	fputs(", \"values\": ", f);
 	write_values(f, &e->values);
 	fputs(", \"outliers\": [", f);
-	if (out && ctx_sample_outliers(&e->values, out))
-		for (i = 0; i < e->values.n; i++)
-			if (out[i]) {
-				fprintf(f, "%s%d", first ? "" : ", ", i);
-				first = 0;
-			}
+	for (i = 0; nr && i < e->values.n; i++)
+		if (out[i]) {
+			fprintf(f, "%s%d", first ? "" : ", ", i);
+			first = 0;
+		}
 	free(out);
 	fprintf(f, "], \"mean\": %.17g, \"stddev\": %.17g, \"ci95\": %.17g}",
 		ctx_sample_mean(&e->values), ctx_sample_sd(&e->values),
 		ctx_sample_ci95(&e->values));
+	return 0;
 }
 
-static void write_result(FILE *f, const struct ctx_result *r)
+static int write_result(FILE *f, const struct ctx_result *r)
 {
 	int i;
 
@@ -69,25 +74,40 @@ static void write_result(FILE *f, const struct ctx_result *r)
 	write_values(f, &r->elapsed_ns);
 	fputs(",\n      \"events\": [\n", f);
 	for (i = 0; i < r->nr_ev; i++) {
-		write_event(f, &r->ev[i]);
+		if (write_event(f, &r->ev[i]))
+			return -ENOMEM;
 		fputs(i + 1 < r->nr_ev ? ",\n" : "\n", f);
 	}
 	fputs("      ]\n    }", f);
+	return 0;
 }
 
-int ctx_results_write(FILE *f, const struct ctx_result *r, int nr)
+static int write_doc(FILE *f, const struct ctx_result *r, int nr)
 {
 	int i;
 
 	fprintf(f, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n  \"results\": [\n",
 		CTX_RESULTS_FORMAT, CTX_RESULTS_VERSION);
 	for (i = 0; i < nr; i++) {
-		write_result(f, &r[i]);
+		if (write_result(f, &r[i]))
+			return -ENOMEM;
 		fputs(i + 1 < nr ? ",\n" : "\n", f);
 	}
 	fputs("  ]\n}\n", f);
+	return 0;
+}
+
+int ctx_results_write(FILE *f, const struct ctx_result *r, int nr)
+{
+	locale_t old = uselocale(ctx_c_locale());
+	int err = write_doc(f, r, nr);
+
+	if (old)
+		uselocale(old);
 	fflush(f);
-	return ferror(f) ? -EIO : 0;
+	if (!err && ferror(f))
+		err = -EIO;
+	return err;
 }
 
 /* ------------------------------------------------------------ reading -- */
@@ -198,6 +218,7 @@ static int load_result(struct loader *l, const struct ctx_json *o, int idx,
 	int i;
 
 	snprintf(where, sizeof(where), "results[%d]", idx);
+	r->source = l->name;
 	if (o->type != CTX_JSON_OBJECT)
 		return bad(l, "%s must be an object", where);
 	if (get_string(l, o, "benchmark", where, &r->benchmark) ||
@@ -310,6 +331,26 @@ int ctx_results_load(struct ctx_result_set *set, const char *path,
 	ret = ctx_results_parse(set, path, text, len, err, errlen);
 	free(text);
 	return ret;
+}
+
+int ctx_results_check_unique(const struct ctx_result_set *set,
+			     char *err, size_t errlen)
+{
+	const struct ctx_result *a, *b;
+	int i, j;
+
+	for (i = 0; i < set->nr; i++)
+		for (j = i + 1; j < set->nr; j++) {
+			a = &set->r[i];
+			b = &set->r[j];
+			if (strcmp(a->benchmark, b->benchmark) ||
+			    strcmp(a->config, b->config))
+				continue;
+			return ctx_err(err, errlen,
+				       "benchmark '%s', configuration '%s': in %s and in %s (one of them needs another --label or --name)",
+				       a->benchmark, a->config, a->source, b->source);
+		}
+	return 0;
 }
 
 void ctx_result_free(struct ctx_result *r)

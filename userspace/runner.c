@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 
 #include "calibrate.h"
+#include "proof.h"
 #include "runner.h"
 #include "workload.h"
 
@@ -51,22 +52,6 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* Which privilege is missing, for when the kernel did not say itself. */
-static void print_permission_hint(const struct ctx_args *a, bool kernel_said)
-{
-	if (a->system_wide) {
-		if (!kernel_said)
-			fprintf(stderr,
-				"ctxstat: counting system wide needs CAP_PERFMON or CAP_SYS_ADMIN\n");
-		return;
-	}
-	fprintf(stderr,
-		"ctxstat: counting a task needs CAP_PERFMON or CAP_SYS_ADMIN, or a task\n"
-		"         you own and the module's paranoid parameter allowing it\n"
-		"         (/sys/module/ctxcount/parameters/paranoid: 2, the default,\n"
-		"         allows user-space-only events (add :u), 1 or less all events)\n");
-}
-
 static void report_nl_error(const struct ctx_runner *r, const char *what,
 			    int err)
 {
@@ -76,9 +61,7 @@ static void report_nl_error(const struct ctx_runner *r, const char *what,
 	if (kernel_said)
 		fprintf(stderr, ": %s", r->nl.extack);
 	fputc('\n', stderr);
-	if (err == -EPERM || err == -EACCES)
-		print_permission_hint(r->args, kernel_said);
-	else if (err == -ESRCH && !kernel_said)
+	if (err == -ESRCH && !kernel_said)
 		fprintf(stderr, "ctxstat: no process %d\n", (int)r->args->pid);
 }
 
@@ -108,39 +91,85 @@ static int open_netlink(struct ctx_runner *r)
 	return err;
 }
 
-static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
+/*
+ * Where the proofs go and what the session monitors. A workload ctxstat
+ * starts is counted from its exec on, as perf stat counts it.
+ */
+static void session_target(const struct ctx_runner *r, pid_t pid,
+			   struct ctx_nl_target *target,
+			   struct ctx_proof_target *pt)
+{
+	memset(target, 0, sizeof(*target));
+	if (r->args->no_irq_estimate)
+		target->session_flags = CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE;
+	if (r->args->system_wide) {
+		target->flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
+		*pt = (struct ctx_proof_target){ .pid = -1,
+						 .cpu = ctx_proof_any_cpu() };
+		return;
+	}
+	target->pid = pid;
+	target->flags = CTXCOUNT_TARGET_F_INHERIT;
+	if (r->args->cmd && !r->args->pid)
+		target->flags |= CTXCOUNT_TARGET_F_ENABLE_ON_EXEC;
+	*pt = (struct ctx_proof_target){ .pid = pid, .cpu = -1, .inherit = true };
+}
+
+/*
+ * The request: one event per counter that perf gave a proof for; the
+ * others are <not supported> and not asked for.
+ */
+static int session_events(struct ctx_runner *r, const int *fds,
+			  struct ctx_nl_event_req *req)
 {
 	const struct ctx_event_list *l = r->events;
-	struct ctx_nl_event_req req[CTXCOUNT_MAX_EVENTS];
-	struct ctx_nl_target target = { 0 };
-	struct ctx_nl_reply *reply;
-	int i, err;
+	int i, k = 0;
 
-	if (r->args->system_wide) {
-		target.flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
-	} else {
-		target.pid = pid;
-		target.flags = CTXCOUNT_TARGET_F_INHERIT;
-	}
-	if (r->args->no_irq_estimate)
-		target.session_flags = CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE;
 	for (i = 0; i < l->nr_counters; i++) {
-		req[i].type = l->counters[i].type;
-		req[i].config = l->counters[i].config;
-		req[i].flags = l->counters[i].flags;
+		r->counters[i].error = fds[i] < 0 ? -ENOENT : 0;
+		if (fds[i] < 0)
+			continue;
+		r->req_counter[k] = i;
+		req[k++] = (struct ctx_nl_event_req){
+			.type = l->counters[i].type,
+			.config = l->counters[i].config,
+			.flags = l->counters[i].flags,
+			.has_perf_fd = true,
+			.perf_fd = fds[i],
+		};
 	}
+	r->nr_req = k;
+	return k;
+}
+
+static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
+{
+	struct ctx_nl_event_req req[CTXCOUNT_MAX_EVENTS];
+	int fds[CTXCOUNT_MAX_EVENTS];
+	struct ctx_nl_target target;
+	struct ctx_proof_target pt;
+	struct ctx_nl_reply *reply;
+	int k, err;
+
+	session_target(r, pid, &target, &pt);
+	err = ctx_proofs_open(r->events, &pt, r->args->verbose, fds);
+	if (err)
+		return err;
+	/* Nothing perf supports here: no session, every event <not supported>. */
+	if (!session_events(r, fds, req))
+		return 1;
 	reply = calloc(1, sizeof(*reply));
-	if (!reply)
-		return -ENOMEM;
-	err = ctx_nl_session_new(&r->nl, &target, req, l->nr_counters, reply);
+	err = reply ? ctx_nl_session_new(&r->nl, &target, req, r->nr_req, reply) :
+		      -ENOMEM;
+	ctx_proofs_close(fds, r->events->nr_counters);
 	if (err) {
 		report_nl_error(r, "cannot create a counting session", err);
 		free(reply);
 		return err;
 	}
 	*id = reply->session_id;
-	for (i = 0; i < l->nr_counters; i++)
-		r->counters[i].error = reply->ev[i].error;
+	for (k = 0; k < r->nr_req; k++)
+		r->counters[r->req_counter[k]].error = reply->ev[k].error;
 	free(reply);
 	return 0;
 }
@@ -173,11 +202,15 @@ static void wait_for_interrupt(void)
 		pause();
 }
 
-/* Run the workload (or wait for the target) between START and STOP. */
-static int measure(struct ctx_runner *r, struct ctx_workload *w)
+/*
+ * Run the workload (or wait for the target) between START and STOP;
+ * @elapsed_ns is how long that took.
+ */
+static int measure(struct ctx_runner *r, struct ctx_workload *w,
+		   double *elapsed_ns)
 {
 	const struct ctx_args *a = r->args;
-	double t0, t1;
+	double t0;
 	int err;
 
 	t0 = now_ns();
@@ -200,8 +233,8 @@ static int measure(struct ctx_runner *r, struct ctx_workload *w)
 	} else {
 		wait_for_interrupt();
 	}
-	t1 = now_ns();
-	return ctx_sample_add(&r->elapsed_ns, t1 - t0);
+	*elapsed_ns = now_ns() - t0;
+	return 0;
 }
 
 static void warn_bucket_sum(const struct ctx_event_list *l, int i,
@@ -236,82 +269,120 @@ static void warn_lost(const struct ctx_runner *r, const struct ctx_nl_reply *rp)
 			rp->session_id, (unsigned long long)rp->tasks_seen);
 }
 
-/* Keep one READ reply's counts. */
-static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp)
+/* Whether the reply has a count for counter @i; notes why not. */
+static bool counted(struct ctx_runner *r, const struct ctx_nl_reply *rp, int i)
+{
+	const struct ctx_nl_event_val *v = &rp->ev[i];
+	struct ctx_counter_values *c = &r->counters[i];
+
+	if (!v->present)
+		c->error = c->error ?: -EBADMSG;
+	else if (v->error)
+		c->error = v->error;
+	return v->present && !v->error;
+}
+
+/*
+ * Keep one run: its elapsed time and, unless a null run, the counts of
+ * the READ reply @rp. All of it or nothing, so that every kept sample has
+ * one value per run kept: room first, then values.
+ */
+static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp,
+		double elapsed_ns)
 {
 	const struct ctx_nl_event_val *v;
-	struct ctx_counter_values *c;
 	struct ctx_counter_reading rd;
-	int i;
+	int i, n = r->runs_done + 1;
 
-	warn_lost(r, rp);
-	for (i = 0; i < r->events->nr_counters; i++) {
+	if (ctx_sample_reserve(&r->elapsed_ns, n))
+		goto oom;
+	for (i = 0; rp && i < r->events->nr_counters; i++)
+		if (counted(r, rp, i) && ctx_counter_reserve(&r->counters[i], n))
+			goto oom;
+	ctx_sample_add(&r->elapsed_ns, elapsed_ns);
+	for (i = 0; rp && i < r->events->nr_counters; i++) {
 		v = &rp->ev[i];
-		c = &r->counters[i];
-		if (!v->present) {
-			c->error = c->error ?: -EBADMSG;
+		if (!counted(r, rp, i))
 			continue;
-		}
-		if (v->error) {
-			c->error = v->error;
-			continue;
-		}
 		if (r->args->verbose)
 			warn_bucket_sum(r->events, i, v);
 		rd.full = v->full;
 		memcpy(rd.bucket, v->bucket, sizeof(rd.bucket));
 		rd.time_enabled = v->time_enabled;
 		rd.time_running = v->time_running;
-		if (ctx_counter_add(c, &rd)) {
-			fprintf(stderr, "ctxstat: out of memory keeping values\n");
-			return -ENOMEM;
-		}
+		ctx_counter_add(&r->counters[i], &rd);
 	}
 	return 0;
+oom:
+	fprintf(stderr, "ctxstat: out of memory keeping the values of run %d\n", n);
+	return -ENOMEM;
 }
 
-static int stop_and_read(struct ctx_runner *r, uint32_t id)
+/*
+ * The reply in counter order: the session had one event per counter perf
+ * gave a proof for (r->req_counter); the others are <not supported>.
+ */
+static void reply_by_counter(const struct ctx_runner *r,
+			     struct ctx_nl_reply *reply)
 {
-	struct ctx_nl_reply *reply = calloc(1, sizeof(*reply));
-	int err;
+	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
+	int i, k;
 
-	if (!reply)
-		return -ENOMEM;
-	err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, id);
+	for (i = 0; i < r->events->nr_counters; i++)
+		ev[i] = (struct ctx_nl_event_val){ .present = true,
+						   .error = -ENOENT };
+	for (k = 0; k < r->nr_req; k++)
+		ev[r->req_counter[k]] = reply->ev[k];
+	memcpy(reply->ev, ev, sizeof(ev));
+	reply->nr_events = r->events->nr_counters;
+}
+
+static int stop_and_read(struct ctx_runner *r, uint32_t id,
+			 struct ctx_nl_reply *reply)
+{
+	int err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, id);
+
 	if (err) {
 		report_nl_error(r, "cannot stop the session", err);
-	} else {
-		err = ctx_nl_session_read(&r->nl, id, reply);
-		if (err)
-			report_nl_error(r, "cannot read the session", err);
-		else
-			err = keep(r, reply);
+		return err;
 	}
-	free(reply);
-	return err;
+	err = ctx_nl_session_read(&r->nl, id, reply);
+	if (err) {
+		report_nl_error(r, "cannot read the session", err);
+		return err;
+	}
+	warn_lost(r, reply);
+	return 0;
 }
 
 int ctx_runner_run(struct ctx_runner *r)
 {
 	const struct ctx_args *a = r->args;
 	struct ctx_workload w = { .go_fd = -1, .err_fd = -1 };
+	struct ctx_nl_reply *reply = NULL;
 	bool have_session = false;
+	double elapsed_ns;
 	uint32_t id = 0;
 	int err;
 
+	if (!a->null_run && !(reply = calloc(1, sizeof(*reply))))
+		return -ENOMEM;
 	if (a->cmd) {
 		err = ctx_workload_prepare(&w, a->cmd);
 		if (err) {
 			fprintf(stderr, "ctxstat: fork: %s\n", strerror(-err));
+			free(reply);
 			return err;
 		}
 	}
 	if (!a->null_run) {
 		/* With -p, a command only sets how long to count the pid. */
 		err = create_session(r, a->pid ? a->pid : w.pid, &id);
-		if (err)
+		if (err < 0)
 			goto out;
-		have_session = true;
+		have_session = !err;
+	}
+	if (have_session) {
 		if (!a->no_irq_estimate)
 			ctx_calibrate(&r->nl, id);
 		err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, id);
@@ -320,9 +391,13 @@ int ctx_runner_run(struct ctx_runner *r)
 			goto out;
 		}
 	}
-	err = measure(r, &w);
+	err = measure(r, &w, &elapsed_ns);
 	if (!err && have_session)
-		err = stop_and_read(r, id);
+		err = stop_and_read(r, id, reply);
+	if (!err && reply)
+		reply_by_counter(r, reply);
+	if (!err)
+		err = keep(r, reply, elapsed_ns);
 out:
 	/* Never leave the workload behind when counting failed. */
 	ctx_workload_kill(&w);
@@ -330,6 +405,7 @@ out:
 		ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_DEL, id);
 	if (!err)
 		r->runs_done++;
+	free(reply);
 	return err;
 }
 
@@ -350,7 +426,7 @@ int ctx_runner_exit_code(const struct ctx_runner *r, int err)
 }
 
 struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
-				  const struct ctx_event_list *l)
+				  struct ctx_event_list *l)
 {
 	struct ctx_runner *r = calloc(1, sizeof(*r));
 

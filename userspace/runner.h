@@ -20,11 +20,15 @@
 
 struct ctx_runner {
 	const struct ctx_args *args;
-	const struct ctx_event_list *events;
+	/* perf's fallback (proof.h) may rename events and change counters. */
+	struct ctx_event_list *events;
 	struct ctx_nl nl;
 	/* The module has no NMI bucket here (no CTXCOUNT_FEATURE_NMI). */
 	bool no_nmi_bucket;
 	struct ctx_counter_values counters[CTXCOUNT_MAX_EVENTS];
+	/* The session's events: counter of each, in request order. */
+	int req_counter[CTXCOUNT_MAX_EVENTS];
+	int nr_req;
 	struct ctx_sample elapsed_ns;	/* one per run */
 	struct rusage rusage;	/* the workload's, last run */
 	int status;		/* workload wait status of the last run */
@@ -37,7 +41,7 @@ struct ctx_runner {
  * module unless @a is a null run. NULL after printing why.
  */
 struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
-				  const struct ctx_event_list *l);
+				  struct ctx_event_list *l);
 void ctx_runner_free(struct ctx_runner *r);
 
 /* One run: 0 (runs_done counts it), or -errno after printing why. */

@@ -162,6 +162,9 @@ int ctx_sample_outliers(const struct ctx_sample *s, bool *is_out)
 		return 0;
 	med = ctx_sample_median(s);
 	limit = CTX_OUTLIER_MADS * ctx_sample_mad(s);
+	/* NAN: no memory for the sorted copies */
+	if (isnan(med) || isnan(limit))
+		return -ENOMEM;
 	for (i = 0; i < s->n; i++) {
 		is_out[i] = fabs(s->v[i] - med) > limit;
 		nr += is_out[i];

@@ -48,7 +48,7 @@ double ctx_sample_ci95(const struct ctx_sample *s);
 /*
  * Mark outliers: is_out[i] for |v[i] - median| > CTX_OUTLIER_MADS * MAD.
  * With MAD 0 (more than half the values equal), every value that differs
- * from the median is one. Returns how many; none for n < 3.
+ * from the median is one. Returns how many (none for n < 3), or -ENOMEM.
  */
 int ctx_sample_outliers(const struct ctx_sample *s, bool *is_out);
 

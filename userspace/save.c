@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "results.h"
 #include "save.h"
@@ -88,35 +90,90 @@ static void unborrow_result(struct ctx_result *res)
 	free(res->ev);
 }
 
+static int cannot_save(const char *path, int err)
+{
+	fprintf(stderr, "ctxstat: cannot save to %s: %s\n", path, strerror(err));
+	return -1;
+}
+
+int ctx_save_check(const char *path)
+{
+	char *copy = strdup(path);
+	struct stat st;
+	int err = 0;
+
+	if (!copy)
+		return cannot_save(path, ENOMEM);
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			err = EISDIR;
+		else if (access(path, W_OK))
+			err = errno;
+	} else if (errno != ENOENT) {
+		err = errno;
+	}
+	/* The file is made anew beside itself: its directory must take it. */
+	if (!err && access(dirname(copy), W_OK | X_OK))
+		err = errno;
+	free(copy);
+	return err ? cannot_save(path, err) : 0;
+}
+
+/* A new file beside @path, as fopen(path, "w") would make it. */
+static FILE *open_beside(const char *path, char **tmp)
+{
+	mode_t mask = umask(0);
+	FILE *f = NULL;
+	int fd;
+
+	umask(mask);
+	if (asprintf(tmp, "%s.XXXXXX", path) < 0) {
+		*tmp = NULL;
+		errno = ENOMEM;
+		return NULL;
+	}
+	fd = mkstemp(*tmp);
+	if (fd >= 0 && (fchmod(fd, 0666 & ~mask) || !(f = fdopen(fd, "w")))) {
+		close(fd);
+		unlink(*tmp);
+	}
+	if (!f) {
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return f;
+}
+
 static int save_results(const char *path, const struct ctx_result *r, int nr)
 {
-	FILE *f = fopen(path, "w");
+	char *tmp;
+	FILE *f = open_beside(path, &tmp);
 	int err;
 
-	if (!f) {
-		fprintf(stderr, "ctxstat: cannot save to %s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return cannot_save(path, errno);
 	err = ctx_results_write(f, r, nr);
-	if (fclose(f) || err) {
-		fprintf(stderr, "ctxstat: cannot save to %s: write error\n", path);
-		return -1;
-	}
-	return 0;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err ? cannot_save(path, -err) : 0;
 }
 
 int ctx_save_stat(const struct ctx_runner *r)
 {
 	const struct ctx_args *a = r->args;
 	char *label = a->label ? strdup(a->label) : file_label(a->save);
-	struct ctx_result res;
-	int err = -1;
+	struct ctx_result res = { 0 };
+	int err;
 
-	if (label && !borrow_result(r, label, &res))
-		err = save_results(a->save, &res, 1);
+	if (!label || borrow_result(r, label, &res))
+		err = cannot_save(a->save, ENOMEM);
 	else
-		fprintf(stderr, "ctxstat: out of memory\n");
+		err = save_results(a->save, &res, 1);
 	unborrow_result(&res);
 	free(label);
 	return err;
@@ -125,25 +182,25 @@ int ctx_save_stat(const struct ctx_runner *r)
 int ctx_save_compare(const struct ctx_runner *ra, const struct ctx_runner *rb)
 {
 	const struct ctx_args *a = ra->args;
-	char *labels = strdup(a->label ? a->label : "A,B"), *comma;
-	struct ctx_result r[2];
+	/* args.c made sure --label has a comma */
+	char *labels = strdup(a->label ? a->label : "A,B");
+	char *comma = labels ? strchr(labels, ',') : NULL;
+	struct ctx_result r[2] = { { 0 }, { 0 } };
 	int err = -1;
 
-	comma = labels ? strchr(labels, ',') : NULL;
-	if (!comma) {
-		fprintf(stderr, "ctxstat: --label for compare is '<A label>,<B label>'\n");
-		free(labels);
-		return -1;
+	if (comma) {
+		*comma = '\0';
+		/* one benchmark, two configurations: rows of a report line up */
+		if (!borrow_result(ra, labels, &r[0]) &&
+		    !borrow_result(rb, comma + 1, &r[1])) {
+			free(r[1].benchmark);
+			r[1].benchmark = strdup(r[0].benchmark);
+			if (r[1].benchmark)
+				err = save_results(a->save, r, 2);
+		}
 	}
-	*comma = '\0';
-	/* one benchmark, two configurations: rows of a report line up */
-	if (!borrow_result(ra, labels, &r[0]) &&
-	    !borrow_result(rb, comma + 1, &r[1])) {
-		free(r[1].benchmark);
-		r[1].benchmark = strdup(r[0].benchmark);
-		if (r[1].benchmark)
-			err = save_results(a->save, r, 2);
-	}
+	if (err && !r[1].benchmark)
+		err = cannot_save(a->save, ENOMEM);
 	unborrow_result(&r[0]);
 	unborrow_result(&r[1]);
 	free(labels);

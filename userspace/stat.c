@@ -10,6 +10,7 @@
 
 #include "noise.h"
 #include "output.h"
+#include "progress.h"
 #include "repeat.h"
 #include "runner.h"
 #include "save.h"
@@ -34,8 +35,7 @@ static void print_event_errors(const struct ctx_runner *r)
 		if (!err)
 			continue;
 		if (err == -EPERM || err == -EACCES)
-			fprintf(stderr,
-				"ctxstat: %s: not counted: %s (needs CAP_PERFMON, or a lower ctxcount paranoid setting)\n",
+			fprintf(stderr, "ctxstat: %s: not counted: %s\n",
 				l->ev[i].name, strerror(-err));
 		else if (r->args->verbose)
 			fprintf(stderr, "ctxstat: %s: not counted: %s\n",
@@ -75,10 +75,11 @@ static void print_series(const struct ctx_runner *r, FILE *out)
 	ctx_output_series(&o, &s);
 }
 
-static int run_series(const struct ctx_args *a, const struct ctx_event_list *l,
+static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 		      FILE *out)
 {
 	int i, err = 0, code, watch = ctx_until_event(a, l);
+	struct ctx_progress progress;
 	struct ctx_runner *r;
 
 	if (ctx_noise_check_wanted(a))
@@ -87,7 +88,10 @@ static int run_series(const struct ctx_args *a, const struct ctx_event_list *l,
 	if (!r)
 		return 1;
 	ctx_install_signal_handlers();
+	ctx_progress_init(&progress, stderr, "ctxstat", ctx_max_runs(a),
+			  a->repeat_until, a->verbose);
 	for (i = 0; i < ctx_max_runs(a) && !err; i++) {
+		ctx_progress_run(&progress, i + 1, NULL);
 		err = ctx_runner_run(r);
 		/* Ctrl-C ends a repeated series early, as in perf. */
 		if (ctx_interrupted())
@@ -95,6 +99,7 @@ static int run_series(const struct ctx_args *a, const struct ctx_event_list *l,
 		if (a->repeat_until && ctx_precise_enough(r, watch))
 			break;
 	}
+	ctx_progress_done(&progress);
 	if (r->runs_done)
 		print_series(r, out);
 	if (r->runs_done && a->repeat_until)
@@ -136,6 +141,8 @@ int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
 			a->repeat_event);
 		return CTX_EXIT_USAGE;
 	}
+	if (a->save && ctx_save_check(a->save))
+		return 1;
 	*out = dflt;
 	if (a->output) {
 		*out = fopen(a->output, "w");
@@ -150,7 +157,7 @@ int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
 
 int ctx_stat_main(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 {
-	static struct ctx_event_list events;
+	struct ctx_event_list events = { 0 };
 	struct ctx_args args;
 	char err[256];
 	FILE *out;

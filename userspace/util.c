@@ -4,6 +4,15 @@
 
 #include "util.h"
 
+locale_t ctx_c_locale(void)
+{
+	static locale_t c;
+
+	if (!c)
+		c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	return c;
+}
+
 int ctx_verr(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	if (len)

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * util: the two helpers every ctxstat file may need: the element count
- * of an array, and a message into a caller's buffer.
+ * util: the helpers every ctxstat file may need: the element count of an
+ * array, a message into a caller's buffer, and the C locale.
  */
 #ifndef CTXSTAT_UTIL_H
 #define CTXSTAT_UTIL_H
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -19,5 +20,14 @@ int ctx_err(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int ctx_verr(char *buf, size_t len, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+
+/*
+ * The C locale, for every number a program reads (CSV, JSON, saved
+ * results, option values), whatever LC_NUMERIC says; people's tables
+ * keep the user's locale (thousands grouped, as perf). Use as
+ *   locale_t old = uselocale(ctx_c_locale()); ... uselocale(old);
+ * (locale_t)0 if it cannot be had: uselocale() then changes nothing.
+ */
+locale_t ctx_c_locale(void);
 
 #endif

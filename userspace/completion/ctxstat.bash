@@ -1,19 +1,35 @@
 # SPDX-License-Identifier: GPL-2.0
-# bash completion for ctxstat(1).
+# bash completion for ctxstat(1) and its subcommands.
 #
-# Options and event names come from ctxstat itself (--help, --list), so they
-# follow the installed version. Completes: options; event names after
-# -e/--event (also --event=, after a comma, and the modifiers t/u/k/h after
-# a colon); files after -o/--output; pids after -p/--pid; the command after
-# the options or "--", then that command's own completion when the
-# bash-completion package provides it (files otherwise).
+# The subcommands, their options, which options take a value, and event
+# names come from ctxstat itself (--help of ctxstat and of each subcommand
+# it lists, --list), so they follow the installed version. Completes: the
+# subcommands; options; event names after -e/--event/--repeat-event (also
+# --event=, after a comma, and the modifiers t/u/k/h after a colon); files
+# after -o/--output/--save; pids after -p/--pid; the command after the
+# options or "--" (compare: command A, and command B after "---"), then
+# that command's own completion when the bash-completion package provides
+# it (files otherwise); report's saved *.json files.
 # Self-contained: needs nothing from bash-completion.
 
-# The options --help lists, one per line.
+# The option column of SUB's --help (SUB empty: ctxstat's own).
+_ctxstat_option_column()
+{
+	"$1" ${2:+"$2"} --help 2>/dev/null |
+		sed -n 's/^ \{2,\}\(-.*\)$/\1/p' | sed 's/ \{2,\}.*//'
+}
+
+# The options of SUB's --help, one per line.
 _ctxstat_options()
 {
-	"$1" --help 2>/dev/null |
-		sed -n 's/^ \{2,\}\(-.*\)$/\1/p' | sed 's/ \{2,\}.*//' |
+	_ctxstat_option_column "$1" "$2" |
+		grep -o -- '--\?[A-Za-z0-9][A-Za-z0-9-]*' | grep '^-' | sort -u
+}
+
+# The options of SUB's --help that take a value ("-e, --event <event>").
+_ctxstat_value_options()
+{
+	_ctxstat_option_column "$1" "$2" | grep '<' |
 		grep -o -- '--\?[A-Za-z0-9][A-Za-z0-9-]*' | grep '^-'
 }
 
@@ -66,20 +82,58 @@ _ctxstat_comp_index()
 	echo "$j"
 }
 
+# The subcommands --help lists under "Subcommands", one per line.
+_ctxstat_subcommands()
+{
+	"$1" --help 2>/dev/null | sed -n '/^Subcommands/,/^$/s/^ \{2,\}\([a-z][a-z-]*\) .*/\1/p'
+}
+
 # Commands for the word at INDEX starting with CUR: ctxstat's own
 # subcommands come first when it is the first word.
 _ctxstat_commands()
 {
-	local index=$1 cur=$2
+	local cmd=$1 index=$2 cur=$3
 	COMPREPLY=()
-	((index == 1)) && mapfile -t COMPREPLY < <(compgen -W 'compare report' -- "$cur")
+	((index == 1)) && mapfile -t COMPREPLY < <(compgen -W "$(_ctxstat_subcommands "$cmd")" -- "$cur")
 	mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -c -- "$cur")
+}
+
+# Whether the word ARG, an option, leaves the next word as its value:
+# a long option of VALUED, or short ones whose last letter is one.
+_ctxstat_wants_value()
+{
+	local arg=$1 k v; shift
+	case $arg in
+	--*=*) return 1 ;;
+	--*)
+		for v; do [ "$v" = "$arg" ] && return 0; done
+		return 1 ;;
+	esac
+	for ((k = 1; k < ${#arg}; k++)); do
+		for v; do
+			[ "$v" = "-${arg:k:1}" ] || continue
+			# the rest of the word, if any, is its value
+			((k == ${#arg} - 1))
+			return
+		done
+	done
+	return 1
+}
+
+# Saved results for report: *.json files and directories to look in.
+_ctxstat_json_files()
+{
+	local cur=$1
+	mapfile -t COMPREPLY < <(compgen -d -S / -- "$cur"; compgen -f -X '!*.json' -- "$cur")
+	[[ ${COMPREPLY[*]} == */* ]] && compopt -o nospace 2>/dev/null
+	return 0
 }
 
 _ctxstat()
 {
 	local cmd=$1 cur=$2 line word prev opt i nwords arg value=0 cmd_at=-1
-	local -a words replies
+	local sub='' first=1
+	local -a words replies valued
 	COMPREPLY=()
 
 	# The words before the cursor as the user typed them: bash's own
@@ -91,9 +145,15 @@ _ctxstat()
 	word=${words[nwords - 1]}
 	prev=
 	((nwords >= 2)) && prev=${words[nwords - 2]}
+	if ((nwords > 2)) && grep -qxF -- "${words[1]}" <<<"$(_ctxstat_subcommands "$cmd")"; then
+		sub=${words[1]}
+		first=2
+	fi
+	mapfile -t valued < <(_ctxstat_value_options "$cmd" "$sub")
 
-	# Where the command starts: the first non-option, or after "--".
-	for ((i = 1; i < nwords - 1; i++)); do
+	# Where the command starts: the first non-option, or after "--";
+	# compare's command B after "---". report has files, not a command.
+	for ((i = first; i < nwords - 1; i++)); do
 		arg=${words[i]}
 		if ((value)); then
 			value=0
@@ -101,16 +161,17 @@ _ctxstat()
 		fi
 		case $arg in
 		--) cmd_at=$((i + 1)); break ;;
-		--event | --repeat | --field-separator | --output | --pid | \
-		--repeat-until | --repeat-event | --save | --name | --label) value=1 ;;
-		--*) ;;
-		-*[erxop]) value=1 ;;
-		-*) ;;
-		*) cmd_at=$i; break ;;
+		-?*) _ctxstat_wants_value "$arg" "${valued[@]}" && value=1 ;;
+		*) [ "$sub" = report ] || { cmd_at=$i; break; } ;;
 		esac
 	done
+	if [ "$sub" = compare ] && ((cmd_at >= 0)); then
+		for ((i = cmd_at; i < nwords - 1; i++)); do
+			[ "${words[i]}" = --- ] && cmd_at=$((i + 1))
+		done
+	fi
 	if ((cmd_at == nwords - 1)); then
-		_ctxstat_commands "$cmd_at" "$cur"
+		_ctxstat_commands "$cmd" "$cmd_at" "$cur"
 		return 0
 	elif ((cmd_at >= 0)); then
 		if declare -F _command_offset >/dev/null; then
@@ -153,16 +214,20 @@ _ctxstat()
 		return 0 ;;
 	*)
 		case $word in
-		--event=*)
-			mapfile -t replies < <(_ctxstat_event_words "$cmd" "${word#--event=}")
-			replies=("${replies[@]/#/--event=}") ;;
-		--output=*)
+		--event=* | --repeat-event=*)
+			mapfile -t replies < <(_ctxstat_event_words "$cmd" "${word#*=}")
+			replies=("${replies[@]/#/${word%%=*}=}") ;;
+		--output=* | --save=*)
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			return 0 ;;
 		-*)
-			mapfile -t replies < <(_ctxstat_options "$cmd" | grep -e "^$word") ;;
+			mapfile -t replies < <(_ctxstat_options "$cmd" "$sub" | grep -e "^$word") ;;
 		*)
-			_ctxstat_commands "$((nwords - 1))" "$cur"
+			if [ "$sub" = report ]; then
+				_ctxstat_json_files "$cur"
+			else
+				_ctxstat_commands "$cmd" "$((nwords - 1))" "$cur"
+			fi
 			return 0 ;;
 		esac
 		;;

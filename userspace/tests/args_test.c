@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "comma_locale.h"
 #include "../args.h"
 
 #define ARGV(...) ((char *[]){ "ctxstat", __VA_ARGS__, NULL })
@@ -177,6 +178,12 @@ TEST(compare_usage_errors)
 	EXPECT_EQ(-1, CPARSE(&a, "-p", "1", "true", "---", "true"));
 	EXPECT_EQ(-1, CPARSE(&a, "-j", "true", "---", "true"));
 	EXPECT_EQ(-1, CPARSE(&a, "--repeat-event", "cycles", "true", "---", "true"));
+	/* two configurations: two names, else report could not tell them apart */
+	EXPECT_EQ(-1, CPARSE(&a, "--label", "base", "true", "---", "true"));
+	EXPECT_NE(NULL, strstr(err, "--label for compare is '<A label>,<B label>'"));
+	EXPECT_EQ(-1, CPARSE(&a, "--label", "x,x", "true", "---", "true"));
+	EXPECT_NE(NULL, strstr(err, "--label for compare is '<A label>,<B label>'"));
+	EXPECT_EQ(0, CPARSE(&a, "--label", "base,patched", "true", "---", "true"));
 	EXPECT_EQ(0, CPARSE(&a, "-h"));
 	EXPECT_TRUE(a.help);
 }
@@ -219,6 +226,20 @@ TEST(save_name_label)
 	EXPECT_TRUE(a.no_noise_check);
 	EXPECT_TRUE(a.no_irq_estimate);
 	EXPECT_EQ(-1, PARSE(&a, "-n", "--save", "x.json", "true"));
+}
+
+/* Option values are C numbers: 0.5% means a half whatever the locale. */
+TEST(comma_locale_percent)
+{
+	char *argv[] = { "ctxstat", "--repeat-until", "0.5%", "true", NULL };
+	const char *why = comma_locale();
+	struct ctx_args a;
+	char err[256];
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ctx_args_parse(&a, 4, argv, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(0.5, a.repeat_until);
 }
 
 TEST_HARNESS_MAIN

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "comma_locale.h"
 
 #ifndef CTXSTAT_BIN
 #define CTXSTAT_BIN "./ctxstat"
@@ -157,22 +159,29 @@ static void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
+/* A saved results document with @results ("{...}, {...}"), in @path. */
+static void write_results(char *path, size_t len, const char *results)
+{
+	FILE *f;
+
+	snprintf(path, len, "/tmp/ctxstat-report-%d.json", (int)getpid());
+	f = fopen(path, "w");
+	fprintf(f, "{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n%s]}\n",
+		results);
+	fclose(f);
+}
+
 TEST(report_files)
 {
-	char a[] = "/tmp/ctxstat-report-XXXXXX", out[16384], path[64];
-	int fd = mkstemp(a);
+	char out[16384], path[64];
 
-	ASSERT_GE(fd, 0);
-	close(fd);
-	snprintf(path, sizeof(path), "%s.json", a);
-	write_file(path,
-		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+	write_results(path, sizeof(path),
 		" {\"benchmark\": \"hackbench\", \"config\": \"6.1\", \"command\": [\"hackbench\"],"
 		"  \"runs\": 3, \"elapsed_ns\": [1, 1, 1],"
 		"  \"events\": [{\"name\": \"instructions:t\", \"values\": [100, 102, 98]}]},\n"
 		" {\"benchmark\": \"hackbench\", \"config\": \"6.12\", \"command\": [\"hackbench\"],"
 		"  \"runs\": 3, \"elapsed_ns\": [1, 1, 1],"
-		"  \"events\": [{\"name\": \"instructions:t\", \"values\": [110, 112, 108]}]}]}\n");
+		"  \"events\": [{\"name\": \"instructions:t\", \"values\": [110, 112, 108]}]}\n");
 	/* mean 100, sd 2, se 1.1547, t(0.975, 2) 4.3027: CI 4.97 */
 	EXPECT_EQ(0, RUN("report", path));
 	EXPECT_NE(NULL, strstr(out, "benchmark  event               6.1                 6.12\n"));
@@ -185,11 +194,13 @@ TEST(report_files)
 	EXPECT_NE(NULL, strstr(out, "ctxstat report: /nonexistent.json: No such file or directory"));
 	EXPECT_EQ(129, RUN("report"));
 	EXPECT_NE(NULL, strstr(out, "no results file given"));
+	/* the same (benchmark, configuration) twice: refused, not dropped */
+	EXPECT_EQ(1, RUN("report", path, path));
+	EXPECT_NE(NULL, strstr(out, "ctxstat report: benchmark 'hackbench', configuration '6.1': in ")) TH_LOG("%s", out);
 	write_file(path, "{\"format\": \"ctxstat-results\", \"version\": 7}");
 	EXPECT_EQ(1, RUN("report", path));
 	EXPECT_NE(NULL, strstr(out, "results format version 7, this ctxstat reads 1"));
 	unlink(path);
-	unlink(a);
 }
 
 /* Noisy-setup warnings read $CTX_PROCFS_ROOT; -n -r 2 needs no module. */
@@ -218,6 +229,93 @@ TEST(noise_warning)
 	unlink(path);
 	snprintf(path, sizeof(path), "rm -rf '%s'", root);
 	system(path);
+}
+
+/* ctxstat report under de_DE: the 1004.00 +- 14.16 read as 1. */
+TEST(report_comma_locale)
+{
+	const char *why = comma_locale();
+	char out[16384], path[64];
+
+	if (why)
+		SKIP(return, "%s", why);
+	write_results(path, sizeof(path),
+		" {\"benchmark\": \"hackbench\", \"config\": \"6.1\", \"command\": [\"hackbench\"],"
+		"  \"runs\": 3, \"elapsed_ns\": [1, 1, 1],"
+		"  \"events\": [{\"name\": \"task-clock\", \"values\": [1.01e9, 1.004e9, 0.998e9]}]}\n");
+	EXPECT_EQ(0, RUN("report", "-x,", path));
+	EXPECT_NE(NULL, strstr(out, "\nhackbench,task-clock,1004000000,14904")) TH_LOG("%s", out);
+	EXPECT_EQ(0, RUN("report", path));
+	/* the table for people: msec, grouped and with a comma, per locale */
+	EXPECT_NE(NULL, strstr(out, "1.004,00 ± 14,90")) TH_LOG("%s", out);
+	unlink(path);
+}
+
+/*
+ * On a terminal, repeated runs show which run is going on, on one line
+ * rewritten in place and cleared before the counts (-n needs no module).
+ */
+TEST(progress_on_a_terminal)
+{
+	char out[8192], *pts;
+	int master, status, n, got = 0;
+	pid_t pid;
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	ASSERT_GE(master, 0);
+	ASSERT_EQ(0, grantpt(master));
+	ASSERT_EQ(0, unlockpt(master));
+	pts = ptsname(master);
+	ASSERT_NE(NULL, pts);
+	pid = fork();
+	if (pid == 0) {
+		int slave = open(pts, O_RDWR | O_NOCTTY);
+
+		dup2(slave, 2);
+		execl(CTXSTAT_BIN, "ctxstat", "-n", "-r", "3", "-o", "/dev/null",
+		      "true", (char *)NULL);
+		_exit(200);
+	}
+	/* read until the child is gone and the terminal has nothing left */
+	for (;;) {
+		struct pollfd p = { .fd = master, .events = POLLIN };
+
+		if (poll(&p, 1, 2000) <= 0)
+			break;
+		n = read(master, out + got, sizeof(out) - 1 - got);
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	out[got] = '\0';
+	waitpid(pid, &status, 0);
+	close(master);
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_NE(NULL, strstr(out, "[ ctxstat: run 1 of 3 ]\r")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "[ ctxstat: run 2 of 3 ]\r[ ctxstat: run 3 of 3 ]\r"));
+	/* cleared: spaces over it, back to the line's start */
+	ASSERT_GT(got, 24);
+	EXPECT_STREQ("                       \r", out + got - 24);
+}
+
+/*
+ * ctxstat quiesce runs scripts/quiesce (installed beside ctxstat as
+ * libexec/ctxstat/quiesce); here on an empty fake sysfs/procfs, where it
+ * finds nothing to change.
+ */
+TEST(quiesce_subcommand)
+{
+	char root[] = "/tmp/ctxstat-quiesce-XXXXXX", out[8192], cmd[96];
+
+	ASSERT_NE(NULL, mkdtemp(root));
+	setenv("CTX_PROCFS_ROOT", root, 1);
+	setenv("CTX_SYSFS_ROOT", root, 1);
+	EXPECT_EQ(3, RUN("quiesce", "--", "sh", "-c", "exit 3"));
+	EXPECT_NE(NULL, strstr(out, "quiesce: not changed: ")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "/kernel/nmi_watchdog: absent")) TH_LOG("%s", out);
+	EXPECT_EQ(129, RUN("quiesce", "--bogus"));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	system(cmd);
 }
 
 TEST_HARNESS_MAIN

@@ -9,8 +9,13 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "comma_locale.h"
 #include "../abprint.h"
 #include "../abtest.h"
+
+/* Equal but for the last few of 15 digits. */
+#define EXPECT_DOUBLE_NEAR(want, seen) \
+	EXPECT_LT(fabs((want) - (seen)), 1e-12 * (1 + fabs(want)))
 
 TEST(abba_order)
 {
@@ -31,15 +36,11 @@ TEST(abba_order)
 
 TEST(verdicts)
 {
-	struct ctx_welch w = { .diff = 5, .p = 0.01 };
-
-	EXPECT_EQ(CTX_VERDICT_SLOWER, ctx_verdict_of(&w, 0.05));
-	w.diff = -5;
-	EXPECT_EQ(CTX_VERDICT_FASTER, ctx_verdict_of(&w, 0.05));
-	w.p = 0.05;	/* not below alpha */
-	EXPECT_EQ(CTX_VERDICT_SAME, ctx_verdict_of(&w, 0.05));
-	w.p = NAN;
-	EXPECT_EQ(CTX_VERDICT_SAME, ctx_verdict_of(&w, 0.05));
+	EXPECT_EQ(CTX_VERDICT_SLOWER, ctx_verdict_of(5, 0.01, 0.05));
+	EXPECT_EQ(CTX_VERDICT_FASTER, ctx_verdict_of(-5, 0.01, 0.05));
+	/* not below alpha */
+	EXPECT_EQ(CTX_VERDICT_SAME, ctx_verdict_of(-5, 0.05, 0.05));
+	EXPECT_EQ(CTX_VERDICT_SAME, ctx_verdict_of(-5, NAN, 0.05));
 	EXPECT_STREQ("slower", ctx_verdict_name(CTX_VERDICT_SLOWER));
 	EXPECT_STREQ("faster", ctx_verdict_name(CTX_VERDICT_FASTER));
 	EXPECT_STREQ("no significant change", ctx_verdict_name(CTX_VERDICT_SAME));
@@ -91,6 +92,96 @@ TEST(runs_to_separate_exact_counts)
 	EXPECT_EQ(2, ctx_runs_to_separate(&a, &b, 0.05));
 }
 
+/*
+ * Holm by hand: p 0.01 0.04 0.03 0.005, sorted 0.005 0.01 0.03 0.04, times
+ * 4 3 2 1: 0.02 0.03 0.06 0.04, made non-decreasing: 0.02 0.03 0.06
+ * 0.06. NAN (not tested) stays and does not count.
+ */
+TEST(holm)
+{
+	double p[] = { 0.01, 0.04, NAN, 0.03, 0.005 }, adj[5];
+	double big[] = { 0.5, 0.9 };
+
+	ctx_holm(p, adj, 5);
+	EXPECT_DOUBLE_NEAR(0.03, adj[0]);
+	EXPECT_DOUBLE_NEAR(0.06, adj[1]);
+	EXPECT_TRUE(isnan(adj[2]));
+	EXPECT_DOUBLE_NEAR(0.06, adj[3]);
+	EXPECT_DOUBLE_NEAR(0.02, adj[4]);
+	/* 0.5 x 2 = 1, and never above 1 */
+	ctx_holm(big, adj, 2);
+	EXPECT_DOUBLE_NEAR(1.0, adj[0]);
+	EXPECT_DOUBLE_NEAR(1.0, adj[1]);
+}
+
+/*
+ * Fieller by hand: A 99 101 99 101, B 109 111 109 111: means 100 and 110,
+ * both variances 4/3, squared standard errors v = 1/3, Welch df
+ * (2v)^2 / (2 v^2 / 3) = 6 exactly, t(0.975, 6) = 2.446912 (tables).
+ * q = 100^2 - t^2 v = 9998.004207, root t sqrt(100^2 v + 110^2 v - t^2
+ * v^2) = t sqrt(7366.001402); (11000 -+ root) / q = [1.0792147,
+ * 1.1212245] around 1.1 (the delta method gives 1.1 -+ 0.0210).
+ */
+TEST(ratio_fieller)
+{
+	double av[] = { 99, 101, 99, 101 }, bv[] = { 109, 111, 109, 111 };
+	double zv[] = { -1, 1, -1, 1 };
+	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
+	struct ctx_sample z = ctx_sample_view(zv, 4);
+	double r, lo, hi;
+	struct ctx_welch w;
+
+	ASSERT_EQ(0, ctx_welch(&a, &b, 0.95, &w));
+	EXPECT_DOUBLE_NEAR(6.0, w.df);
+	ASSERT_EQ(0, ctx_ratio_ci(&a, &b, &w, 0.95, &r, &lo, &hi));
+	EXPECT_DOUBLE_NEAR(1.1, r);
+	EXPECT_LT(fabs(lo - 1.0792147), 1e-6) TH_LOG("%.9f", lo);
+	EXPECT_LT(fabs(hi - 1.1212245), 1e-6) TH_LOG("%.9f", hi);
+	/* no spread: the ratio is known exactly */
+	ASSERT_EQ(0, ctx_welch(&b, &b, 0.95, &w));
+	/* A's mean 0: no ratio */
+	ASSERT_EQ(0, ctx_welch(&z, &b, 0.95, &w));
+	EXPECT_EQ(-1, ctx_ratio_ci(&z, &b, &w, 0.95, &r, &lo, &hi));
+	EXPECT_TRUE(isnan(r));
+}
+
+/*
+ * A shift of 0.9 on A = 10 11 9 10 10 11 9 10 gives Welch's p 0.032: one
+ * such event alone is slower; two of them, each p 0.032, are not, after
+ * Holm (0.032 x 2 = 0.064): 2 events tested at 5 % each would call one
+ * of two unchanged events changed almost 10 % of the time.
+ */
+TEST(holm_verdicts)
+{
+	double av[] = { 10, 11, 9, 10, 10, 11, 9, 10 }, bv[8];
+	struct ctx_sample a = ctx_sample_view(av, 8), b;
+	struct ctx_compare_row rows[2];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		bv[i] = av[i] + 0.9;
+	b = ctx_sample_view(bv, 8);
+	memset(rows, 0, sizeof(rows));
+	rows[0].name = "cs";
+	rows[0].a = &a;
+	rows[0].b = &b;
+	rows[1] = rows[0];
+	rows[1].name = "cs:t";
+	ctx_compare_eval(rows, 1);
+	EXPECT_GT(rows[0].w.p, 0.025);
+	EXPECT_LT(rows[0].w.p, 0.05);
+	EXPECT_EQ(CTX_VERDICT_SLOWER, rows[0].verdict);
+	ctx_compare_eval(rows, 2);
+	EXPECT_DOUBLE_NEAR(2 * rows[0].w.p, rows[0].p_holm);
+	EXPECT_EQ(CTX_VERDICT_SAME, rows[0].verdict);
+	EXPECT_EQ(CTX_VERDICT_SAME, rows[1].verdict);
+	/* a row that cannot be tested does not count */
+	rows[1].error = "<not supported>";
+	ctx_compare_eval(rows, 2);
+	EXPECT_EQ(CTX_VERDICT_SLOWER, rows[0].verdict);
+	EXPECT_EQ(CTX_VERDICT_TOO_FEW, rows[1].verdict);
+}
+
 static char *print_rows(struct ctx_compare_row *rows, int nr, const char *sep)
 {
 	static char *argv_a[] = { "./loop", "100", NULL };
@@ -100,14 +191,34 @@ static char *print_rows(struct ctx_compare_row *rows, int nr, const char *sep)
 	};
 	char *buf = NULL;
 	size_t len = 0;
-	int i;
 
 	p.f = open_memstream(&buf, &len);
-	for (i = 0; i < nr; i++)
-		ctx_compare_row_eval(&rows[i]);
+	ctx_compare_eval(rows, nr);
 	ctx_compare_print(&p, rows, nr);
 	fclose(p.f);
 	return buf;
+}
+
+/* The :t sentence with long names: wrapped within 100 columns. */
+TEST(twin_sentence_wrapped)
+{
+	double av[] = { 100, 100, 100, 100 }, bv[] = { 105, 105, 106, 105 };
+	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
+	struct ctx_compare_row rows[] = {
+		{ .name = "L1-dcache-prefetch-misses:t", .counter = 0, .task_only = true, .a = &a, .b = &b },
+		{ .name = "L1-dcache-prefetch-misses", .counter = 0, .a = &a, .b = &a },
+	};
+	char *out = print_rows(rows, 2, NULL), *first, *second;
+	size_t n;
+
+	first = strstr(out, "\n L1-dcache-prefetch-misses:t separates A from B after 2 runs each;");
+	ASSERT_NE(NULL, first) TH_LOG("%s", out);
+	first++;
+	n = strcspn(first, "\n");
+	EXPECT_LE(n, 100);
+	second = first + n + 1;
+	EXPECT_EQ(0, strncmp(second, " not in 4.\n", 11)) TH_LOG("%s", out);
+	free(out);
 }
 
 TEST(csv_fields)
@@ -123,13 +234,23 @@ TEST(csv_fields)
 	};
 	char *out = print_rows(rows, 4, ",");
 
-	EXPECT_STREQ("instructions:t,100,105,5,5,5,0,6,slower,2,4,4\n"
-		     "instructions,100,100,0,0,0,1,6,no significant change,0,4,4\n"
-		     "cycles,,,,,,,,too few runs,,1,1\n"
-		     "branches,,,,,,,,too few runs,,4,4\n", out);
+	/*
+	 * ... A runs, B runs, then A sd, B sd, B/A, its CI, p (Holm): two
+	 * events tested, exact counts: p 0 and 1 either way.
+	 */
+	EXPECT_STREQ("instructions:t,100,105,5,5,5,0,6,slower,2,4,4,0,0,1.05,1.05,1.05,0\n"
+		     "instructions,100,100,0,0,0,1,6,no significant change,0,4,4,0,0,1,1,1,1\n"
+		     "cycles,,,,,,,,too few runs,,1,1,,,,,,\n"
+		     "branches,,,,,,,,<not supported>,,4,4,,,,,,\n", out);
 	free(out);
 }
 
+/*
+ * instructions:t: A 100 101 99 100, B 105 106 104 105: B/A 1.05, p 0.0001
+ * (x 3 events by Holm: 0.0004), separated from 3 runs on at 0.05 / 3;
+ * instructions: A 100 140 90 120, B 105 150 95 118: no change; task-clock
+ * the same 2 ms on both sides, in ms. Summary first, then the table.
+ */
 TEST(table_and_twin_sentence)
 {
 	double av[] = { 100, 101, 99, 100 }, bv[] = { 105, 106, 104, 105 };
@@ -143,17 +264,63 @@ TEST(table_and_twin_sentence)
 		{ .name = "instructions", .counter = 0, .a = &xa, .b = &xb },
 		{ .name = "task-clock", .counter = 1, .clock = true, .a = &ca, .b = &ca },
 	};
-	char *out = print_rows(rows, 3, NULL);
+	char *out = print_rows(rows, 3, NULL), *summary, *table;
 
 	TH_LOG("\n%s", out);
 	EXPECT_NE(NULL, strstr(out, "A: './loop 100'"));
 	EXPECT_NE(NULL, strstr(out, "B: './loop 105'"));
-	EXPECT_NE(NULL, strstr(out, "+5.00%"));
-	EXPECT_NE(NULL, strstr(out, "slower\n"));
-	/* task-clock in msec: 2,000,000 ns = 2.00 */
-	EXPECT_NE(NULL, strstr(out, "2.00"));
-	EXPECT_NE(NULL, strstr(out, "no significant change\n"));
-	EXPECT_NE(NULL, strstr(out, "instructions:t separates A from B after 2 runs each; instructions does not in 4."));
+	summary = strstr(out, "\n event ");
+	ASSERT_NE(NULL, summary);
+	table = strstr(summary + 1, "\n event ");
+	ASSERT_NE(NULL, table);
+	EXPECT_NE(NULL, strstr(summary, " instructions:t     100.0 ± 0.816     105.0 ± 0.816  1.0500 [1.0356,1.0646]  slower\n"));
+	/* clocks each in its unit; sd with 3 digits */
+	EXPECT_NE(NULL, strstr(summary, " task-clock      2.000ms ± 81.6us  2.000ms ± 81.6us  1.0000 [0.9317,1.0733]  no significant change\n"));
+	/* a mean of few counts keeps its fraction */
+	EXPECT_NE(NULL, strstr(table, " instructions    112.50     117  +4.50  [-31.53%, +39.53%]    1.0000     -\n"));
+	EXPECT_NE(NULL, strstr(table, " instructions:t     100     105     +5    [+3.59%, +6.41%]    0.0004     3\n"));
+	/* not separated: no run count */
+	EXPECT_NE(NULL, strstr(table, "    1.0000     -\n"));
+	EXPECT_NE(NULL, strstr(table, "instructions:t separates A from B after 3 runs each; instructions does not in 4."));
+	EXPECT_NE(NULL, strstr(table, "Holm"));
+	free(out);
+}
+
+TEST(comma_locale_csv)
+{
+	double av[] = { 100, 100, 100, 100 }, bv[] = { 105.5, 105.5, 105.5, 105.5 };
+	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
+	struct ctx_compare_row rows[] = {
+		{ .name = "instructions:t", .counter = 0, .task_only = true, .a = &a, .b = &b },
+	};
+	const char *why = comma_locale();
+	char *out;
+
+	if (why)
+		SKIP(return, "%s", why);
+	out = print_rows(rows, 1, ";");
+	EXPECT_EQ(0, strncmp(out, "instructions:t;100;105.5;5.5;5.5;5.5;0;6;slower;2;4;4", 53))
+		TH_LOG("%s", out);
+	free(out);
+}
+
+/*
+ * RFC 4180: a field holding the separator is quoted ("instructions:t"
+ * with -x:), and a row that was not compared gives the table's reason as
+ * its verdict.
+ */
+TEST(csv_quoting_and_errors)
+{
+	double av[] = { 100, 100, 100, 100 };
+	struct ctx_sample a = ctx_sample_view(av, 4);
+	struct ctx_compare_row rows[] = {
+		{ .name = "instructions:t", .counter = 0, .task_only = true, .a = &a, .b = &a },
+		{ .name = "branches", .counter = 2, .error = "<not supported>", .a = &a, .b = &a },
+	};
+	char *out = print_rows(rows, 2, ":");
+
+	EXPECT_EQ(0, strncmp(out, "\"instructions:t\":100:100:0:", 27)) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\nbranches::::::::<not supported>::4:4::::::\n")) TH_LOG("%s", out);
 	free(out);
 }
 

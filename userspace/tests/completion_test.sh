@@ -82,7 +82,7 @@ lacks() {
 }
 
 n=$((n + 1))
-if complete -p ctxstat 2>/dev/null | grep -q -- '-F _ctxstat ctxstat$'; then
+if grep -q -- '-F _ctxstat ctxstat$' <<<"$(complete -p ctxstat 2>/dev/null)"; then
 	echo "ok $n completion: sourcing registers _ctxstat for ctxstat"
 else
 	failed=1
@@ -128,6 +128,7 @@ has "ctxstat -r 3 tru" true
 lacks "ctxstat -r 3 tru" --repeat
 has "ctxstat comp" compare
 has "ctxstat rep" report
+has "ctxstat qui" quiesce
 lacks "ctxstat -e cycles rep" report
 exactly "ctxstat --repeat-event instr" instructions
 exactly "ctxstat --save $tmp/ou" "$tmp/out.txt"
@@ -135,6 +136,41 @@ exactly "ctxstat --repeat-until "
 has "ctxstat -e cycles:t -- ls $tmp/ou" "$tmp/out.txt"
 lacks "ctxstat -e cycles true --he" --help
 lacks "ctxstat -- -" --help -e
+
+# Subcommands: each one's options come from its own --help, all of them.
+for sub in compare report quiesce; do
+	mapfile -t sub_opts < <("$ctxstat" "$sub" --help |
+		sed -n 's/^ \{2,\}\(-.*\)$/\1/p' | sed 's/ \{2,\}.*//' |
+		grep -o -- '--\?[A-Za-z0-9][A-Za-z0-9-]*' | grep '^-' | sort -u)
+	if [ "${#sub_opts[@]}" -lt 3 ]; then
+		n=$((n + 1)) failed=1
+		echo "not ok $n completion: ctxstat $sub --help lists only ${#sub_opts[@]} options"
+	fi
+	has "ctxstat $sub -" "${sub_opts[@]}"
+done
+lacks "ctxstat compare -" -p --pid -a --all-cpus --breakdown --list -n
+lacks "ctxstat report -" -e -r --repeat --save
+exactly "ctxstat compare --rep" --repeat --repeat-event --repeat-until
+exactly "ctxstat compare -e instr" instructions
+exactly "ctxstat compare -e cycles:t,instr" t,instructions
+exactly "ctxstat compare --repeat-event cyc" cycles
+exactly "ctxstat compare -r "
+exactly "ctxstat compare --label "
+exactly "ctxstat compare --save $tmp/ou" "$tmp/out.txt"
+has "ctxstat compare -r 3 tru" true
+has "ctxstat compare -e cycles -- tru" true
+lacks "ctxstat compare tru" compare report
+has "ctxstat compare true --- fal" false
+exactly "ctxstat quiesce --c" --cpus
+exactly "ctxstat quiesce --cpus "
+has "ctxstat quiesce --cpus 0-1 tru" true
+exactly "ctxstat report --mark" --markdown
+exactly "ctxstat report -x "
+exactly "ctxstat report -o $tmp/ou" "$tmp/out.txt"
+touch "$tmp/a.json" "$tmp/b.json"
+mkdir "$tmp/dir"
+exactly "ctxstat report $tmp/" "$tmp/a.json" "$tmp/b.json" "$tmp/dir/"
+exactly "ctxstat report -x, $tmp/a.json $tmp/b" "$tmp/b.json"
 
 # With bash-completion loaded, the command's own completion takes over:
 # _command_offset gets the command's index in COMP_WORDS as bash splits
@@ -160,7 +196,8 @@ bash_words() {
 }
 _command_offset() { offset=$1; }
 for line in "ctxstat -e cycles:t -- git che" "ctxstat --event=cycles:tu,instructions:k -r 3 make -j" \
-	"ctxstat -x: -e task-clock:t  ls -" "ctxstat -- env LC_ALL=C "; do
+	"ctxstat -x: -e task-clock:t  ls -" "ctxstat -- env LC_ALL=C " \
+	"ctxstat compare -r 3 git che" "ctxstat compare -e cycles:t true --- make -j"; do
 	COMP_LINE=$line
 	COMP_POINT=${#line}
 	bash_words "$line"

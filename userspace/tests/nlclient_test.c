@@ -20,7 +20,8 @@ TEST(session_new_request)
 	const struct ctx_nl_event_req ev[2] = {
 		{ .type = 0, .config = 1, .flags = 0 },
 		{ .type = 4, .config = 0x1a2b3c4d5eULL,
-		  .flags = CTXCOUNT_EVENT_F_EXCLUDE_KERNEL },
+		  .flags = CTXCOUNT_EVENT_F_EXCLUDE_KERNEL,
+		  .has_perf_fd = true, .perf_fd = 7 },
 	};
 	const struct ctx_nl_target t = {
 		.pid = 4321, .flags = CTXCOUNT_TARGET_F_INHERIT,
@@ -58,6 +59,15 @@ TEST(session_new_request)
 		EXPECT_EQ(ev[n].config, nla_get_u64(te[CTXCOUNT_EVENT_A_CONFIG]));
 		EXPECT_EQ(ev[n].flags, nla_get_u32(te[CTXCOUNT_EVENT_A_FLAGS]));
 		EXPECT_EQ(8, nla_len(te[CTXCOUNT_EVENT_A_CONFIG]));
+		/* the proof fd only where the caller gave one, as an s32 */
+		if (ev[n].has_perf_fd) {
+			ASSERT_NE(NULL, te[CTXCOUNT_EVENT_A_PERF_FD]);
+			EXPECT_EQ(4, nla_len(te[CTXCOUNT_EVENT_A_PERF_FD]));
+			EXPECT_EQ(ev[n].perf_fd,
+				  nla_get_s32(te[CTXCOUNT_EVENT_A_PERF_FD]));
+		} else {
+			EXPECT_EQ(NULL, te[CTXCOUNT_EVENT_A_PERF_FD]);
+		}
 		n++;
 	}
 	EXPECT_EQ(2, n);

@@ -12,66 +12,8 @@
 #include <linux/perf_event.h>
 
 #include "kselftest_harness.h"
-#include "../output.h"
-
-struct fixture_data {
-	struct ctx_event_list events;
-	struct ctx_counter_values res[CTXCOUNT_MAX_EVENTS];
-	struct ctx_sample elapsed;
-	struct ctx_series series;
-};
-
-static void setup(struct fixture_data *d, const char *specs, int runs)
-{
-	char err[256];
-
-	memset(d, 0, sizeof(*d));
-	if (ctx_events_add(&d->events, specs, err, sizeof(err)))
-		abort();
-	d->series.events = &d->events;
-	d->series.counters = d->res;
-	d->series.elapsed_ns = &d->elapsed;
-	d->series.runs = runs;
-	d->series.target = CTX_TARGET_COMMAND;
-}
-
-static void release(struct fixture_data *d)
-{
-	int i;
-
-	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_free(&d->res[i]);
-	ctx_sample_free(&d->elapsed);
-}
-
-/* One run of counter @i: full count, all of it in task context. */
-static void run_counter(struct fixture_data *d, int i, double full,
-			double ena, double run)
-{
-	struct ctx_counter_reading rd = {
-		.full = full, .time_enabled = ena, .time_running = run,
-	};
-
-	rd.bucket[CTXCOUNT_BUCKET_TASK] = full;
-	if (ctx_counter_add(&d->res[i], &rd))
-		abort();
-}
-
-static char *render(struct fixture_data *d, enum ctx_output_format fmt,
-		    const char *sep, bool breakdown, int verbose)
-{
-	struct ctx_output_opts o = {
-		.format = fmt, .sep = sep, .breakdown = breakdown,
-		.verbose = verbose,
-	};
-	char *buf = NULL;
-	size_t len = 0;
-
-	o.f = open_memstream(&buf, &len);
-	ctx_output_series(&o, &d->series);
-	fclose(o.f);
-	return buf;
-}
+#include "comma_locale.h"
+#include "series_fixture.h"
 
 static char *cmd_true[] = { "true", NULL };
 
@@ -120,16 +62,22 @@ TEST(std_matches_real_perf)
  * <not supported>,,cycles,0,100.00,,
  * elapsed is not printed; 1251792 ns gives 667205 / 1251792 = 0.533.
  */
+/* The series of the perf -x output quoted above. */
+static void csv_series(struct fixture_data *d)
+{
+	setup(d, "task-clock,page-faults,cycles", 1);
+	run_counter(d, 0, 667205, 667205, 667205);
+	run_counter(d, 1, 48, 667205, 667205);
+	d->res[2].error = -ENOENT;
+	ctx_sample_add(&d->elapsed, 1251792);
+}
+
 TEST(csv_matches_real_perf)
 {
 	struct fixture_data d;
 	char *out;
 
-	setup(&d, "task-clock,page-faults,cycles", 1);
-	run_counter(&d, 0, 667205, 667205, 667205);
-	run_counter(&d, 1, 48, 667205, 667205);
-	d.res[2].error = -ENOENT;
-	ctx_sample_add(&d.elapsed, 1251792);
+	csv_series(&d);
 	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
 	EXPECT_STREQ(
 "0.67,msec,task-clock,667205,100.00,0.533,CPUs utilized\n"
@@ -342,129 +290,6 @@ TEST(ratio_metrics)
 	release(&d);
 }
 
-static void split_buckets(struct fixture_data *d)
-{
-	/* cycles: 1000 = task 900 + hardirq 60 + TIMER 10 + NET_RX 30 */
-	struct ctx_counter_reading rd = {
-		.full = 1000, .time_enabled = 100, .time_running = 100,
-	};
-
-	rd.bucket[CTXCOUNT_BUCKET_TASK] = 900;
-	rd.bucket[CTXCOUNT_BUCKET_HARDIRQ] = 60;
-	rd.bucket[CTXCOUNT_BUCKET_SOFTIRQ_TIMER] = 10;
-	rd.bucket[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX] = 30;
-	ctx_counter_add(&d->res[0], &rd);
-	ctx_sample_add(&d->elapsed, 1000);
-}
-
-TEST(task_only_row_and_breakdown)
-{
-	struct fixture_data d;
-	char *out;
-
-	setup(&d, "cycles,cycles:t", 1);
-	EXPECT_EQ(1, d.events.nr_counters);
-	split_buckets(&d);
-	out = render(&d, CTX_OUTPUT_STD, NULL, true, 0);
-	EXPECT_STREQ("\n"
-" Performance counter stats for '':\n"
-"\n"
-"              1000      cycles                                                             \n"
-"               900      cycles [task]                    #   90.00% of all                 \n"
-"                60      cycles [hardirq]                 #    6.00% of all                 \n"
-"                10      cycles [softirq:TIMER]           #    1.00% of all                 \n"
-"                30      cycles [softirq:NET_RX]          #    3.00% of all                 \n"
-"                 0      cycles [nmi]                     #    0.00% of all                 \n"
-"               900      cycles:t                         #   90.00% of all                 \n"
-"\n"
-"       0.000001000 seconds time elapsed\n"
-"\n", out);
-	free(out);
-	release(&d);
-}
-
-/* Under the full row even when the :t row comes first. */
-TEST(breakdown_goes_under_full_row)
-{
-	struct fixture_data d;
-	char *out, *full, *task, *hardirq;
-
-	setup(&d, "cycles:t,instructions,cycles", 1);
-	EXPECT_EQ(2, d.events.nr_counters);
-	split_buckets(&d);
-	run_counter(&d, 1, 500, 100, 100);
-	out = render(&d, CTX_OUTPUT_CSV, ",", true, 0);
-	task = strstr(out, ",cycles:t,");
-	full = strstr(out, ",cycles,");
-	hardirq = strstr(out, ",cycles [hardirq],");
-	ASSERT_NE(NULL, task);
-	ASSERT_NE(NULL, full);
-	ASSERT_NE(NULL, hardirq);
-	EXPECT_LT(task, full);
-	EXPECT_LT(full, hardirq);
-	EXPECT_NE(NULL, strstr(out, ",instructions [task],"));
-	/* Exactly one breakdown per counter. */
-	EXPECT_EQ(NULL, strstr(hardirq + 1, ",cycles [hardirq],"));
-	free(out);
-	release(&d);
-}
-
-TEST(breakdown_verbose_shows_every_vector)
-{
-	struct fixture_data d;
-	char *out;
-
-	setup(&d, "cycles:t", 1);
-	split_buckets(&d);
-	out = render(&d, CTX_OUTPUT_STD, NULL, true, 1);
-	/* Named after the counter, without :t. */
-	EXPECT_NE(NULL, strstr(out, " cycles [softirq:HI] "));
-	EXPECT_NE(NULL, strstr(out, " cycles [softirq:RCU] "));
-	free(out);
-	out = render(&d, CTX_OUTPUT_STD, NULL, true, 0);
-	EXPECT_EQ(NULL, strstr(out, "[softirq:HI]"));
-	free(out);
-	release(&d);
-}
-
-TEST(breakdown_without_nmi_bucket)
-{
-	struct fixture_data d;
-	char *out;
-
-	setup(&d, "cycles", 1);
-	split_buckets(&d);
-	d.series.no_nmi_bucket = true;
-	out = render(&d, CTX_OUTPUT_CSV, ",", true, 0);
-	EXPECT_EQ(NULL, strstr(out, "[nmi]"));
-	free(out);
-	out = render(&d, CTX_OUTPUT_CSV, ",", true, 1);
-	EXPECT_NE(NULL, strstr(out, ",cycles [nmi],"));
-	free(out);
-	release(&d);
-}
-
-TEST(breakdown_csv_json)
-{
-	struct fixture_data d;
-	char *out;
-
-	setup(&d, "cycles:t", 1);
-	split_buckets(&d);
-	out = render(&d, CTX_OUTPUT_CSV, ",", true, 0);
-	EXPECT_STREQ("900,,cycles:t,100,100.00,90.00,of all\n"
-		     "900,,cycles [task],100,100.00,90.00,of all\n"
-		     "60,,cycles [hardirq],100,100.00,6.00,of all\n"
-		     "10,,cycles [softirq:TIMER],100,100.00,1.00,of all\n"
-		     "30,,cycles [softirq:NET_RX],100,100.00,3.00,of all\n"
-		     "0,,cycles [nmi],100,100.00,0.00,of all\n", out);
-	free(out);
-	out = render(&d, CTX_OUTPUT_JSON, NULL, true, 0);
-	EXPECT_NE(NULL, strstr(out, "{\"counter-value\" : \"30.000000\", \"unit\" : \"\", \"event\" : \"cycles [softirq:NET_RX]\", \"event-runtime\" : 100, \"pcnt-running\" : 100.00, \"metric-value\" : 3.000000, \"metric-unit\" : \"of all\"}\n"));
-	free(out);
-	release(&d);
-}
-
 TEST(header_targets)
 {
 	struct fixture_data d;
@@ -491,17 +316,36 @@ TEST(header_targets)
 	release(&d);
 }
 
-TEST(bucket_labels)
-{
-	char buf[32];
 
-	ctx_bucket_label(CTXCOUNT_BUCKET_SOFTIRQ_NET_RX, buf, sizeof(buf));
-	EXPECT_STREQ("softirq:NET_RX", buf);
-	ctx_bucket_label(CTXCOUNT_BUCKET_SOFTIRQ_RCU, buf, sizeof(buf));
-	EXPECT_STREQ("softirq:RCU", buf);
-	ctx_bucket_label(CTXCOUNT_BUCKET_NMI, buf, sizeof(buf));
-	EXPECT_STREQ("nmi", buf);
-	EXPECT_EQ(NULL, ctx_softirq_name(CTXCOUNT_BUCKET_TASK));
+/*
+ * perf's CSV and JSON are for programs: decimal points whatever the
+ * locale (perf itself prints commas there, which no CSV or JSON reader
+ * takes). The table for people keeps the locale's grouping, as perf's.
+ */
+TEST(comma_locale_csv_json)
+{
+	const char *why = comma_locale();
+	struct fixture_data d;
+	char *out;
+
+	if (why)
+		SKIP(return, "%s", why);
+	csv_series(&d);
+	out = render(&d, CTX_OUTPUT_CSV, ";", false, 0);
+	EXPECT_STREQ(
+"0.67;msec;task-clock;667205;100.00;0.533;CPUs utilized\n"
+"48;;page-faults;667205;100.00;71.942;K/sec\n"
+"<not supported>;;cycles;0;100.00;;\n", out);
+	free(out);
+	out = render(&d, CTX_OUTPUT_JSON, NULL, false, 0);
+	EXPECT_NE(NULL, strstr(out, "{\"counter-value\" : \"0.667205\", \"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : 667205, \"pcnt-running\" : 100.00, \"metric-value\" : 0.533000, "))
+		TH_LOG("%s", out);
+	free(out);
+	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	EXPECT_NE(NULL, strstr(out, "              0,67 msec task-clock                       #    0,533 CPUs utilized          \n"))
+		TH_LOG("%s", out);
+	free(out);
+	release(&d);
 }
 
 TEST_HARNESS_MAIN

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "comma_locale.h"
 #include "../json.h"
 #include "../restable.h"
 #include "../results.h"
@@ -82,8 +83,8 @@ static char *write_doc(void)
 		{ "cycles", ctx_sample_view(NULL, 0), "Operation not supported" },
 	};
 	struct ctx_result r[] = {
-		{ "loop", "base", cmd, ctx_sample_view(ns, 5), ea, 3 },
-		{ "loop", "patched", cmd, ctx_sample_view(ns, 5), eb, 3 },
+		{ "loop", "base", cmd, ctx_sample_view(ns, 5), ea, 3, NULL },
+		{ "loop", "patched", cmd, ctx_sample_view(ns, 5), eb, 3, NULL },
 	};
 	char *buf = NULL;
 	size_t len = 0;
@@ -128,7 +129,7 @@ TEST(saved_outliers)
 	static double v[] = { 100, 101, 99, 100, 180, 100 };
 	struct ctx_result_event e = { "cs", ctx_sample_view(v, 6), NULL };
 	static double ns[] = { 1, 1, 1, 1, 1, 1 };
-	struct ctx_result r = { "b", "c", NULL, ctx_sample_view(ns, 6), &e, 1 };
+	struct ctx_result r = { "b", "c", NULL, ctx_sample_view(ns, 6), &e, 1, NULL };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -228,6 +229,121 @@ TEST(report_markdown)
 	EXPECT_NE(NULL, strstr(t, ":|\n")) TH_LOG("%s", t);
 	EXPECT_NE(NULL, strstr(t, "| loop      | instructions:t |")) TH_LOG("%s", t);
 	free(t);
+}
+
+/*
+ * Under a comma-decimal locale the saved document is still JSON (decimal
+ * points) and reads back exactly: values written with %.17g and read
+ * with strtod would otherwise turn 1.5 into "1,5" and 1004.5 into 1004.
+ */
+TEST(comma_locale_save_and_read_back)
+{
+	static const char doc[] =
+		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+		" {\"benchmark\": \"b\", \"config\": \"c\", \"command\": [], \"runs\": 2,"
+		"  \"elapsed_ns\": [1.5, 2.25],"
+		"  \"events\": [{\"name\": \"cycles\", \"values\": [1.01e9, 1004.5]}]}]}\n";
+	struct ctx_result_set set = { 0 };
+	const char *why = comma_locale();
+	char err[256], *out;
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, ctx_results_parse(&set, "doc", doc, strlen(doc), err,
+				       sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(1.01e9, set.r[0].ev[0].values.v[0]);
+	EXPECT_EQ(1004.5, set.r[0].ev[0].values.v[1]);
+	EXPECT_EQ(2.25, set.r[0].elapsed_ns.v[1]);
+	ctx_results_free(&set);
+	out = write_doc();
+	EXPECT_NE(NULL, strstr(out, "\"elapsed_ns\": [1000000, 1100000, 1000000, 1000000, 1200000]"));
+	EXPECT_NE(NULL, strstr(out, "\"mean\": 2000158.2, ")) TH_LOG("%s", out);
+	free(out);
+	out = table(CTX_TABLE_CSV, ";");
+	EXPECT_NE(NULL, strstr(out, "loop;instructions:t;2000158.2;9.98748")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ";5;4.9996;")) TH_LOG("%s", out);
+	free(out);
+}
+
+static const char dup_doc[] =
+	"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+	" {\"benchmark\": \"hackbench\", \"config\": \"6.1\", \"command\": [],"
+	"  \"runs\": 1, \"elapsed_ns\": [1], \"events\": []}]}\n";
+
+/* A (benchmark, configuration) pair in two files: an error naming both. */
+TEST(duplicate_pairs_refused)
+{
+	struct ctx_result_set set = { 0 };
+	char err[256];
+
+	ASSERT_EQ(0, ctx_results_parse(&set, "a.json", dup_doc, strlen(dup_doc),
+				       err, sizeof(err)));
+	ASSERT_EQ(0, ctx_results_parse(&set, "b.json", dup_doc, strlen(dup_doc),
+				       err, sizeof(err)));
+	EXPECT_EQ(-1, ctx_results_check_unique(&set, err, sizeof(err)));
+	EXPECT_STREQ("benchmark 'hackbench', configuration '6.1': in a.json and in b.json (one of them needs another --label or --name)", err);
+	ctx_results_free(&set);
+	ASSERT_EQ(0, ctx_results_parse(&set, "a.json", dup_doc, strlen(dup_doc),
+				       err, sizeof(err)));
+	EXPECT_EQ(0, ctx_results_check_unique(&set, err, sizeof(err)));
+	ctx_results_free(&set);
+}
+
+/* Split one RFC 4180 record at @sep: the fields, unquoted, in @f. */
+static int csv_split(const char *line, char sep, char f[][64], int max)
+{
+	int n = 0, k;
+
+	while (n < max) {
+		k = 0;
+		if (*line == '"') {
+			for (line++; *line && !(line[0] == '"' && line[1] != '"'); line++) {
+				if (*line == '"')
+					line++;
+				f[n][k++] = *line;
+			}
+			line++;
+		} else {
+			while (*line && *line != sep && *line != '\n')
+				f[n][k++] = *line++;
+		}
+		f[n++][k] = '\0';
+		if (*line != sep)
+			break;
+		line++;
+	}
+	return n;
+}
+
+/* A benchmark named with the separator and quotes stays one field. */
+TEST(report_csv_quoted)
+{
+	static const char doc[] =
+		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+		" {\"benchmark\": \"hackbench, 5 \\\"groups\\\"\", \"config\": \"a,b\", \"command\": [],"
+		"  \"runs\": 2, \"elapsed_ns\": [1, 1],"
+		"  \"events\": [{\"name\": \"cs\", \"values\": [10, 12]}]}]}\n";
+	struct ctx_result_set set = { 0 };
+	char err[256], *buf = NULL, f[8][64], *line;
+	size_t len = 0;
+	FILE *out;
+
+	ASSERT_EQ(0, ctx_results_parse(&set, "doc", doc, strlen(doc), err,
+				       sizeof(err))) TH_LOG("%s", err);
+	out = open_memstream(&buf, &len);
+	ctx_results_table(out, CTX_TABLE_CSV, ",", &set);
+	fclose(out);
+	TH_LOG("%s", buf);
+	EXPECT_EQ(5, csv_split(buf, ',', f, 8));
+	EXPECT_STREQ("a,b mean", f[2]);
+	line = strchr(buf, '\n') + 1;
+	ASSERT_EQ(5, csv_split(line, ',', f, 8));
+	EXPECT_STREQ("hackbench, 5 \"groups\"", f[0]);
+	EXPECT_STREQ("cs", f[1]);
+	EXPECT_STREQ("11", f[2]);
+	EXPECT_EQ(0, strncmp(line, "\"hackbench, 5 \"\"groups\"\"\",cs,11,", 30)) TH_LOG("%s", line);
+	free(buf);
+	ctx_results_free(&set);
 }
 
 TEST_HARNESS_MAIN

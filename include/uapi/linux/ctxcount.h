@@ -24,6 +24,7 @@
  *         CTXCOUNT_EVENT_A_TYPE: NLA_U32, PERF_TYPE_*
  *         CTXCOUNT_EVENT_A_CONFIG: NLA_U64, perf_event_attr.config
  *         CTXCOUNT_EVENT_A_FLAGS: NLA_U32, 0 or more of enum ctxcount_event_flag
+ *         CTXCOUNT_EVENT_A_PERF_FD: NLA_S32 >= 0, the proof (see above)
  *     CTXCOUNT_A_SESSION_FLAGS: NLA_U32, optional, 0 or more of
  *                               enum ctxcount_session_flag
  *   reply:
@@ -37,7 +38,9 @@
  *                                 still created; that event never counts.
  *
  * CTXCOUNT_CMD_SESSION_START / CTXCOUNT_CMD_SESSION_STOP: begin or end
- * counting. A stopped session can be read and started again.
+ * counting. A stopped session can be read and started again. With
+ * CTXCOUNT_TARGET_F_ENABLE_ON_EXEC, START arms the session and counting
+ * begins when a monitored task execs.
  *   request:
  *     CTXCOUNT_A_SESSION_ID: NLA_U32
  *
@@ -50,6 +53,9 @@
  *     CTXCOUNT_A_TASKS_LOST: NLA_U64, tasks that should have been monitored
  *                            but could not be (allocation failure); when
  *                            non-zero, the counts are known to be short
+ *     CTXCOUNT_A_TASKS_NOW: NLA_U32, tasks in the monitored set now (0 for
+ *                           SYSTEM_WIDE): tasks leave it when they exit or
+ *                           exec a non-dumpable image
  *     CTXCOUNT_A_CPUS_LOST: NLA_U32, CPUs that came online during the
  *                           session and could not get its counters (a CPU
  *                           that goes offline and online again normally
@@ -116,7 +122,7 @@
 #define _UAPI_LINUX_CTXCOUNT_H
 
 #define CTXCOUNT_GENL_NAME	"ctxcount"
-#define CTXCOUNT_GENL_VERSION	1
+#define CTXCOUNT_GENL_VERSION	2
 
 /* Protocol limit; the module may enforce lower limits of its own. */
 #define CTXCOUNT_MAX_EVENTS	16
@@ -146,6 +152,7 @@ enum ctxcount_attr {
 	CTXCOUNT_A_STATS_SESSIONS,
 	CTXCOUNT_A_STATS_FEATURES,
 	CTXCOUNT_A_CPUS_LOST,
+	CTXCOUNT_A_TASKS_NOW,
 	CTXCOUNT_A_SESSION_FLAGS,
 	CTXCOUNT_A_EXCURSIONS,
 	CTXCOUNT_A_CALIBRATE,
@@ -166,10 +173,17 @@ enum ctxcount_target_attr {
 enum ctxcount_target_flag {
 	/* Children forked (and threads created) after START are monitored. */
 	CTXCOUNT_TARGET_F_INHERIT	= 1U << 0,
-	/* Every task but the idle tasks; needs CAP_PERFMON or CAP_SYS_ADMIN. */
+	/* Every task but the idle tasks; proofs are CPU events (pid -1). */
 	CTXCOUNT_TARGET_F_SYSTEM_WIDE	= 1U << 1,
+	/*
+	 * START arms the session; counting begins when a monitored task
+	 * execs, where perf enables enable_on_exec events. Not with
+	 * SYSTEM_WIDE.
+	 */
+	CTXCOUNT_TARGET_F_ENABLE_ON_EXEC = 1U << 2,
 	__CTXCOUNT_TARGET_F_ALL		= CTXCOUNT_TARGET_F_INHERIT |
-					  CTXCOUNT_TARGET_F_SYSTEM_WIDE
+					  CTXCOUNT_TARGET_F_SYSTEM_WIDE |
+					  CTXCOUNT_TARGET_F_ENABLE_ON_EXEC
 };
 
 enum ctxcount_session_flag {
@@ -211,6 +225,7 @@ enum ctxcount_event_attr {
 	CTXCOUNT_EVENT_A_TIME_ENABLED,
 	CTXCOUNT_EVENT_A_TIME_RUNNING,
 	CTXCOUNT_EVENT_A_BUCKETS,
+	CTXCOUNT_EVENT_A_PERF_FD,
 	CTXCOUNT_EVENT_A_DIRECT_CPUS,
 	__CTXCOUNT_EVENT_A_LAST
 };

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fake_nl: nlclient's transactions without a kernel, for tests of the
+ * runs (runner.c and the subcommands above it) on the host. Linked in
+ * place of nlclient.o, and of perfopen.o: perf_event_open() gives every
+ * proof (an fd of /dev/null) at paranoid 2. Every counter of every session counts
+ * fake_nl.base[socket] + 100 * counter + run in full, 10 of it in
+ * hardirq and the rest in task context, with no multiplexing; the first
+ * socket opened is A (0), the second B (1).
+ */
+#ifndef CTXSTAT_FAKE_NL_H
+#define CTXSTAT_FAKE_NL_H
+
+#include <stdint.h>
+
+#include "../nlclient.h"
+
+struct fake_nl {
+	double base[2];		/* full count of counter 0 in run 0, per socket */
+	int open_err;		/* ctx_nl_open's result */
+	/* The fail_at-th (1-based) request of command fail_cmd fails. */
+	uint8_t fail_cmd;
+	int fail_at;
+	int fail_err;
+	const char *fail_msg;	/* extack with it, or NULL */
+	/* What happened: */
+	int opened;
+	int sessions;		/* SESSION_NEW requests answered */
+	int reads;		/* SESSION_READ requests answered */
+	int live;		/* sessions not deleted */
+};
+
+extern struct fake_nl fake_nl;
+
+/* Back to the defaults, nothing happened yet. */
+void fake_nl_reset(void);
+
+#endif

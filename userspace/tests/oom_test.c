@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Out-of-memory paths: every allocation the code under test makes is
+ * failed in turn (tests/failalloc.c), in a child whose stack was first
+ * filled with garbage, so that freeing anything never set is a crash, not
+ * luck. Each must fail cleanly: -1 (or -ENOMEM), the state as before.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "failalloc.h"
+#include "../counts.h"
+#include "../results.h"
+#include "../runner.h"
+#include "../save.h"
+
+/* What an uninitialised local would hold: not NULL, not a heap pointer. */
+static void __attribute__((noinline)) poison_stack(void)
+{
+	volatile char junk[65536];
+	size_t i;
+
+	/* volatile stores, which the compiler may not drop as dead */
+	for (i = 0; i < sizeof(junk); i++)
+		junk[i] = 0x5a;
+}
+
+/* A runner that made 3 runs of @l (after adding @specs), without a module. */
+static struct ctx_runner *three_runs(struct ctx_args *a,
+				     struct ctx_event_list *l,
+				     const char *specs)
+{
+	struct ctx_runner *r = calloc(1, sizeof(*r));
+	struct ctx_counter_reading rd = { .time_enabled = 1, .time_running = 1 };
+	char err[128];
+	int i, run;
+
+	if (!r || (specs && ctx_events_add(l, specs, err, sizeof(err))))
+		abort();
+	r->args = a;
+	r->events = l;
+	for (run = 0; run < 3; run++) {
+		for (i = 0; i < l->nr_counters; i++) {
+			rd.full = 1000 + run;
+			rd.bucket[CTXCOUNT_BUCKET_TASK] = 990 + run;
+			if (ctx_counter_add(&r->counters[i], &rd))
+				abort();
+		}
+		if (ctx_sample_add(&r->elapsed_ns, 1e6))
+			abort();
+		r->runs_done++;
+	}
+	return r;
+}
+
+enum { OK_UNTOUCHED, FAILED, CRASHED, OK_DESPITE_FAILURE };
+
+/*
+ * fn() in a child with the @n-th allocation failing. OK_UNTOUCHED: it
+ * succeeded and made fewer than @n allocations (nothing left to fail).
+ */
+static int with_failure(int n, int (*fn)(void *), void *arg)
+{
+	int status, rc;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		poison_stack();
+		failalloc_calls = 0;
+		failalloc_at = n;
+		rc = fn(arg);
+		failalloc_at = 0;
+		if (!rc)
+			_exit(failalloc_calls < n ? OK_UNTOUCHED : OK_DESPITE_FAILURE);
+		_exit(FAILED);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return CRASHED;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : CRASHED;
+}
+
+struct save_case {
+	struct ctx_runner *a, *b;
+	const char *path;
+};
+
+static int save_stat(void *arg)
+{
+	struct save_case *c = arg;
+
+	return ctx_save_stat(c->a);
+}
+
+static int save_compare(void *arg)
+{
+	struct save_case *c = arg;
+
+	return ctx_save_compare(c->a, c->b);
+}
+
+/* Fail every allocation of @fn in turn: clean failures, file untouched. */
+static void fail_each(struct __test_metadata *_metadata, int (*fn)(void *),
+		      struct save_case *c, int want_results)
+{
+	struct ctx_result_set set = { 0 };
+	char err[256];
+	int n, rc;
+
+	for (n = 1; n < 1000; n++) {
+		unlink(c->path);
+		rc = with_failure(n, fn, c);
+		ASSERT_NE(CRASHED, rc) TH_LOG("allocation %d failing: crashed", n);
+		ASSERT_NE(OK_DESPITE_FAILURE, rc) TH_LOG("allocation %d failing: no error", n);
+		if (rc == OK_UNTOUCHED)
+			break;
+		EXPECT_NE(0, access(c->path, F_OK)) TH_LOG("allocation %d failing: %s written", n, c->path);
+	}
+	TH_LOG("%d allocations, each failed once", n - 1);
+	EXPECT_GT(n, 2);
+	/* and with none failing, the file reads back */
+	ASSERT_EQ(0, ctx_results_load(&set, c->path, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(want_results, set.nr);
+	EXPECT_EQ(3, set.r[0].elapsed_ns.n);
+	ctx_results_free(&set);
+	unlink(c->path);
+}
+
+TEST(save_stat_out_of_memory)
+{
+	static struct ctx_event_list l;
+	char path[64];
+	struct ctx_args a = { .save = path, .name = "loop" };
+	struct save_case c = { .path = path };
+
+	snprintf(path, sizeof(path), "/tmp/ctxstat-oom-%d.json", (int)getpid());
+	c.a = three_runs(&a, &l, "instructions,instructions:t");
+	fail_each(_metadata, save_stat, &c, 1);
+	ctx_runner_free(c.a);
+}
+
+TEST(save_compare_out_of_memory)
+{
+	static struct ctx_event_list l;
+	char path[64];
+	struct ctx_args a = { .save = path, .label = "base,patched" };
+	char *cmd[] = { "true", NULL };
+	struct save_case c = { .path = path };
+
+	a.cmd = cmd;
+	snprintf(path, sizeof(path), "/tmp/ctxstat-oom-%d.json", (int)getpid());
+	c.a = three_runs(&a, &l, "cycles");
+	c.b = three_runs(&a, &l, NULL);
+	fail_each(_metadata, save_compare, &c, 2);
+	ctx_runner_free(c.a);
+	ctx_runner_free(c.b);
+}
+
+/* Every sample of @c holds @n values. */
+static bool holds(const struct ctx_counter_values *c, int n)
+{
+	int b;
+
+	for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
+		if (c->bucket[b].n != n)
+			return false;
+	return c->full.n == n && c->enabled.n == n && c->running.n == n;
+}
+
+/* One run into an empty counter; a failure must leave it empty. */
+static int add_run(void *arg)
+{
+	struct ctx_counter_values *c = arg;
+	struct ctx_counter_reading rd = {
+		.full = 7, .time_enabled = 1, .time_running = 1,
+	};
+
+	if (!ctx_counter_add(c, &rd))
+		return holds(c, 1) ? 0 : (abort(), 0);
+	return holds(c, 0) ? -1 : (abort(), 0);
+}
+
+/* A counter gets a run in all of its samples or in none. */
+TEST(counter_add_all_or_nothing)
+{
+	struct ctx_counter_values c;
+	int n, rc;
+
+	memset(&c, 0, sizeof(c));
+	for (n = 1; n < 100; n++) {
+		rc = with_failure(n, add_run, &c);
+		ASSERT_NE(CRASHED, rc);
+		ASSERT_NE(OK_DESPITE_FAILURE, rc);
+		if (rc == OK_UNTOUCHED)
+			break;
+	}
+	EXPECT_GT(n, 2);
+	/* in this process nothing failed: one run everywhere */
+	ASSERT_EQ(0, add_run(&c));
+	ctx_counter_free(&c);
+}
+
+TEST_HARNESS_MAIN

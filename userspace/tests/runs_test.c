@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runs tests: ctxstat's subcommands end to end on the host, the module
+ * replaced by tests/fake_nl.c (which also makes kernel errors happen at a
+ * chosen request). The workload is a real command (true).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "comma_locale.h"
+#include "fake_nl.h"
+#include "../compare.h"
+#include "../results.h"
+#include "../stat.h"
+
+static void no_usage(FILE *f)
+{
+	(void)f;
+}
+
+static int stat_main(int argc, char **argv)
+{
+	return ctx_stat_main(argc, argv, no_usage);
+}
+
+static char *slurp(FILE *f)
+{
+	char *buf;
+	long n;
+
+	fflush(f);
+	n = ftell(f);
+	buf = calloc(1, n + 1);
+	rewind(f);
+	if (buf && fread(buf, 1, n, f) != (size_t)n)
+		buf[0] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	return slurp(f);
+}
+
+struct outcome {
+	int code;
+	char *out, *err;
+};
+
+/* fn(argv) with stdout and stderr captured. */
+static void run(int (*fn)(int, char **), char **argv, struct outcome *o)
+{
+	FILE *fo = tmpfile(), *fe = tmpfile();
+	int saved_out = dup(1), saved_err = dup(2), argc = 0;
+
+	while (argv[argc])
+		argc++;
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(fo), 1);
+	dup2(fileno(fe), 2);
+	o->code = fn(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	o->out = slurp(fo);
+	o->err = slurp(fe);
+}
+
+static void done(struct outcome *o)
+{
+	free(o->out);
+	free(o->err);
+}
+
+#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
+
+static char *temp_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "/tmp/ctxstat-runs-%d-%s", (int)getpid(), name);
+	unlink(buf);
+	return buf;
+}
+
+/* An unwritable --save path is an error before any session is made. */
+TEST(save_path_checked_before_first_run)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-r", "3", "-e", "instructions",
+			    "--save", "/nonexistent-dir/x.json", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_EQ(0, fake_nl.sessions) TH_LOG("%d runs before the error", fake_nl.sessions);
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot save to /nonexistent-dir/x.json: No such file or directory"))
+		TH_LOG("%s", o.err);
+	done(&o);
+}
+
+/* compare's --label needs two names: a usage error before any run. */
+TEST(compare_label_checked_before_first_run)
+{
+	char save[96];
+	struct outcome o;
+
+	fake_nl_reset();
+	run(ctx_compare_main, ARGV("compare", "-r", "2", "--label", "nocomma",
+				   "--save", temp_path(save, sizeof(save), "l.json"),
+				   "true", "---", "true"), &o);
+	EXPECT_EQ(129, o.code);
+	EXPECT_EQ(0, fake_nl.sessions);
+	EXPECT_NE(NULL, strstr(o.err, "--label for compare is '<A label>,<B label>'"))
+		TH_LOG("%s", o.err);
+	EXPECT_NE(0, access(save, F_OK));
+	done(&o);
+}
+
+/*
+ * The third read fails: the runs before it are saved, one elapsed time
+ * per kept value, and the file reads back; the output says 2 runs.
+ */
+TEST(failed_run_leaves_consistent_file)
+{
+	char save[96], out[96], err[256], *text;
+	struct ctx_result_set set = { 0 };
+	struct outcome o;
+	int i;
+
+	fake_nl_reset();
+	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_READ;
+	fake_nl.fail_at = 3;
+	fake_nl.fail_err = -EIO;
+	run(stat_main, ARGV("ctxstat", "-r", "5", "-e", "instructions,instructions:t",
+			    "--no-noise-check", "-o", temp_path(out, sizeof(out), "out"),
+			    "--save", temp_path(save, sizeof(save), "f.json"), "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot read the session: Input/output error"));
+	ASSERT_EQ(0, ctx_results_load(&set, save, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(1, set.nr);
+	EXPECT_EQ(2, set.r[0].elapsed_ns.n);
+	for (i = 0; i < set.r[0].nr_ev; i++)
+		EXPECT_EQ(2, set.r[0].ev[i].values.n);
+	ctx_results_free(&set);
+	done(&o);
+	text = read_file(out);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "Performance counter stats for 'true' (2 runs):"))
+		TH_LOG("%s", text);
+	free(text);
+	unlink(save);
+	unlink(out);
+}
+
+/* Columns of every line of @text, at most: UTF-8 continuations take none. */
+static int widest_line(const char *text)
+{
+	int w = 0, max = 0;
+
+	for (; *text; text++) {
+		if (*text == '\n') {
+			w = 0;
+			continue;
+		}
+		w += ((unsigned char)*text & 0xc0) != 0x80;
+		if (w > max)
+			max = w;
+	}
+	return max;
+}
+
+/*
+ * compare prints its results on stdout, as report does: a summary first
+ * (per event both means with their spread, B/A with its interval, the
+ * verdict), then the full table, every line within 100 columns with
+ * perf's 13 default events and billions counted.
+ */
+/* true against true, counting 1e9 (A) and 5 % more (B), default events. */
+static void compare_billions(struct outcome *o)
+{
+	fake_nl_reset();
+	fake_nl.base[0] = 1000000000;
+	fake_nl.base[1] = 1050000000;
+	run(ctx_compare_main, ARGV("compare", "-r", "4", "--no-noise-check",
+				   "true", "---", "true"), o);
+}
+
+TEST(compare_on_stdout_within_100_columns)
+{
+	struct outcome o;
+	char *summary, *table;
+
+	compare_billions(&o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	TH_LOG("stdout:\n%s", o.out);
+	EXPECT_EQ(NULL, strstr(o.err, "Performance counter comparison"));
+	summary = strstr(o.out, "B/A [95% CI]");
+	ASSERT_NE(NULL, summary);
+	table = strstr(summary, "p (Holm)");
+	ASSERT_NE(NULL, table);
+	/* instructions: A 1,000,000,100 + run, B 5 % more */
+	EXPECT_NE(NULL, strstr(summary, "1.000G ± 1.29  ")) TH_LOG("%s", summary);
+	EXPECT_NE(NULL, strstr(summary, "1.050G ± 1.29  1.0500 [1.0500,1.0500]  slower\n"));
+	EXPECT_NE(NULL, strstr(table, " instructions      1000000502  1050000502  +50000000  [+5.00%, +5.00%]   <0.0001     2\n"))
+		TH_LOG("%s", table);
+	/* task-clock: 1e9 ns and its spread, each in its unit */
+	EXPECT_NE(NULL, strstr(summary, "1.000s ± 1.29ns")) TH_LOG("%s", summary);
+	EXPECT_LE(widest_line(o.out), 100);
+	done(&o);
+}
+
+/* Thousands grouped (de_DE groups with dots), still within 100 columns. */
+TEST(compare_grouped_within_100_columns)
+{
+	const char *why = comma_locale();
+	struct outcome o;
+
+	if (why)
+		SKIP(return, "%s", why);
+	compare_billions(&o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	TH_LOG("stdout:\n%s", o.out);
+	EXPECT_NE(NULL, strstr(o.out, " 1.000.000.502 ")) TH_LOG("%s", o.out);
+	EXPECT_LE(widest_line(o.out), 100);
+	done(&o);
+}
+
+/*
+ * The module going away mid-run (-ENOENT from the kernel) is a counting
+ * failure, said as such, not "command not found" (127).
+ */
+TEST(compare_module_error_is_not_127)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_READ;
+	fake_nl.fail_at = 2;
+	fake_nl.fail_err = -ENOENT;
+	run(ctx_compare_main, ARGV("compare", "-r", "2", "--no-noise-check",
+				   "-e", "cycles", "true", "---", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot read the session: No such file or directory"))
+		TH_LOG("%s", o.err);
+	done(&o);
+	/* a command that does not exist still is */
+	fake_nl_reset();
+	run(ctx_compare_main, ARGV("compare", "-r", "2", "--no-noise-check",
+				   "-e", "cycles", "/nonexistent/cmd", "---", "true"), &o);
+	EXPECT_EQ(127, o.code);
+	done(&o);
+}
+
+/* -v: perf's "[ perf stat: executing run #N ... ]", one line per run. */
+TEST(verbose_progress)
+{
+	char out[96];
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-v", "-r", "3", "-e", "cycles",
+			    "--no-noise-check", "-o", temp_path(out, sizeof(out), "o"),
+			    "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat: executing run #1 ... ]\n")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat: executing run #3 ... ]\n"));
+	EXPECT_EQ(NULL, strstr(o.err, "run #4"));
+	done(&o);
+	/* compare: which command, too */
+	fake_nl_reset();
+	run(ctx_compare_main, ARGV("compare", "-v", "-r", "2", "-e", "cycles",
+				   "--no-noise-check", "-o", out, "true", "---", "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat compare: executing run #1 (A) ... ]\n")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat compare: executing run #2 (B) ... ]\n"));
+	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat compare: executing run #4 (A) ... ]\n"));
+	done(&o);
+	/* one run: nothing, as perf */
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-v", "-e", "cycles", "-o", out, "true"), &o);
+	EXPECT_EQ(NULL, strstr(o.err, "executing run")) TH_LOG("%s", o.err);
+	done(&o);
+	unlink(out);
+}
+
+TEST_HARNESS_MAIN
