@@ -17,7 +17,7 @@
  * slices under local_bh_disable() (softirqs from task context). The task
  * bucket's growth over the quiet run's, less what the other kinds in the
  * run are known to leave, over the number of excursions of the kind, is
- * its residual. The median of three rounds is kept.
+ * its residual. The median of five rounds is kept.
  *
  * User mode can only be measured with a user-mode loop, which the module
  * has not got: the client runs one (CTXCOUNT_CMD_SESSION_CALIBRATE,
@@ -214,17 +214,27 @@ static bool ctx_calib_one(struct ctx_acct *a, const struct ctx_calib_run *run,
 	return ok;
 }
 
-/* A run is clean when only its own kind (and plain hardirqs) landed. */
-static bool ctx_calib_clean(const struct ctx_calib_run *run, const s64 *dexc)
+/*
+ * A storm run is clean when besides its own kind only kinds measured by
+ * the runs before it in the round landed (their residuals are taken off),
+ * and some of its own; a quiet run when nothing landed.
+ */
+static bool ctx_calib_clean(unsigned int r, const s64 *dexc)
 {
+	const struct ctx_calib_run *run = &ctx_calib_runs[r];
+	unsigned int j;
 	int k;
 
 	for (k = 0; k < CTX_NR_EXC; k++) {
 		if (!dexc[k] || k == run->kind)
 			continue;
-		if (k == CTX_EXC_HARDIRQ && run->storm)
-			continue;
-		return false;
+		if (run->kind < 0)
+			return false;
+		for (j = 0; j < r; j++)
+			if (ctx_calib_runs[j].kind == k)
+				break;
+		if (j == r)
+			return false;
 	}
 	return run->kind < 0 || dexc[run->kind] > 0;
 }
@@ -248,7 +258,7 @@ static bool ctx_calib_round(struct ctx_acct *a, s64 res[][CTXCOUNT_MAX_EVENTS])
 			continue;
 		for (t = 0; t < CTX_CALIB_TRIES; t++) {
 			if (ctx_calib_one(a, run, dt, dexc) &&
-			    ctx_calib_clean(run, dexc))
+			    ctx_calib_clean(r, dexc))
 				break;
 		}
 		if (t == CTX_CALIB_TRIES)
