@@ -108,6 +108,9 @@ static void ctx_restart(struct ctx_acct_cpu *ac)
 
 static void ctx_open(struct ctx_acct_cpu *ac)
 {
+	/* Linked twice, this CPU's list would loop (ctx_account_cpu_dead()). */
+	if (ac->active)
+		return;
 	ctx_restart(ac);
 	ac->clock_in = local_clock();
 	memcpy(ac->exc_in, ctx_cpu_excursions(), sizeof(ac->exc_in));
@@ -221,6 +224,11 @@ void ctx_account_release_counters(struct ctx_acct *a)
  */
 void ctx_account_destroy(struct ctx_acct *a)
 {
+	int cpu;
+
+	/* A CPU's list of open intervals must not keep freed memory. */
+	for_each_possible_cpu(cpu)
+		WARN_ON_ONCE(per_cpu_ptr(a->cpu, cpu)->active);
 	ctx_account_release_counters(a);
 	free_percpu(a->cpu);
 	a->cpu = NULL;
@@ -681,6 +689,34 @@ static void ctx_down_cpu(void *info)
 	ac->filled = false;
 	ac->gen++;
 	ctx_cpu_release();
+}
+
+/**
+ * ctx_account_cpu_dead() - forget the intervals left open on a dead CPU
+ * @cpu: the CPU, dead
+ *
+ * A CPU going down runs its last tasks (the stopper that takes it down,
+ * counted by system-wide sessions) after it is marked offline, and the
+ * sched_switch tracepoint does not fire on an offline CPU: the interval
+ * that task's switch-in opened is never closed there. Nothing is lost by
+ * dropping it: ctx_account_cpu_down() attributed what was pending and took
+ * the CPU's counters out of use before. Left linked, the list would keep
+ * the intervals of sessions freed meanwhile, and loop once the same one
+ * opens again.
+ *
+ * Context: CPU hotplug, on another CPU after @cpu died (nothing runs on
+ * @cpu, nothing else touches its list).
+ */
+void ctx_account_cpu_dead(unsigned int cpu)
+{
+	struct ctx_acct_cpu *ac;
+	struct hlist_node *tmp;
+
+	hlist_for_each_entry_safe(ac, tmp, per_cpu_ptr(&ctx_active, cpu),
+				  active_node) {
+		ac->active = false;
+		hlist_del_init(&ac->active_node);
+	}
 }
 
 /**

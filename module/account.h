@@ -284,6 +284,7 @@ int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,
 			    struct perf_event **event, struct perf_event **old,
 			    unsigned int gen);
 void ctx_account_cpu_down(struct ctx_acct *a, unsigned int cpu);
+void ctx_account_cpu_dead(unsigned int cpu);
 
 int ctx_account_probe_begin(struct ctx_acct *a);
 void ctx_account_probe_open(struct ctx_acct *a);

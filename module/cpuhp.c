@@ -8,7 +8,9 @@
  * runs before the perf core's (that one detaches a CPU's counters for
  * good), attributes what is pending and takes the counters out of use; the
  * next fill or the session's end releases them. So a task that runs on a
- * CPU that went offline and came back is still counted.
+ * CPU that went offline and came back is still counted. Once the CPU is
+ * dead, another callback forgets what its last switches left open
+ * (ctx_account_cpu_dead()).
  *
  * The callbacks neither create nor release counters: perf may flip a
  * static key there (software events), which takes the CPU hotplug lock
@@ -37,6 +39,7 @@
 #include "session.h"
 
 static enum cpuhp_state ctx_cpuhp_state;
+static enum cpuhp_state ctx_cpuhp_dead_state;
 
 static void ctx_cpuhp_release_array(struct perf_event **event, unsigned int n)
 {
@@ -125,6 +128,13 @@ static int ctx_cpuhp_offline(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
+/* Runs on another CPU once @cpu is dead; see ctx_account_cpu_dead(). */
+static int ctx_cpuhp_dead(unsigned int cpu)
+{
+	ctx_account_cpu_dead(cpu);
+	return 0;
+}
+
 /**
  * ctx_cpuhp_session_init() - prepare @s's hotplug instance and fill work
  * @s: a new session, not yet an instance of the hotplug state
@@ -205,10 +215,17 @@ int ctx_cpuhp_init(void)
 {
 	int ret;
 
-	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "ctxcount:online",
-				      ctx_cpuhp_online, ctx_cpuhp_offline);
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "ctxcount:dead",
+					NULL, ctx_cpuhp_dead);
 	if (ret < 0)
 		return ret;
+	ctx_cpuhp_dead_state = ret;
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "ctxcount:online",
+				      ctx_cpuhp_online, ctx_cpuhp_offline);
+	if (ret < 0) {
+		cpuhp_remove_state_nocalls(ctx_cpuhp_dead_state);
+		return ret;
+	}
 	ctx_cpuhp_state = ret;
 	return 0;
 }
@@ -221,4 +238,5 @@ int ctx_cpuhp_init(void)
 void ctx_cpuhp_exit(void)
 {
 	cpuhp_remove_multi_state(ctx_cpuhp_state);
+	cpuhp_remove_state_nocalls(ctx_cpuhp_dead_state);
 }

@@ -289,7 +289,6 @@ TEST_F_TIMEOUT(attr, user_loop_known_length, 120)
 	EXPECT_LT(e->full, r->ev[1].full);
 }
 
-/* The monitored task runs NET_RX itself: its softirq bucket, not :t. */
 /*
  * The fast path is taken where it can be: where the module reads counters
  * from the PMU's registers (arm64 PMUv3), every online CPU reads a
@@ -305,16 +304,19 @@ TEST_F_TIMEOUT(attr, direct_counter_reads, 60)
 	};
 	struct cst_res *r = self->res;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int err = cst_event_error(&ev[0]);
+	/* Perf gives no proof for an event it cannot count: no session then. */
+	int nev = err ? 1 : 2;
 
-	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, ev, 2, r, NULL));
+	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, ev + 2 - nev, nev, r, NULL));
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
 	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL, NULL);
-	ASSERT_EQ(2, r->nev);
-	ASSERT_TRUE(r->ev[1].has_direct_cpus);
-	EXPECT_EQ(0, r->ev[1].direct_cpus) TH_LOG("cpu-clock read from a register");
-	if (r->ev[0].error)
+	ASSERT_EQ(nev, r->nev);
+	ASSERT_TRUE(r->ev[nev - 1].has_direct_cpus);
+	EXPECT_EQ(0, r->ev[nev - 1].direct_cpus) TH_LOG("cpu-clock read from a register");
+	if (err)
 		SKIP(return, "reading hardware counters from their registers (arm64 PMUv3, x86 rdpmc) not exercised: no hardware PMU here (instructions: %s)",
-		     strerror(-r->ev[0].error));
+		     strerror(-err));
 	ksft_print_msg("instructions: read from its register on %u of %ld CPUs\n",
 		       r->ev[0].direct_cpus, online);
 	EXPECT_EQ(online, r->ev[0].direct_cpus);
@@ -326,6 +328,7 @@ static void udp_fn(void *n)
 		_exit(1);
 }
 
+/* The monitored task runs NET_RX itself: its softirq bucket, not :t. */
 TEST_F_TIMEOUT(attr, own_softirq_net_rx, 120)
 {
 	struct cst_res *r = self->res;

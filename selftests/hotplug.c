@@ -331,6 +331,52 @@ TEST_F_TIMEOUT(hp, offline_at_creation, 240)
 	expect_cpu_time_counted(_metadata, e, cpu_ns);
 }
 
+/*
+ * The last task a CPU runs on its way down (the stopper, counted system
+ * wide) runs after the CPU is marked offline, where sched_switch does not
+ * fire: the module must forget that interval once the CPU is dead. A
+ * session deleted while its CPU is down, and a new one whose per-CPU
+ * memory may be the old one's, then count on that CPU without a kernel
+ * report (before the fix: a freed interval still linked on the CPU, the
+ * next switch there looping in the list).
+ */
+TEST_F_TIMEOUT(hp, deleted_while_offline, 240)
+{
+	struct cst_ev_res *e = &self->res->ev[0];
+	struct spinner sp;
+	uint64_t cpu_ns;
+	int i, ret;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, cst_new(&self->s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+				     &ev_cpu_clock, 1, self->res, NULL));
+		ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START,
+				     self->res->id, NULL, NULL));
+		ret = cst_cpu_set_online(self->cpu, 0);
+		ASSERT_EQ(0, ret) TH_LOG("offlining cpu%d: %s", self->cpu, strerror(-ret));
+		ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL,
+				     self->res->id, NULL, NULL));
+		ret = cst_cpu_set_online(self->cpu, 1);
+		ASSERT_EQ(0, ret) TH_LOG("onlining cpu%d: %s", self->cpu, strerror(-ret));
+	}
+	ASSERT_EQ(0, cst_new(&self->s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+			     &ev_cpu_clock, 1, self->res, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, self->res->id,
+			     NULL, NULL));
+	ASSERT_EQ(0, spinner_fork(&sp, self->cpu, 200));
+	ASSERT_EQ(0, spinner_go(&sp));
+	cpu_ns = spinner_cpu_time(&sp);
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, self->res->id,
+			     self->res, NULL));
+	EXPECT_EQ(0, spinner_reap(&sp));
+	log_event(_metadata, "cpu-clock", e);
+	EXPECT_LT(cpu_ns * 0.9, (double)e->full);
+	EXPECT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, self->res->id,
+			     NULL, NULL));
+}
+
 /* Sessions come and go while the CPU does: nothing is left behind. */
 TEST_F_TIMEOUT(hp, churn, 300)
 {
