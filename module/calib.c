@@ -10,7 +10,8 @@
  *
  * Kernel mode, at START: the calling task, counted for the session on its
  * CPU (ctx_account_probe_*(); migration disabled, but preemptible like
- * the code interrupts usually land in), runs a fixed loop once quiet and once with
+ * the code interrupts usually land in), runs a fixed loop (as long as
+ * takes about 25 of the timer's interrupts here) once quiet and once with
  * an hrtimer firing at it every few microseconds, its handler doing
  * nothing (a hardirq), scheduling a tasklet (a hardirq and its softirqs,
  * with the exit read skipped or, forced, done), or with the loop run in
@@ -34,6 +35,7 @@
 #include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/task_stack.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -42,7 +44,9 @@
 #include "calib.h"
 #include "cpustate.h"
 
-#define CTX_CALIB_ITERS		50000	/* loop iterations per run */
+#define CTX_CALIB_CHUNK		1000	/* loop iterations, a run's unit */
+#define CTX_CALIB_FIRES		25	/* storm interrupts a run should take */
+#define CTX_CALIB_MAX_NS	(20 * NSEC_PER_MSEC)	/* to get them */
 #define CTX_CALIB_BH_SLICES	25	/* local_bh_disable() slices per run */
 #define CTX_CALIB_PERIOD_NS	5000	/* between two timer interrupts */
 #define CTX_CALIB_ROUNDS	5
@@ -96,6 +100,8 @@ static struct hrtimer ctx_calib_timer;
 static struct hrtimer ctx_user_timer;
 static bool ctx_calib_timer_ready;
 static bool ctx_calib_tasklet_on;
+static unsigned int ctx_calib_fired;	/* timer interrupts, ever */
+static unsigned long ctx_calib_iters;	/* per run: ctx_calib_size() */
 
 static void ctx_calib_tasklet_fn(struct tasklet_struct *t)
 {
@@ -112,6 +118,7 @@ static enum hrtimer_restart ctx_calib_fire(struct hrtimer *t)
 	 */
 	if (READ_ONCE(ctx_calib_tasklet_on) && !in_serving_softirq())
 		tasklet_schedule(&ctx_calib_tasklet);
+	WRITE_ONCE(ctx_calib_fired, ctx_calib_fired + 1);
 	hrtimer_forward_now(t, ns_to_ktime(CTX_CALIB_PERIOD_NS));
 	return HRTIMER_RESTART;
 }
@@ -134,14 +141,40 @@ static void ctx_calib_loop_run(const struct ctx_calib_run *run)
 	unsigned int i;
 
 	if (!run->bh) {
-		ctx_calib_loop(CTX_CALIB_ITERS);
+		ctx_calib_loop(ctx_calib_iters);
 		return;
 	}
 	for (i = 0; i < CTX_CALIB_BH_SLICES; i++) {
 		local_bh_disable();
-		ctx_calib_loop(CTX_CALIB_ITERS / CTX_CALIB_BH_SLICES);
+		ctx_calib_loop(ctx_calib_iters / CTX_CALIB_BH_SLICES);
 		local_bh_enable();
 	}
+}
+
+/*
+ * A run's length: as many loop iterations as take about CTX_CALIB_FIRES
+ * storm interrupts on this CPU. How fast the loop runs and how finely the
+ * timer fires differ by orders of magnitude between machines (a few
+ * microseconds of a fast CPU take only two or three). Return: false if
+ * the timer did not fire that often within CTX_CALIB_MAX_NS.
+ */
+static bool ctx_calib_size(void)
+{
+	unsigned int fired = READ_ONCE(ctx_calib_fired);
+	u64 t0 = local_clock();
+	unsigned long n = 0;
+	bool enough;
+
+	hrtimer_start(&ctx_calib_timer, ns_to_ktime(CTX_CALIB_PERIOD_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	do {
+		ctx_calib_loop(CTX_CALIB_CHUNK);
+		n += CTX_CALIB_CHUNK;
+		enough = READ_ONCE(ctx_calib_fired) - fired >= CTX_CALIB_FIRES;
+	} while (!enough && local_clock() - t0 < CTX_CALIB_MAX_NS);
+	hrtimer_cancel(&ctx_calib_timer);
+	ctx_calib_iters = n;
+	return enough;
 }
 
 /*
@@ -312,6 +345,8 @@ static int ctx_calib_measure(struct ctx_acct *a, struct ctx_calib_entry *e)
 	int err;
 
 	memset(res, 0, sizeof(res));
+	if (!ctx_calib_size())
+		return -EAGAIN;
 	err = ctx_account_probe_begin(a);
 	if (err)
 		return err;
