@@ -20,6 +20,8 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/userfaultfd.h>
@@ -1068,6 +1070,86 @@ TEST(new_waiting_for_exec_holds_up_nobody)
 	cst_close(&a);
 	close(n.proof);
 	close(uffd);
+}
+
+/*
+ * Session memory is charged to the sender's memory cgroup: 8 sessions
+ * created from a process in a cgroup of its own grow that cgroup's percpu
+ * and slab by at least what the sessions hold (the per-CPU block, about
+ * 2.4 KiB per possible CPU, and the session itself, about 1 KiB), and
+ * freeing them gives it back. cgroup v2 is mounted for the test if it is
+ * not (at /sys/fs/cgroup).
+ */
+static long memcg_stat(const char *dir, const char *key)
+{
+	char path[256], line[256];
+	size_t n = strlen(key);
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.stat", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ' ')
+			v = atol(line + n + 1);
+	fclose(f);
+	return v;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(s, f) < 0)
+		ret = -EIO;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
+}
+
+TEST(sessions_charged_to_memcg)
+{
+	static const char root[] = "/sys/fs/cgroup", dir[] = "/sys/fs/cgroup/ctxcount-test";
+	long p0, p1, p2, s0, s1, cpus = sysconf(_SC_NPROCESSORS_CONF);
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
+	char pid[32];
+	int i;
+
+	ASSERT_NE(NULL, r);
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) &&
+	    mount("none", root, "cgroup2", 0, NULL))
+		SKIP(return, "cannot mount cgroup2: %s", strerror(errno));
+	if (write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
+		SKIP(return, "no memory controller");
+	rmdir(dir);
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	ASSERT_EQ(0, write_str("/sys/fs/cgroup/ctxcount-test/cgroup.procs", pid));
+	ASSERT_EQ(0, cst_open(&s));
+	p0 = memcg_stat(dir, "percpu");
+	s0 = memcg_stat(dir, "slab");
+	ASSERT_LE(0, p0);
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, new_session(&s, r, NULL));
+	p1 = memcg_stat(dir, "percpu");
+	s1 = memcg_stat(dir, "slab");
+	cst_close(&s);
+	cst_wait_live_sessions(0, 2000);
+	p2 = memcg_stat(dir, "percpu");
+	TH_LOG("memcg percpu %ld -> %ld with 8 sessions -> %ld after; slab %ld -> %ld (%ld CPUs)",
+	       p0, p1, p2, s0, s1, cpus);
+	EXPECT_LE(8 * cpus * 2048, p1 - p0);
+	EXPECT_LE(8 * 1024, s1 - s0);
+	EXPECT_GT(8 * cpus * 1024, p2 - p0) TH_LOG("not given back");
+	write_str("/sys/fs/cgroup/cgroup.procs", pid);
+	rmdir(dir);
+	free(r);
 }
 
 /*
