@@ -15,16 +15,25 @@
  *                                 kernel's de_thread() makes it the leader)
  *   ctx_workload spin-exec MS PROG ARG...
  *                                 spin MS milliseconds, then exec PROG
+ *   ctx_workload no-perf PROG ARG...
+ *                                 exec PROG under a seccomp filter that
+ *                                 fails perf_event_open() with EPERM
  *
  * The loop (cst_loop() in cst_work.c) is "subs; b.ne" on arm64 and
  * "dec; jnz" on x86_64: exactly 2 instructions per iteration.
  */
+#include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include "cst_work.h"
 
@@ -43,6 +52,23 @@ static void *exec_fn(void *arg)
 	execv(argv[0], argv);
 	perror("execv");
 	exit(127);
+}
+
+/* perf_event_open() fails with EPERM from now on, as container runtimes do. */
+static int no_perf(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_perf_event_open, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
 }
 
 int main(int argc, char **argv)
@@ -146,7 +172,16 @@ int main(int argc, char **argv)
 		perror("execv");
 		return 127;
 	}
+	if (!strcmp(argv[1], "no-perf") && argc >= 3) {
+		if (no_perf()) {
+			perror("seccomp");
+			return 126;
+		}
+		execv(argv[2], argv + 2);
+		perror("execv");
+		return 127;
+	}
 usage:
-	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | spin MS | udp COUNT | sleeps N | pingpong N | exit CODE | thread-exec PROG ARG... | spin-exec MS PROG ARG...\n");
+	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | spin MS | udp COUNT | sleeps N | pingpong N | exit CODE | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG...\n");
 	return 2;
 }

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <signal.h>
@@ -17,9 +18,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/userfaultfd.h>
 
 #include <netlink/netlink.h>
 #include <netlink/attr.h>
@@ -707,6 +712,14 @@ static void noop(void *arg)
 {
 }
 
+/* In a child: exec a spin of the workload. */
+static void exec_spin(void *arg)
+{
+	char *argv[] = { (char *)cst_workload_path(), "spin", "100", NULL };
+
+	execv(argv[0], argv);
+}
+
 /* A proof on the parent does not prove its child. */
 TEST_F(proof, other_process)
 {
@@ -789,11 +802,12 @@ TEST_F(proof, system_wide_accepted)
 /* A task that exited: perf_event_exit_task() detached its events. */
 TEST_F(proof, detached_by_exit)
 {
-	pid_t pid = fork();
 	int fd, ret, pfd[2];
+	pid_t pid;
 	char c;
 
 	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		close(pfd[1]);
@@ -877,6 +891,271 @@ TEST_F(proof, cpu_clock_pmu_type)
 	ret = try_proof(&self->s, 0, cst_proof_open(getpid(), 0, &ev),
 			&self->ack);
 	EXPECT_EQ(0, ret) TH_LOG("%s", self->ack.msg);
+}
+
+/*
+ * A SESSION_NEW that waits holds up nobody else: the family has
+ * .parallel_ops (no genl_mutex), and the session mutex is not held while
+ * SESSION_NEW waits for the target's exec_update_lock. The wait is made
+ * deterministic, not timed: a thread holds the target's exec_update_lock
+ * for reading inside kcmp(KCMP_EPOLL_TFD), whose copy_from_user() faults
+ * on a userfaultfd page nobody serves; the target's exec then waits for
+ * the lock for writing, and a SESSION_NEW on the target waits behind it.
+ * Meanwhile another socket resolves a family through the genl controller
+ * (a family without parallel_ops: it takes genl_mutex) and asks ctxcount
+ * for STATS: both must answer while the SESSION_NEW is still blocked.
+ */
+struct parked {
+	pid_t target;
+	int fd;			/* an fd the target has */
+	void *page;
+	int proof;
+	struct cst_sock *s;
+	int ret;		/* the blocked request's result */
+	pid_t tid;
+	volatile int done;
+};
+
+static void *kcmp_thread(void *arg)
+{
+	struct parked *p = arg;
+
+	/* idx1: an fd of the target; the slot at p->page faults */
+	syscall(SYS_kcmp, p->target, p->target, 7 /* KCMP_EPOLL_TFD */, p->fd,
+		(unsigned long)p->page);
+	p->done = 1;
+	return NULL;
+}
+
+static void *new_thread(void *arg)
+{
+	struct parked *p = arg;
+
+	p->tid = gettid();
+	p->ret = new_with_proof(p->s, p->target, 0, &ev_cpu_clock, p->proof,
+				NULL, NULL);
+	p->done = 1;
+	return NULL;
+}
+
+static void *ctrl_thread(void *arg)
+{
+	struct parked *p = arg;
+	struct cst_sock s;
+
+	/* cst_open(): CTRL_CMD_GETFAMILY "ctxcount" to the genl controller */
+	p->ret = cst_open(&s);
+	if (!p->ret) {
+		p->ret = cst_cmd(&s, CTXCOUNT_CMD_STATS, 0, NULL, NULL);
+		cst_close(&s);
+	}
+	p->done = 1;
+	return NULL;
+}
+
+/*
+ * "State: D" (uninterruptible or killable sleep) in
+ * /proc/@pid/task/@tid/status; not .../stat, which takes the task's
+ * exec_update_lock itself.
+ */
+static bool in_d_state(pid_t pid, pid_t tid)
+{
+	char path[96], line[256];
+	FILE *f;
+	bool d = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "State:", 6)) {
+			d = strchr(line, 'D') != NULL;
+			break;
+		}
+	fclose(f);
+	return d;
+}
+
+/* Clock time, not sleep counts: a 1 ms sleep takes a tick under TCG. */
+static bool wait_for(bool (*cond)(pid_t, pid_t), pid_t pid, pid_t tid,
+		     int ms)
+{
+	double end = cst_now() + ms / 1000.0;
+
+	do {
+		if (cond(pid, tid))
+			return true;
+		usleep(1000);
+	} while (cst_now() < end);
+	return false;
+}
+
+static bool wait_done(volatile int *done, int ms)
+{
+	double end = cst_now() + ms / 1000.0;
+
+	while (!*done && cst_now() < end)
+		usleep(1000);
+	return *done;
+}
+
+TEST(new_waiting_for_exec_holds_up_nobody)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	struct parked k = { 0 }, n = { 0 }, g = { 0 };
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	struct uffdio_zeropage zero = { 0 };
+	pthread_t kt, nt, gt;
+	struct pollfd pfd;
+	struct cst_child c;
+	struct cst_sock a;
+	int uffd;
+
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		SKIP(return, "userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	k.page = mmap(NULL, ps, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, k.page);
+	reg.range.start = (unsigned long)k.page;
+	reg.range.len = ps;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+
+	/* the target, forked after uffd (so it has that fd): it execs a spin */
+	ASSERT_EQ(0, cst_child_fork(&c, exec_spin, NULL));
+	k.fd = uffd;
+	n.proof = cst_proof_open(c.pid, 0, &ev_cpu_clock);
+	ASSERT_LE(0, n.proof);
+	ASSERT_EQ(0, cst_open(&a));
+	n.s = &a;
+	k.target = n.target = c.pid;
+
+	/* 1. the exec_update_lock read-held, in kcmp's faulting copy */
+	ASSERT_EQ(0, pthread_create(&kt, NULL, kcmp_thread, &k));
+	pfd = (struct pollfd){ .fd = uffd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, 8000)) TH_LOG("kcmp never faulted (done %d)",
+						 k.done);
+	ASSERT_FALSE(k.done);
+	/* 2. the exec waits for it for writing */
+	ASSERT_EQ(0, cst_child_go(&c));
+	ASSERT_TRUE(wait_for(in_d_state, c.pid, c.pid, 8000))
+		TH_LOG("the target's exec does not wait for exec_update_lock");
+	/* 3. SESSION_NEW on the target waits behind the exec */
+	ASSERT_EQ(0, pthread_create(&nt, NULL, new_thread, &n));
+	while (!n.tid)
+		usleep(1000);
+	EXPECT_TRUE(wait_for(in_d_state, getpid(), n.tid, 8000))
+		TH_LOG("SESSION_NEW did not block");
+	/* 4. others are served meanwhile: genl controller, ctxcount STATS */
+	ASSERT_EQ(0, pthread_create(&gt, NULL, ctrl_thread, &g));
+	EXPECT_TRUE(wait_done(&g.done, 8000))
+		TH_LOG("a genl controller request waited for the blocked SESSION_NEW");
+	EXPECT_EQ(0, g.ret);
+	EXPECT_FALSE(n.done) TH_LOG("SESSION_NEW did not wait for the exec");
+
+	/* serve the fault: kcmp, then the exec, then SESSION_NEW go on */
+	zero.range.start = (unsigned long)k.page;
+	zero.range.len = ps;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+	pthread_join(kt, NULL);
+	pthread_join(nt, NULL);
+	pthread_join(gt, NULL);
+	/* an exec of a dumpable program: the proof still holds */
+	EXPECT_EQ(0, n.ret);
+	cst_child_wait(&c);
+	cst_close(&a);
+	close(n.proof);
+	close(uffd);
+}
+
+/*
+ * Session memory is charged to the sender's memory cgroup: 8 sessions
+ * created from a process in a cgroup of its own grow that cgroup's percpu
+ * and slab statistics by at least what the sessions hold (the per-CPU
+ * block, about 2.4 KiB per possible CPU, and the session itself, about
+ * 1 KiB), and freeing them gives it back. memory.current cannot tell
+ * (charges come in batches of 64 pages), and from 6.8 memory.stat is
+ * flushed lazily, at the latest every 2 s: each read waits 3 s first.
+ * cgroup v2 is mounted for the test if it is not (at /sys/fs/cgroup).
+ */
+/* The cgroup's "percpu" and "slab" statistics, once they were flushed. */
+static int memcg_stats(const char *dir, long *percpu, long *slab)
+{
+	char path[256], line[256];
+	FILE *f;
+
+	sleep(3);
+	*percpu = *slab = -1;
+	snprintf(path, sizeof(path), "%s/memory.stat", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "percpu ", 7))
+			*percpu = atol(line + 7);
+		else if (!strncmp(line, "slab ", 5))
+			*slab = atol(line + 5);
+	}
+	fclose(f);
+	return *percpu < 0 || *slab < 0 ? -ENOENT : 0;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(s, f) < 0)
+		ret = -EIO;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
+}
+
+TEST(sessions_charged_to_memcg)
+{
+	static const char root[] = "/sys/fs/cgroup", dir[] = "/sys/fs/cgroup/ctxcount-test";
+	long p0, p1, p2, s0, s1, s2, cpus = sysconf(_SC_NPROCESSORS_CONF);
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
+	char pid[32];
+	int i;
+
+	ASSERT_NE(NULL, r);
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) &&
+	    mount("none", root, "cgroup2", 0, NULL))
+		SKIP(return, "cannot mount cgroup2: %s", strerror(errno));
+	if (write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
+		SKIP(return, "no memory controller");
+	rmdir(dir);
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	ASSERT_EQ(0, write_str("/sys/fs/cgroup/ctxcount-test/cgroup.procs", pid));
+	ASSERT_EQ(0, cst_open(&s));
+	/* the first session's own allocations (libnl's buffers) before */
+	ASSERT_EQ(0, new_session(&s, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL, NULL));
+	ASSERT_EQ(0, memcg_stats(dir, &p0, &s0));
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, new_session(&s, r, NULL));
+	ASSERT_EQ(0, memcg_stats(dir, &p1, &s1));
+	cst_close(&s);
+	cst_wait_live_sessions(0, 2000);
+	ASSERT_EQ(0, memcg_stats(dir, &p2, &s2));
+	TH_LOG("memcg percpu %ld -> %ld with 8 sessions -> %ld after; slab %ld -> %ld -> %ld (%ld CPUs)",
+	       p0, p1, p2, s0, s1, s2, cpus);
+	EXPECT_LE(8 * cpus * 2048, p1 - p0);
+	EXPECT_LE(8 * 1024, s1 - s0);
+	EXPECT_GT(8 * cpus * 1024, p2 - p0) TH_LOG("not given back");
+	write_str("/sys/fs/cgroup/cgroup.procs", pid);
+	rmdir(dir);
+	free(r);
 }
 
 /*

@@ -21,7 +21,9 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -348,6 +350,47 @@ TEST_F(perm_misc, ctxstat_unprivileged)
 	EXPECT_NE(NULL, strstr(run->err, "perf_event_paranoid setting is 3"))
 		TH_LOG("stderr:\n%s", run->err);
 	free(run);
+}
+
+static volatile int thread_ready;
+
+/* A thread that takes other credentials than its process's leader. */
+static void *other_creds_thread(void *arg)
+{
+	/* the raw syscall: glibc's setresuid() would change every thread */
+	if (syscall(SYS_setresuid, NOBODY, NOBODY, NOBODY))
+		return NULL;
+	thread_ready = 1;
+	while (thread_ready != 2)
+		usleep(1000);
+	return arg;
+}
+
+/*
+ * perf stat -p opens an event per thread, each checked for access: a
+ * thread whose credentials differ from the proven one's is not covered by
+ * its proof and is left out of the set (TASKS_NOW).
+ */
+TEST_F(perm_misc, thread_with_other_credentials_left_out)
+{
+	const struct cst_ev ev = CST_EV_SW(TASK_CLOCK, 0, "task-clock");
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
+	pthread_t t;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, pthread_create(&t, NULL, other_creds_thread, NULL));
+	while (!thread_ready)
+		usleep(1000);
+	ASSERT_EQ(0, cst_open(&s));
+	ASSERT_EQ(0, cst_new(&s, getpid(), 0, &ev, 1, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	EXPECT_TRUE(r->has_now);
+	EXPECT_EQ(1, r->tasks_now) TH_LOG("the thread running as 65534 was added");
+	thread_ready = 2;
+	pthread_join(t, NULL);
+	cst_close(&s);
+	free(r);
 }
 
 struct tp_outcome {

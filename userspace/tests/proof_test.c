@@ -209,15 +209,24 @@ TEST(rename_events_of_the_counter)
 	EXPECT_EQ(KERNEL_HV, l.ev[1].flags);
 }
 
+/* ctx_proof_print_refusal()'s text, in @buf. */
+static int refusal(char *buf, size_t len, const char *event, int err,
+		   int paranoid, const struct ctx_proof_target *t)
+{
+	FILE *f = fmemopen(buf, len - 1, "w");
+
+	if (!f)
+		return -1;
+	ctx_proof_print_refusal(f, event, err, paranoid, t);
+	return fclose(f);
+}
+
 /* What perf says on a refusal, and what would allow it. */
 TEST(refusal_message_names_sysctl_and_capability)
 {
 	char buf[4096] = "";
-	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
 
-	ASSERT_NE(NULL, f);
-	ctx_proof_print_refusal(f, "task-clock:u", EACCES, 3, &task);
-	fclose(f);
+	ASSERT_EQ(0, refusal(buf, sizeof(buf), "task-clock:u", EACCES, 3, &task));
 	EXPECT_NE(NULL, strstr(buf, "refuses task-clock:u"));
 	EXPECT_NE(NULL, strstr(buf, "perf_event_paranoid setting is 3"));
 	EXPECT_NE(NULL, strstr(buf, "CAP_PERFMON"));
@@ -228,11 +237,8 @@ TEST(refusal_message_names_sysctl_and_capability)
 TEST(eperm_message_mentions_seccomp)
 {
 	char buf[4096] = "";
-	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
 
-	ASSERT_NE(NULL, f);
-	ctx_proof_print_refusal(f, "task-clock", EPERM, 2, &cpu0);
-	fclose(f);
+	ASSERT_EQ(0, refusal(buf, sizeof(buf), "task-clock", EPERM, 2, &cpu0));
 	EXPECT_NE(NULL, strstr(buf, "No permission to enable task-clock event."));
 	EXPECT_NE(NULL, strstr(buf, "seccomp"));
 	EXPECT_NE(NULL, strstr(buf, "system wide"));
