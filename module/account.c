@@ -174,7 +174,8 @@ int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 {
 	int cpu;
 
-	a->cpu = alloc_percpu(struct ctx_acct_cpu);
+	/* Charged to the caller's memory cgroup, as the session is. */
+	a->cpu = alloc_percpu_gfp(struct ctx_acct_cpu, GFP_KERNEL_ACCOUNT);
 	if (!a->cpu)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
@@ -753,7 +754,7 @@ void ctx_account_cpu_down(struct ctx_acct *a, unsigned int cpu)
  */
 int ctx_account_probe_begin(struct ctx_acct *a)
 {
-	a->probe_save = kmalloc(sizeof(*a->probe_save), GFP_KERNEL);
+	a->probe_save = kmalloc(sizeof(*a->probe_save), GFP_KERNEL_ACCOUNT);
 	if (!a->probe_save)
 		return -ENOMEM;
 	a->probe_cpu = smp_processor_id();

@@ -46,7 +46,8 @@
 
 #define CTX_CALIB_CHUNK		1000	/* loop iterations, a run's unit */
 #define CTX_CALIB_FIRES		25	/* storm interrupts a run should take */
-#define CTX_CALIB_MAX_NS	(20 * NSEC_PER_MSEC)	/* to get them */
+#define CTX_CALIB_MAX_NS	(2 * NSEC_PER_MSEC)	/* to get them */
+#define CTX_CALIB_BUDGET_NS	(100 * NSEC_PER_MSEC)	/* a calibration */
 #define CTX_CALIB_BH_SLICES	25	/* local_bh_disable() slices per run */
 #define CTX_CALIB_PERIOD_NS	5000	/* between two timer interrupts */
 #define CTX_CALIB_ROUNDS	5
@@ -277,7 +278,8 @@ static bool ctx_calib_clean(unsigned int r, const s64 *dexc)
  * is compared with the quiet run before it; what its other excursions
  * (ticks, plain hardirqs of a bh run) are known to leave is taken off.
  */
-static bool ctx_calib_round(struct ctx_acct *a, s64 res[][CTXCOUNT_MAX_EVENTS])
+static bool ctx_calib_round(struct ctx_acct *a, s64 res[][CTXCOUNT_MAX_EVENTS],
+			    u64 deadline)
 {
 	s64 quiet[CTXCOUNT_MAX_EVENTS], dt[CTXCOUNT_MAX_EVENTS];
 	s64 dexc[CTX_NR_EXC], sum;
@@ -294,7 +296,8 @@ static bool ctx_calib_round(struct ctx_acct *a, s64 res[][CTXCOUNT_MAX_EVENTS])
 			    ctx_calib_clean(r, dexc))
 				break;
 		}
-		if (t == CTX_CALIB_TRIES)
+		/* START waits, and every other client with it: not for long. */
+		if (t == CTX_CALIB_TRIES || local_clock() > deadline)
 			return false;
 		if (run->kind < 0) {
 			memcpy(quiet, dt, sizeof(quiet));
@@ -340,6 +343,7 @@ static struct ctx_calib_entry *ctx_calib_find(const struct ctx_event_spec *spec,
 static int ctx_calib_measure(struct ctx_acct *a, struct ctx_calib_entry *e)
 {
 	static s64 res[CTX_CALIB_ROUNDS][CTX_NR_EXC][CTXCOUNT_MAX_EVENTS];
+	u64 deadline = local_clock() + CTX_CALIB_BUDGET_NS;
 	s64 v[CTX_CALIB_ROUNDS];
 	unsigned int r, k, i;
 	int err;
@@ -353,7 +357,7 @@ static int ctx_calib_measure(struct ctx_acct *a, struct ctx_calib_entry *e)
 	for (r = 0; r < CTX_CALIB_ROUNDS && !err; r++) {
 		if (r)
 			memcpy(res[r], res[r - 1], sizeof(res[r]));
-		if (!ctx_calib_round(a, res[r]))
+		if (!ctx_calib_round(a, res[r], deadline))
 			err = -EAGAIN;
 	}
 	ctx_account_probe_end(a);
