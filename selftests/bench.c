@@ -22,9 +22,10 @@
  *    and of 4 events on the child (the hooks' cost is the difference to
  *    "no session"); with a session, what each event's :t kept of it and
  *    what the estimate moved out of :t.
- * 2. Bare hardirqs on a user loop: the oracle's hrtimer storm (20,000/s,
+ * 2. Bare hardirqs on a loop: the oracle's hrtimer storm (20,000/s,
  *    waking nobody) on the CPU while the child runs LOOP_ITERS iterations
- *    in user space, against the same loop without it: per storm interrupt,
+ *    in user space, and in kernel mode (the oracle's kloop), against the
+ *    same loop without it: per storm interrupt,
  *    kernel instructions and what :t kept (mean over ROUNDS pairs; the
  *    4 ms tick lands on both alike).
  * 3. ctxstat against perf stat, count and wall time, each tool with -r
@@ -243,7 +244,7 @@ static void storm(void)
 	char loop[48];
 	int cfg, i, err = 0;
 
-	printf("== 2. bare hardirqs on a user loop (oracle hrtimer at %s/s) ==\n", BENCH_STORM_HZ);
+	printf("== 2. bare hardirqs on a loop (oracle hrtimer at %s/s) ==\n", BENCH_STORM_HZ);
 	if (!d)
 		return;
 	printf("%llu-iteration loop; per storm interrupt (mean +- sd over %d pairs):\n",
