@@ -569,11 +569,13 @@ int ctx_hooks_register(void)
 	BUILD_BUG_ON(CTXCOUNT_BUCKET_MAX > U8_MAX);
 
 	/*
-	 * Exit before entry (see ctx_tracepoints[]). Where ftrace calls every
-	 * ops from its list function (arm64 before 6.3), the ops registered
-	 * last is tested and called first: the entry callback then runs before
-	 * the exit ops' filter test, and the exit callback after the entry
-	 * ops' test, so neither test runs on the task's side of a read.
+	 * Exit first, entry last (see ctx_tracepoints[]). Where ftrace calls
+	 * every ops from its list function (arm64 before 6.3), the ops
+	 * registered last is tested and called first: at an irq entry the
+	 * entry callback runs before every other ops' filter test, at an irq
+	 * exit the exit callback after all of them, so no test runs on the
+	 * task's side of a read (the exec and exit ops, in between, cost
+	 * each hardirq two tests there, on its own side).
 	 */
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(&ctx_cpu_state, cpu)->top = CTXCOUNT_BUCKET_TASK;
@@ -582,31 +584,31 @@ int ctx_hooks_register(void)
 				ARRAY_SIZE(ctx_irq_exit_funcs));
 	if (err)
 		return err;
-	err = ctx_ftrace_attach(&ctx_irq_enter_ops, ctx_irq_enter_funcs,
-				ARRAY_SIZE(ctx_irq_enter_funcs));
-	if (err)
-		goto err_irq_exit;
-	err = ctx_tracepoints_attach();
-	if (err)
-		goto err_irq_enter;
 	err = ctx_ftrace_attach(&ctx_perf_exit_ops, ctx_perf_exit_funcs,
 				ARRAY_SIZE(ctx_perf_exit_funcs));
 	if (err)
-		goto err_tracepoints;
+		goto err_irq_exit;
 	err = ctx_ftrace_attach(&ctx_exec_ops, ctx_exec_funcs,
 				ARRAY_SIZE(ctx_exec_funcs));
 	if (err)
 		goto err_perf_exit;
+	err = ctx_ftrace_attach(&ctx_irq_enter_ops, ctx_irq_enter_funcs,
+				ARRAY_SIZE(ctx_irq_enter_funcs));
+	if (err)
+		goto err_exec;
+	err = ctx_tracepoints_attach();
+	if (err)
+		goto err_irq_enter;
 	/* Optional: without it NMI counts fold into the interrupted context. */
 	ctx_nmi_hooked = !ctx_nmi_hooks_register();
 	return 0;
 
-err_perf_exit:
-	ctx_ftrace_detach(&ctx_perf_exit_ops);
-err_tracepoints:
-	ctx_tracepoints_detach(ARRAY_SIZE(ctx_tracepoints));
 err_irq_enter:
 	ctx_ftrace_detach(&ctx_irq_enter_ops);
+err_exec:
+	ctx_ftrace_detach(&ctx_exec_ops);
+err_perf_exit:
+	ctx_ftrace_detach(&ctx_perf_exit_ops);
 err_irq_exit:
 	ctx_ftrace_detach(&ctx_irq_exit_ops);
 	return err;
@@ -621,10 +623,10 @@ void ctx_hooks_unregister(void)
 {
 	if (ctx_nmi_hooked)
 		ctx_nmi_hooks_unregister();
-	ctx_ftrace_detach(&ctx_exec_ops);
-	ctx_ftrace_detach(&ctx_perf_exit_ops);
 	ctx_tracepoints_detach(ARRAY_SIZE(ctx_tracepoints));
 	ctx_ftrace_detach(&ctx_irq_enter_ops);
+	ctx_ftrace_detach(&ctx_exec_ops);
+	ctx_ftrace_detach(&ctx_perf_exit_ops);
 	ctx_ftrace_detach(&ctx_irq_exit_ops);
 }
 

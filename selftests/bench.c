@@ -20,8 +20,9 @@
  *    context, upwards). Per excursion: kernel instructions with the module
  *    unloaded, loaded with no session started, and with a session of 1
  *    and of 4 events on the child (the hooks' cost is the difference to
- *    "no session"); with a session, what each event's :t kept of it and
- *    what the estimate moved out of :t.
+ *    "no session"); with a session, what each event's :t grew by (with
+ *    the oracle's own code that raises and awaits each interrupt in the
+ *    child's syscall) and what the estimate moved out of :t.
  * 2. Bare hardirqs on a loop: the oracle's hrtimer storm (20,000/s,
  *    waking nobody) on the CPU while the child runs LOOP_ITERS iterations
  *    in user space, and in kernel mode (the oracle's kloop), against the
@@ -223,7 +224,9 @@ static void excursion_costs(void)
 	printf("with the module loaded and no session started: %+.1f per hardirq against unloaded\n",
 	       per_exc(c->kernel[CFG_NONE], KIND_HARDIRQ) -
 	       per_exc(c->kernel[CFG_UNLOADED], KIND_HARDIRQ));
-	printf("left in :t per excursion (after the estimate was moved out; the estimate in brackets):\n");
+	printf(":t per excursion, after the estimate was moved out (the estimate in brackets);\n"
+	       "it includes the oracle's own task-context code that raises and awaits each\n"
+	       "interrupt (section 2 has interrupts that need none):\n");
 	for (cfg = CFG_ONE; cfg < NR_CFG; cfg++) {
 		for (e = 0; e < cfg_events[cfg]; e++) {
 			printf("  %-16s %-14s", cfg_name[cfg], bench_events[e].name);
