@@ -10,6 +10,8 @@
  *   ctx_workload sleeps N         N sleeps of 1 ms (N context switches out)
  *   ctx_workload pingpong N       N round trips with a child over pipes
  *   ctx_workload exit CODE        exit with CODE at once
+ *   ctx_workload idle             wake every 20 ms until killed (a process
+ *                                 that runs a little and costs nothing)
  *   ctx_workload thread-exec PROG ARG...
  *                                 a second thread execs PROG ARG... (the
  *                                 kernel's de_thread() makes it the leader)
@@ -157,6 +159,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "exit") && argc == 3)
 		return a;
+	if (!strcmp(argv[1], "idle") && argc == 2) {
+		for (;;)
+			usleep(20000);
+	}
 	if (!strcmp(argv[1], "thread-exec") && argc >= 3) {
 		pthread_t t;
 
@@ -182,6 +188,6 @@ int main(int argc, char **argv)
 		return 127;
 	}
 usage:
-	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | spin MS | udp COUNT | sleeps N | pingpong N | exit CODE | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG...\n");
+	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | spin MS | udp COUNT | sleeps N | pingpong N | exit CODE | idle | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG...\n");
 	return 2;
 }
