@@ -17,6 +17,7 @@
 enum {
 	OPT_BREAKDOWN = 256, OPT_LIST, OPT_REPEAT_UNTIL, OPT_REPEAT_EVENT,
 	OPT_SAVE, OPT_NAME, OPT_LABEL, OPT_NO_NOISE_CHECK, OPT_NO_IRQ_ESTIMATE,
+	OPT_SUMMARY,
 };
 
 static const struct option long_options[] = {
@@ -29,6 +30,8 @@ static const struct option long_options[] = {
 	{ "output",		required_argument,	NULL, 'o' },
 	{ "pid",		required_argument,	NULL, 'p' },
 	{ "all-cpus",		no_argument,		NULL, 'a' },
+	{ "interval-print",	required_argument,	NULL, 'I' },
+	{ "summary",		no_argument,		NULL, OPT_SUMMARY },
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "breakdown",		no_argument,		NULL, OPT_BREAKDOWN },
@@ -64,6 +67,10 @@ void ctx_args_usage(FILE *f)
 "    -p, --pid <pid>       count an existing process (and children it forks)\n"
 "                          until it exits or Ctrl-C, or while <command> runs\n"
 "    -a, --all-cpus        count every task (system wide); needs CAP_PERFMON\n"
+"    -I, --interval-print <ms>\n"
+"                          print the counts of every <ms> milliseconds (at\n"
+"                          least 10) as they go, perf's interval format\n"
+"        --summary         with -I, the whole run's counts after the intervals\n"
 "    -v, --verbose         more detail: all breakdown rows, kernel errors,\n"
 "                          a line per run\n"
 "        --breakdown       after each event, one row per context\n"
@@ -231,6 +238,18 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case 'a':
 		a->system_wide = true;
 		return 0;
+	case 'I':
+		if (parse_positive(arg, INT_MAX, &v))
+			return ctx_err(err, errlen, "bad interval '%s' (milliseconds)",
+				       arg);
+		if (v < CTX_INTERVAL_MIN_MS)
+			return ctx_err(err, errlen, "print interval must be >= %dms",
+				       CTX_INTERVAL_MIN_MS);
+		a->interval_ms = v;
+		return 0;
+	case OPT_SUMMARY:
+		a->summary = true;
+		return 0;
 	case 'v':
 		a->verbose++;
 		return 0;
@@ -293,6 +312,26 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
 	return ctx_err(err, errlen, "unknown switch `%c'", optopt);
 }
 
+/*
+ * -I prints one run as it goes: several runs would print their intervals
+ * one after the other with nothing to average.
+ */
+static int check_interval(struct ctx_args *a, char *err, size_t errlen)
+{
+	if (a->summary && !a->interval_ms)
+		return ctx_err(err, errlen, "--summary needs -I");
+	if (!a->interval_ms)
+		return 0;
+	if (a->repeat > 1 || a->repeat_until)
+		return ctx_err(err, errlen,
+			       "-I prints the intervals of one run: -r and --repeat-until do not apply");
+	if (a->null_run)
+		return ctx_err(err, errlen, "-n counts nothing to print every interval");
+	if (a->save)
+		return ctx_err(err, errlen, "--save keeps whole runs: not with -I");
+	return 0;
+}
+
 /* Combinations that perf rejects too, or that would leave nothing to count. */
 static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 {
@@ -319,7 +358,7 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 	if (a->null_run && (a->repeat_until || a->save))
 		return ctx_err(err, errlen,
 			       "-n counts nothing to repeat on or save");
-	return 0;
+	return check_interval(a, err, errlen);
 }
 
 static int parse(struct ctx_args *a, int argc, char **argv,
@@ -331,7 +370,7 @@ static int parse(struct ctx_args *a, int argc, char **argv,
 	a->repeat = 1;
 	optind = 0;	/* full getopt reset: parse may run more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:r:nx:jo:p:avh",
+	while ((c = getopt_long(argc, argv, "+:e:r:nx:jo:p:aI:vh",
 				long_options, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return bad_option(c, argv, err, errlen);
@@ -390,9 +429,9 @@ int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 	if (a->help)
 		return 0;
 	if (a->pid || a->system_wide || a->null_run || a->list || a->json ||
-	    a->breakdown)
+	    a->breakdown || a->interval_ms || a->summary)
 		return ctx_err(err, errlen,
-			       "compare runs two commands: -p, -a, -n, -j, --list and --breakdown do not apply");
+			       "compare runs two commands: -p, -a, -n, -j, -I, --summary, --list and --breakdown do not apply");
 	if (!a->cmd)
 		return ctx_err(err, errlen,
 			       "two commands are needed: <command A> --- <command B>");

@@ -37,6 +37,8 @@ struct ctx_args {
 	const char *label;	/* --label: configuration ("A,B" for compare) */
 	bool no_noise_check;	/* --no-noise-check */
 	bool no_irq_estimate;	/* --no-irq-estimate */
+	unsigned int interval_ms;	/* -I: print every this many ms, 0 off */
+	bool summary;		/* --summary: the total after the intervals */
 	bool compare;		/* ctxstat compare */
 	char **cmd_b;		/* compare: command B, NULL-terminated */
 	int cmd_b_argc;
@@ -45,6 +47,9 @@ struct ctx_args {
 /* Runs without -r: per side for compare, the maximum for --repeat-until. */
 #define CTX_COMPARE_DEFAULT_RUNS	10
 #define CTX_REPEAT_UNTIL_MAX_RUNS	100
+/* -I below this is refused: as perf 5.x, "print interval must be >= 10ms". */
+#define CTX_INTERVAL_MIN_MS	10
+
 /* --repeat-until never stops before this many runs. */
 #define CTX_REPEAT_UNTIL_MIN_RUNS	3
 

@@ -17,6 +17,7 @@
 #include "runner.h"
 #include "save.h"
 #include "stat.h"
+#include "targetwait.h"
 #include "workload.h"
 
 static int compare_table(const struct ctx_runner *ra,

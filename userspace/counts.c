@@ -62,6 +62,16 @@ void ctx_counter_free(struct ctx_counter_values *c)
 		ctx_sample_free(s[i]);
 }
 
+void ctx_counter_clear(struct ctx_counter_values *c)
+{
+	struct ctx_sample *s[NR_SAMPLES];
+	int i;
+
+	samples_of(c, s);
+	for (i = 0; i < NR_SAMPLES; i++)
+		ctx_sample_clear(s[i]);
+}
+
 const struct ctx_sample *ctx_event_values(const struct ctx_event *ev,
 					  const struct ctx_counter_values *counters)
 {

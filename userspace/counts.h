@@ -39,6 +39,8 @@ int ctx_counter_reserve(struct ctx_counter_values *c, int n);
 int ctx_counter_add(struct ctx_counter_values *c,
 		    const struct ctx_counter_reading *rd);
 void ctx_counter_free(struct ctx_counter_values *c);
+/* No runs, the room kept (-I reuses one set of samples per interval). */
+void ctx_counter_clear(struct ctx_counter_values *c);
 
 /* Counted, in the last run at least: its values mean something. */
 static inline bool ctx_counter_ok(const struct ctx_counter_values *c)

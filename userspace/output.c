@@ -23,6 +23,8 @@
 #define EVNAME_LEN	32
 #define BAD_EVNAME_LEN	25	/* perf pads failed rows' names less */
 #define METRIC_LEN	35
+#define INTERVAL_LEN	16
+#define SUMMARY_LEN	16
 
 #define CNTR_NOT_SUPPORTED	"<not supported>"
 #define CNTR_NOT_COUNTED	"<not counted>"
@@ -137,6 +139,37 @@ static void print_std_metric(FILE *f, const struct ctx_metric *m)
 	fprintf(f, " %-*s", METRIC_LEN - n - 1, m->unit);
 }
 
+/*
+ * What begins a row: with -I the time column ("%6lu.%09lu", perf's
+ * prepare_interval()), after --summary "summary" in CSV; JSON opens the
+ * row's object here.
+ */
+static void print_row_prefix(const struct printer *p)
+{
+	const struct ctx_output_opts *o = p->o;
+	unsigned long s = o->interval_ns / 1000000000;
+	unsigned long ns = o->interval_ns % 1000000000;
+
+	switch (o->format) {
+	case CTX_OUTPUT_STD:
+		if (o->interval)
+			fprintf(o->f, "%6lu.%09lu ", s, ns);
+		break;
+	case CTX_OUTPUT_CSV:
+		if (o->interval)
+			fprintf(o->f, "%6lu.%09lu%s", s, ns, o->sep);
+		else if (o->summary)
+			fprintf(o->f, "%*s%s", SUMMARY_LEN, "summary", o->sep);
+		break;
+	case CTX_OUTPUT_JSON:
+		if (o->interval)
+			fprintf(o->f, "{\"interval\" : %lu.%09lu, ", s, ns);
+		else
+			fputc('{', o->f);
+		break;
+	}
+}
+
 static void print_std_row(const struct printer *p, const struct row *row)
 {
 	FILE *f = p->o->f;
@@ -211,10 +244,10 @@ static void print_json_row(const struct printer *p, const struct row *row)
 	bool ok = row_ok(row);
 
 	if (ok)
-		fprintf(f, "{\"counter-value\" : \"%f\", ",
+		fprintf(f, "\"counter-value\" : \"%f\", ",
 			ctx_sample_mean(row->val) * display_scale(row->ev));
 	else
-		fprintf(f, "{\"counter-value\" : \"%s\", ", bad_count(row));
+		fprintf(f, "\"counter-value\" : \"%s\", ", bad_count(row));
 	fprintf(f, "\"unit\" : \"%s\", \"event\" : \"%s\", ",
 		display_unit(row->ev), row->name);
 	if (p->r->runs > 1)
@@ -231,6 +264,7 @@ static void print_json_row(const struct printer *p, const struct row *row)
 
 static void print_row(const struct printer *p, const struct row *row)
 {
+	print_row_prefix(p);
 	switch (p->o->format) {
 	case CTX_OUTPUT_STD:
 		print_std_row(p, row);
@@ -422,8 +456,11 @@ void ctx_output_series(const struct ctx_output_opts *o,
 	/* CSV and JSON are for programs; perf's table groups per locale. */
 	if (o->format != CTX_OUTPUT_STD)
 		old = uselocale(ctx_c_locale());
-	if (o->format == CTX_OUTPUT_STD)
+	if (o->format == CTX_OUTPUT_STD && !o->interval)
 		print_header(&p);
+	if (o->format == CTX_OUTPUT_STD && o->interval && o->interval_header)
+		fprintf(o->f, "#%*s %*s %*s events\n", INTERVAL_LEN - 1, "time",
+			COUNTS_LEN, "counts", UNIT_LEN, "unit");
 	for (i = 0; !r->null_run && i < r->events->nr; i++) {
 		ev = &r->events->ev[i];
 		here = breakdown_here(r->events, i, done);
@@ -431,7 +468,7 @@ void ctx_output_series(const struct ctx_output_opts *o,
 		if (here)
 			done[ev->counter] = true;
 	}
-	if (o->format == CTX_OUTPUT_STD)
+	if (o->format == CTX_OUTPUT_STD && !o->interval)
 		print_footer(&p);
 	if (old)
 		uselocale(old);

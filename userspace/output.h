@@ -49,6 +49,17 @@ struct ctx_output_opts {
 	const char *sep;	/* CSV separator */
 	bool breakdown;
 	int verbose;
+	/*
+	 * -I: @r is one interval: no header or footer, every row begins with
+	 * the time since the start (perf's time column, or "interval" in
+	 * JSON); @interval_header prints perf's "#  time  counts unit events"
+	 * line first (standard format only).
+	 */
+	bool interval;
+	uint64_t interval_ns;
+	bool interval_header;
+	/* --summary after the intervals: CSV rows begin with "summary". */
+	bool summary;
 };
 
 void ctx_output_series(const struct ctx_output_opts *o,

@@ -5,44 +5,17 @@
  * the command (workload.c); the session counts it and every task it forks.
  */
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <sys/syscall.h>
 
 #include "calibrate.h"
+#include "interval.h"
 #include "proof.h"
 #include "runner.h"
+#include "targetwait.h"
 #include "workload.h"
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-/* No SA_RESTART: poll()/pause() must return. */
-void ctx_install_signal_handlers(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-bool ctx_interrupted(void)
-{
-	return interrupted;
-}
 
 static double now_ns(void)
 {
@@ -174,42 +147,85 @@ static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
 	return 0;
 }
 
-/* Wait for -p's process to exit, or Ctrl-C. */
-static void wait_for_pid(pid_t pid)
+/*
+ * The reply in counter order: the session had one event per counter perf
+ * gave a proof for (r->req_counter); the others are <not supported>.
+ */
+static void reply_by_counter(const struct ctx_runner *r,
+			     struct ctx_nl_reply *reply)
 {
-#ifdef SYS_pidfd_open
-	struct pollfd pfd = { .events = POLLIN };
+	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
+	int i, k;
 
-	pfd.fd = syscall(SYS_pidfd_open, pid, 0);
-	if (pfd.fd >= 0) {
-		while (!interrupted && poll(&pfd, 1, -1) == 0)
-			;
-		close(pfd.fd);
-		return;
-	}
-#endif
-	/* Kernels before 5.3: poll for the pid every 100 ms. */
-	while (!interrupted && (kill(pid, 0) == 0 || errno == EPERM)) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-
-		nanosleep(&ts, NULL);
-	}
+	for (i = 0; i < r->events->nr_counters; i++)
+		ev[i] = (struct ctx_nl_event_val){ .present = true,
+						   .error = -ENOENT };
+	for (k = 0; k < r->nr_req; k++)
+		ev[r->req_counter[k]] = reply->ev[k];
+	memcpy(reply->ev, ev, sizeof(ev));
+	reply->nr_events = r->events->nr_counters;
 }
 
-static void wait_for_interrupt(void)
+/* What ctxstat -I's loop waits on and reads, for one run. */
+struct interval_run {
+	struct ctx_runner *r;
+	struct ctx_target_wait tw;
+	uint32_t id;
+	bool have_session;
+};
+
+static bool interval_wait(void *arg, double deadline_ns)
 {
-	while (!interrupted)
-		pause();
+	struct interval_run *ir = arg;
+
+	return ctx_target_wait_until(&ir->tw, deadline_ns);
+}
+
+/* Without a session (nothing supported) every counter is <not supported>. */
+static int interval_read(void *arg, struct ctx_nl_reply *rp)
+{
+	struct interval_run *ir = arg;
+	int err = 0;
+
+	memset(rp, 0, sizeof(*rp));
+	if (ir->have_session)
+		err = ctx_nl_session_read(&ir->r->nl, ir->id, rp);
+	if (err) {
+		report_nl_error(ir->r, "cannot read the session", err);
+		return err;
+	}
+	reply_by_counter(ir->r, rp);
+	return 0;
+}
+
+/* -I: print the intervals while the target runs; the run goes on after. */
+static int print_intervals(struct ctx_runner *r, pid_t pid, bool child,
+			   uint32_t id, bool have_session)
+{
+	struct interval_run ir = { .r = r, .id = id,
+				   .have_session = have_session };
+	struct ctx_interval_source src = {
+		.wait = interval_wait, .read = interval_read, .arg = &ir,
+	};
+	int err;
+
+	ctx_target_wait_open(&ir.tw, pid, child);
+	err = ctx_interval_loop(r->interval, &src);
+	ctx_target_wait_close(&ir.tw);
+	return err;
 }
 
 /*
  * Run the workload (or wait for the target) between START and STOP;
- * @elapsed_ns is how long that took.
+ * @elapsed_ns is how long that took. With -I, session @id (if
+ * @have_session) is read every interval meanwhile.
  */
 static int measure(struct ctx_runner *r, struct ctx_workload *w,
-		   double *elapsed_ns)
+		   uint32_t id, bool have_session, double *elapsed_ns)
 {
 	const struct ctx_args *a = r->args;
+	pid_t pid = a->cmd ? w->pid : a->pid;
+	struct ctx_target_wait tw;
 	double t0;
 	int err;
 
@@ -223,15 +239,23 @@ static int measure(struct ctx_runner *r, struct ctx_workload *w,
 			ctx_workload_wait(w, &r->status, &r->rusage);
 			return err;
 		}
+	}
+	if (r->interval) {
+		r->interval->t0_ns = t0;
+		err = print_intervals(r, pid, a->cmd, id, have_session);
+		if (err)
+			return err;
+	}
+	if (a->cmd) {
 		err = ctx_workload_wait(w, &r->status, &r->rusage);
 		if (err) {
 			fprintf(stderr, "ctxstat: wait: %s\n", strerror(-err));
 			return err;
 		}
-	} else if (a->pid) {
-		wait_for_pid(a->pid);
 	} else {
-		wait_for_interrupt();
+		ctx_target_wait_open(&tw, pid, false);
+		ctx_target_wait_until(&tw, -1);
+		ctx_target_wait_close(&tw);
 	}
 	*elapsed_ns = now_ns() - t0;
 	return 0;
@@ -318,25 +342,6 @@ oom:
 	return -ENOMEM;
 }
 
-/*
- * The reply in counter order: the session had one event per counter perf
- * gave a proof for (r->req_counter); the others are <not supported>.
- */
-static void reply_by_counter(const struct ctx_runner *r,
-			     struct ctx_nl_reply *reply)
-{
-	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
-	int i, k;
-
-	for (i = 0; i < r->events->nr_counters; i++)
-		ev[i] = (struct ctx_nl_event_val){ .present = true,
-						   .error = -ENOENT };
-	for (k = 0; k < r->nr_req; k++)
-		ev[r->req_counter[k]] = reply->ev[k];
-	memcpy(reply->ev, ev, sizeof(ev));
-	reply->nr_events = r->events->nr_counters;
-}
-
 static int stop_and_read(struct ctx_runner *r, uint32_t id,
 			 struct ctx_nl_reply *reply)
 {
@@ -391,11 +396,15 @@ int ctx_runner_run(struct ctx_runner *r)
 			goto out;
 		}
 	}
-	err = measure(r, &w, &elapsed_ns);
+	err = measure(r, &w, id, have_session, &elapsed_ns);
 	if (!err && have_session)
 		err = stop_and_read(r, id, reply);
 	if (!err && reply)
 		reply_by_counter(r, reply);
+	/* The last interval: from the last READ to the end. */
+	if (!err && r->interval)
+		err = ctx_interval_print(r->interval, reply,
+					 r->interval->t0_ns + elapsed_ns);
 	if (!err)
 		err = keep(r, reply, elapsed_ns);
 out:

@@ -15,6 +15,7 @@
 #include "args.h"
 #include "counts.h"
 #include "events.h"
+#include "interval.h"
 #include "nlclient.h"
 #include "sample.h"
 
@@ -34,6 +35,8 @@ struct ctx_runner {
 	int status;		/* workload wait status of the last run */
 	int runs_done;
 	bool exec_failed;	/* the workload could not be executed */
+	/* -I: set by the caller, the run prints its intervals through it */
+	struct ctx_interval *interval;
 };
 
 /*
@@ -56,13 +59,5 @@ const struct ctx_sample *ctx_runner_values(const struct ctx_runner *r, int i);
  * failure, else the command's own (0 without a command).
  */
 int ctx_runner_exit_code(const struct ctx_runner *r, int err);
-
-/*
- * Ctrl-C (SIGINT) and SIGTERM end a -p/-a measurement and, with a
- * workload, go to the workload (same process group) while ctxstat lives
- * on to print, as perf. ctx_interrupted() says whether one came.
- */
-void ctx_install_signal_handlers(void);
-bool ctx_interrupted(void);
 
 #endif

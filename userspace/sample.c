@@ -24,6 +24,11 @@ void ctx_sample_free(struct ctx_sample *s)
 	ctx_sample_init(s);
 }
 
+void ctx_sample_clear(struct ctx_sample *s)
+{
+	s->n = 0;
+}
+
 int ctx_sample_reserve(struct ctx_sample *s, int n)
 {
 	int cap = s->cap ? s->cap : 16;

@@ -22,6 +22,8 @@ struct ctx_sample {
 
 void ctx_sample_init(struct ctx_sample *s);
 void ctx_sample_free(struct ctx_sample *s);
+/* No values, the room kept. */
+void ctx_sample_clear(struct ctx_sample *s);
 /* Room for @n values: 0, or -ENOMEM with @s unchanged. */
 int ctx_sample_reserve(struct ctx_sample *s, int n);
 /* 0, or -ENOMEM; never fails after ctx_sample_reserve() made room. */

@@ -13,6 +13,7 @@
 #include "progress.h"
 #include "repeat.h"
 #include "runner.h"
+#include "targetwait.h"
 #include "save.h"
 #include "stat.h"
 
@@ -43,18 +44,22 @@ static void print_event_errors(const struct ctx_runner *r)
 	}
 }
 
-static void print_series(const struct ctx_runner *r, FILE *out)
+/* How the counts of @r are printed to @out, and what they are. */
+static void output_of(const struct ctx_runner *r, FILE *out,
+		      struct ctx_output_opts *o, struct ctx_series *s)
 {
 	const struct ctx_args *a = r->args;
-	struct ctx_output_opts o = {
+
+	*o = (struct ctx_output_opts){
 		.f = out,
 		.format = a->json ? CTX_OUTPUT_JSON :
 			  a->field_sep ? CTX_OUTPUT_CSV : CTX_OUTPUT_STD,
 		.sep = a->field_sep,
 		.breakdown = a->breakdown,
 		.verbose = a->verbose,
+		.summary = a->summary,
 	};
-	struct ctx_series s = {
+	*s = (struct ctx_series){
 		.events = r->events,
 		.counters = r->counters,
 		.runs = r->runs_done,
@@ -70,9 +75,31 @@ static void print_series(const struct ctx_runner *r, FILE *out)
 		.cmd = a->cmd,
 		.pid = a->pid,
 	};
+}
+
+/* With -I, the whole run's counts only after --summary, as perf. */
+static void print_series(const struct ctx_runner *r, FILE *out)
+{
+	struct ctx_output_opts o;
+	struct ctx_series s;
 
 	print_event_errors(r);
+	if (r->args->interval_ms && !r->args->summary)
+		return;
+	output_of(r, out, &o, &s);
 	ctx_output_series(&o, &s);
+}
+
+/* -I: the runner prints every interval through @iv. */
+static void start_intervals(struct ctx_runner *r, FILE *out,
+			    struct ctx_interval *iv)
+{
+	struct ctx_output_opts o;
+	struct ctx_series s;
+
+	output_of(r, out, &o, &s);
+	ctx_interval_init(iv, &o, &s, r->args->interval_ms);
+	r->interval = iv;
 }
 
 static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
@@ -80,6 +107,7 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 {
 	int i, err = 0, code, watch = ctx_until_event(a, l);
 	struct ctx_progress progress;
+	struct ctx_interval iv;
 	struct ctx_runner *r;
 
 	if (ctx_noise_check_wanted(a))
@@ -88,6 +116,8 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 	if (!r)
 		return 1;
 	ctx_install_signal_handlers();
+	if (a->interval_ms)
+		start_intervals(r, out, &iv);
 	ctx_progress_init(&progress, stderr, "ctxstat", ctx_max_runs(a),
 			  a->repeat_until, a->verbose);
 	for (i = 0; i < ctx_max_runs(a) && !err; i++) {
@@ -108,6 +138,8 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 	if (r->runs_done && a->save && ctx_save_stat(r) && !err)
 		err = -EIO;
 	code = ctx_runner_exit_code(r, err);
+	if (r->interval)
+		ctx_interval_free(r->interval);
 	ctx_runner_free(r);
 	return code;
 }

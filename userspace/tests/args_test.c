@@ -114,6 +114,39 @@ TEST(usage_errors)
 	EXPECT_EQ(0, PARSE(&a, "true", "-e"));
 }
 
+/*
+ * -I: perf's name and letter; below 10 ms refused with perf 5.x's words;
+ * one run only (-r 1 is one run); --summary only with it.
+ */
+TEST(interval)
+{
+	struct ctx_args a;
+	char err[128];
+
+	ASSERT_EQ(0, PARSE(&a, "-I", "100", "-x,", "true"));
+	EXPECT_EQ(100, a.interval_ms);
+	EXPECT_FALSE(a.summary);
+	ASSERT_EQ(0, PARSE(&a, "--interval-print=10", "--summary", "-a"));
+	EXPECT_EQ(10, a.interval_ms);
+	EXPECT_TRUE(a.summary);
+	ASSERT_EQ(0, PARSE(&a, "-I", "1000", "-p", "1", "--breakdown"));
+	ASSERT_EQ(0, PARSE(&a, "-I", "100", "-r", "1", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "-I", "9", "true"));
+	EXPECT_STREQ("print interval must be >= 10ms", err);
+	EXPECT_EQ(-1, PARSE(&a, "-I", "0", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "-I", "1x", "true"));
+	EXPECT_STREQ("bad interval '1x' (milliseconds)", err);
+	EXPECT_EQ(-1, PARSE(&a, "-I", "100", "-r", "3", "true"));
+	EXPECT_STREQ("-I prints the intervals of one run: -r and --repeat-until do not apply",
+		     err);
+	EXPECT_EQ(-1, PARSE(&a, "-I", "100", "--repeat-until", "1%", "true"));
+	EXPECT_NE(NULL, strstr(err, "-r and --repeat-until do not apply"));
+	EXPECT_EQ(-1, PARSE(&a, "--summary", "true"));
+	EXPECT_STREQ("--summary needs -I", err);
+	EXPECT_EQ(-1, PARSE(&a, "-I", "100", "-n", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "-I", "100", "--save", "x.json", "true"));
+}
+
 TEST(missing_value)
 {
 	struct ctx_args a;
@@ -177,6 +210,9 @@ TEST(compare_usage_errors)
 	EXPECT_EQ(-1, CPARSE(&a, "-a", "true", "---", "true"));
 	EXPECT_EQ(-1, CPARSE(&a, "-p", "1", "true", "---", "true"));
 	EXPECT_EQ(-1, CPARSE(&a, "-j", "true", "---", "true"));
+	EXPECT_EQ(-1, CPARSE(&a, "-I", "100", "true", "---", "true"));
+	EXPECT_NE(NULL, strstr(err, "-I, --summary"));
+	EXPECT_EQ(-1, CPARSE(&a, "--summary", "true", "---", "true"));
 	EXPECT_EQ(-1, CPARSE(&a, "--repeat-event", "cycles", "true", "---", "true"));
 	/* two configurations: two names, else report could not tell them apart */
 	EXPECT_EQ(-1, CPARSE(&a, "--label", "base", "true", "---", "true"));

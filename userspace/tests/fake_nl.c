@@ -109,7 +109,7 @@ int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 		v->full = full;
 		v->bucket[CTXCOUNT_BUCKET_HARDIRQ] = 10;
 		v->bucket[CTXCOUNT_BUCKET_TASK] = full - 10;
-		v->time_enabled = v->time_running = 1000000;
+		v->time_enabled = v->time_running = 1000000 + runs[nl->family];
 	}
 	runs[nl->family]++;
 	fake_nl.reads++;

@@ -5,7 +5,8 @@
  * place of nlclient.o, and of perfopen.o: perf_event_open() gives every
  * proof (an fd of /dev/null) at paranoid 2. Every counter of every session counts
  * fake_nl.base[socket] + 100 * counter + run in full, 10 of it in
- * hardirq and the rest in task context, with no multiplexing; the first
+ * hardirq and the rest in task context, with no multiplexing (enabled =
+ * running = 1000000 + run ns: a later READ has run longer); the first
  * socket opened is A (0), the second B (1).
  */
 #ifndef CTXSTAT_FAKE_NL_H

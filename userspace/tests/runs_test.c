@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "comma_locale.h"
@@ -293,6 +294,136 @@ TEST(verbose_progress)
 	EXPECT_EQ(NULL, strstr(o.err, "executing run")) TH_LOG("%s", o.err);
 	done(&o);
 	unlink(out);
+}
+
+/*
+ * Sum the values of @event's CSV rows in @text: those that begin with the
+ * -I time column into @sum (their count in @n, times non-decreasing), the
+ * --summary row's into @total.
+ */
+static void csv_intervals(const char *text, const char *event, double *sum,
+			  int *n, double *total)
+{
+	char name[64], prefix[32];
+	double t, last = 0, v;
+	const char *p;
+
+	*sum = 0;
+	*n = 0;
+	*total = -1;
+	for (p = text; *p; p = strchr(p, '\n') + 1) {
+		if (sscanf(p, "%31[^,],%lf,,%63[^,\n]", prefix, &v, name) == 3 &&
+		    !strcmp(name, event)) {
+			if (strstr(prefix, "summary")) {
+				*total = v;
+			} else if (sscanf(prefix, "%lf", &t) == 1) {
+				*sum += v;
+				(*n)++;
+				if (t < last)
+					*total = -2;	/* time went back */
+				last = t;
+			}
+		}
+		if (!strchr(p, '\n'))
+			break;
+	}
+}
+
+/*
+ * -I against the fake module: one interval per READ (the last one the READ
+ * after STOP), and the intervals' deltas add up to the whole run's count,
+ * which --summary prints as the last READ. How many intervals fit in the
+ * command depends on the host's load; the sum does not.
+ */
+TEST(interval_deltas_sum_to_summary)
+{
+	struct outcome o;
+	double sum, total;
+	int n;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-I", "10", "--summary", "-x,",
+			    "-e", "instructions,cycles:t", "sleep", "0.1"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	csv_intervals(o.err, "instructions", &sum, &n, &total);
+	EXPECT_EQ(fake_nl.reads, n) TH_LOG("%s", o.err);
+	EXPECT_LE(1, n);
+	/* the fake's last READ: base + its number, counter 0 */
+	EXPECT_EQ(fake_nl.base[0] + fake_nl.reads - 1, total) TH_LOG("%s", o.err);
+	EXPECT_EQ(total, sum);
+	/* :t is the task bucket: 10 less than full, in the first interval */
+	csv_intervals(o.err, "cycles:t", &sum, &n, &total);
+	EXPECT_EQ(fake_nl.base[0] + 100 + fake_nl.reads - 1 - 10, total);
+	EXPECT_EQ(total, sum);
+	EXPECT_EQ(1, fake_nl.sessions);
+	EXPECT_EQ(0, fake_nl.live);
+	done(&o);
+}
+
+/* Without --summary the intervals are all: no total, no header, as perf. */
+TEST(interval_std_without_summary)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-I", "10", "-e", "instructions", "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_EQ(0, strncmp(o.err, "#           time             counts unit events\n", 48))
+		TH_LOG("%s", o.err);
+	EXPECT_EQ(NULL, strstr(o.err, "Performance counter stats"));
+	EXPECT_EQ(NULL, strstr(o.err, "seconds time elapsed"));
+	done(&o);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-I", "10", "--summary", "-e", "instructions",
+			    "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "Performance counter stats for 'true'"));
+	done(&o);
+}
+
+/* -p: the intervals go on until the process exits. */
+TEST(interval_pid)
+{
+	char pid[16];
+	struct outcome o;
+	double sum, total;
+	int n, status;
+	pid_t child = fork();
+
+	ASSERT_LE(0, child);
+	if (!child) {
+		usleep(50000);
+		_exit(0);
+	}
+	snprintf(pid, sizeof(pid), "%d", (int)child);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-I", "10", "--summary", "-x;",
+			    "-e", "instructions", "-p", pid), &o);
+	waitpid(child, &status, 0);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	csv_intervals(o.err, "instructions", &sum, &n, &total);
+	/* ';' separates here: nothing parsed with ',' */
+	EXPECT_EQ(0, n);
+	EXPECT_NE(NULL, strstr(o.err, "         summary;"));
+	EXPECT_LE(1, fake_nl.reads);
+	done(&o);
+}
+
+/* A READ that fails mid-run ends it as a counting failure. */
+TEST(interval_read_error)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_READ;
+	fake_nl.fail_at = 1;
+	fake_nl.fail_err = -EIO;
+	run(stat_main, ARGV("ctxstat", "-I", "10", "-e", "instructions",
+			    "sleep", "0.1"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot read the session: Input/output error"))
+		TH_LOG("%s", o.err);
+	EXPECT_EQ(0, fake_nl.live);
+	done(&o);
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * interval: every interval is printed as a series of one run whose values
+ * are the differences of two READs, so that output.c prints it in perf's
+ * layout with the time column, metrics included. Differences are signed:
+ * the task bucket gives back what the irq entry/exit estimate takes from
+ * it, which an interval may see grow by more than the task counted.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "interval.h"
+#include "stats.h"
+
+void ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
+		       const struct ctx_series *s, unsigned int ms)
+{
+	memset(iv, 0, sizeof(*iv));
+	iv->o = *o;
+	iv->o.interval = true;
+	iv->s = *s;
+	iv->s.counters = iv->delta;
+	iv->s.runs = 1;
+	iv->s.elapsed_ns = &iv->wall;
+	iv->s.show_rusage = false;
+	iv->ms = ms;
+}
+
+void ctx_interval_free(struct ctx_interval *iv)
+{
+	int i;
+
+	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
+		ctx_counter_free(&iv->delta[i]);
+	ctx_sample_free(&iv->wall);
+}
+
+/* @now - @then, scaled as perf scales an interval's multiplexed delta. */
+static double scaled_delta(uint64_t now, uint64_t then, uint64_t ena,
+			   uint64_t run)
+{
+	if (now >= then)
+		return ctx_scale_count(now - then, ena, run);
+	return -(double)ctx_scale_count(then - now, ena, run);
+}
+
+static int set_delta(struct ctx_counter_values *c,
+		     const struct ctx_nl_event_val *v,
+		     const struct ctx_nl_event_val *p)
+{
+	uint64_t ena = v->time_enabled - p->time_enabled;
+	uint64_t run = v->time_running - p->time_running;
+	int b, err;
+
+	ctx_counter_clear(c);
+	c->error = v->present ? v->error : -EBADMSG;
+	if (c->error)
+		return 0;
+	err = ctx_sample_add(&c->full, scaled_delta(v->full, p->full, ena, run));
+	for (b = 0; b <= CTXCOUNT_BUCKET_MAX && !err; b++)
+		err = ctx_sample_add(&c->bucket[b],
+				     scaled_delta(v->bucket[b], p->bucket[b],
+						  ena, run));
+	err = err ?: ctx_sample_add(&c->enabled, ena);
+	err = err ?: ctx_sample_add(&c->running, run);
+	c->counted = run > 0;
+	return err;
+}
+
+int ctx_interval_print(struct ctx_interval *iv, const struct ctx_nl_reply *rp,
+		       double now_ns)
+{
+	int i, err = 0;
+
+	for (i = 0; i < iv->s.events->nr_counters && !err; i++)
+		err = set_delta(&iv->delta[i], &rp->ev[i], &iv->prev.ev[i]);
+	ctx_sample_clear(&iv->wall);
+	err = err ?: ctx_sample_add(&iv->wall, iv->ms * 1e6);
+	if (err)
+		return -ENOMEM;
+	iv->o.interval_ns = now_ns > iv->t0_ns ? llround(now_ns - iv->t0_ns) : 0;
+	iv->o.interval_header = iv->printed % CTX_INTERVAL_HEADER_EVERY == 0;
+	ctx_output_series(&iv->o, &iv->s);
+	iv->printed++;
+	iv->prev = *rp;
+	return 0;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+int ctx_interval_loop(struct ctx_interval *iv,
+		      const struct ctx_interval_source *src)
+{
+	double step = iv->ms * 1e6, deadline = iv->t0_ns + step, now;
+	struct ctx_nl_reply *rp = calloc(1, sizeof(*rp));
+	int err = rp ? 0 : -ENOMEM;
+
+	while (!err && !src->wait(src->arg, deadline)) {
+		err = src->read(src->arg, rp);
+		now = now_ns();
+		err = err ?: ctx_interval_print(iv, rp, now);
+		while (deadline <= now)
+			deadline += step;
+	}
+	free(rp);
+	return err;
+}
