@@ -3,9 +3,10 @@
  * ctxstat's command line as a user meets it: usage errors, exit status of
  * the workload, messages for an unknown event and for a module that is not
  * loaded, CSV (-x) fields, breakdown rows that add up to the full count,
- * repeated runs, JSON lines.
+ * repeated runs, JSON lines, -I intervals that add up to the run.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +269,113 @@ TEST_F(cli, json_lines)
 		p--;
 	EXPECT_EQ('{', *p);
 	EXPECT_NE(NULL, strstr(p, "\"counter-value\""));
+}
+
+/* What -I -x, --summary printed for one event. */
+struct intervals {
+	int n;			/* interval rows */
+	double sum;		/* of their values */
+	double total;		/* the summary row's value; -1: none */
+	bool time_ok;		/* the time column grew from row to row */
+};
+
+/*
+ * Rows "<time>,<value>,<unit>,<event>,..." and "<spaces>summary,<value>,...",
+ * both with the first field right-aligned in 16 columns.
+ */
+static void parse_intervals(const char *text, const char *event,
+			    struct intervals *iv)
+{
+	char first[32], value[32], unit[16], name[64];
+	double t, last = -1;
+	const char *p;
+
+	memset(iv, 0, sizeof(*iv));
+	iv->total = -1;
+	iv->time_ok = true;
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		if (sscanf(p, "%31[^,\n],%31[^,\n],%15[^,\n],%63[^,\n]", first,
+			   value, unit, name) != 4 &&
+		    sscanf(p, "%31[^,\n],%31[^,\n],,%63[^,\n]", first, value,
+			   name) != 3)
+			continue;
+		if (strcmp(name, event))
+			continue;
+		if (strstr(first, "summary")) {
+			iv->total = strtod(value, NULL);
+			continue;
+		}
+		if (first[0] != ' ' || sscanf(first, "%lf", &t) != 1)
+			continue;
+		iv->time_ok = iv->time_ok && t > last;
+		last = t;
+		iv->sum += strtod(value, NULL);
+		iv->n++;
+	}
+}
+
+/*
+ * -I 100 on 500 ms of spinning: at least 3 intervals, the time column
+ * growing, and the intervals adding up to the --summary total (the last
+ * READ): exactly for an integer count, within the printed rounding
+ * (0.005 msec a row) for task-clock; with --breakdown per context too.
+ */
+TEST_F(cli, interval_sums_to_summary)
+{
+	char *argv[] = { self->ctxstat, "-I", "100", "-x,", "--summary",
+			 "--breakdown", "-e", "task-clock,context-switches", "--",
+			 self->wl, "spin", "500", NULL };
+	static const char *const exact[] = {
+		"context-switches", "context-switches [task]",
+		"context-switches [hardirq]",
+	};
+	static const char *const rounded[] = {
+		"task-clock", "task-clock [task]", "task-clock [hardirq]",
+	};
+	struct intervals iv;
+	unsigned int i;
+
+	cst_run(self->run, argv, 120);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+		parse_intervals(self->run->err, exact[i], &iv);
+		EXPECT_LE(3, iv.n) TH_LOG("%s: %d intervals:\n%s", exact[i],
+					   iv.n, self->run->err);
+		EXPECT_TRUE(iv.time_ok) TH_LOG("%s", self->run->err);
+		EXPECT_EQ(iv.total, iv.sum) TH_LOG("%s: intervals %.0f, summary %.0f",
+						    exact[i], iv.sum, iv.total);
+	}
+	for (i = 0; i < sizeof(rounded) / sizeof(rounded[0]); i++) {
+		parse_intervals(self->run->err, rounded[i], &iv);
+		EXPECT_LE(3, iv.n);
+		ASSERT_LE(0, iv.total) TH_LOG("no summary row for %s", rounded[i]);
+		EXPECT_GE(0.005 * (iv.n + 1), fabs(iv.sum - iv.total))
+			TH_LOG("%s: intervals %.2f, summary %.2f msec", rounded[i],
+			       iv.sum, iv.total);
+		TH_LOG("%s: %d intervals, %.2f msec, summary %.2f", rounded[i],
+		       iv.n, iv.sum, iv.total);
+	}
+	parse_intervals(self->run->err, "task-clock", &iv);
+	/* 500 ms of spinning, counted in intervals */
+	EXPECT_LT(250.0, iv.sum) TH_LOG("%.2f msec", iv.sum);
+}
+
+/* -a with a command: system wide, for as long as it runs. */
+TEST_F(cli, interval_system_wide)
+{
+	char *argv[] = { self->ctxstat, "-a", "-I", "100", "-x,", "--summary",
+			 "-e", "context-switches", "--", self->wl, "spin", "300",
+			 NULL };
+	struct intervals iv;
+
+	cst_run(self->run, argv, 120);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	parse_intervals(self->run->err, "context-switches", &iv);
+	EXPECT_LE(2, iv.n) TH_LOG("%s", self->run->err);
+	EXPECT_TRUE(iv.time_ok);
+	EXPECT_EQ(iv.total, iv.sum) TH_LOG("intervals %.0f, summary %.0f",
+					    iv.sum, iv.total);
+	EXPECT_LT(0, iv.total);
 }
 
 /* Last: the module goes away for a moment. */
