@@ -52,24 +52,25 @@ int ctx_counter_add(struct ctx_counter_values *c,
 	return 0;
 }
 
-void ctx_counter_free(struct ctx_counter_values *c)
+static void each_sample(struct ctx_counter_values *c,
+			void (*fn)(struct ctx_sample *s))
 {
 	struct ctx_sample *s[NR_SAMPLES];
 	int i;
 
 	samples_of(c, s);
 	for (i = 0; i < NR_SAMPLES; i++)
-		ctx_sample_free(s[i]);
+		fn(s[i]);
+}
+
+void ctx_counter_free(struct ctx_counter_values *c)
+{
+	each_sample(c, ctx_sample_free);
 }
 
 void ctx_counter_clear(struct ctx_counter_values *c)
 {
-	struct ctx_sample *s[NR_SAMPLES];
-	int i;
-
-	samples_of(c, s);
-	for (i = 0; i < NR_SAMPLES; i++)
-		ctx_sample_clear(s[i]);
+	each_sample(c, ctx_sample_clear);
 }
 
 const struct ctx_sample *ctx_event_values(const struct ctx_event *ev,

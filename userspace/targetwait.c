@@ -9,6 +9,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,6 +64,25 @@ void ctx_target_wait_close(struct ctx_target_wait *tw)
 	tw->pidfd = -1;
 }
 
+/*
+ * An exited process its parent has not reaped yet is a zombie: state 'Z'
+ * after the last ')' of /proc/PID/stat (the name may hold one).
+ */
+static bool zombie(pid_t pid)
+{
+	char path[32], line[512], *p = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f))
+		p = strrchr(line, ')');
+	fclose(f);
+	return p && p[1] == ' ' && p[2] == 'Z';
+}
+
 static bool process_gone(const struct ctx_target_wait *tw)
 {
 	struct pollfd pfd = { .fd = tw->pidfd, .events = POLLIN };
@@ -75,7 +95,9 @@ static bool process_gone(const struct ctx_target_wait *tw)
 		return !waitid(P_PID, tw->pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
 		       si.si_pid == tw->pid;
 	}
-	return kill(tw->pid, 0) && errno != EPERM;
+	if (kill(tw->pid, 0))
+		return errno != EPERM;
+	return zombie(tw->pid);
 }
 
 static bool ended(const struct ctx_target_wait *tw)

@@ -65,6 +65,19 @@ static int tick(struct iv_data *d, double ns)
 	return ctx_interval_print(&d->iv, &d->rp, T0_NS + ns);
 }
 
+/*
+ * The two captured runs' first intervals: @ns of task-clock and one
+ * context switch, then an interval in which nothing ran.
+ */
+static void switch_then_idle(struct iv_data *d, uint64_t ns, double t1,
+			     double t2)
+{
+	reading(d, 0, ns, 0, ns);
+	reading(d, 1, 1, 0, ns);
+	if (tick(d, t1) || tick(d, t2))
+		abort();
+}
+
 static char *finish(struct iv_data *d)
 {
 	fclose(d->f);
@@ -118,10 +131,7 @@ TEST(csv_matches_real_perf)
 	char *out;
 
 	iv_setup(&d, "task-clock,context-switches", CTX_OUTPUT_CSV, false);
-	reading(&d, 0, 737596, 0, 737596);
-	reading(&d, 1, 1, 0, 737596);
-	ASSERT_EQ(0, tick(&d, 100152663));
-	ASSERT_EQ(0, tick(&d, 200443731));
+	switch_then_idle(&d, 737596, 100152663, 200443731);
 	reading(&d, 0, 737596 + 50886, 0, 737596 + 50886);
 	reading(&d, 1, 1, 0, 737596 + 50886);
 	ASSERT_EQ(0, tick(&d, 251311826));
@@ -146,10 +156,7 @@ TEST(json_matches_real_perf)
 	char *out;
 
 	iv_setup(&d, "task-clock,context-switches", CTX_OUTPUT_JSON, false);
-	reading(&d, 0, 652850, 0, 652850);
-	reading(&d, 1, 1, 0, 652850);
-	ASSERT_EQ(0, tick(&d, 100140609));
-	ASSERT_EQ(0, tick(&d, 200403110));
+	switch_then_idle(&d, 652850, 100140609, 200403110);
 	out = finish(&d);
 	EXPECT_STREQ(
 "{\"interval\" : 0.100140609, \"counter-value\" : \"0.652850\", \"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : 652850, \"pcnt-running\" : 100.00, \"metric-value\" : 0.006528, \"metric-unit\" : \"CPUs utilized\"}\n"
