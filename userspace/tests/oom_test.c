@@ -15,6 +15,7 @@
 #include "kselftest_harness.h"
 #include "failalloc.h"
 #include "../counts.h"
+#include "../interval.h"
 #include "../results.h"
 #include "../runner.h"
 #include "../save.h"
@@ -202,6 +203,58 @@ TEST(counter_add_all_or_nothing)
 	/* in this process nothing failed: one run everywhere */
 	ASSERT_EQ(0, add_run(&c));
 	ctx_counter_free(&c);
+}
+
+/* One -I interval of two counters, printed to /dev/null. */
+static int print_interval(void *arg)
+{
+	struct ctx_event_list *l = arg;
+	struct ctx_output_opts o = { .format = CTX_OUTPUT_CSV, .sep = ",",
+				     .breakdown = true };
+	struct ctx_series s = { .events = l };
+	struct ctx_nl_reply *rp = calloc(1, sizeof(*rp));
+	struct ctx_interval *iv = calloc(1, sizeof(*iv));
+	int i, err = -ENOMEM;
+
+	o.f = fopen("/dev/null", "w");
+	if (rp && iv && o.f) {
+		ctx_interval_init(iv, &o, &s, 100);
+		for (i = 0; i < l->nr_counters; i++)
+			rp->ev[i] = (struct ctx_nl_event_val){
+				.present = true, .full = 10, .time_enabled = 5,
+				.time_running = 5,
+			};
+		err = ctx_interval_print(iv, rp, 1e8);
+		/* a failed interval is not the new base: the next one has it */
+		if (err && iv->prev.ev[0].full)
+			abort();
+		ctx_interval_free(iv);
+	}
+	if (o.f)
+		fclose(o.f);
+	free(iv);
+	free(rp);
+	return err;
+}
+
+/* Every allocation of an interval's values fails cleanly: -ENOMEM. */
+TEST(interval_out_of_memory)
+{
+	static struct ctx_event_list l;
+	char err[128];
+	int n, rc;
+
+	ASSERT_EQ(0, ctx_events_add(&l, "instructions,task-clock", err, sizeof(err)));
+	for (n = 1; n < 200; n++) {
+		rc = with_failure(n, print_interval, &l);
+		ASSERT_NE(CRASHED, rc) TH_LOG("allocation %d failing: crashed", n);
+		ASSERT_NE(OK_DESPITE_FAILURE, rc) TH_LOG("allocation %d failing: no error", n);
+		if (rc == OK_UNTOUCHED)
+			break;
+	}
+	TH_LOG("%d allocations, each failed once", n - 1);
+	/* the two calloc()s here, and the interval's own */
+	EXPECT_GT(n, 4);
 }
 
 TEST_HARNESS_MAIN
