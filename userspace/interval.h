@@ -17,10 +17,10 @@
 #include "output.h"
 
 /*
- * perf prints its "#  time  counts unit events" header again after this
- * many intervals without one.
+ * perf 6.1 prints its "#  time  counts unit events" header before every
+ * this many intervals (seen: before the 1st, 26th, 51st).
  */
-#define CTX_INTERVAL_HEADER_EVERY	26
+#define CTX_INTERVAL_HEADER_EVERY	25
 
 struct ctx_interval {
 	struct ctx_output_opts o;
