@@ -93,6 +93,8 @@ struct ctx_acct_sums {
  * @filled: @slot's counters were created for the CPU's current online period
  * @has_counters: at least one counter is there; time spent without any
  *	(the CPU going down or coming up) is not @sum.enabled
+ * @seq: odd while an interval is open or @slot changes: READ copies the
+ *	state of a CPU whose @seq is even and did not move without an IPI
  *
  * Only the CPU itself writes this, with interrupts disabled and the CPU
  * claimed (ctx_cpu_claim()), so NMIs cannot interleave.
@@ -112,6 +114,7 @@ struct ctx_acct_cpu {
 	unsigned int gen;
 	bool filled;
 	bool has_counters;
+	unsigned int seq;
 };
 
 /**
@@ -279,7 +282,7 @@ void ctx_account_arm(struct ctx_acct *a);
 void ctx_account_exec_start(struct ctx_acct *a);
 void ctx_account_drop_current(struct ctx_acct *a);
 void ctx_account_halt(struct ctx_acct *a);
-void ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum);
+int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum);
 int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,
 			    struct perf_event **event, struct perf_event **old,
 			    unsigned int gen);

@@ -893,6 +893,79 @@ TEST_F(proof, cpu_clock_pmu_type)
 	EXPECT_EQ(0, ret) TH_LOG("%s", self->ack.msg);
 }
 
+/* Function call IPIs so far, all CPUs ("CAL" on x86, "IPI1" on arm64). */
+static long long call_ipis(void)
+{
+	char line[4096];
+	long long n = -1, v;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+
+		if (!p || !strstr(line, "unction call interrupts"))
+			continue;
+		for (n = 0, p++; ; ) {
+			char *end;
+
+			v = strtoll(p, &end, 10);
+			if (end == p)
+				break;
+			n += v;
+			p = end;
+		}
+		break;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * START, READ and STOP interrupt only the CPUs that have something to do:
+ * on a session whose task sleeps, none (on_each_cpu() would interrupt
+ * every other CPU three times a cycle). Another started session keeps
+ * the hooks on, so that no cycle patches their static key (text patching
+ * interrupts every CPU too).
+ */
+TEST(ipis_only_where_needed)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct cst_res *r = calloc(1, sizeof(*r));
+	long long n0, n1;
+	struct cst_child c;
+	struct cst_sock s;
+	uint32_t keep, id;
+	int i;
+
+	ASSERT_NE(NULL, r);
+	if (ncpu < 2)
+		SKIP(return, "one CPU: no IPIs to count");
+	ASSERT_EQ(0, cst_open(&s));
+	ASSERT_EQ(0, new_session(&s, r, NULL));
+	keep = r->id;
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, keep, NULL, NULL));
+	ASSERT_EQ(0, cst_child_fork(&c, noop, NULL));
+	ASSERT_EQ(0, cst_new(&s, c.pid, 0, &ev_cpu_clock, 1, r, NULL));
+	id = r->id;
+	n0 = call_ipis();
+	ASSERT_LE(0, n0) TH_LOG("no function call line in /proc/interrupts");
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+		ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_READ, id, r, NULL));
+		ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
+	}
+	n1 = call_ipis();
+	TH_LOG("100 START/READ/STOP of a sleeping task's session: %lld function call IPIs on %ld CPUs (every CPU each time: %ld)",
+	       n1 - n0, ncpu, 300 * (ncpu - 1));
+	EXPECT_GT(100, n1 - n0);
+	cst_child_go(&c);
+	cst_child_wait(&c);
+	cst_close(&s);
+	free(r);
+}
+
 /*
  * A SESSION_NEW that waits holds up nobody else: the family has
  * .parallel_ops (no genl_mutex), and the session mutex is not held while
