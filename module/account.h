@@ -20,7 +20,6 @@
 #include "cpustate.h"
 #include "taskset.h"
 
-
 /* Contexts that have a bucket of their own on the hot path. */
 #define CTX_NR_CONTEXTS	(CTXCOUNT_BUCKET_SOFTIRQ_RCU + 1)
 
