@@ -209,6 +209,13 @@ int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 	a->cpu = alloc_percpu_gfp(struct ctx_acct_cpu, GFP_KERNEL_ACCOUNT);
 	if (!a->cpu)
 		return -ENOMEM;
+	/* READ's copies: allocating them per READ would IPI (percpu unmap). */
+	a->snap = alloc_percpu_gfp(struct ctx_snap, GFP_KERNEL_ACCOUNT);
+	if (!a->snap) {
+		free_percpu(a->cpu);
+		a->cpu = NULL;
+		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		per_cpu_ptr(a->cpu, cpu)->nr_events = nr_events;
 		INIT_HLIST_NODE(&per_cpu_ptr(a->cpu, cpu)->active_node);
@@ -264,6 +271,8 @@ void ctx_account_destroy(struct ctx_acct *a)
 	ctx_account_release_counters(a);
 	free_percpu(a->cpu);
 	a->cpu = NULL;
+	free_percpu(a->snap);
+	a->snap = NULL;
 }
 
 /**
@@ -545,16 +554,6 @@ void ctx_account_halt(struct ctx_acct *a)
 	a->halt_gp = get_state_synchronize_rcu();
 }
 
-/**
- * struct ctx_snap - what one CPU counted for a session, copied at READ
- * @sum: its sums
- * @direct: bit i: event i has a counter there, read from the registers
- */
-struct ctx_snap {
-	struct ctx_acct_sums sum;
-	u16 direct;
-};
-
 static void ctx_snap_take(struct ctx_snap *sn, const struct ctx_acct_cpu *ac)
 {
 	unsigned int i;
@@ -672,13 +671,9 @@ int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
 	cpumask_var_t ipi;
 	int cpu;
 
-	ri.snap = alloc_percpu_gfp(struct ctx_snap, GFP_KERNEL);
-	if (!ri.snap)
+	ri.snap = a->snap;
+	if (!zalloc_cpumask_var(&ipi, GFP_KERNEL))
 		return -ENOMEM;
-	if (!zalloc_cpumask_var(&ipi, GFP_KERNEL)) {
-		free_percpu(ri.snap);
-		return -ENOMEM;
-	}
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
 		struct ctx_snap *sn = per_cpu_ptr(ri.snap, cpu);
@@ -694,7 +689,6 @@ int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
 		ctx_totals_add(sum, per_cpu_ptr(ri.snap, cpu), a->nr_events);
 	cpus_read_unlock();
 	free_cpumask_var(ipi);
-	free_percpu(ri.snap);
 	if (a->estimate)
 		ctx_estimate(a, sum);
 	return 0;

@@ -117,6 +117,16 @@ struct ctx_acct_cpu {
 };
 
 /**
+ * struct ctx_snap - what one CPU counted for a session, copied at READ
+ * @sum: its sums
+ * @direct: bit i: event i has a counter there, read from the registers
+ */
+struct ctx_snap {
+	struct ctx_acct_sums sum;
+	u16 direct;
+};
+
+/**
  * struct ctx_acct - a session's accounting
  * @nr_events: number of events
  * @started: counting (between START and STOP); hooks read it locklessly
@@ -127,6 +137,7 @@ struct ctx_acct_cpu {
  * @system_wide: every task but the idle tasks is monitored
  * @tasks: else the monitored tasks
  * @cpu: per-CPU state
+ * @snap: per CPU, READ's copy of @cpu's sums (READs are serialized)
  * @run_node: in the list of started sessions (RCU, for sched_switch)
  * @probe_save: this CPU's state while calib.c probes it
  * @probe_reset: the probe turned the hooks on: this CPU's context stack
@@ -149,6 +160,7 @@ struct ctx_acct {
 	bool system_wide;
 	struct ctx_taskset *tasks;
 	struct ctx_acct_cpu __percpu *cpu;
+	struct ctx_snap __percpu *snap;
 	struct list_head run_node;
 	struct ctx_acct_sums *probe_save;
 	bool probe_reset;
