@@ -714,9 +714,9 @@ static void noop(void *arg)
 }
 
 /* In a child: exec a spin of the workload. */
-static void exec_spin(void *arg)
+static void exec_spin(void *path)
 {
-	char *argv[] = { (char *)cst_workload_path(), "spin", "100", NULL };
+	char *argv[] = { path, "spin", "100", NULL };
 
 	execv(argv[0], argv);
 }
@@ -1121,7 +1121,20 @@ static bool wait_done(volatile int *done, int ms)
 	return *done;
 }
 
-TEST(new_waiting_for_exec_holds_up_nobody)
+/* Its waits add up to more than the default 30 s on a busy TCG host. */
+FIXTURE(blocked) {
+	int unused;
+};
+
+FIXTURE_SETUP(blocked)
+{
+}
+
+FIXTURE_TEARDOWN(blocked)
+{
+}
+
+TEST_F_TIMEOUT(blocked, new_waiting_for_exec_holds_up_nobody, 120)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	struct parked k = { 0 }, n = { 0 }, g = { 0 };
@@ -1132,6 +1145,7 @@ TEST(new_waiting_for_exec_holds_up_nobody)
 	struct pollfd pfd;
 	struct cst_child c;
 	struct cst_sock a;
+	const char *wl;
 	int uffd;
 
 	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
@@ -1146,8 +1160,15 @@ TEST(new_waiting_for_exec_holds_up_nobody)
 	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
 	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
 
-	/* the target, forked after uffd (so it has that fd): it execs a spin */
-	ASSERT_EQ(0, cst_child_fork(&c, exec_spin, NULL));
+	/*
+	 * The target, forked after uffd (so it has that fd): it execs a spin
+	 * from tmpfs. From /ctx its exec would also sleep on 9p reads before
+	 * it waits for exec_update_lock, and the D state below would not say
+	 * that it waits (no /proc file says where without taking that lock).
+	 */
+	wl = cst_workload_copy();
+	ASSERT_NE(NULL, wl);
+	ASSERT_EQ(0, cst_child_fork(&c, exec_spin, (void *)wl));
 	k.fd = uffd;
 	n.proof = cst_proof_open(c.pid, 0, &ev_cpu_clock);
 	ASSERT_LE(0, n.proof);
@@ -1188,6 +1209,7 @@ TEST(new_waiting_for_exec_holds_up_nobody)
 	/* an exec of a dumpable program: the proof still holds */
 	EXPECT_EQ(0, n.ret);
 	cst_child_wait(&c);
+	cst_workload_copy_remove(wl);
 	cst_close(&a);
 	close(n.proof);
 	close(uffd);
