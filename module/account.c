@@ -106,15 +106,35 @@ static void ctx_restart(struct ctx_acct_cpu *ac)
 	}
 }
 
+/*
+ * @seq is odd from the open to the close of an interval (and while an idle
+ * CPU's counters change): ctx_account_read() reads the sums of a CPU
+ * whose @seq is even and does not move without an IPI.
+ */
+static void ctx_seq_begin(struct ctx_acct_cpu *ac)
+{
+	WRITE_ONCE(ac->seq, ac->seq + 1);
+	/* @seq odd before the state changes; pairs with ctx_read_idle_cpu() */
+	smp_wmb();
+}
+
+static void ctx_seq_end(struct ctx_acct_cpu *ac)
+{
+	/* The state changed before @seq is even; pairs with ctx_read_idle_cpu() */
+	smp_wmb();
+	WRITE_ONCE(ac->seq, ac->seq + 1);
+}
+
 static void ctx_open(struct ctx_acct_cpu *ac)
 {
 	/* Linked twice, this CPU's list would loop (ctx_account_cpu_dead()). */
 	if (ac->active)
 		return;
+	ctx_seq_begin(ac);
 	ctx_restart(ac);
 	ac->clock_in = local_clock();
 	memcpy(ac->exc_in, ctx_cpu_excursions(), sizeof(ac->exc_in));
-	ac->active = true;
+	WRITE_ONCE(ac->active, true);
 	hlist_add_head(&ac->active_node, this_cpu_ptr(&ctx_active));
 }
 
@@ -122,8 +142,9 @@ static void ctx_close(struct ctx_acct_cpu *ac, unsigned int bucket)
 {
 	ctx_attribute(ac, bucket);
 	ctx_settle(ac);
-	ac->active = false;
+	WRITE_ONCE(ac->active, false);
 	hlist_del_init(&ac->active_node);
+	ctx_seq_end(ac);
 }
 
 /**
@@ -151,8 +172,18 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 				  active_node)
 		ctx_close(ac, bucket);
 	list_for_each_entry_rcu(a, &ctx_running, run_node) {
-		if (READ_ONCE(a->started) && ctx_account_monitors(a, next))
-			ctx_open(this_cpu_ptr(a->cpu));
+		if (!READ_ONCE(a->started) || !ctx_account_monitors(a, next))
+			continue;
+		ac = this_cpu_ptr(a->cpu);
+		ctx_open(ac);
+		/*
+		 * STOP clears @started, then IPIs only the CPUs it sees with an
+		 * interval open: either it sees this one, or this sees
+		 * @started clear and closes at once.
+		 */
+		smp_mb();
+		if (unlikely(!READ_ONCE(a->started)))
+			ctx_close(ac, CTXCOUNT_BUCKET_TASK);
 	}
 }
 
@@ -178,6 +209,13 @@ int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 	a->cpu = alloc_percpu_gfp(struct ctx_acct_cpu, GFP_KERNEL_ACCOUNT);
 	if (!a->cpu)
 		return -ENOMEM;
+	/* READ's copies: allocating them per READ would IPI (percpu unmap). */
+	a->snap = alloc_percpu_gfp(struct ctx_snap, GFP_KERNEL_ACCOUNT);
+	if (!a->snap) {
+		free_percpu(a->cpu);
+		a->cpu = NULL;
+		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		per_cpu_ptr(a->cpu, cpu)->nr_events = nr_events;
 		INIT_HLIST_NODE(&per_cpu_ptr(a->cpu, cpu)->active_node);
@@ -233,6 +271,8 @@ void ctx_account_destroy(struct ctx_acct *a)
 	ctx_account_release_counters(a);
 	free_percpu(a->cpu);
 	a->cpu = NULL;
+	free_percpu(a->snap);
+	a->snap = NULL;
 }
 
 /**
@@ -314,6 +354,17 @@ static void ctx_start_cpu(void *info)
 	ctx_cpu_release();
 }
 
+/* The CPUs that may run a task @a counts: @a published and started. */
+static void ctx_account_start_cpus(struct ctx_acct *a, struct cpumask *cpus)
+{
+	/* Pairs with __schedule()'s smp_mb__after_spinlock(): taskset.c. */
+	smp_mb();
+	if (a->system_wide)
+		cpumask_copy(cpus, cpu_online_mask);
+	else
+		ctx_taskset_cpus(a->tasks, cpus);
+}
+
 /* IPI: close this CPU's interval, the session is stopping. */
 static void ctx_halt_cpu(void *info)
 {
@@ -334,6 +385,7 @@ static void ctx_halt_cpu(void *info)
 static void ctx_account_publish(struct ctx_acct *a)
 {
 	struct ctx_start_info si = { .a = a };
+	cpumask_var_t cpus;
 
 	/*
 	 * If @a was halted less than a grace period ago, hooks may still be
@@ -350,9 +402,18 @@ static void ctx_account_publish(struct ctx_acct *a)
 		static_branch_enable_cpuslocked(&ctx_acct_live);
 	/*
 	 * sched_switch opens intervals from now on; tasks that are already
-	 * running are picked up on their CPU.
+	 * running are picked up on their CPU. Turning the hooks on needs
+	 * every CPU (each rebuilds its context stack); else only the CPUs a
+	 * monitored task may run on, and none for an armed session.
 	 */
-	on_each_cpu(ctx_start_cpu, &si, 1);
+	if (si.reset || !zalloc_cpumask_var(&cpus, GFP_KERNEL)) {
+		on_each_cpu(ctx_start_cpu, &si, 1);
+	} else {
+		if (READ_ONCE(a->started))
+			ctx_account_start_cpus(a, cpus);
+		on_each_cpu_mask(cpus, ctx_start_cpu, &si, 1);
+		free_cpumask_var(cpus);
+	}
 	cpus_read_unlock();
 }
 
@@ -465,14 +526,27 @@ void ctx_account_drop_current(struct ctx_acct *a)
 void ctx_account_halt(struct ctx_acct *a)
 {
 	unsigned long flags;
+	cpumask_var_t cpus;
+	int cpu;
 
 	/* No new intervals: sched_switch checks @started before opening. */
 	raw_spin_lock_irqsave(&a->state_lock, flags);
 	WRITE_ONCE(a->armed, false);
 	WRITE_ONCE(a->started, false);
 	raw_spin_unlock_irqrestore(&a->state_lock, flags);
+	/* Pairs with ctx_account_switch()'s: see it. */
+	smp_mb();
 	cpus_read_lock();
-	on_each_cpu(ctx_halt_cpu, a, 1);
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL)) {
+		on_each_cpu(ctx_halt_cpu, a, 1);
+	} else {
+		/* Only the CPUs with an interval open have one to close. */
+		for_each_online_cpu(cpu)
+			if (READ_ONCE(per_cpu_ptr(a->cpu, cpu)->active))
+				cpumask_set_cpu(cpu, cpus);
+		on_each_cpu_mask(cpus, ctx_halt_cpu, a, 1);
+		free_cpumask_var(cpus);
+	}
 	if (!--ctx_nr_started)
 		static_branch_disable_cpuslocked(&ctx_acct_live);
 	cpus_read_unlock();
@@ -480,33 +554,44 @@ void ctx_account_halt(struct ctx_acct *a)
 	a->halt_gp = get_state_synchronize_rcu();
 }
 
-static void ctx_totals_add(struct ctx_totals *sum,
-			   const struct ctx_acct_cpu *ac)
+static void ctx_snap_take(struct ctx_snap *sn, const struct ctx_acct_cpu *ac)
+{
+	unsigned int i;
+
+	memcpy(&sn->sum, &ac->sum, sizeof(sn->sum));
+	sn->direct = 0;
+	for (i = 0; i < ac->nr_events; i++)
+		if (ac->slot[i].event && (ac->direct & BIT(i)))
+			sn->direct |= BIT(i);
+}
+
+static void ctx_totals_add(struct ctx_totals *sum, const struct ctx_snap *sn,
+			   unsigned int nr_events)
 {
 	unsigned int i, b;
 
-	sum->enabled += ac->sum.enabled;
+	sum->enabled += sn->sum.enabled;
 	for (i = 0; i < CTX_NR_EXC; i++)
-		sum->excursions[i] += ac->sum.excursions[i];
-	for (i = 0; i < ac->nr_events; i++) {
-		sum->full[i] += ac->sum.full[i];
-		sum->running[i] += ac->sum.running[i];
+		sum->excursions[i] += sn->sum.excursions[i];
+	for (i = 0; i < nr_events; i++) {
+		sum->full[i] += sn->sum.full[i];
+		sum->running[i] += sn->sum.running[i];
 		for (b = 0; b < CTX_NR_CONTEXTS; b++)
-			sum->buckets[i][b] += ac->sum.buckets[b][i];
-		if (ac->slot[i].event && (ac->direct & BIT(i)))
+			sum->buckets[i][b] += sn->sum.buckets[b][i];
+		if (sn->direct & BIT(i))
 			sum->direct_cpus[i]++;
 	}
 }
 
 struct ctx_read_info {
 	struct ctx_acct *a;
-	struct ctx_totals *sum;
-	raw_spinlock_t lock;
+	struct ctx_snap __percpu *snap;
 };
 
 /*
- * IPI: attribute this CPU's pending deltas, then add its totals to the sum
- * while nothing can change them, so the sum is consistent per CPU.
+ * IPI: attribute this CPU's pending deltas, then copy its sums while
+ * nothing can change them. Each CPU writes its own copy: no lock shared
+ * between CPUs with interrupts off.
  */
 static void ctx_read_cpu(void *info)
 {
@@ -519,10 +604,27 @@ static void ctx_read_cpu(void *info)
 		ctx_attribute(ac, ctx_cpu_context());
 		ctx_settle(ac);
 	}
-	raw_spin_lock(&ri->lock);
-	ctx_totals_add(ri->sum, ac);
-	raw_spin_unlock(&ri->lock);
+	ctx_snap_take(this_cpu_ptr(ri->snap), ac);
 	ctx_cpu_release();
+}
+
+/*
+ * Copy @cpu's state without an IPI if it has no interval open and none
+ * opened meanwhile (@seq even and unchanged); else say it needs one.
+ */
+static bool ctx_read_idle_cpu(struct ctx_acct *a, int cpu, struct ctx_snap *sn)
+{
+	const struct ctx_acct_cpu *ac = per_cpu_ptr(a->cpu, cpu);
+	unsigned int seq = READ_ONCE(ac->seq);
+
+	/* @seq before the state; pairs with ctx_seq_end() */
+	smp_rmb();
+	if (seq & 1)
+		return false;
+	ctx_snap_take(sn, ac);
+	/* The state before @seq again; pairs with ctx_seq_begin() */
+	smp_rmb();
+	return READ_ONCE(ac->seq) == seq;
 }
 
 /*
@@ -551,31 +653,45 @@ static void ctx_estimate(struct ctx_acct *a, struct ctx_totals *sum)
  * @a: the accounting state
  * @sum: zeroed totals to add to
  *
- * For a started session, each online CPU first attributes what is pending
- * on it (a task running without interrupts would otherwise show nothing).
- * CPUs that are offline keep what they counted before they went down.
+ * For a started session, each CPU with an interval open first attributes
+ * what is pending on it (a task running without interrupts would
+ * otherwise show nothing), in an IPI that copies its sums; the other CPUs'
+ * are copied from here, and get an IPI only if an interval opened
+ * meanwhile. CPUs that are offline keep what they counted before they went
+ * down.
  *
  * Context: process context, session mutex held.
+ * Return: 0 or -ENOMEM.
  */
-void ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
+int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
 {
-	struct ctx_read_info ri = { .a = a, .sum = sum };
+	struct ctx_read_info ri = { .a = a };
 	/* An armed session may start meanwhile: read it as a started one. */
 	bool running = ctx_account_running(a);
+	cpumask_var_t ipi;
 	int cpu;
 
-	raw_spin_lock_init(&ri.lock);
+	ri.snap = a->snap;
+	if (!zalloc_cpumask_var(&ipi, GFP_KERNEL))
+		return -ENOMEM;
 	cpus_read_lock();
-	if (running)
-		on_each_cpu(ctx_read_cpu, &ri, 1);
 	for_each_possible_cpu(cpu) {
-		if (running && cpu_online(cpu))
-			continue;
-		ctx_totals_add(sum, per_cpu_ptr(a->cpu, cpu));
+		struct ctx_snap *sn = per_cpu_ptr(ri.snap, cpu);
+
+		/* Stopped, or offline: nothing changes there. */
+		if (!running || !cpu_online(cpu))
+			ctx_snap_take(sn, per_cpu_ptr(a->cpu, cpu));
+		else if (!ctx_read_idle_cpu(a, cpu, sn))
+			cpumask_set_cpu(cpu, ipi);
 	}
+	on_each_cpu_mask(ipi, ctx_read_cpu, &ri, 1);
+	for_each_possible_cpu(cpu)
+		ctx_totals_add(sum, per_cpu_ptr(ri.snap, cpu), a->nr_events);
 	cpus_read_unlock();
+	free_cpumask_var(ipi);
 	if (a->estimate)
 		ctx_estimate(a, sum);
+	return 0;
 }
 
 struct ctx_swap_info {
@@ -610,6 +726,9 @@ static void ctx_swap_cpu(void *info)
 	if (ac->active) {
 		ctx_attribute(ac, ctx_cpu_context());
 		ctx_settle(ac);
+	} else {
+		/* READ copies an idle CPU's counters without an IPI */
+		ctx_seq_begin(ac);
 	}
 	ac->has_counters = false;
 	ac->direct = 0;
@@ -630,6 +749,8 @@ static void ctx_swap_cpu(void *info)
 	}
 	if (ac->active)
 		ctx_restart(ac);
+	else
+		ctx_seq_end(ac);
 	ac->filled = true;
 	si->err = 0;
 out:
@@ -672,10 +793,14 @@ static void ctx_down_cpu(void *info)
 {
 	struct ctx_acct_cpu *ac = this_cpu_ptr(((struct ctx_acct *)info)->cpu);
 	unsigned int i;
+	bool idle;
 
 	if (!ctx_cpu_claim())
 		return;
-	if (ac->active) {
+	idle = !ac->active;
+	if (idle) {
+		ctx_seq_begin(ac);
+	} else {
 		ctx_attribute(ac, ctx_cpu_context());
 		ctx_settle(ac);
 	}
@@ -689,6 +814,8 @@ static void ctx_down_cpu(void *info)
 	ac->has_counters = false;
 	ac->filled = false;
 	ac->gen++;
+	if (idle)
+		ctx_seq_end(ac);
 	ctx_cpu_release();
 }
 

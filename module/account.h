@@ -20,7 +20,6 @@
 #include "cpustate.h"
 #include "taskset.h"
 
-
 /* Contexts that have a bucket of their own on the hot path. */
 #define CTX_NR_CONTEXTS	(CTXCOUNT_BUCKET_SOFTIRQ_RCU + 1)
 
@@ -93,6 +92,8 @@ struct ctx_acct_sums {
  * @filled: @slot's counters were created for the CPU's current online period
  * @has_counters: at least one counter is there; time spent without any
  *	(the CPU going down or coming up) is not @sum.enabled
+ * @seq: odd while an interval is open or @slot changes: READ copies the
+ *	state of a CPU whose @seq is even and did not move without an IPI
  *
  * Only the CPU itself writes this, with interrupts disabled and the CPU
  * claimed (ctx_cpu_claim()), so NMIs cannot interleave.
@@ -112,6 +113,17 @@ struct ctx_acct_cpu {
 	unsigned int gen;
 	bool filled;
 	bool has_counters;
+	unsigned int seq;
+};
+
+/**
+ * struct ctx_snap - what one CPU counted for a session, copied at READ
+ * @sum: its sums
+ * @direct: bit i: event i has a counter there, read from the registers
+ */
+struct ctx_snap {
+	struct ctx_acct_sums sum;
+	u16 direct;
 };
 
 /**
@@ -125,6 +137,7 @@ struct ctx_acct_cpu {
  * @system_wide: every task but the idle tasks is monitored
  * @tasks: else the monitored tasks
  * @cpu: per-CPU state
+ * @snap: per CPU, READ's copy of @cpu's sums (READs are serialized)
  * @run_node: in the list of started sessions (RCU, for sched_switch)
  * @probe_save: this CPU's state while calib.c probes it
  * @probe_reset: the probe turned the hooks on: this CPU's context stack
@@ -147,6 +160,7 @@ struct ctx_acct {
 	bool system_wide;
 	struct ctx_taskset *tasks;
 	struct ctx_acct_cpu __percpu *cpu;
+	struct ctx_snap __percpu *snap;
 	struct list_head run_node;
 	struct ctx_acct_sums *probe_save;
 	bool probe_reset;
@@ -279,7 +293,7 @@ void ctx_account_arm(struct ctx_acct *a);
 void ctx_account_exec_start(struct ctx_acct *a);
 void ctx_account_drop_current(struct ctx_acct *a);
 void ctx_account_halt(struct ctx_acct *a);
-void ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum);
+int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum);
 int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,
 			    struct perf_event **event, struct perf_event **old,
 			    unsigned int gen);

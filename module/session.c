@@ -503,7 +503,7 @@ out_unlock:
  * @extack: for error messages
  *
  * Context: process context, may sleep.
- * Return: 0 or -ENOENT (no such session).
+ * Return: 0, -ENOENT (no such session) or -ENOMEM.
  */
 int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		     struct ctx_session_report *rep,
@@ -519,7 +519,11 @@ int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		goto out_unlock;
 	}
 	memset(&rep->tot, 0, sizeof(rep->tot));
-	ctx_account_read(&s->acct, &rep->tot);
+	err = ctx_account_read(&s->acct, &rep->tot);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "no memory to read the session");
+		goto out_unlock;
+	}
 	ctx_session_report(s, rep);
 out_unlock:
 	mutex_unlock(&ctx_lock);

@@ -195,3 +195,35 @@ void ctx_taskset_del(struct ctx_taskset *ts, const struct task_struct *t)
 	if (found)
 		kfree_rcu(found, rcu);
 }
+
+/**
+ * ctx_taskset_cpus() - the CPUs where a task of @ts may be running
+ * @ts: the set
+ * @mask: gets the CPU of every task of @ts that is on a runqueue or on a
+ *	CPU
+ *
+ * A task that is asleep, or that becomes runnable after its state was
+ * read here, is switched in through __schedule(), which reads what the
+ * caller published before (the caller orders its stores before this with
+ * a full barrier; __schedule() takes the runqueue lock the wakeup or
+ * migration took, then smp_mb__after_spinlock()).
+ *
+ * Context: any but NMI; the tasks are not freed under RCU.
+ */
+void ctx_taskset_cpus(struct ctx_taskset *ts, struct cpumask *mask)
+{
+	const struct task_struct *t;
+	struct ctx_task_node *n;
+	unsigned int i;
+
+	rcu_read_lock();
+	for (i = 0; i < ARRAY_SIZE(ts->heads); i++) {
+		hlist_for_each_entry_rcu(n, &ts->heads[i], node) {
+			t = n->task;
+			/* Found under RCU: freed only a grace period after removal. */
+			if (READ_ONCE(t->on_rq) || READ_ONCE(t->on_cpu))
+				cpumask_set_cpu(task_cpu(t), mask);
+		}
+	}
+	rcu_read_unlock();
+}

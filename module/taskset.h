@@ -2,6 +2,7 @@
 #ifndef _CTXCOUNT_TASKSET_H
 #define _CTXCOUNT_TASKSET_H
 
+#include <linux/cpumask.h>
 #include <linux/hash.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -54,7 +55,8 @@ struct ctx_taskset {
 /**
  * struct ctx_task_node - a task in a set
  * @node: in a hash chain or on the spare list
- * @task: the task (compared, never dereferenced through the set)
+ * @task: the task; dereferenced only under RCU (ctx_taskset_cpus()): it
+ *	leaves the set before it is freed
  * @rcu: for freeing after readers are done
  */
 struct ctx_task_node {
@@ -108,6 +110,7 @@ static inline unsigned int ctx_taskset_size(const struct ctx_taskset *ts)
 }
 
 int ctx_taskset_init(struct ctx_taskset *ts, unsigned int nr_spare_kept);
+void ctx_taskset_cpus(struct ctx_taskset *ts, struct cpumask *mask);
 void ctx_taskset_destroy(struct ctx_taskset *ts);
 int ctx_taskset_reserve(struct ctx_taskset *ts, unsigned int nr);
 int ctx_taskset_add(struct ctx_taskset *ts, const struct task_struct *t);
