@@ -603,7 +603,7 @@ uint64_t cst_softirq_sum(const struct cst_ev_res *e)
 
 const char *cst_bucket_name(int b)
 {
-	static const char *const names[] = {
+	static const char *const names[CTXCOUNT_BUCKET_MAX + 1] = {
 		[CTXCOUNT_BUCKET_TASK] = "task",
 		[CTXCOUNT_BUCKET_HARDIRQ] = "hardirq",
 		[CTXCOUNT_BUCKET_NMI] = "nmi",
@@ -617,9 +617,10 @@ const char *cst_bucket_name(int b)
 		[CTXCOUNT_BUCKET_SOFTIRQ_SCHED] = "SCHED",
 		[CTXCOUNT_BUCKET_SOFTIRQ_HRTIMER] = "HRTIMER",
 		[CTXCOUNT_BUCKET_SOFTIRQ_RCU] = "RCU",
+		[CTXCOUNT_BUCKET_IRQ_ENTRY_EST] = "irq_entry_est",
 	};
 
-	if (b <= 0 || b > CTXCOUNT_BUCKET_MAX)
+	if (b <= 0 || b > CTXCOUNT_BUCKET_MAX || !names[b])
 		return "?";
 	return names[b];
 }
