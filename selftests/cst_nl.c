@@ -596,7 +596,9 @@ uint64_t cst_softirq_sum(const struct cst_ev_res *e)
 	uint64_t sum = 0;
 	int b;
 
-	for (b = CTXCOUNT_BUCKET_SOFTIRQ_FIRST; b <= CTXCOUNT_BUCKET_MAX; b++)
+	/* not the estimate bucket, which follows the vectors */
+	for (b = CTXCOUNT_BUCKET_SOFTIRQ_FIRST;
+	     b < CTXCOUNT_BUCKET_SOFTIRQ_FIRST + CTXCOUNT_NR_SOFTIRQ_BUCKETS; b++)
 		sum += e->b[b];
 	return sum;
 }
