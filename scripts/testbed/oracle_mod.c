@@ -164,17 +164,26 @@ static int oracle_softirqs_run(unsigned long n)
 }
 
 #ifdef CONFIG_X86
+#define ORACLE_NMI_MAX_SPINS	1000000UL	/* 200 us: about 10,000 */
 static u64 oracle_nmi_ns;		/* spin per NMI */
 static atomic_t oracle_nmi_pending;
 
 static int oracle_nmi(unsigned int type, struct pt_regs *regs)
 {
+	unsigned long spins = 0;
 	u64 t0;
 
 	if (atomic_dec_if_positive(&oracle_nmi_pending) < 0)
 		return NMI_DONE;
+	/*
+	 * Bounded: local_clock() need not move inside an NMI (with the TSC
+	 * marked unstable, as on a busy TCG host, sched_clock follows
+	 * jiffies, which this CPU may be the one to update). Unbounded, the
+	 * x86_64-6.1 guest hung here once, its other CPU stuck in an IPI
+	 * to this one.
+	 */
 	t0 = local_clock();
-	while (local_clock() - t0 < oracle_nmi_ns)
+	while (local_clock() - t0 < oracle_nmi_ns && ++spins < ORACLE_NMI_MAX_SPINS)
 		cpu_relax();
 	atomic_long_inc(&oracle_nmis);
 	return NMI_HANDLED;
