@@ -583,11 +583,6 @@ static void ctx_totals_add(struct ctx_totals *sum, const struct ctx_snap *sn,
 	}
 }
 
-struct ctx_read_info {
-	struct ctx_acct *a;
-	struct ctx_snap __percpu *snap;
-};
-
 /*
  * IPI: attribute this CPU's pending deltas, then copy its sums while
  * nothing can change them. Each CPU writes its own copy: no lock shared
@@ -595,8 +590,8 @@ struct ctx_read_info {
  */
 static void ctx_read_cpu(void *info)
 {
-	struct ctx_read_info *ri = info;
-	struct ctx_acct_cpu *ac = this_cpu_ptr(ri->a->cpu);
+	struct ctx_acct *a = info;
+	struct ctx_acct_cpu *ac = this_cpu_ptr(a->cpu);
 
 	if (!ctx_cpu_claim())
 		return;
@@ -604,7 +599,7 @@ static void ctx_read_cpu(void *info)
 		ctx_attribute(ac, ctx_cpu_context());
 		ctx_settle(ac);
 	}
-	ctx_snap_take(this_cpu_ptr(ri->snap), ac);
+	ctx_snap_take(this_cpu_ptr(a->snap), ac);
 	ctx_cpu_release();
 }
 
@@ -665,18 +660,16 @@ static void ctx_estimate(struct ctx_acct *a, struct ctx_totals *sum)
  */
 int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
 {
-	struct ctx_read_info ri = { .a = a };
 	/* An armed session may start meanwhile: read it as a started one. */
 	bool running = ctx_account_running(a);
 	cpumask_var_t ipi;
 	int cpu;
 
-	ri.snap = a->snap;
 	if (!zalloc_cpumask_var(&ipi, GFP_KERNEL))
 		return -ENOMEM;
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
-		struct ctx_snap *sn = per_cpu_ptr(ri.snap, cpu);
+		struct ctx_snap *sn = per_cpu_ptr(a->snap, cpu);
 
 		/* Stopped, or offline: nothing changes there. */
 		if (!running || !cpu_online(cpu))
@@ -684,9 +677,9 @@ int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
 		else if (!ctx_read_idle_cpu(a, cpu, sn))
 			cpumask_set_cpu(cpu, ipi);
 	}
-	on_each_cpu_mask(ipi, ctx_read_cpu, &ri, 1);
+	on_each_cpu_mask(ipi, ctx_read_cpu, a, 1);
 	for_each_possible_cpu(cpu)
-		ctx_totals_add(sum, per_cpu_ptr(ri.snap, cpu), a->nr_events);
+		ctx_totals_add(sum, per_cpu_ptr(a->snap, cpu), a->nr_events);
 	cpus_read_unlock();
 	free_cpumask_var(ipi);
 	if (a->estimate)
