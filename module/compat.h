@@ -86,7 +86,6 @@ static __always_inline bool ctx_softirq_runs_inline(u32 pending)
 #endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0) */
 
 #ifdef CONFIG_ARM64
-#include <asm/sysreg.h>
 /*
  * arm64 PMUv3 (pmu_direct.h): the register behind perf's counter index
  * (hw.idx). 6.11 ("perf: arm_pmu: Remove event index to counter
@@ -94,26 +93,14 @@ static __always_inline bool ctx_softirq_runs_inline(u32 pending)
  * own number: PMEVCNTR<n>_EL0 at n < 31, the cycle counter at 31, the
  * instruction counter (PMICNTR_EL0) at 32. Before, the cycle counter was
  * index 0, PMEVCNTR<n>_EL0 index n + 1, and there was no instruction
- * counter (index -1 never occurs).
+ * counter. CTX_ARMV8_NR_IDX: the number of indexes.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
 #define CTX_ARMV8_IDX_CYCLE	0
-#define CTX_ARMV8_IDX_INSTR	(-1)
-#define CTX_ARMV8_IDX_EV(n)	((n) + 1)
-
-static __always_inline u64 ctx_armv8_read_icntr(void)
-{
-	return 0;
-}
+#define CTX_ARMV8_NR_IDX	32
 #else
 #define CTX_ARMV8_IDX_CYCLE	31
-#define CTX_ARMV8_IDX_INSTR	32
-#define CTX_ARMV8_IDX_EV(n)	(n)
-
-static __always_inline u64 ctx_armv8_read_icntr(void)
-{
-	return read_sysreg_s(SYS_PMICNTR_EL0);
-}
+#define CTX_ARMV8_NR_IDX	33
 #endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0) */
 #endif /* CONFIG_ARM64 */
 

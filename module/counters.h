@@ -67,9 +67,10 @@ bool ctx_counter_direct_check(struct perf_event *event);
  */
 static __always_inline u64 ctx_counter_read_direct(struct perf_event *event)
 {
-	if (!ctx_counter_live(event))
-		return local64_read(&event->count);
-	return ctx_pmu_read_direct(event);
+	if (likely(READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE) &&
+	    likely(!(READ_ONCE(event->hw.state) & PERF_HES_STOPPED)))
+		return ctx_pmu_read_direct(event);
+	return local64_read(&event->count);
 }
 
 /**

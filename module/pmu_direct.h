@@ -10,8 +10,8 @@
  * on this CPU, and only while it is live (ctx_counter_live()): ACTIVE and
  * not stopped, so hw.idx is the counter that holds the rest of its count.
  *
- * arm64 PMUv3: PMCCNTR_EL0, PMEVCNTR<n>_EL0 or PMICNTR_EL0 by index
- * (compat.h's case labels: the mapping changed in 6.11), 32-bit deltas (the
+ * arm64 PMUv3: PMCCNTR_EL0, PMEVCNTR<n>_EL0 or PMICNTR_EL0 (S3_3_C9_C4_0)
+ * by index (compat.h orders them: the mapping changed in 6.11), 32-bit deltas (the
  * module never asks for long counters, so none is chained). x86: rdpmc of
  * hw.event_base_rdpmc, deltas of the PMU's counter width. Elsewhere none.
  */
@@ -24,55 +24,63 @@
 #include "compat.h"
 
 #if defined(CONFIG_ARM64)
-#include <asm/sysreg.h>
+#include <linux/stringify.h>
 
 /* The PMU's overflow interrupt is an NMI only with pseudo-NMIs. */
 #define CTX_PMU_NMI	IS_ENABLED(CONFIG_ARM64_PSEUDO_NMI)
 
-/* One switch over perf's index: the case labels map it (compat.h). */
-#define CTX_ARMV8_EV(n) \
-	case CTX_ARMV8_IDX_EV(n): return read_sysreg(pmevcntr##n##_el0)
+/*
+ * The register by perf's index: one branch into a table of equal-sized
+ * entries, each reading one register in index order (compat.h), where a
+ * switch would load its offset from a table of its own first. With BTI
+ * each entry is a landing pad.
+ */
+#ifdef CONFIG_ARM64_BTI_KERNEL
+#define CTX_PMU_ENTRY(reg)	"bti j\n\tmrs %[v], " reg "\n\tb 2f\n\tnop\n\t"
+#define CTX_PMU_ENTRY_SHIFT	"4"
+#else
+#define CTX_PMU_ENTRY(reg)	"mrs %[v], " reg "\n\tb 2f\n\t"
+#define CTX_PMU_ENTRY_SHIFT	"3"
+#endif /* CONFIG_ARM64_BTI_KERNEL */
+#define CTX_PMU_EV(n)		CTX_PMU_ENTRY("pmevcntr" #n "_el0")
 
 static __always_inline u64 ctx_pmu_read_raw(const struct perf_event *event)
 {
-	switch (event->hw.idx) {
-	case CTX_ARMV8_IDX_CYCLE:
-		return read_sysreg(pmccntr_el0);
-	case CTX_ARMV8_IDX_INSTR:
-		return ctx_armv8_read_icntr();
-	CTX_ARMV8_EV(0);
-	CTX_ARMV8_EV(1);
-	CTX_ARMV8_EV(2);
-	CTX_ARMV8_EV(3);
-	CTX_ARMV8_EV(4);
-	CTX_ARMV8_EV(5);
-	CTX_ARMV8_EV(6);
-	CTX_ARMV8_EV(7);
-	CTX_ARMV8_EV(8);
-	CTX_ARMV8_EV(9);
-	CTX_ARMV8_EV(10);
-	CTX_ARMV8_EV(11);
-	CTX_ARMV8_EV(12);
-	CTX_ARMV8_EV(13);
-	CTX_ARMV8_EV(14);
-	CTX_ARMV8_EV(15);
-	CTX_ARMV8_EV(16);
-	CTX_ARMV8_EV(17);
-	CTX_ARMV8_EV(18);
-	CTX_ARMV8_EV(19);
-	CTX_ARMV8_EV(20);
-	CTX_ARMV8_EV(21);
-	CTX_ARMV8_EV(22);
-	CTX_ARMV8_EV(23);
-	CTX_ARMV8_EV(24);
-	CTX_ARMV8_EV(25);
-	CTX_ARMV8_EV(26);
-	CTX_ARMV8_EV(27);
-	CTX_ARMV8_EV(28);
-	CTX_ARMV8_EV(29);
-	CTX_ARMV8_EV(30);
-	}
-	return 0;
+	/* A negative index (no counter) is out of range too. */
+	u32 idx = READ_ONCE(event->hw.idx);
+	u64 v, t;
+
+	asm volatile("cmp	%w[idx], #" __stringify(CTX_ARMV8_NR_IDX) "\n\t"
+		     "b.hs	1f\n\t"
+		     "adr	%[t], 3f\n\t"
+		     "add	%[t], %[t], %w[idx], uxtw #" CTX_PMU_ENTRY_SHIFT "\n\t"
+		     "br	%[t]\n"
+		     "1:	mov	%[v], xzr\n\t"
+		     "b	2f\n"
+		     "3:\n\t"
+#if CTX_ARMV8_IDX_CYCLE == 0
+		     CTX_PMU_ENTRY("pmccntr_el0")
+#endif
+		     CTX_PMU_EV(0) CTX_PMU_EV(1) CTX_PMU_EV(2) CTX_PMU_EV(3)
+		     CTX_PMU_EV(4) CTX_PMU_EV(5) CTX_PMU_EV(6) CTX_PMU_EV(7)
+		     CTX_PMU_EV(8) CTX_PMU_EV(9) CTX_PMU_EV(10) CTX_PMU_EV(11)
+		     CTX_PMU_EV(12) CTX_PMU_EV(13) CTX_PMU_EV(14)
+		     CTX_PMU_EV(15) CTX_PMU_EV(16) CTX_PMU_EV(17)
+		     CTX_PMU_EV(18) CTX_PMU_EV(19) CTX_PMU_EV(20)
+		     CTX_PMU_EV(21) CTX_PMU_EV(22) CTX_PMU_EV(23)
+		     CTX_PMU_EV(24) CTX_PMU_EV(25) CTX_PMU_EV(26)
+		     CTX_PMU_EV(27) CTX_PMU_EV(28) CTX_PMU_EV(29)
+		     CTX_PMU_EV(30)
+#if CTX_ARMV8_IDX_CYCLE == 31
+		     CTX_PMU_ENTRY("pmccntr_el0")
+		     /* PMICNTR_EL0 */
+		     CTX_PMU_ENTRY("s3_3_c9_c4_0")
+#endif
+		     "2:"
+		     : [v] "=&r" (v), [t] "=&r" (t)
+		     : [idx] "r" (idx)
+		     : "cc");
+	return v;
 }
 
 /* The counter width perf computes deltas in: 32 bits (never chained). */
