@@ -4,7 +4,7 @@
  *
  * Counters are never stopped. On a CPU running a monitored task, each
  * context boundary reads every counter of every session with an open
- * interval on that CPU (the per-CPU list ctx_active) and adds the delta
+ * interval on that CPU (its context state's list, cpustate.h) and adds the delta
  * since the previous boundary to the bucket of the context being left
  * (account.h). @full moves only when an interval is opened, closed or
  * flushed, from the same reads. The buckets telescope over those reads, so
@@ -30,7 +30,6 @@
 #include "taskset.h"
 
 DEFINE_STATIC_KEY_FALSE(ctx_acct_live);
-DEFINE_PER_CPU(struct hlist_head, ctx_active);
 
 /* Started sessions; written under the session mutex, read under RCU. */
 static LIST_HEAD(ctx_running);
@@ -125,8 +124,37 @@ static void ctx_seq_end(struct ctx_acct_cpu *ac)
 	WRITE_ONCE(ac->seq, ac->seq + 1);
 }
 
+/*
+ * The hooks read every interval of this CPU inline unless one of them is
+ * not @fast: redone whenever the list or an interval's counters change.
+ */
+static void ctx_slow_update(struct ctx_cpu_state *st)
+{
+	struct ctx_acct_cpu *ac;
+	bool slow = false;
+
+	hlist_for_each_entry(ac, &st->active, active_node)
+		slow |= !ac->fast;
+	st->slow = slow;
+}
+
+/* @ac's counters changed: who reads them, and how. */
+static void ctx_fast_update(struct ctx_acct_cpu *ac)
+{
+	unsigned int i;
+
+	ac->fast = true;
+	for (i = 0; i < ac->nr_events; i++)
+		if (!ac->slot[i].event || !(ac->direct & BIT(i)))
+			ac->fast = false;
+	if (ac->active)
+		ctx_slow_update(this_cpu_ptr(&ctx_cpu_state));
+}
+
 static void ctx_open(struct ctx_acct_cpu *ac)
 {
+	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+
 	/* Linked twice, this CPU's list would loop (ctx_account_cpu_dead()). */
 	if (ac->active)
 		return;
@@ -135,7 +163,8 @@ static void ctx_open(struct ctx_acct_cpu *ac)
 	ac->clock_in = local_clock();
 	memcpy(ac->exc_in, ctx_cpu_excursions(), sizeof(ac->exc_in));
 	WRITE_ONCE(ac->active, true);
-	hlist_add_head(&ac->active_node, this_cpu_ptr(&ctx_active));
+	hlist_add_head(&ac->active_node, &st->active);
+	st->slow |= !ac->fast;
 }
 
 static void ctx_close(struct ctx_acct_cpu *ac, unsigned int bucket)
@@ -144,6 +173,7 @@ static void ctx_close(struct ctx_acct_cpu *ac, unsigned int bucket)
 	ctx_settle(ac);
 	WRITE_ONCE(ac->active, false);
 	hlist_del_init(&ac->active_node);
+	ctx_slow_update(this_cpu_ptr(&ctx_cpu_state));
 	ctx_seq_end(ac);
 }
 
@@ -168,7 +198,7 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 	struct hlist_node *tmp;
 	struct ctx_acct *a;
 
-	hlist_for_each_entry_safe(ac, tmp, this_cpu_ptr(&ctx_active),
+	hlist_for_each_entry_safe(ac, tmp, &this_cpu_ptr(&ctx_cpu_state)->active,
 				  active_node)
 		ctx_close(ac, bucket);
 	list_for_each_entry_rcu(a, &ctx_running, run_node) {
@@ -725,7 +755,6 @@ static void ctx_swap_cpu(void *info)
 	}
 	ac->has_counters = false;
 	ac->direct = 0;
-	ac->all_direct = true;
 	for (i = 0; i < ac->nr_events; i++) {
 		si->old[i] = ac->slot[i].event;
 		si->old[CTXCOUNT_MAX_EVENTS + i] = ac->retired[i];
@@ -737,9 +766,8 @@ static void ctx_swap_cpu(void *info)
 		ac->has_counters = true;
 		if (ctx_counter_direct_check(event))
 			ac->direct |= BIT(i);
-		else
-			ac->all_direct = false;
 	}
+	ctx_fast_update(ac);
 	if (ac->active)
 		ctx_restart(ac);
 	else
@@ -804,6 +832,7 @@ static void ctx_down_cpu(void *info)
 		ac->retired[i] = ac->slot[i].event;
 		ac->slot[i].event = NULL;
 	}
+	ctx_fast_update(ac);
 	ac->has_counters = false;
 	ac->filled = false;
 	ac->gen++;
@@ -830,14 +859,15 @@ static void ctx_down_cpu(void *info)
  */
 void ctx_account_cpu_dead(unsigned int cpu)
 {
+	struct ctx_cpu_state *st = per_cpu_ptr(&ctx_cpu_state, cpu);
 	struct ctx_acct_cpu *ac;
 	struct hlist_node *tmp;
 
-	hlist_for_each_entry_safe(ac, tmp, per_cpu_ptr(&ctx_active, cpu),
-				  active_node) {
+	hlist_for_each_entry_safe(ac, tmp, &st->active, active_node) {
 		ac->active = false;
 		hlist_del_init(&ac->active_node);
 	}
+	st->slow = false;
 }
 
 /**

@@ -73,12 +73,14 @@ struct ctx_acct_sums {
 
 /**
  * struct ctx_acct_cpu - a session's accounting on one CPU
- * @active_node: in this CPU's list of open intervals (ctx_active)
+ * @active_node: in this CPU's list of open intervals (&struct
+ *	ctx_cpu_state.active)
  * @nr_events: the session's number of events
  * @direct: bit i: event i is read from the PMU's registers on this CPU
  *	(ctx_counter_read()); checked against the driver's read when the
  *	counter came into use here
- * @all_direct: every counter there is, is read that way
+ * @fast: every event has a counter, read from its register: the hooks'
+ *	fast path (&struct ctx_cpu_state.slow) can take this CPU's intervals
  * @active: an interval is open on this CPU: counts are being attributed
  * @slot: per event, the counter and its last value
  * @sum: what was counted
@@ -102,7 +104,7 @@ struct ctx_acct_cpu {
 	struct hlist_node active_node;
 	u8 nr_events;
 	u16 direct;
-	bool all_direct;
+	bool fast;
 	bool active;
 	struct ctx_acct_slot slot[CTXCOUNT_MAX_EVENTS];
 	struct ctx_acct_sums sum;
@@ -173,9 +175,6 @@ struct ctx_acct {
 /* On while at least one session is started: the hooks return at once else. */
 DECLARE_STATIC_KEY_FALSE(ctx_acct_live);
 
-/* Per CPU: the sessions with an open interval there. */
-DECLARE_PER_CPU(struct hlist_head, ctx_active);
-
 /**
  * ctx_account_live() - is any session started
  *
@@ -186,62 +185,66 @@ static __always_inline bool ctx_account_live(void)
 	return static_branch_unlikely(&ctx_acct_live);
 }
 
-/**
- * ctx_account_cpu_active() - does this CPU run a monitored task
- *
- * Return: true if a started session has an open interval on this CPU.
- */
-static __always_inline bool ctx_account_cpu_active(void)
-{
-	return !hlist_empty(this_cpu_ptr(&ctx_active));
-}
-
 void ctx_attribute_any(struct ctx_acct_cpu *ac, unsigned int bucket);
 
 /*
- * Attribute the counts since the last boundary to @bucket. Inline and
- * without a call when every counter is read from its register (the usual
- * case with hardware events): a call and its frame around the reads would
- * be counted outside the boundary.
+ * ctx_attribute() of an interval whose counters are all there and read
+ * from their registers (@ac->fast): no call, so that a hook that only
+ * meets such intervals is a leaf function without a frame (what runs
+ * before the read at an entry and after it at an exit is counted outside
+ * the boundary).
+ */
+static __always_inline void ctx_attribute_fast(struct ctx_acct_cpu *ac,
+					       unsigned int bucket)
+{
+	struct ctx_acct_slot *sl = ac->slot, *end = sl + ac->nr_events;
+	u64 *b = ac->sum.buckets[bucket];
+	u64 now;
+
+	do {
+		now = ctx_counter_read_direct(sl->event);
+		*b++ += now - sl->last;
+		sl->last = now;
+	} while (++sl < end);
+}
+
+/*
+ * Attribute the counts since the last boundary to @bucket, for one
+ * interval: outside the hooks' path (account.c).
  */
 static __always_inline void ctx_attribute(struct ctx_acct_cpu *ac,
 					  unsigned int bucket)
 {
-	unsigned int i, n = ac->nr_events;
-	u64 *b = ac->sum.buckets[bucket];
-	struct ctx_acct_slot *sl;
-	u64 now;
-
-	if (unlikely(!ac->all_direct)) {
+	if (likely(ac->fast))
+		ctx_attribute_fast(ac, bucket);
+	else
 		ctx_attribute_any(ac, bucket);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		sl = &ac->slot[i];
-		if (!sl->event)
-			continue;
-		now = ctx_counter_read_direct(sl->event);
-		b[i] += now - sl->last;
-		sl->last = now;
-	}
 }
 
 /**
  * ctx_account_boundary() - a context boundary on this CPU
+ * @st: this CPU's state
  * @bucket: the context the counts since the last boundary belong to
  *	(enum ctxcount_bucket, < CTX_NR_CONTEXTS)
+ * @fast: @st->slow is clear: every interval is read inline, no call
  *
  * Inline: a call and its frame around the reads would be counted outside
  * the boundary.
  *
  * Context: interrupts disabled or NMI, CPU claimed.
  */
-static __always_inline void ctx_account_boundary(unsigned int bucket)
+static __always_inline void ctx_account_boundary(struct ctx_cpu_state *st,
+						 unsigned int bucket,
+						 bool fast)
 {
 	struct ctx_acct_cpu *ac;
 
-	hlist_for_each_entry(ac, this_cpu_ptr(&ctx_active), active_node)
-		ctx_attribute(ac, bucket);
+	hlist_for_each_entry(ac, &st->active, active_node) {
+		if (fast)
+			ctx_attribute_fast(ac, bucket);
+		else
+			ctx_attribute(ac, bucket);
+	}
 }
 
 /**

@@ -103,6 +103,8 @@ static bool ctx_calib_timer_ready;
 static bool ctx_calib_tasklet_on;
 static unsigned int ctx_calib_fired;	/* timer interrupts, ever */
 static unsigned long ctx_calib_iters;	/* per run: ctx_calib_size() */
+/* &struct ctx_cpu_state.user_limit, the least found so far; 0: none */
+static unsigned long ctx_calib_user_limit;
 
 static void ctx_calib_tasklet_fn(struct tasklet_struct *t)
 {
@@ -179,7 +181,7 @@ static bool ctx_calib_size(void)
 }
 
 /*
- * A hardirq from user mode reaches the entry hook with the user registers
+ * A hardirq from user mode reaches the exit hook with the user registers
  * and the interrupt path's frames on the task's stack; one from this loop
  * with the same (its own registers) plus the loop's frames, which end at
  * @sp. Anything deeper than that plus another register frame is kernel
@@ -190,12 +192,17 @@ static void ctx_calib_user_depth(struct ctx_cpu_state *st, unsigned long sp)
 	unsigned long loop = (unsigned long)task_stack_page(current) +
 			     THREAD_SIZE - sp;
 	unsigned long limit;
+	int cpu;
 
-	if (st->entry_depth <= loop)
+	if (st->exit_depth <= loop)
 		return;
-	limit = st->entry_depth - loop + sizeof(struct pt_regs);
-	if (!ctx_user_depth_limit || limit < ctx_user_depth_limit)
-		WRITE_ONCE(ctx_user_depth_limit, limit);
+	limit = st->exit_depth - loop + sizeof(struct pt_regs);
+	if (ctx_calib_user_limit && limit >= ctx_calib_user_limit)
+		return;
+	ctx_calib_user_limit = limit;
+	/* Each CPU's hooks read their own copy. */
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(&ctx_cpu_state, cpu)->user_limit, limit);
 }
 
 /*

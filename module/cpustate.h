@@ -14,6 +14,7 @@
 
 #include <linux/compiler.h>
 #include <linux/ctxcount.h>
+#include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -48,8 +49,23 @@ enum ctx_excursion {
 	CTX_NR_EXC = CTX_EXC_USER + CTX_EXC_SOFTIRQ
 };
 
+/*
+ * What the last boundary left for the next one to settle (&struct
+ * ctx_cpu_state.after): 0 nothing; 1 + a softirq vector whose exit at the
+ * stack's bottom it was (softirqs of one run come in rising vector order,
+ * so a vector not above it starts a new run); CTX_AFTER_DEFER a hardirq
+ * exit that left its read to the softirqs that run next;
+ * CTX_AFTER_MAYBE + its kind a hardirq exit counted as CTX_EXC_HARDIRQ
+ * (+ CTX_EXC_USER) though softirqs may run right after it: if they do, it
+ * was CTX_EXC_HARDIRQ_THEN_SOFTIRQ.
+ */
+#define CTX_AFTER_MAYBE	0x40
+#define CTX_AFTER_DEFER	0x80
+
 /**
  * struct ctx_cpu_state - which context a CPU is in
+ * @active: the sessions with an interval open on this CPU (struct
+ *	ctx_acct_cpu, account.c): what a boundary reads
  * @stack: contexts entered and not yet left (enum ctxcount_bucket)
  * @depth: entries in @stack; task context when 0
  * @top: the context the counts since the last boundary belong to: the top
@@ -57,52 +73,48 @@ enum ctx_excursion {
  *	left its read to the softirqs that run next, that hardirq
  * @busy: a hook or accounting IPI is running; an NMI that finds it set does
  *	nothing, so its counts fold into the interrupted context
- * @pending: an excursion that ended (or may go on into softirqs), counted
- *	at the next boundary that tells its kind: enum ctx_excursion + 1
- * @maybe_softirq: @pending is a hardirq whose exit read was done though
- *	softirqs may run right after it: a softirq entry as the next
- *	boundary makes it CTX_EXC_HARDIRQ_THEN_SOFTIRQ
- * @user: the hardirq on the stack's bottom interrupted user mode
- * @noskip: calib.c: exits read even when softirqs run next
- * @entry_depth: kernel stack in use when the last hardirq from task
- *	context reached the entry hook (calib.c)
- * @exit_vec: the softirq vector whose exit was the last boundary (+ 1,
- *	0: another boundary came since): softirqs of one run come in
- *	rising vector order, so a vector not above it starts a new run
+ * @slow: an interval in @active has a counter that is not read from its
+ *	register, or an event without a counter: the hooks take the path
+ *	that calls the driver's read (account.c keeps this up to date)
+ * @after: what the last boundary left to the next (CTX_AFTER_*)
+ * @noskip: calib.c: exits read even when softirqs follow
  * @bh_bucket: PREEMPT_RT only: the vector @bh_task was switched out in
+ * @exit_depth: kernel stack in use when the last hardirq that returned to
+ *	task context reached the exit hook (calib.c)
+ * @user_limit: a hardirq returning to task context that reaches the exit
+ *	hook with less kernel stack in use than this interrupted user mode
+ *	(0: not known yet, every hardirq counts as from kernel mode); the
+ *	same on every CPU, set by calib.c
  * @bh_task: PREEMPT_RT only: the task switched out in the middle of a
  *	softirq vector's handler on this CPU (compared, never dereferenced)
  * @excursions: excursions from task context taken on this CPU, by kind
- *	(enum ctx_excursion); only counted while the hooks are live
+ *	(enum ctx_excursion); only counted while the hooks are live. A
+ *	hardirq is counted at its exit, a run of softirqs at its first entry.
+ *
+ * One structure, so that a hook computes one per-CPU address.
  */
 struct ctx_cpu_state {
+	struct hlist_head active;
 	u8 stack[CTX_MAX_NESTING];
 	u8 depth;
 	u8 top;
 	bool busy;
-	u8 pending;
-	bool maybe_softirq;
-	bool user;
+	bool slow;
+	u8 after;
 	bool noskip;
-	u8 exit_vec;
 	u8 bh_bucket;
-	unsigned long entry_depth;
+	unsigned long exit_depth;
+	unsigned long user_limit;
 	const struct task_struct *bh_task;
 	u64 excursions[CTX_NR_EXC];
 };
 
 DECLARE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
 
-/*
- * A hardirq from task context that reaches the entry hook with less
- * kernel stack in use than this interrupted user mode (0: not known yet,
- * every hardirq counts as from kernel mode). Set by calib.c.
- */
-extern unsigned long ctx_user_depth_limit;
-
 #ifdef CONFIG_X86
 /**
- * ctx_cpu_claim() - take this CPU's context state
+ * __ctx_cpu_claim() - take this CPU's context state
+ * @st: this CPU's state
  *
  * Everything else that runs on the CPU is excluded by disabled interrupts;
  * this excludes NMIs, which cannot be masked and have hooks of their own
@@ -111,10 +123,8 @@ extern unsigned long ctx_user_depth_limit;
  * Context: interrupts disabled, or NMI.
  * Return: false if the CPU is already claimed (only possible in an NMI).
  */
-static __always_inline bool ctx_cpu_claim(void)
+static __always_inline bool __ctx_cpu_claim(struct ctx_cpu_state *st)
 {
-	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
-
 	if (READ_ONCE(st->busy))
 		return false;
 	WRITE_ONCE(st->busy, true);
@@ -124,23 +134,43 @@ static __always_inline bool ctx_cpu_claim(void)
 }
 
 /**
- * ctx_cpu_release() - release what ctx_cpu_claim() took
+ * __ctx_cpu_release() - release what __ctx_cpu_claim() took
+ * @st: this CPU's state
  */
-static __always_inline void ctx_cpu_release(void)
+static __always_inline void __ctx_cpu_release(struct ctx_cpu_state *st)
 {
 	barrier();
-	WRITE_ONCE(this_cpu_ptr(&ctx_cpu_state)->busy, false);
+	WRITE_ONCE(st->busy, false);
 }
 #else
-static __always_inline bool ctx_cpu_claim(void)
+static __always_inline bool __ctx_cpu_claim(struct ctx_cpu_state *st)
 {
 	return true;
 }
 
-static __always_inline void ctx_cpu_release(void)
+static __always_inline void __ctx_cpu_release(struct ctx_cpu_state *st)
 {
 }
 #endif /* CONFIG_X86 */
+
+/**
+ * ctx_cpu_claim() - __ctx_cpu_claim() of this CPU
+ *
+ * Context: interrupts disabled, or NMI.
+ * Return: false if the CPU is already claimed (only possible in an NMI).
+ */
+static __always_inline bool ctx_cpu_claim(void)
+{
+	return __ctx_cpu_claim(this_cpu_ptr(&ctx_cpu_state));
+}
+
+/**
+ * ctx_cpu_release() - release what ctx_cpu_claim() took
+ */
+static __always_inline void ctx_cpu_release(void)
+{
+	__ctx_cpu_release(this_cpu_ptr(&ctx_cpu_state));
+}
 
 /**
  * ctx_cpu_push() - a context is entered
@@ -150,9 +180,13 @@ static __always_inline void ctx_cpu_release(void)
 static __always_inline void ctx_cpu_push(struct ctx_cpu_state *st,
 					 unsigned int bucket)
 {
+	unsigned int d = st->depth;
+
 	/* Deeper than any real nesting: the entry was stale, drop this one. */
-	if (st->depth < CTX_MAX_NESTING)
-		st->stack[st->depth++] = bucket;
+	if (likely(d < CTX_MAX_NESTING)) {
+		st->stack[d] = bucket;
+		st->depth = d + 1;
+	}
 	st->top = bucket;
 }
 
@@ -167,15 +201,25 @@ static __always_inline void ctx_cpu_push(struct ctx_cpu_state *st,
 static __always_inline void ctx_cpu_pop(struct ctx_cpu_state *st,
 					unsigned int bucket)
 {
-	unsigned int d;
+	unsigned int d = st->depth;
 
-	for (d = st->depth; d > 0; d--) {
-		if (st->stack[d - 1] == bucket) {
-			st->depth = d - 1;
-			break;
+	/* Usually the entry on top; else look further down. */
+	if (likely(d && st->stack[d - 1] == bucket)) {
+		d--;
+	} else {
+		for (; d > 0; d--) {
+			if (st->stack[d - 1] == bucket)
+				break;
 		}
+		if (!d) {
+			d = st->depth;
+			goto out;
+		}
+		d--;
 	}
-	st->top = st->depth ? st->stack[st->depth - 1] : CTXCOUNT_BUCKET_TASK;
+	st->depth = d;
+out:
+	st->top = d ? st->stack[d - 1] : CTXCOUNT_BUCKET_TASK;
 }
 
 /**
@@ -205,8 +249,7 @@ static inline void ctx_cpu_reset(void)
 
 	st->depth = 0;
 	st->top = CTXCOUNT_BUCKET_TASK;
-	st->pending = 0;
-	st->exit_vec = 0;
+	st->after = 0;
 	st->bh_task = NULL;
 	if (in_hardirq())
 		ctx_cpu_push(st, CTXCOUNT_BUCKET_HARDIRQ);

@@ -35,7 +35,6 @@
 #include "session.h"
 
 DEFINE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
-unsigned long ctx_user_depth_limit __read_mostly;
 
 static bool ctx_nmi_hooked;
 
@@ -59,13 +58,13 @@ static __always_inline bool ctx_is_softirq(unsigned int bucket)
  * hardirq's interval? __irq_exit_rcu() runs them when nothing but this
  * hardirq is in the preempt count and some are pending, unless they are
  * threaded (ctx_softirq_inline) or, before 6.5, ksoftirqd is running
- * (ctx_softirq_runs_inline() in compat.h). Return: 0 no, 1 maybe (only
- * ksoftirqd's state, or calib.c's noskip, is unknown), 2 certainly.
+ * (ctx_softirq_runs_inline() in compat.h). @pending: the CPU's pending
+ * softirqs. Return: 0 no, 1 maybe (only ksoftirqd's state, or calib.c's
+ * noskip, is unknown), 2 certainly.
  */
-static __always_inline int ctx_softirq_follows(struct ctx_cpu_state *st)
+static __always_inline int ctx_softirq_follows(struct ctx_cpu_state *st,
+					       u32 pending)
 {
-	u32 pending = local_softirq_pending();
-
 	if (!pending || !ctx_softirq_inline ||
 	    (preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK)) !=
 	    HARDIRQ_OFFSET)
@@ -74,48 +73,48 @@ static __always_inline int ctx_softirq_follows(struct ctx_cpu_state *st)
 }
 
 /*
- * A boundary that is not an NMI: count the excursion from task context
- * that ended before it, now that its kind is known. @bucket: the context
- * entered, or 0 for a context switch.
+ * A softirq vector is entered (@bucket): settle what the boundary before
+ * it left open (CTX_AFTER_*). Hardirqs are counted at their exit, where
+ * their kind is known, except that one counted as a plain hardirq turns
+ * out to have run softirqs after its read; softirqs are counted once per
+ * run from task context.
  */
-static __always_inline void ctx_excursion_end(struct ctx_cpu_state *st,
-					      unsigned int bucket)
+static __always_inline void ctx_softirq_begins(struct ctx_cpu_state *st,
+					       unsigned int bucket)
 {
-	unsigned int kind = st->pending;
-	bool softirq = ctx_is_softirq(bucket);
+	unsigned int after = st->after;
 
+	st->after = 0;
 	/* The softirqs a deferred hardirq exit left its read to are its own. */
-	if (softirq && (kind - 1) % CTX_EXC_USER == CTX_EXC_HARDIRQ_SOFTIRQ) {
-	} else if (softirq && kind && st->maybe_softirq) {
-		kind += CTX_EXC_HARDIRQ_THEN_SOFTIRQ - CTX_EXC_HARDIRQ;
-	} else if (softirq && !st->depth &&
-		   (!st->exit_vec || st->exit_vec >= bucket + 1)) {
-		/* A new run of softirqs, from task context. */
-		if (kind)
-			st->excursions[kind - 1]++;
-		kind = CTX_EXC_SOFTIRQ + 1;
+	if (after == CTX_AFTER_DEFER)
+		return;
+	if (after >= CTX_AFTER_MAYBE) {
+		after -= CTX_AFTER_MAYBE;
+		st->excursions[after]--;
+		st->excursions[after + CTX_EXC_HARDIRQ_THEN_SOFTIRQ -
+			       CTX_EXC_HARDIRQ]++;
+		return;
 	}
-	if (kind)
-		st->excursions[kind - 1]++;
-	st->pending = 0;
-	st->maybe_softirq = false;
-	st->exit_vec = 0;
+	if (!st->depth && (!after || after >= bucket + 1))
+		st->excursions[CTX_EXC_SOFTIRQ]++;
 }
 
 /*
- * Did the hardirq being entered from task context interrupt user mode? A
- * hardirq from user mode finds nothing on the task's kernel stack but the
- * user registers, so the entry hook is reached at the same, least, depth
- * every time; from kernel mode there is at least one more register frame
- * below that. calib.c estimates that depth (ctx_user_depth_limit).
+ * Did the hardirq returning to task context interrupt user mode? Its exit
+ * hook runs in the same frame as its entry's, which a hardirq from user
+ * mode reaches with nothing on the task's kernel stack but the user
+ * registers, so at the same, least, depth every time; from kernel mode
+ * there is at least one more register frame below that. calib.c estimates
+ * that depth (@st->user_limit) from @st->exit_depth.
+ * Return: CTX_EXC_USER if it did, else 0.
  */
-static __always_inline bool ctx_from_user(struct ctx_cpu_state *st)
+static __always_inline unsigned int ctx_from_user(struct ctx_cpu_state *st)
 {
 	unsigned long depth = (unsigned long)task_stack_page(current) +
 			      THREAD_SIZE - current_stack_pointer;
 
-	st->entry_depth = depth;
-	return depth < READ_ONCE(ctx_user_depth_limit);
+	st->exit_depth = depth;
+	return depth < READ_ONCE(st->user_limit) ? CTX_EXC_USER : 0;
 }
 
 /*
@@ -124,66 +123,85 @@ static __always_inline bool ctx_from_user(struct ctx_cpu_state *st)
  * the task's :t). So the bodies are inlined into the callbacks, an entry
  * reads before it does its bookkeeping, and an exit does it before it
  * reads. With no session started, the static branch sends them straight
- * back.
+ * back. @fast: no interval on this CPU needs the driver's read
+ * (&struct ctx_cpu_state.slow), so the boundary calls nothing and the
+ * irq callbacks need no frame; they leave the other case to an
+ * out-of-line copy.
  */
-static __always_inline void __ctx_hook_enter(unsigned int bucket)
+static __always_inline void __ctx_hook_enter(struct ctx_cpu_state *st,
+					     unsigned int bucket, bool fast)
 {
-	struct ctx_cpu_state *st;
-
-	if (!ctx_account_live() || !ctx_cpu_claim())
+	if (!__ctx_cpu_claim(st))
 		return;
-	st = this_cpu_ptr(&ctx_cpu_state);
-	ctx_account_boundary(st->top);
-	/* An NMI nests anywhere, even between a deferral and its end. */
-	if (bucket != CTXCOUNT_BUCKET_NMI)
-		ctx_excursion_end(st, bucket);
-	if (bucket == CTXCOUNT_BUCKET_HARDIRQ && !st->depth)
-		st->user = ctx_from_user(st);
-	ctx_cpu_push(st, bucket);
-	ctx_cpu_release();
+	ctx_account_boundary(st, st->top, fast);
+	/*
+	 * A hardirq's exit sets @st->after again; an NMI nests anywhere, even
+	 * between a deferral and its end.
+	 */
+	if (ctx_is_softirq(bucket))
+		ctx_softirq_begins(st, bucket);
+	/* Usually a hardirq from task context. */
+	if (bucket == CTXCOUNT_BUCKET_HARDIRQ && likely(!st->depth)) {
+		st->stack[0] = bucket;
+		st->depth = 1;
+		st->top = bucket;
+	} else {
+		ctx_cpu_push(st, bucket);
+	}
+	__ctx_cpu_release(st);
 }
 
-static __always_inline void __ctx_hook_exit(unsigned int bucket)
+static __always_inline void __ctx_hook_exit(struct ctx_cpu_state *st,
+					    unsigned int bucket)
 {
-	struct ctx_cpu_state *st;
-
-	if (!ctx_account_live() || !ctx_cpu_claim())
+	if (!__ctx_cpu_claim(st))
 		return;
-	st = this_cpu_ptr(&ctx_cpu_state);
 	ctx_cpu_pop(st, bucket);
-	ctx_account_boundary(bucket);
+	ctx_account_boundary(st, bucket, false);
 	if (ctx_is_softirq(bucket) && !st->depth)
-		st->exit_vec = bucket + 1;
-	ctx_cpu_release();
+		st->after = bucket + 1;
+	__ctx_cpu_release(st);
 }
 
 /*
  * A hardirq's exit: when softirqs run next, leave the read to the first
  * softirq's entry (one read less, and the code in between is the
- * hardirq's); the excursion's kind is settled at the next boundary.
+ * hardirq's). Back in task context, count the excursion by its kind.
  */
-static __always_inline void ctx_hook_irq_exit(void)
+static __always_inline void ctx_hook_irq_exit(struct ctx_cpu_state *st,
+					      bool fast)
 {
-	struct ctx_cpu_state *st;
+	/* Read before the stores below: one per-CPU offset for both. */
+	u32 pending = local_softirq_pending();
+	unsigned int kind;
 	int follows;
 
-	if (!ctx_account_live() || !ctx_cpu_claim())
+	if (!__ctx_cpu_claim(st))
 		return;
-	st = this_cpu_ptr(&ctx_cpu_state);
-	ctx_cpu_pop(st, CTXCOUNT_BUCKET_HARDIRQ);
-	follows = st->depth ? 0 : ctx_softirq_follows(st);
-	if (follows == 2) {
-		st->top = CTXCOUNT_BUCKET_HARDIRQ;
-		st->pending = CTX_EXC_HARDIRQ_SOFTIRQ + 1;
+	/* Usually this hardirq alone on the stack: back to task context. */
+	if (likely(st->depth == 1 && st->stack[0] == CTXCOUNT_BUCKET_HARDIRQ)) {
+		st->depth = 0;
+		st->top = CTXCOUNT_BUCKET_TASK;
 	} else {
-		ctx_account_boundary(CTXCOUNT_BUCKET_HARDIRQ);
-		if (!st->depth)
-			st->pending = CTX_EXC_HARDIRQ + 1;
-		st->maybe_softirq = follows;
+		ctx_cpu_pop(st, CTXCOUNT_BUCKET_HARDIRQ);
 	}
-	if (st->pending && st->user)
-		st->pending += CTX_EXC_USER;
-	ctx_cpu_release();
+	st->after = 0;
+	if (!st->depth) {
+		follows = ctx_softirq_follows(st, pending);
+		kind = ctx_from_user(st);
+		if (follows == 2) {
+			st->excursions[kind + CTX_EXC_HARDIRQ_SOFTIRQ]++;
+			st->top = CTXCOUNT_BUCKET_HARDIRQ;
+			st->after = CTX_AFTER_DEFER;
+			goto out;
+		}
+		st->excursions[kind + CTX_EXC_HARDIRQ]++;
+		if (follows)
+			st->after = CTX_AFTER_MAYBE + kind + CTX_EXC_HARDIRQ;
+	}
+	ctx_account_boundary(st, CTXCOUNT_BUCKET_HARDIRQ, fast);
+out:
+	__ctx_cpu_release(st);
 }
 
 /**
@@ -194,7 +212,8 @@ static __always_inline void ctx_hook_irq_exit(void)
  */
 void ctx_hook_enter(unsigned int bucket)
 {
-	__ctx_hook_enter(bucket);
+	if (ctx_account_live())
+		__ctx_hook_enter(this_cpu_ptr(&ctx_cpu_state), bucket, false);
 }
 
 /**
@@ -209,7 +228,19 @@ void ctx_hook_enter(unsigned int bucket)
  */
 void ctx_hook_exit(unsigned int bucket)
 {
-	__ctx_hook_exit(bucket);
+	if (ctx_account_live())
+		__ctx_hook_exit(this_cpu_ptr(&ctx_cpu_state), bucket);
+}
+
+/* The irq callbacks' case with an interval that needs the driver's read. */
+static noinline void ctx_irq_enter_slow(struct ctx_cpu_state *st)
+{
+	__ctx_hook_enter(st, CTXCOUNT_BUCKET_HARDIRQ, false);
+}
+
+static noinline void ctx_irq_exit_slow(struct ctx_cpu_state *st)
+{
+	ctx_hook_irq_exit(st, false);
 }
 
 /*
@@ -231,14 +262,30 @@ static void ctx_ftrace_irq_enter(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_ops *op,
 				 struct ftrace_regs *fregs)
 {
-	__ctx_hook_enter(CTXCOUNT_BUCKET_HARDIRQ);
+	struct ctx_cpu_state *st;
+
+	if (!ctx_account_live())
+		return;
+	st = this_cpu_ptr(&ctx_cpu_state);
+	if (unlikely(st->slow))
+		ctx_irq_enter_slow(st);
+	else
+		__ctx_hook_enter(st, CTXCOUNT_BUCKET_HARDIRQ, true);
 }
 
 static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op,
 				struct ftrace_regs *fregs)
 {
-	ctx_hook_irq_exit();
+	struct ctx_cpu_state *st;
+
+	if (!ctx_account_live())
+		return;
+	st = this_cpu_ptr(&ctx_cpu_state);
+	if (unlikely(st->slow))
+		ctx_irq_exit_slow(st);
+	else
+		ctx_hook_irq_exit(st, true);
 }
 
 static struct ftrace_ops ctx_irq_enter_ops = {
@@ -331,24 +378,28 @@ static const char * const ctx_perf_exit_funcs[] = { "perf_event_exit_task" };
 
 static void ctx_probe_softirq_entry(void *data, unsigned int vec_nr)
 {
+	struct ctx_cpu_state *st;
 	unsigned long flags;
 
-	if (vec_nr >= NR_SOFTIRQS)
+	if (!ctx_account_live() || vec_nr >= NR_SOFTIRQS)
 		return;
 	/* Softirq tracepoints run with interrupts enabled. */
 	local_irq_save(flags);
-	__ctx_hook_enter(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
+	st = this_cpu_ptr(&ctx_cpu_state);
+	__ctx_hook_enter(st, CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr, false);
 	local_irq_restore(flags);
 }
 
 static void ctx_probe_softirq_exit(void *data, unsigned int vec_nr)
 {
+	struct ctx_cpu_state *st;
 	unsigned long flags;
 
-	if (vec_nr >= NR_SOFTIRQS)
+	if (!ctx_account_live() || vec_nr >= NR_SOFTIRQS)
 		return;
 	local_irq_save(flags);
-	__ctx_hook_exit(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
+	st = this_cpu_ptr(&ctx_cpu_state);
+	__ctx_hook_exit(st, CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr);
 	local_irq_restore(flags);
 }
 
@@ -408,7 +459,7 @@ static void ctx_probe_sched_switch(void *data, bool preempt,
 	bucket = st->depth ? ctx_switch_out(st, prev) : st->top;
 	st->depth = 0;
 	st->top = CTXCOUNT_BUCKET_TASK;
-	ctx_excursion_end(st, 0);
+	st->after = 0;
 	ctx_account_switch(prev, next, bucket);
 	ctx_switch_in(st, next);
 	ctx_cpu_release();
