@@ -125,17 +125,19 @@ static void ctx_seq_end(struct ctx_acct_cpu *ac)
 }
 
 /*
- * The hooks read every interval of this CPU inline unless one of them is
- * not @fast: redone whenever the list or an interval's counters change.
+ * The irq callbacks read every interval of this CPU inline unless one of
+ * them is not @fast (cpustate.h): redone whenever the list or an
+ * interval's counters change.
  */
-static void ctx_slow_update(struct ctx_cpu_state *st)
+static void ctx_walk_update(struct ctx_cpu_state *st)
 {
+	unsigned long walk = (unsigned long)st->active.first;
 	struct ctx_acct_cpu *ac;
-	bool slow = false;
 
 	hlist_for_each_entry(ac, &st->active, active_node)
-		slow |= !ac->fast;
-	st->slow = slow;
+		if (!ac->fast)
+			walk |= CTX_WALK_SLOW;
+	st->walk = walk;
 }
 
 /* @ac's counters changed: who reads them, and how. */
@@ -148,7 +150,7 @@ static void ctx_fast_update(struct ctx_acct_cpu *ac)
 		if (!ac->slot[i].event || !(ac->direct & BIT(i)))
 			ac->fast = false;
 	if (ac->active)
-		ctx_slow_update(this_cpu_ptr(&ctx_cpu_state));
+		ctx_walk_update(this_cpu_ptr(&ctx_cpu_state));
 }
 
 static void ctx_open(struct ctx_acct_cpu *ac)
@@ -164,7 +166,7 @@ static void ctx_open(struct ctx_acct_cpu *ac)
 	memcpy(ac->exc_in, ctx_cpu_excursions(), sizeof(ac->exc_in));
 	WRITE_ONCE(ac->active, true);
 	hlist_add_head(&ac->active_node, &st->active);
-	st->slow |= !ac->fast;
+	ctx_walk_update(st);
 }
 
 static void ctx_close(struct ctx_acct_cpu *ac, unsigned int bucket)
@@ -173,7 +175,7 @@ static void ctx_close(struct ctx_acct_cpu *ac, unsigned int bucket)
 	ctx_settle(ac);
 	WRITE_ONCE(ac->active, false);
 	hlist_del_init(&ac->active_node);
-	ctx_slow_update(this_cpu_ptr(&ctx_cpu_state));
+	ctx_walk_update(this_cpu_ptr(&ctx_cpu_state));
 	ctx_seq_end(ac);
 }
 
@@ -233,6 +235,7 @@ int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 		     struct ctx_taskset *tasks, bool system_wide,
 		     bool estimate)
 {
+	struct ctx_acct_cpu *ac;
 	int cpu;
 
 	/* Charged to the caller's memory cgroup, as the session is. */
@@ -247,8 +250,10 @@ int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 		return -ENOMEM;
 	}
 	for_each_possible_cpu(cpu) {
-		per_cpu_ptr(a->cpu, cpu)->nr_events = nr_events;
-		INIT_HLIST_NODE(&per_cpu_ptr(a->cpu, cpu)->active_node);
+		ac = per_cpu_ptr(a->cpu, cpu);
+		ac->nr_events = nr_events;
+		ac->slot_end = ac->slot + nr_events;
+		INIT_HLIST_NODE(&ac->active_node);
 	}
 	a->nr_events = nr_events;
 	a->tasks = tasks;
@@ -867,7 +872,7 @@ void ctx_account_cpu_dead(unsigned int cpu)
 		ac->active = false;
 		hlist_del_init(&ac->active_node);
 	}
-	st->slow = false;
+	st->walk = 0;
 }
 
 /**

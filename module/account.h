@@ -80,9 +80,10 @@ struct ctx_acct_sums {
  *	(ctx_counter_read()); checked against the driver's read when the
  *	counter came into use here
  * @fast: every event has a counter, read from its register: the hooks'
- *	fast path (&struct ctx_cpu_state.slow) can take this CPU's intervals
+ *	fast path (&struct ctx_cpu_state.walk) can take this CPU's intervals
  * @active: an interval is open on this CPU: counts are being attributed
  * @slot: per event, the counter and its last value
+ * @slot_end: the end of @slot's events
  * @sum: what was counted
  * @in: per event, the counter value when @sum.full was last brought up to
  *	date
@@ -107,6 +108,7 @@ struct ctx_acct_cpu {
 	bool fast;
 	bool active;
 	struct ctx_acct_slot slot[CTXCOUNT_MAX_EVENTS];
+	struct ctx_acct_slot *slot_end;
 	struct ctx_acct_sums sum;
 	u64 in[CTXCOUNT_MAX_EVENTS];
 	u64 clock_in;
@@ -197,7 +199,7 @@ void ctx_attribute_any(struct ctx_acct_cpu *ac, unsigned int bucket);
 static __always_inline void ctx_attribute_fast(struct ctx_acct_cpu *ac,
 					       unsigned int bucket)
 {
-	struct ctx_acct_slot *sl = ac->slot, *end = sl + ac->nr_events;
+	struct ctx_acct_slot *sl = ac->slot, *end = ac->slot_end;
 	u64 *b = ac->sum.buckets[bucket];
 	u64 now;
 
@@ -226,7 +228,8 @@ static __always_inline void ctx_attribute(struct ctx_acct_cpu *ac,
  * @st: this CPU's state
  * @bucket: the context the counts since the last boundary belong to
  *	(enum ctxcount_bucket, < CTX_NR_CONTEXTS)
- * @fast: @st->slow is clear: every interval is read inline, no call
+ * @fast: @st->walk is clear of CTX_WALK_SLOW: every interval is read
+ *	inline, no call
  *
  * Inline: a call and its frame around the reads would be counted outside
  * the boundary.
@@ -238,12 +241,16 @@ static __always_inline void ctx_account_boundary(struct ctx_cpu_state *st,
 						 bool fast)
 {
 	struct ctx_acct_cpu *ac;
+	struct hlist_node *n;
 
-	hlist_for_each_entry(ac, &st->active, active_node) {
-		if (fast)
-			ctx_attribute_fast(ac, bucket);
-		else
+	if (!fast) {
+		hlist_for_each_entry(ac, &st->active, active_node)
 			ctx_attribute(ac, bucket);
+		return;
+	}
+	for (n = (struct hlist_node *)st->walk; n; n = n->next) {
+		ac = hlist_entry(n, struct ctx_acct_cpu, active_node);
+		ctx_attribute_fast(ac, bucket);
 	}
 }
 

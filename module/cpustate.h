@@ -62,10 +62,18 @@ enum ctx_excursion {
 #define CTX_AFTER_MAYBE	0x40
 #define CTX_AFTER_DEFER	0x80
 
+/* &struct ctx_cpu_state.walk: not every interval can be read inline. */
+#define CTX_WALK_SLOW	1UL
+
 /**
  * struct ctx_cpu_state - which context a CPU is in
  * @active: the sessions with an interval open on this CPU (struct
  *	ctx_acct_cpu, account.c): what a boundary reads
+ * @walk: what the irq callbacks walk: @active's first node, with
+ *	CTX_WALK_SLOW set when an interval there has a counter that is not
+ *	read from its register, or an event without a counter: then they take
+ *	the path that calls the driver's read (account.c keeps it with
+ *	@active). One load tells both.
  * @stack: contexts entered and not yet left (enum ctxcount_bucket)
  * @depth: entries in @stack; task context when 0
  * @top: the context the counts since the last boundary belong to: the top
@@ -73,9 +81,6 @@ enum ctx_excursion {
  *	left its read to the softirqs that run next, that hardirq
  * @busy: a hook or accounting IPI is running; an NMI that finds it set does
  *	nothing, so its counts fold into the interrupted context
- * @slow: an interval in @active has a counter that is not read from its
- *	register, or an event without a counter: the hooks take the path
- *	that calls the driver's read (account.c keeps this up to date)
  * @after: what the last boundary left to the next (CTX_AFTER_*)
  * @noskip: calib.c: exits read even when softirqs follow
  * @bh_bucket: PREEMPT_RT only: the vector @bh_task was switched out in
@@ -95,11 +100,11 @@ enum ctx_excursion {
  */
 struct ctx_cpu_state {
 	struct hlist_head active;
+	unsigned long walk;
 	u8 stack[CTX_MAX_NESTING];
 	u8 depth;
 	u8 top;
 	bool busy;
-	bool slow;
 	u8 after;
 	bool noskip;
 	u8 bh_bucket;

@@ -124,7 +124,7 @@ static __always_inline unsigned int ctx_from_user(struct ctx_cpu_state *st)
  * reads before it does its bookkeeping, and an exit does it before it
  * reads. With no session started, the static branch sends them straight
  * back. @fast: no interval on this CPU needs the driver's read
- * (&struct ctx_cpu_state.slow), so the boundary calls nothing and the
+ * (&struct ctx_cpu_state.walk), so the boundary calls nothing and the
  * irq callbacks need no frame; they leave the other case to an
  * out-of-line copy.
  */
@@ -267,7 +267,7 @@ static void ctx_ftrace_irq_enter(unsigned long ip, unsigned long parent_ip,
 	if (!ctx_account_live())
 		return;
 	st = this_cpu_ptr(&ctx_cpu_state);
-	if (unlikely(st->slow))
+	if (unlikely(st->walk & CTX_WALK_SLOW))
 		ctx_irq_enter_slow(st);
 	else
 		__ctx_hook_enter(st, CTXCOUNT_BUCKET_HARDIRQ, true);
@@ -282,7 +282,7 @@ static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
 	if (!ctx_account_live())
 		return;
 	st = this_cpu_ptr(&ctx_cpu_state);
-	if (unlikely(st->slow))
+	if (unlikely(st->walk & CTX_WALK_SLOW))
 		ctx_irq_exit_slow(st);
 	else
 		ctx_hook_irq_exit(st, true);
