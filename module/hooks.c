@@ -105,13 +105,15 @@ static __always_inline void ctx_softirq_begins(struct ctx_cpu_state *st,
  * mode reaches with nothing on the task's kernel stack but the user
  * registers, so at the same, least, depth every time; from kernel mode
  * there is at least one more register frame below that. calib.c estimates
- * that depth (@st->user_limit) from @st->exit_depth.
+ * that depth (@st->user_limit) from @st->exit_depth. @sp: the callback's
+ * stack pointer (the same on its inline and its out-of-line path).
  * Return: CTX_EXC_USER if it did, else 0.
  */
-static __always_inline unsigned int ctx_from_user(struct ctx_cpu_state *st)
+static __always_inline unsigned int ctx_from_user(struct ctx_cpu_state *st,
+						  unsigned long sp)
 {
 	unsigned long depth = (unsigned long)task_stack_page(current) +
-			      THREAD_SIZE - current_stack_pointer;
+			      THREAD_SIZE - sp;
 
 	st->exit_depth = depth;
 	return depth < READ_ONCE(st->user_limit) ? CTX_EXC_USER : 0;
@@ -169,7 +171,7 @@ static __always_inline void __ctx_hook_exit(struct ctx_cpu_state *st,
  * hardirq's). Back in task context, count the excursion by its kind.
  */
 static __always_inline void ctx_hook_irq_exit(struct ctx_cpu_state *st,
-					      bool fast)
+					      bool fast, unsigned long sp)
 {
 	/* Read before the stores below: one per-CPU offset for both. */
 	u32 pending = local_softirq_pending();
@@ -188,7 +190,7 @@ static __always_inline void ctx_hook_irq_exit(struct ctx_cpu_state *st,
 	st->after = 0;
 	if (!st->depth) {
 		follows = ctx_softirq_follows(st, pending);
-		kind = ctx_from_user(st);
+		kind = ctx_from_user(st, sp);
 		if (follows == 2) {
 			st->excursions[kind + CTX_EXC_HARDIRQ_SOFTIRQ]++;
 			st->top = CTXCOUNT_BUCKET_HARDIRQ;
@@ -238,9 +240,10 @@ static noinline void ctx_irq_enter_slow(struct ctx_cpu_state *st)
 	__ctx_hook_enter(st, CTXCOUNT_BUCKET_HARDIRQ, false);
 }
 
-static noinline void ctx_irq_exit_slow(struct ctx_cpu_state *st)
+static noinline void ctx_irq_exit_slow(struct ctx_cpu_state *st,
+				       unsigned long sp)
 {
-	ctx_hook_irq_exit(st, false);
+	ctx_hook_irq_exit(st, false, sp);
 }
 
 /*
@@ -283,9 +286,9 @@ static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
 		return;
 	st = this_cpu_ptr(&ctx_cpu_state);
 	if (unlikely(st->walk & CTX_WALK_SLOW))
-		ctx_irq_exit_slow(st);
+		ctx_irq_exit_slow(st, current_stack_pointer);
 	else
-		ctx_hook_irq_exit(st, true);
+		ctx_hook_irq_exit(st, true, current_stack_pointer);
 }
 
 static struct ftrace_ops ctx_irq_enter_ops = {
