@@ -36,7 +36,8 @@
  * each entry is a landing pad.
  */
 #ifdef CONFIG_ARM64_BTI_KERNEL
-#define CTX_PMU_ENTRY(reg)	"bti j\n\tmrs %[v], " reg "\n\tb 2f\n\tnop\n\t"
+/* hint #36: BTI j, for assemblers that do not know it */
+#define CTX_PMU_ENTRY(reg)	"hint #36\n\tmrs %[v], " reg "\n\tb 2f\n\tnop\n\t"
 #define CTX_PMU_ENTRY_SHIFT	"4"
 #else
 #define CTX_PMU_ENTRY(reg)	"mrs %[v], " reg "\n\tb 2f\n\t"
