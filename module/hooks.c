@@ -191,15 +191,17 @@ static __always_inline void ctx_hook_irq_exit(struct ctx_cpu_state *st,
 	if (!st->depth) {
 		follows = ctx_softirq_follows(st, pending);
 		kind = ctx_from_user(st, sp);
-		if (follows == 2) {
+		if (likely(!follows)) {
+			st->excursions[kind + CTX_EXC_HARDIRQ]++;
+		} else if (follows == 2) {
 			st->excursions[kind + CTX_EXC_HARDIRQ_SOFTIRQ]++;
 			st->top = CTXCOUNT_BUCKET_HARDIRQ;
 			st->after = CTX_AFTER_DEFER;
 			goto out;
-		}
-		st->excursions[kind + CTX_EXC_HARDIRQ]++;
-		if (follows)
+		} else {
+			st->excursions[kind + CTX_EXC_HARDIRQ]++;
 			st->after = CTX_AFTER_MAYBE + kind + CTX_EXC_HARDIRQ;
+		}
 	}
 	ctx_account_boundary(st, CTXCOUNT_BUCKET_HARDIRQ, fast);
 out:
