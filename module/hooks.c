@@ -137,8 +137,9 @@ static __always_inline void __ctx_hook_enter(struct ctx_cpu_state *st,
 		return;
 	ctx_account_boundary(st, st->top, fast);
 	/*
-	 * A hardirq's exit sets @st->after again; an NMI nests anywhere, even
-	 * between a deferral and its end.
+	 * Only a softirq settles what the last boundary left: a hardirq's
+	 * exit sets it anew, and an NMI nests anywhere, even between a
+	 * deferral and its end.
 	 */
 	if (ctx_is_softirq(bucket))
 		ctx_softirq_begins(st, bucket);
