@@ -570,6 +570,13 @@ int ctx_calib_user_end(struct ctx_acct *a, const struct ctx_event_spec *spec)
 	ctx_user.a = NULL;
 	if (!ok)
 		return -EAGAIN;
+	/*
+	 * Whatever else lands in a quiet run only adds to it (a page fault,
+	 * a slow path): of several, the least counts.
+	 */
+	if (!run && ctx_user.have[0] &&
+	    t1[0] - ctx_user.t0[0] >= ctx_user.dt[0][0])
+		return 0;
 	for (i = 0; i < a->nr_events; i++)
 		ctx_user.dt[run][i] = t1[i] - ctx_user.t0[i];
 	for (i = 0; i < CTX_NR_EXC; i++)

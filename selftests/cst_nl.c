@@ -511,8 +511,10 @@ static int cst_calibrate_step(struct cst_sock *s, uint32_t id, uint32_t step)
 
 int cst_calibrate(struct cst_sock *s, uint32_t id)
 {
-	static const uint32_t begin[2] = {
-		CTXCOUNT_CALIBRATE_QUIET_BEGIN, CTXCOUNT_CALIBRATE_STORM_BEGIN,
+	/* As ctxstat does: a first quiet run warms up, the second counts. */
+	static const uint32_t begin[3] = {
+		CTXCOUNT_CALIBRATE_QUIET_BEGIN, CTXCOUNT_CALIBRATE_QUIET_BEGIN,
+		CTXCOUNT_CALIBRATE_STORM_BEGIN,
 	};
 	cpu_set_t old, one;
 	int i, tries, err = -EAGAIN;
@@ -523,7 +525,7 @@ int cst_calibrate(struct cst_sock *s, uint32_t id)
 	CPU_SET(sched_getcpu(), &one);
 	sched_setaffinity(0, sizeof(one), &one);
 	for (tries = 0; tries < 5 && err == -EAGAIN; tries++) {
-		for (i = 0, err = 0; i < 2 && !err; i++) {
+		for (i = 0, err = 0; i < 3 && !err; i++) {
 			err = cst_calibrate_step(s, id, begin[i]);
 			if (err)
 				break;

@@ -89,7 +89,9 @@
  * *_BEGIN, runs a fixed user-mode loop on the same CPU, sends _END; once
  * with CTXCOUNT_CALIBRATE_QUIET_BEGIN and once with
  * CTXCOUNT_CALIBRATE_STORM_BEGIN (the module fires a timer interrupt at
- * that CPU every few microseconds until _END), the same loop both times.
+ * that CPU every few microseconds until _END), the same loop both times
+ * (the quiet run may be repeated, the first as a warm-up: the least
+ * counts).
  * Kernel mode is measured by the module itself (at the first of these or
  * at START). Results are kept for later sessions with the same events.
  * Only for a session that is not started.
