@@ -35,6 +35,13 @@ struct ctx_series {
 	bool no_nmi_bucket;
 	char **cmd;		/* NULL-terminated argv, may be NULL */
 	pid_t pid;
+	/*
+	 * -A: each event's rows for CPU cpu_ids[k] (k < nr_cpus) instead of
+	 * the aggregate, from cpu_counters[k * CTXCOUNT_MAX_EVENTS + counter]
+	 */
+	int nr_cpus;
+	const int *cpu_ids;
+	const struct ctx_counter_values *cpu_counters;
 };
 
 enum ctx_output_format {

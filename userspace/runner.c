@@ -48,12 +48,35 @@ static void query_features(struct ctx_runner *r)
 	free(reply);
 }
 
+/* -A and -C need CTXCOUNT_GENL_VERSION 3: say so rather than "EINVAL". */
+static int check_version(struct ctx_runner *r)
+{
+	const struct ctx_args *a = r->args;
+	int version;
+
+	if (!a->no_aggr && !a->cpu_list)
+		return 0;
+	version = ctx_nl_family_version(&r->nl);
+	if (version >= 3)
+		return 0;
+	fprintf(stderr,
+		"ctxstat: the loaded ctxcount module has no per-CPU counts (-A) or CPU lists (-C): its protocol version is %d, they need 3; load this ctxstat's module\n",
+		version);
+	return -EOPNOTSUPP;
+}
+
 static int open_netlink(struct ctx_runner *r)
 {
 	int err = ctx_nl_open(&r->nl);
 
-	if (!err)
+	if (!err) {
 		query_features(r);
+		err = check_version(r);
+		if (err) {
+			ctx_nl_close(&r->nl);
+			return err;
+		}
+	}
 	if (err == -ENOENT) {
 		fprintf(stderr,
 			"ctxstat: kernel module not loaded; load it with `sudo insmod module/ctxcount.ko` (or `modprobe ctxcount`)\n");
@@ -79,6 +102,12 @@ static void session_target(const struct ctx_runner *r, pid_t pid,
 		target->flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
 		*pt = (struct ctx_proof_target){ .pid = -1,
 						 .cpu = ctx_proof_any_cpu() };
+		/* perf opens -C's events on the CPUs listed: one proves all. */
+		if (r->cpu_list) {
+			target->cpus = r->cpu_list->cpu;
+			target->nr_cpus = r->cpu_list->nr;
+			pt->cpu = r->cpu_list->cpu[0];
+		}
 		return;
 	}
 	target->pid = pid;
@@ -151,8 +180,8 @@ static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
  * The reply in counter order: the session had one event per counter perf
  * gave a proof for (r->req_counter); the others are <not supported>.
  */
-static void reply_by_counter(const struct ctx_runner *r,
-			     struct ctx_nl_reply *reply)
+static void events_by_counter(const struct ctx_runner *r,
+			      struct ctx_nl_event_val *by_req)
 {
 	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
 	int i, k;
@@ -161,9 +190,29 @@ static void reply_by_counter(const struct ctx_runner *r,
 		ev[i] = (struct ctx_nl_event_val){ .present = true,
 						   .error = -ENOENT };
 	for (k = 0; k < r->nr_req; k++)
-		ev[r->req_counter[k]] = reply->ev[k];
-	memcpy(reply->ev, ev, sizeof(ev));
+		ev[r->req_counter[k]] = by_req[k];
+	memcpy(by_req, ev, sizeof(ev));
+}
+
+static void reply_by_counter(const struct ctx_runner *r,
+			     struct ctx_nl_reply *reply,
+			     struct ctx_nl_cpus *cpus)
+{
+	int k;
+
+	events_by_counter(r, reply->ev);
 	reply->nr_events = r->events->nr_counters;
+	for (k = 0; cpus && k < cpus->nr; k++)
+		events_by_counter(r, cpus->v[k].ev);
+}
+
+/* READ, per CPU with -A (into r->cpus). */
+static int read_session(struct ctx_runner *r, uint32_t id,
+			struct ctx_nl_reply *rp)
+{
+	if (r->args->no_aggr)
+		return ctx_nl_session_read_cpus(&r->nl, id, rp, &r->cpus);
+	return ctx_nl_session_read(&r->nl, id, rp);
 }
 
 /* What ctxstat -I's loop waits on and reads, for one run. */
@@ -182,19 +231,23 @@ static bool interval_wait(void *arg, double deadline_ns)
 }
 
 /* Without a session (nothing supported) every counter is <not supported>. */
-static int interval_read(void *arg, struct ctx_nl_reply *rp)
+static int interval_read(void *arg, struct ctx_nl_reply *rp,
+			 const struct ctx_nl_cpus **cpus)
 {
 	struct interval_run *ir = arg;
+	struct ctx_runner *r = ir->r;
 	int err = 0;
 
 	memset(rp, 0, sizeof(*rp));
+	r->cpus.nr = 0;
 	if (ir->have_session)
-		err = ctx_nl_session_read(&ir->r->nl, ir->id, rp);
+		err = read_session(r, ir->id, rp);
 	if (err) {
-		report_nl_error(ir->r, "cannot read the session", err);
+		report_nl_error(r, "cannot read the session", err);
 		return err;
 	}
-	reply_by_counter(ir->r, rp);
+	reply_by_counter(r, rp, &r->cpus);
+	*cpus = r->args->no_aggr ? &r->cpus : NULL;
 	return 0;
 }
 
@@ -351,12 +404,45 @@ static int stop_and_read(struct ctx_runner *r, uint32_t id,
 		report_nl_error(r, "cannot stop the session", err);
 		return err;
 	}
-	err = ctx_nl_session_read(&r->nl, id, reply);
+	err = read_session(r, id, reply);
 	if (err) {
 		report_nl_error(r, "cannot read the session", err);
 		return err;
 	}
 	warn_lost(r, reply);
+	return 0;
+}
+
+/* -A: the run's values per CPU (one run: -A is refused with -r). */
+static int keep_cpus(struct ctx_runner *r)
+{
+	const struct ctx_nl_event_val *v;
+	struct ctx_counter_values *c;
+	struct ctx_counter_reading rd;
+	int k, i;
+
+	r->cpu_ids = calloc(r->cpus.nr, sizeof(*r->cpu_ids));
+	r->cpu_counters = calloc((size_t)r->cpus.nr * CTXCOUNT_MAX_EVENTS,
+				 sizeof(*r->cpu_counters));
+	if (!r->cpu_ids || !r->cpu_counters)
+		return -ENOMEM;
+	r->nr_cpus = r->cpus.nr;
+	for (k = 0; k < r->nr_cpus; k++) {
+		r->cpu_ids[k] = r->cpus.v[k].cpu;
+		for (i = 0; i < r->events->nr_counters; i++) {
+			v = &r->cpus.v[k].ev[i];
+			c = &r->cpu_counters[k * CTXCOUNT_MAX_EVENTS + i];
+			c->error = r->counters[i].error;
+			if (c->error || !v->present || v->error)
+				continue;
+			rd.full = v->full;
+			memcpy(rd.bucket, v->bucket, sizeof(rd.bucket));
+			rd.time_enabled = v->time_enabled;
+			rd.time_running = v->time_running;
+			if (ctx_counter_add(c, &rd))
+				return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -400,13 +486,18 @@ int ctx_runner_run(struct ctx_runner *r)
 	if (!err && have_session)
 		err = stop_and_read(r, id, reply);
 	if (!err && reply)
-		reply_by_counter(r, reply);
+		reply_by_counter(r, reply, &r->cpus);
 	/* The last interval: from the last READ to the end. */
 	if (!err && r->interval)
 		err = ctx_interval_print(r->interval, reply,
+					 a->no_aggr ? &r->cpus : NULL,
 					 r->interval->t0_ns + elapsed_ns);
 	if (!err)
 		err = keep(r, reply, elapsed_ns);
+	if (!err && a->no_aggr && r->cpus.nr && keep_cpus(r)) {
+		fprintf(stderr, "ctxstat: out of memory keeping the CPUs' values\n");
+		err = -ENOMEM;
+	}
 out:
 	/* Never leave the workload behind when counting failed. */
 	ctx_workload_kill(&w);
@@ -434,6 +525,70 @@ int ctx_runner_exit_code(const struct ctx_runner *r, int err)
 	return r->args->cmd ? ctx_exit_code(r->status) : 0;
 }
 
+/* Room for a row per possible CPU, the most a READ has. */
+static int cpu_rows_cap(void)
+{
+	struct ctx_cpulist *l = malloc(sizeof(*l));
+	int cap = CTX_MAX_CPUS;
+
+	if (l && !ctx_cpulist_read(l, "/sys/devices/system/cpu/possible"))
+		cap = l->nr;
+	free(l);
+	return cap;
+}
+
+/*
+ * Every CPU of @l online (the module checks it too, after the proofs):
+ * 0, or -1 after saying which is not.
+ */
+static int check_online(const struct ctx_cpulist *l)
+{
+	struct ctx_cpulist *online = malloc(sizeof(*online));
+	int i, ret = 0;
+
+	/* Without the file, the module's check is the only one. */
+	if (!online || ctx_cpulist_read(online, "/sys/devices/system/cpu/online")) {
+		free(online);
+		return 0;
+	}
+	for (i = 0; i < l->nr && !ret; i++) {
+		if (ctx_cpulist_has(online, l->cpu[i]))
+			continue;
+		fprintf(stderr, "ctxstat: -C: CPU %d is not online\n", l->cpu[i]);
+		ret = -1;
+	}
+	free(online);
+	return ret;
+}
+
+/* -C's list (its syntax was checked with the arguments); -A's rows. */
+static int setup_cpus(struct ctx_runner *r)
+{
+	const struct ctx_args *a = r->args;
+	char err[128];
+
+	if (a->cpu_list) {
+		r->cpu_list = malloc(sizeof(*r->cpu_list));
+		if (!r->cpu_list ||
+		    ctx_cpulist_parse(r->cpu_list, a->cpu_list, err, sizeof(err))) {
+			fprintf(stderr, "ctxstat: -C: %s\n",
+				r->cpu_list ? err : "out of memory");
+			return -1;
+		}
+		if (check_online(r->cpu_list))
+			return -1;
+	}
+	if (a->no_aggr) {
+		r->cpus.cap = cpu_rows_cap();
+		r->cpus.v = calloc(r->cpus.cap, sizeof(*r->cpus.v));
+		if (!r->cpus.v) {
+			fprintf(stderr, "ctxstat: out of memory\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 				  struct ctx_event_list *l)
 {
@@ -445,8 +600,8 @@ struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 	}
 	r->args = a;
 	r->events = l;
-	if (!a->null_run && open_netlink(r)) {
-		free(r);
+	if (setup_cpus(r) || (!a->null_run && open_netlink(r))) {
+		ctx_runner_free(r);
 		return NULL;
 	}
 	return r;
@@ -461,6 +616,12 @@ void ctx_runner_free(struct ctx_runner *r)
 	ctx_nl_close(&r->nl);
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
 		ctx_counter_free(&r->counters[i]);
+	for (i = 0; i < r->nr_cpus * CTXCOUNT_MAX_EVENTS; i++)
+		ctx_counter_free(&r->cpu_counters[i]);
+	free(r->cpu_counters);
+	free(r->cpu_ids);
+	free(r->cpus.v);
+	free(r->cpu_list);
 	ctx_sample_free(&r->elapsed_ns);
 	free(r);
 }

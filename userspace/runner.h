@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include "args.h"
+#include "cpulist.h"
 #include "counts.h"
 #include "events.h"
 #include "interval.h"
@@ -37,6 +38,14 @@ struct ctx_runner {
 	bool exec_failed;	/* the workload could not be executed */
 	/* -I: set by the caller, the run prints its intervals through it */
 	struct ctx_interval *interval;
+	/* -C: the CPUs, in increasing order; NULL: every CPU */
+	struct ctx_cpulist *cpu_list;
+	/* -A: the last READ's per-CPU rows, in counter order */
+	struct ctx_nl_cpus cpus;
+	/* -A: the run's values per CPU, cpu_ids[k]'s from cpu_counters[k * CTXCOUNT_MAX_EVENTS] */
+	int nr_cpus;
+	int *cpu_ids;
+	struct ctx_counter_values *cpu_counters;
 };
 
 /*
