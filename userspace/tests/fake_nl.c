@@ -119,8 +119,9 @@ int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 
 /*
  * Two CPUs, 0 and 1: CPU 1 has a quarter (rounded down) of each count
- * and of hardirq's 10, half the time (rounded down); CPU 0 the rest, so
- * the rows sum to the aggregate exactly.
+ * and 2 of hardirq's 10, CPU 0 the rest, so the rows' counts sum to the
+ * aggregate exactly; each CPU ran for the whole time (which grows at
+ * every READ, so no interval of a CPU is <not counted>).
  */
 static void split_event(const struct ctx_nl_event_val *v,
 			struct ctx_nl_event_val *c0, struct ctx_nl_event_val *c1)
@@ -130,14 +131,11 @@ static void split_event(const struct ctx_nl_event_val *v,
 	*c0 = *v;
 	*c1 = *v;
 	c1->full = v->full / 4;
-	c1->time_enabled = c1->time_running = v->time_enabled / 2;
 	for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
 		c1->bucket[b] = 0;
 	c1->bucket[CTXCOUNT_BUCKET_HARDIRQ] = 2;
 	c1->bucket[CTXCOUNT_BUCKET_TASK] = c1->full - 2;
 	c0->full -= c1->full;
-	c0->time_enabled -= c1->time_enabled;
-	c0->time_running -= c1->time_running;
 	for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
 		c0->bucket[b] -= c1->bucket[b];
 }

@@ -8,7 +8,7 @@
  * hardirq and the rest in task context, with no multiplexing (enabled =
  * running = 1000000 + run ns: a later READ has run longer); the first
  * socket opened is A (0), the second B (1). A READ per CPU splits every
- * value between CPUs 0 and 1 (fake_nl.c).
+ * count between CPUs 0 and 1 (fake_nl.c).
  */
 #ifndef CTXSTAT_FAKE_NL_H
 #define CTXSTAT_FAKE_NL_H
