@@ -474,6 +474,27 @@ static double csv_cpu_sum(const char *text, const char *event, int *ncpu,
 	return sum;
 }
 
+/* The sum of @event's context rows ("@event [context]") over the CPUs. */
+static double context_rows_sum(const char *text, const char *event)
+{
+	static const char *const ctx[] = {
+		"task", "irq entry/exit estimate", "hardirq", "nmi",
+		"softirq:HI", "softirq:TIMER", "softirq:NET_TX", "softirq:NET_RX",
+		"softirq:BLOCK", "softirq:IRQ_POLL", "softirq:TASKLET",
+		"softirq:SCHED", "softirq:HRTIMER", "softirq:RCU",
+	};
+	char name[96];
+	double sum = 0;
+	int ncpu, cpus[8];
+	size_t i;
+
+	for (i = 0; i < sizeof(ctx) / sizeof(ctx[0]); i++) {
+		snprintf(name, sizeof(name), "%s [%s]", event, ctx[i]);
+		sum += csv_cpu_sum(text, name, &ncpu, cpus);
+	}
+	return sum;
+}
+
 /*
  * ctxstat -a -A: one row per online CPU for each event; -C 1 -A: CPU 1's
  * only. context-switches are counted, not timed: the rows are integers.
@@ -500,21 +521,8 @@ TEST_F(pc, ctxstat_no_aggr_rows)
 	EXPECT_EQ(online, ncpu) TH_LOG("%s", run->err);
 	EXPECT_LT(0, sum);
 	/* each CPU's context rows sum to its row */
-	EXPECT_EQ(sum, csv_cpu_sum(run->err, "context-switches [task]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [hardirq]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [softirq:RCU]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [softirq:TIMER]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [softirq:NET_RX]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [softirq:SCHED]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [softirq:HRTIMER]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [softirq:TASKLET]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [softirq:BLOCK]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [softirq:NET_TX]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [softirq:HI]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [softirq:IRQ_POLL]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [nmi]", &ncpu, cpus) +
-		       csv_cpu_sum(run->err, "context-switches [irq entry/exit estimate]",
-				   &ncpu, cpus)) TH_LOG("%s", run->err);
+	EXPECT_EQ(sum, context_rows_sum(run->err, "context-switches"))
+		TH_LOG("%s", run->err);
 	if (online < 2) {
 		free(run);
 		SKIP(return, "-C 1 needs a second CPU (run with --smp 2)");

@@ -434,93 +434,118 @@ static void cpu_read(struct ctx_nl_cpus *cpus, uint64_t c0, uint64_t c1,
 	}
 }
 
+/* -I -A of "instructions": an interval printer with room for 2 CPUs. */
+struct iv_cpu {
+	struct ctx_event_list events;
+	struct ctx_interval iv;
+	struct ctx_nl_reply rp;
+	struct ctx_nl_cpu_val v[2];
+	struct ctx_nl_cpus cpus;
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static void iv_cpu_setup(struct iv_cpu *d, enum ctx_output_format fmt,
+			 double t0_ns)
+{
+	struct ctx_output_opts o = { .format = fmt, .sep = "," };
+	struct ctx_series s = { .events = &d->events,
+				.target = CTX_TARGET_SYSTEM_WIDE };
+	char err[128];
+
+	memset(d, 0, sizeof(*d));
+	if (ctx_events_add(&d->events, "instructions", err, sizeof(err)))
+		abort();
+	d->cpus = (struct ctx_nl_cpus){ .cap = 2, .v = d->v };
+	d->f = open_memstream(&d->buf, &d->len);
+	o.f = d->f;
+	if (ctx_interval_init(&d->iv, &o, &s, 100, 2))
+		abort();
+	d->iv.t0_ns = t0_ns;
+	d->rp.nr_events = 1;
+	d->rp.ev[0].present = true;
+}
+
+/* The output; free() it. */
+static char *iv_cpu_finish(struct iv_cpu *d)
+{
+	fclose(d->f);
+	ctx_interval_free(&d->iv);
+	return d->buf;
+}
+
 /*
  * -I -A: the header with perf's CPU column, then each interval's rows
  * per CPU, each the CPU's own difference from the previous READ.
  */
 TEST(interval_rows_per_cpu)
 {
-	struct ctx_output_opts o = { .format = CTX_OUTPUT_STD };
-	struct ctx_nl_cpu_val v[2];
-	struct ctx_nl_cpus cpus = { .cap = 2, .v = v };
-	struct ctx_event_list events;
-	struct ctx_series s = { .events = &events,
-				.target = CTX_TARGET_SYSTEM_WIDE };
-	struct ctx_interval iv;
-	struct ctx_nl_reply rp;
-	char err[128], *buf = NULL;
-	size_t len = 0;
+	struct iv_cpu d;
+	char *out;
 
-	memset(&events, 0, sizeof(events));
-	ASSERT_EQ(0, ctx_events_add(&events, "instructions", err, sizeof(err)));
-	o.f = open_memstream(&buf, &len);
-	ASSERT_EQ(0, ctx_interval_init(&iv, &o, &s, 100, 2));
-	iv.t0_ns = 1e9;
-	memset(&rp, 0, sizeof(rp));
-	rp.nr_events = 1;
-	rp.ev[0] = (struct ctx_nl_event_val){ .present = true, .full = 4000,
-					      .time_enabled = 200,
-					      .time_running = 200 };
-	rp.ev[0].bucket[CTXCOUNT_BUCKET_TASK] = 4000;
-	cpu_read(&cpus, 3000, 1000, 100);
-	ASSERT_EQ(0, ctx_interval_print(&iv, &rp, &cpus, 1.1e9));
-	rp.ev[0].full = rp.ev[0].bucket[CTXCOUNT_BUCKET_TASK] = 4500;
-	cpu_read(&cpus, 3100, 1400, 200);
-	ASSERT_EQ(0, ctx_interval_print(&iv, &rp, &cpus, 1.2e9));
-	fclose(o.f);
-	ctx_interval_free(&iv);
+	iv_cpu_setup(&d, CTX_OUTPUT_STD, 1e9);
+	d.rp.ev[0].full = d.rp.ev[0].bucket[CTXCOUNT_BUCKET_TASK] = 4000;
+	d.rp.ev[0].time_enabled = d.rp.ev[0].time_running = 200;
+	cpu_read(&d.cpus, 3000, 1000, 100);
+	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1.1e9));
+	d.rp.ev[0].full = d.rp.ev[0].bucket[CTXCOUNT_BUCKET_TASK] = 4500;
+	cpu_read(&d.cpus, 3100, 1400, 200);
+	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1.2e9));
+	out = iv_cpu_finish(&d);
 	EXPECT_STREQ(
 "#           time CPU                    counts unit events\n"
 "     0.100000000 CPU0                     3000      instructions                                                       \n"
 "     0.100000000 CPU1                     1000      instructions                                                       \n"
 "     0.200000000 CPU0                      100      instructions                                                       \n"
 "     0.200000000 CPU1                      400      instructions                                                       \n",
-		buf);
-	free(buf);
+		out);
+	free(out);
 }
 
 /* CSV and JSON: the time, then the CPU, as perf 6.1 prints them. */
 TEST(interval_csv_json_per_cpu)
 {
-	struct ctx_output_opts o = { .sep = "," };
-	struct ctx_nl_cpu_val v[2];
-	struct ctx_nl_cpus cpus = { .cap = 2, .v = v };
-	struct ctx_event_list events;
-	struct ctx_series s = { .events = &events,
-				.target = CTX_TARGET_SYSTEM_WIDE };
-	struct ctx_interval iv;
-	struct ctx_nl_reply rp;
-	char err[128], *buf = NULL;
-	size_t len = 0;
-	int fmt;
+	struct iv_cpu d;
+	char *out;
 
-	memset(&events, 0, sizeof(events));
-	ASSERT_EQ(0, ctx_events_add(&events, "instructions", err, sizeof(err)));
-	for (fmt = CTX_OUTPUT_CSV; fmt <= CTX_OUTPUT_JSON; fmt++) {
-		o.format = fmt;
-		o.f = open_memstream(&buf, &len);
-		ASSERT_EQ(0, ctx_interval_init(&iv, &o, &s, 100, 2));
-		iv.t0_ns = 0;
-		memset(&rp, 0, sizeof(rp));
-		rp.nr_events = 1;
-		rp.ev[0].present = true;
-		cpu_read(&cpus, 30, 10, 100);
-		ASSERT_EQ(0, ctx_interval_print(&iv, &rp, &cpus, 1e8));
-		fclose(o.f);
-		ctx_interval_free(&iv);
-		if (fmt == CTX_OUTPUT_CSV) {
-			EXPECT_STREQ(
+	iv_cpu_setup(&d, CTX_OUTPUT_CSV, 0);
+	cpu_read(&d.cpus, 30, 10, 100);
+	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1e8));
+	out = iv_cpu_finish(&d);
+	EXPECT_STREQ(
 "     0.100000000,CPU0,30,,instructions,100,100.00,,\n"
-"     0.100000000,CPU1,10,,instructions,100,100.00,,\n", buf);
-		} else {
-			EXPECT_STREQ(
+"     0.100000000,CPU1,10,,instructions,100,100.00,,\n", out);
+	free(out);
+	iv_cpu_setup(&d, CTX_OUTPUT_JSON, 0);
+	cpu_read(&d.cpus, 30, 10, 100);
+	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1e8));
+	out = iv_cpu_finish(&d);
+	EXPECT_STREQ(
 "{\"interval\" : 0.100000000, \"cpu\" : \"0\", \"counter-value\" : \"30.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 100, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n"
 "{\"interval\" : 0.100000000, \"cpu\" : \"1\", \"counter-value\" : \"10.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 100, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n",
-				buf);
-		}
-		free(buf);
-		buf = NULL;
-	}
+		out);
+	free(out);
+}
+
+/* A CPU that a READ has for the first time counts from 0 (came online). */
+TEST(interval_new_cpu_from_zero)
+{
+	struct iv_cpu d;
+	char *out;
+
+	iv_cpu_setup(&d, CTX_OUTPUT_CSV, 0);
+	cpu_read(&d.cpus, 30, 10, 100);
+	d.cpus.nr = 1;
+	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1e8));
+	cpu_read(&d.cpus, 50, 10, 200);
+	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 2e8));
+	out = iv_cpu_finish(&d);
+	EXPECT_STREQ(
+"     0.100000000,CPU0,30,,instructions,100,100.00,,\n"
+"     0.200000000,CPU0,20,,instructions,100,100.00,,\n"
+"     0.200000000,CPU1,10,,instructions,200,100.00,,\n", out);
+	free(out);
 }
 
 TEST_HARNESS_MAIN
