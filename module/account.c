@@ -917,10 +917,14 @@ void ctx_account_cpu_down(struct ctx_acct *a, unsigned int cpu)
  *
  * Context: process context, may sleep, session mutex held, CPU hotplug
  * lock held for read, migration disabled.
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENODEV (@a does not count on this CPU: its CPU list) or
+ * -ENOMEM.
  */
 int ctx_account_probe_begin(struct ctx_acct *a)
 {
+	/* No counters here: a probe would measure nothing, and be kept. */
+	if (!cpumask_test_cpu(smp_processor_id(), a->cpus))
+		return -ENODEV;
 	a->probe_save = kmalloc(sizeof(*a->probe_save), GFP_KERNEL_ACCOUNT);
 	if (!a->probe_save)
 		return -ENOMEM;

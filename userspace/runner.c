@@ -475,7 +475,8 @@ int ctx_runner_run(struct ctx_runner *r)
 	}
 	if (have_session) {
 		if (!a->no_irq_estimate)
-			ctx_calibrate(&r->nl, id);
+			ctx_calibrate(&r->nl, id,
+				      r->cpu_list ? r->cpu_list->cpu[0] : -1);
 		err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, id);
 		if (err) {
 			report_nl_error(r, "cannot start counting", err);

@@ -119,7 +119,8 @@
  *   run is needed; -EAGAIN at _END: the caller changed CPU or was
  *   switched out, run it again; -EBUSY: another session is between its
  *   _BEGIN and _END; -EALREADY: the session is started; -EINVAL: _END
- *   without _BEGIN.
+ *   without _BEGIN; -ENODEV at a _BEGIN: the session has a CPU list
+ *   without the caller's CPU (run it on a listed CPU).
  *
  * CTXCOUNT_CMD_SESSION_DEL: destroy a session now.
  *   request:
