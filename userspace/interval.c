@@ -124,6 +124,8 @@ static int set_cpu_deltas(struct ctx_interval *iv,
 					&v->ev[i], &p->ev[i]);
 	}
 	iv->s.nr_cpus = cpus->nr;
+	/* No rows (no session: nothing supported): the totals' rows say so. */
+	iv->s.cpu_ids = cpus->nr ? iv->cpu_ids : NULL;
 	memcpy(iv->prev_cpus.v, cpus->v, cpus->nr * sizeof(*cpus->v));
 	iv->prev_cpus.nr = cpus->nr;
 	return err;
