@@ -10,6 +10,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
 
@@ -270,12 +271,42 @@ static void print_json_row(const struct printer *p, const struct row *row)
 			0.0);
 }
 
+/*
+ * @o->trim: the row without its trailing blanks. perf pads the metric
+ * column even when nothing follows it; on a terminal that padding wraps
+ * -A's rows (CPU column, time column) in 100 columns.
+ */
+static void print_std_row_trimmed(const struct printer *p,
+				  const struct row *row)
+{
+	struct ctx_output_opts o = *p->o;
+	struct printer tp = *p;
+	char *buf = NULL;
+	size_t len = 0;
+
+	o.f = open_memstream(&buf, &len);
+	if (!o.f) {
+		print_std_row(p, row);
+		return;
+	}
+	tp.o = &o;
+	print_std_row(&tp, row);
+	fclose(o.f);
+	while (len >= 2 && buf[len - 2] == ' ')
+		buf[--len - 1] = '\n';
+	fwrite(buf, 1, len, p->o->f);
+	free(buf);
+}
+
 static void print_row(const struct printer *p, const struct row *row)
 {
 	print_row_prefix(p);
 	switch (p->o->format) {
 	case CTX_OUTPUT_STD:
-		print_std_row(p, row);
+		if (p->o->trim)
+			print_std_row_trimmed(p, row);
+		else
+			print_std_row(p, row);
 		break;
 	case CTX_OUTPUT_CSV:
 		print_csv_row(p, row);

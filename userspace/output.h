@@ -67,6 +67,8 @@ struct ctx_output_opts {
 	bool interval_header;
 	/* --summary after the intervals: CSV rows begin with "summary". */
 	bool summary;
+	/* Standard rows without trailing blanks (a terminal: no wrapping). */
+	bool trim;
 };
 
 void ctx_output_series(const struct ctx_output_opts *o,

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "noise.h"
 #include "output.h"
@@ -58,6 +59,7 @@ static void output_of(const struct ctx_runner *r, FILE *out,
 		.breakdown = a->breakdown,
 		.verbose = a->verbose,
 		.summary = a->summary,
+		.trim = isatty(fileno(out)),
 	};
 	*s = (struct ctx_series){
 		.events = r->events,

@@ -395,6 +395,31 @@ TEST(std_breakdown_per_cpu)
 	cpu_release(&d);
 }
 
+/* On a terminal: the same rows without the metric column's padding. */
+TEST(std_trimmed_for_a_terminal)
+{
+	struct ctx_output_opts o = { .format = CTX_OUTPUT_STD, .breakdown = true,
+				     .trim = true };
+	const char *want =
+"CPU0                     3000      instructions\n"
+"CPU0                     2900      instructions [task]              #   96.67% of all\n"
+"CPU0                      100      instructions [hardirq]           #    3.33% of all\n";
+	struct cpu_data d;
+	char *buf = NULL, *rows;
+	size_t len = 0;
+
+	cpu_setup(&d);
+	o.f = open_memstream(&buf, &len);
+	ctx_output_series(&o, &d.s);
+	fclose(o.f);
+	rows = strstr(buf, "CPU0");
+	ASSERT_NE(NULL, rows);
+	EXPECT_EQ(0, strncmp(rows, want, strlen(want))) TH_LOG("%s", buf);
+	EXPECT_EQ(NULL, strstr(buf, " \n")) TH_LOG("%s", buf);
+	free(buf);
+	cpu_release(&d);
+}
+
 TEST(csv_json_rows_per_cpu)
 {
 	struct cpu_data d;
