@@ -261,6 +261,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case 'a':
 		a->system_wide = true;
+		a->all_cpus = true;
 		return 0;
 	case 'C':
 		return check_cpu_list(a, arg, err, errlen);

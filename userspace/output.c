@@ -435,7 +435,10 @@ static void print_header(const struct printer *p)
 	fprintf(f, "\n Performance counter stats for ");
 	switch (p->r->target) {
 	case CTX_TARGET_SYSTEM_WIDE:
-		fprintf(f, "'system wide");
+		if (p->r->cpu_list)
+			fprintf(f, "'CPU(s) %s", p->r->cpu_list);
+		else
+			fprintf(f, "'system wide");
 		break;
 	case CTX_TARGET_PID:
 		fprintf(f, "process id '%d", (int)p->r->pid);

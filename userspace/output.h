@@ -41,6 +41,8 @@ struct ctx_series {
 	 */
 	int nr_cpus;
 	const int *cpu_ids;
+	/* -C without -a: the header names the list, as perf's */
+	const char *cpu_list;
 	const struct ctx_counter_values *cpu_counters;
 };
 

@@ -108,6 +108,7 @@ TEST(args)
 
 	ASSERT_EQ(0, PARSE(&a, "-C", "0,2-3", "true"));
 	EXPECT_TRUE(a.system_wide);
+	EXPECT_FALSE(a.all_cpus);
 	EXPECT_STREQ("0,2-3", a.cpu_list);
 	EXPECT_FALSE(a.no_aggr);
 	ASSERT_EQ(0, PARSE(&a, "--cpu=1", "-A"));
@@ -115,6 +116,7 @@ TEST(args)
 	EXPECT_TRUE(a.no_aggr);
 	ASSERT_EQ(0, PARSE(&a, "-a", "--no-aggr", "-I", "100", "--breakdown"));
 	EXPECT_TRUE(a.no_aggr);
+	EXPECT_TRUE(a.all_cpus);
 	EXPECT_EQ(NULL, a.cpu_list);
 	EXPECT_EQ(-1, PARSE(&a, "-A", "true"));
 	EXPECT_STREQ("both cgroup and no-aggregation modes only available in system-wide mode",
@@ -417,6 +419,21 @@ TEST(std_trimmed_for_a_terminal)
 	EXPECT_EQ(0, strncmp(rows, want, strlen(want))) TH_LOG("%s", buf);
 	EXPECT_EQ(NULL, strstr(buf, " \n")) TH_LOG("%s", buf);
 	free(buf);
+	cpu_release(&d);
+}
+
+/* perf's header: -C without -a names the CPUs as given. */
+TEST(header_names_cpu_list)
+{
+	const char *want = "\n Performance counter stats for 'CPU(s) 1,0':\n\n";
+	struct cpu_data d;
+	char *out;
+
+	cpu_setup(&d);
+	d.s.cpu_list = "1,0";
+	out = render(&d.s, CTX_OUTPUT_STD, false);
+	EXPECT_EQ(0, strncmp(out, want, strlen(want))) TH_LOG("%s", out);
+	free(out);
 	cpu_release(&d);
 }
 
