@@ -103,10 +103,10 @@ static void session_target(const struct ctx_runner *r, pid_t pid,
 		*pt = (struct ctx_proof_target){ .pid = -1,
 						 .cpu = ctx_proof_any_cpu() };
 		/* perf opens -C's events on the CPUs listed: one proves all. */
-		if (r->cpu_list) {
-			target->cpus = r->cpu_list->cpu;
-			target->nr_cpus = r->cpu_list->nr;
-			pt->cpu = r->cpu_list->cpu[0];
+		if (r->pc.cpu_list) {
+			target->cpus = r->pc.cpu_list->cpu;
+			target->nr_cpus = r->pc.cpu_list->nr;
+			pt->cpu = r->pc.cpu_list->cpu[0];
 		}
 		return;
 	}
@@ -206,12 +206,12 @@ static void reply_by_counter(const struct ctx_runner *r,
 		events_by_counter(r, cpus->v[k].ev);
 }
 
-/* READ, per CPU with -A (into r->cpus). */
+/* READ, per CPU with -A (into r->pc.cpus). */
 static int read_session(struct ctx_runner *r, uint32_t id,
 			struct ctx_nl_reply *rp)
 {
 	if (r->args->no_aggr)
-		return ctx_nl_session_read_cpus(&r->nl, id, rp, &r->cpus);
+		return ctx_nl_session_read_cpus(&r->nl, id, rp, &r->pc.cpus);
 	return ctx_nl_session_read(&r->nl, id, rp);
 }
 
@@ -239,15 +239,15 @@ static int interval_read(void *arg, struct ctx_nl_reply *rp,
 	int err = 0;
 
 	memset(rp, 0, sizeof(*rp));
-	r->cpus.nr = 0;
+	r->pc.cpus.nr = 0;
 	if (ir->have_session)
 		err = read_session(r, ir->id, rp);
 	if (err) {
 		report_nl_error(r, "cannot read the session", err);
 		return err;
 	}
-	reply_by_counter(r, rp, &r->cpus);
-	*cpus = r->args->no_aggr ? &r->cpus : NULL;
+	reply_by_counter(r, rp, &r->pc.cpus);
+	*cpus = r->args->no_aggr ? &r->pc.cpus : NULL;
 	return 0;
 }
 
@@ -413,39 +413,6 @@ static int stop_and_read(struct ctx_runner *r, uint32_t id,
 	return 0;
 }
 
-/* -A: the run's values per CPU (one run: -A is refused with -r). */
-static int keep_cpus(struct ctx_runner *r)
-{
-	const struct ctx_nl_event_val *v;
-	struct ctx_counter_values *c;
-	struct ctx_counter_reading rd;
-	int k, i;
-
-	r->cpu_ids = calloc(r->cpus.nr, sizeof(*r->cpu_ids));
-	r->cpu_counters = calloc((size_t)r->cpus.nr * CTXCOUNT_MAX_EVENTS,
-				 sizeof(*r->cpu_counters));
-	if (!r->cpu_ids || !r->cpu_counters)
-		return -ENOMEM;
-	r->nr_cpus = r->cpus.nr;
-	for (k = 0; k < r->nr_cpus; k++) {
-		r->cpu_ids[k] = r->cpus.v[k].cpu;
-		for (i = 0; i < r->events->nr_counters; i++) {
-			v = &r->cpus.v[k].ev[i];
-			c = &r->cpu_counters[k * CTXCOUNT_MAX_EVENTS + i];
-			c->error = r->counters[i].error;
-			if (c->error || !v->present || v->error)
-				continue;
-			rd.full = v->full;
-			memcpy(rd.bucket, v->bucket, sizeof(rd.bucket));
-			rd.time_enabled = v->time_enabled;
-			rd.time_running = v->time_running;
-			if (ctx_counter_add(c, &rd))
-				return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
 int ctx_runner_run(struct ctx_runner *r)
 {
 	const struct ctx_args *a = r->args;
@@ -476,7 +443,7 @@ int ctx_runner_run(struct ctx_runner *r)
 	if (have_session) {
 		if (!a->no_irq_estimate)
 			ctx_calibrate(&r->nl, id,
-				      r->cpu_list ? r->cpu_list->cpu[0] : -1);
+				      r->pc.cpu_list ? r->pc.cpu_list->cpu[0] : -1);
 		err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, id);
 		if (err) {
 			report_nl_error(r, "cannot start counting", err);
@@ -487,15 +454,16 @@ int ctx_runner_run(struct ctx_runner *r)
 	if (!err && have_session)
 		err = stop_and_read(r, id, reply);
 	if (!err && reply)
-		reply_by_counter(r, reply, &r->cpus);
+		reply_by_counter(r, reply, &r->pc.cpus);
 	/* The last interval: from the last READ to the end. */
 	if (!err && r->interval)
 		err = ctx_interval_print(r->interval, reply,
-					 a->no_aggr ? &r->cpus : NULL,
+					 a->no_aggr ? &r->pc.cpus : NULL,
 					 r->interval->t0_ns + elapsed_ns);
 	if (!err)
 		err = keep(r, reply, elapsed_ns);
-	if (!err && a->no_aggr && r->cpus.nr && keep_cpus(r)) {
+	if (!err && a->no_aggr &&
+	    ctx_percpu_keep(&r->pc, r->events->nr_counters, r->counters)) {
 		fprintf(stderr, "ctxstat: out of memory keeping the CPUs' values\n");
 		err = -ENOMEM;
 	}
@@ -526,70 +494,6 @@ int ctx_runner_exit_code(const struct ctx_runner *r, int err)
 	return r->args->cmd ? ctx_exit_code(r->status) : 0;
 }
 
-/* Room for a row per possible CPU, the most a READ has. */
-static int cpu_rows_cap(void)
-{
-	struct ctx_cpulist *l = malloc(sizeof(*l));
-	int cap = CTX_MAX_CPUS;
-
-	if (l && !ctx_cpulist_read(l, "/sys/devices/system/cpu/possible"))
-		cap = l->nr;
-	free(l);
-	return cap;
-}
-
-/*
- * Every CPU of @l online (the module checks it too, after the proofs):
- * 0, or -1 after saying which is not.
- */
-static int check_online(const struct ctx_cpulist *l)
-{
-	struct ctx_cpulist *online = malloc(sizeof(*online));
-	int i, ret = 0;
-
-	/* Without the file, the module's check is the only one. */
-	if (!online || ctx_cpulist_read(online, "/sys/devices/system/cpu/online")) {
-		free(online);
-		return 0;
-	}
-	for (i = 0; i < l->nr && !ret; i++) {
-		if (ctx_cpulist_has(online, l->cpu[i]))
-			continue;
-		fprintf(stderr, "ctxstat: -C: CPU %d is not online\n", l->cpu[i]);
-		ret = -1;
-	}
-	free(online);
-	return ret;
-}
-
-/* -C's list (its syntax was checked with the arguments); -A's rows. */
-static int setup_cpus(struct ctx_runner *r)
-{
-	const struct ctx_args *a = r->args;
-	char err[128];
-
-	if (a->cpu_list) {
-		r->cpu_list = malloc(sizeof(*r->cpu_list));
-		if (!r->cpu_list ||
-		    ctx_cpulist_parse(r->cpu_list, a->cpu_list, err, sizeof(err))) {
-			fprintf(stderr, "ctxstat: -C: %s\n",
-				r->cpu_list ? err : "out of memory");
-			return -1;
-		}
-		if (check_online(r->cpu_list))
-			return -1;
-	}
-	if (a->no_aggr) {
-		r->cpus.cap = cpu_rows_cap();
-		r->cpus.v = calloc(r->cpus.cap, sizeof(*r->cpus.v));
-		if (!r->cpus.v) {
-			fprintf(stderr, "ctxstat: out of memory\n");
-			return -1;
-		}
-	}
-	return 0;
-}
-
 struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 				  struct ctx_event_list *l)
 {
@@ -601,7 +505,7 @@ struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 	}
 	r->args = a;
 	r->events = l;
-	if (setup_cpus(r) || (!a->null_run && open_netlink(r))) {
+	if (ctx_percpu_setup(&r->pc, a) || (!a->null_run && open_netlink(r))) {
 		ctx_runner_free(r);
 		return NULL;
 	}
@@ -617,12 +521,7 @@ void ctx_runner_free(struct ctx_runner *r)
 	ctx_nl_close(&r->nl);
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
 		ctx_counter_free(&r->counters[i]);
-	for (i = 0; i < r->nr_cpus * CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_free(&r->cpu_counters[i]);
-	free(r->cpu_counters);
-	free(r->cpu_ids);
-	free(r->cpus.v);
-	free(r->cpu_list);
+	ctx_percpu_free(&r->pc);
 	ctx_sample_free(&r->elapsed_ns);
 	free(r);
 }

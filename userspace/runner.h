@@ -13,11 +13,11 @@
 #include <sys/resource.h>
 
 #include "args.h"
-#include "cpulist.h"
 #include "counts.h"
 #include "events.h"
 #include "interval.h"
 #include "nlclient.h"
+#include "percpu.h"
 #include "sample.h"
 
 struct ctx_runner {
@@ -38,14 +38,8 @@ struct ctx_runner {
 	bool exec_failed;	/* the workload could not be executed */
 	/* -I: set by the caller, the run prints its intervals through it */
 	struct ctx_interval *interval;
-	/* -C: the CPUs, in increasing order; NULL: every CPU */
-	struct ctx_cpulist *cpu_list;
-	/* -A: the last READ's per-CPU rows, in counter order */
-	struct ctx_nl_cpus cpus;
-	/* -A: the run's values per CPU, cpu_ids[k]'s from cpu_counters[k * CTXCOUNT_MAX_EVENTS] */
-	int nr_cpus;
-	int *cpu_ids;
-	struct ctx_counter_values *cpu_counters;
+	/* -C's CPUs, -A's rows and values */
+	struct ctx_percpu pc;
 };
 
 /*

@@ -77,9 +77,9 @@ static void output_of(const struct ctx_runner *r, FILE *out,
 		.cmd = a->cmd,
 		.pid = a->pid,
 		.cpu_list = a->all_cpus ? NULL : a->cpu_list,
-		.nr_cpus = r->nr_cpus,
-		.cpu_ids = r->cpu_ids,
-		.cpu_counters = r->cpu_counters,
+		.nr_cpus = r->pc.nr_cpus,
+		.cpu_ids = r->pc.cpu_ids,
+		.cpu_counters = r->pc.cpu_counters,
 	};
 }
 
@@ -105,7 +105,7 @@ static int start_intervals(struct ctx_runner *r, FILE *out,
 
 	output_of(r, out, &o, &s);
 	if (ctx_interval_init(iv, &o, &s, r->args->interval_ms,
-			      r->args->no_aggr ? r->cpus.cap : 0)) {
+			      r->args->no_aggr ? r->pc.cpus.cap : 0)) {
 		fprintf(stderr, "ctxstat: out of memory\n");
 		return -ENOMEM;
 	}
