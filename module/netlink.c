@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "ctxcount" generic netlink family (include/uapi/linux/ctxcount.h):
- * policies, request parsing, replies, and the NETLINK_URELEASE notifier
- * that destroys a closed socket's sessions.
+ * policies, request parsing, the handlers (their replies are built in
+ * nlreply.c), and the NETLINK_URELEASE notifier that destroys a closed
+ * socket's sessions.
  */
 #include <linux/cpumask.h>
 #include <linux/ctxcount.h>
+#include <linux/mm.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
-#include <linux/mm.h>
 #include <linux/threads.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
