@@ -407,7 +407,10 @@ int cst_put_target_cpus(struct nl_msg *m, int pid, uint32_t flags,
 		return -EMSGSIZE;
 	if (nla_put_u32(m, CTXCOUNT_TARGET_A_FLAGS, flags))
 		return -EMSGSIZE;
-	if (n >= 0) {
+	/* libnl's nla_nest_end() drops an empty nest: put it by hand. */
+	if (n == 0 && nla_put(m, CTXCOUNT_TARGET_A_CPUS | NLA_F_NESTED, 0, NULL))
+		return -EMSGSIZE;
+	if (n > 0) {
 		list = nla_nest_start(m, CTXCOUNT_TARGET_A_CPUS | NLA_F_NESTED);
 		if (!list)
 			return -EMSGSIZE;

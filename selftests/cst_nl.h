@@ -102,7 +102,10 @@ int cst_fd(struct cst_sock *s);
 struct nl_msg *cst_msg(struct cst_sock *s, uint8_t cmd);
 /* Append the TARGET nest (pid < 0: no PID attribute). */
 int cst_put_target(struct nl_msg *m, int pid, uint32_t flags);
-/* The same with a CTXCOUNT_TARGET_A_CPUS nest of @n CPUs (n < 0: none). */
+/*
+ * The same with a CTXCOUNT_TARGET_A_CPUS nest of @n CPUs (n < 0: none;
+ * 0: an empty nest).
+ */
 int cst_put_target_cpus(struct nl_msg *m, int pid, uint32_t flags,
 			const int *cpus, int n);
 /* Append the EVENTS nest; fds[i] >= 0 is event i's PERF_FD (NULL: none). */
