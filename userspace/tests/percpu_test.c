@@ -545,24 +545,30 @@ TEST(interval_rows_per_cpu)
 	free(out);
 }
 
+/* One interval of 100 ms: CPU 0 counted 30, CPU 1 10. NULL on failure. */
+static char *one_interval(enum ctx_output_format fmt)
+{
+	struct iv_cpu d;
+
+	iv_cpu_setup(&d, fmt, 0);
+	cpu_read(&d.cpus, 30, 10, 100);
+	if (ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1e8)) {
+		free(iv_cpu_finish(&d));
+		return NULL;
+	}
+	return iv_cpu_finish(&d);
+}
+
 /* CSV and JSON: the time, then the CPU, as perf 6.1 prints them. */
 TEST(interval_csv_json_per_cpu)
 {
-	struct iv_cpu d;
-	char *out;
+	char *out = one_interval(CTX_OUTPUT_CSV);
 
-	iv_cpu_setup(&d, CTX_OUTPUT_CSV, 0);
-	cpu_read(&d.cpus, 30, 10, 100);
-	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1e8));
-	out = iv_cpu_finish(&d);
 	EXPECT_STREQ(
 "     0.100000000,CPU0,30,,instructions,100,100.00,,\n"
 "     0.100000000,CPU1,10,,instructions,100,100.00,,\n", out);
 	free(out);
-	iv_cpu_setup(&d, CTX_OUTPUT_JSON, 0);
-	cpu_read(&d.cpus, 30, 10, 100);
-	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1e8));
-	out = iv_cpu_finish(&d);
+	out = one_interval(CTX_OUTPUT_JSON);
 	EXPECT_STREQ(
 "{\"interval\" : 0.100000000, \"cpu\" : \"0\", \"counter-value\" : \"30.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 100, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n"
 "{\"interval\" : 0.100000000, \"cpu\" : \"1\", \"counter-value\" : \"10.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 100, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n",
