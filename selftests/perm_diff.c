@@ -6,11 +6,10 @@
  * setpriv, ambient), on the user's own command, another user's process
  * (-p), the whole system (-a) and CPU 0 (-C 0), with a user-mode and a
  * kernel-mode event: ctxstat counts exactly when perf stat does, under
- * the same name
- * (perf's fallback to user mode renames task-clock to task-clock:u), says
- * the fallback as perf -v says it, and when refused says which sysctl and
- * capability would allow it. "Allowed" comes from perf's own behaviour
- * here, not from a table. Also: raw events (arm64's PMU), and a seccomp
+ * the same name (perf's fallback to user mode renames task-clock to
+ * task-clock:u), says the fallback as perf -v says it, and when refused
+ * says which sysctl and capability would allow it. "Allowed" comes from
+ * perf's own behaviour here, not from a table. Also: raw events (arm64's PMU), and a seccomp
  * filter that fails perf_event_open() stops ctxstat as it stops perf.
  */
 #include <errno.h>
