@@ -537,4 +537,72 @@ TEST_F(pc, ctxstat_no_aggr_rows)
 	free(run);
 }
 
+/*
+ * Sum of @event's -A -I CSV rows of CPU @cpu ("time,CPUn,value,,event"),
+ * and its --summary row ("summary,CPUn,...") in @total (-1: none).
+ */
+static double csv_cpu_intervals(const char *text, const char *event, int cpu,
+				int *n, double *total)
+{
+	char name[96], first[32];
+	double v, sum = 0;
+	const char *p;
+	int c;
+
+	*n = 0;
+	*total = -1;
+	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (sscanf(p, " %31[^,],CPU%d,%lf,,%95[^,\n]", first, &c, &v, name) != 4 ||
+		    c != cpu || strcmp(name, event))
+			continue;
+		if (!strcmp(first, "summary")) {
+			*total = v;
+		} else {
+			sum += v;
+			(*n)++;
+		}
+	}
+	return sum;
+}
+
+/*
+ * ctxstat -a -A -I: each CPU's intervals add up exactly to its --summary
+ * row (the READ after STOP), for a count (context-switches) and its
+ * context rows. An interval in which nothing ran on a CPU is
+ * <not counted> there (and its difference 0).
+ */
+TEST_F(pc, ctxstat_no_aggr_intervals_sum)
+{
+	char *argv[] = { (char *)cst_ctxstat_path(), "-a", "-A", "-I", "100",
+			 "--summary", "--breakdown", "-x,", "-e", "context-switches",
+			 "--", (char *)cst_workload_path(), "spin", "350", NULL };
+	static const char *const rows[] = {
+		"context-switches", "context-switches [task]",
+		"context-switches [hardirq]",
+	};
+	struct cst_run *run = calloc(1, sizeof(*run));
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	double sum, total;
+	unsigned int i;
+	int cpu, n;
+
+	ASSERT_NE(NULL, run);
+	if (access(argv[0], X_OK))
+		SKIP(free(run); return, "ctxstat not found at %s", argv[0]);
+	cst_run(run, argv, 120);
+	ASSERT_TRUE(WIFEXITED(run->status) && WEXITSTATUS(run->status) == 0)
+		TH_LOG("%s", run->err);
+	for (cpu = 0; cpu < online; cpu++) {
+		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			sum = csv_cpu_intervals(run->err, rows[i], cpu, &n, &total);
+			EXPECT_LE(1, n) TH_LOG("cpu %d %s:\n%s", cpu, rows[i], run->err);
+			EXPECT_LE(0, total) TH_LOG("cpu %d %s: no summary", cpu, rows[i]);
+			EXPECT_EQ(total, sum) TH_LOG("cpu %d %s", cpu, rows[i]);
+		}
+	}
+	csv_cpu_intervals(run->err, "context-switches", 0, &n, &total);
+	TH_LOG("%d intervals; cpu0's context-switches %.0f", n, total);
+	free(run);
+}
+
 CST_TEST_MAIN
