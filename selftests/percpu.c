@@ -109,10 +109,11 @@ TEST_F(pc, read_without_flag_is_the_old_reply)
 
 /*
  * Every value of the reply is the sum of its CPU rows' values, exactly;
- * the rows are online CPUs, in increasing order.
+ * the rows are online CPUs (or, @offline_ok, CPUs that counted and went
+ * offline), in increasing order.
  */
-static void check_rows_sum(struct __test_metadata *_metadata,
-			   const struct cst_res *r, int nev)
+static void check_rows(struct __test_metadata *_metadata,
+		       const struct cst_res *r, int nev, bool offline_ok)
 {
 	uint64_t full, ena, run, b[CTXCOUNT_BUCKET_MAX + 1], exc;
 	const struct cst_cpu_res *c;
@@ -125,7 +126,8 @@ static void check_rows_sum(struct __test_metadata *_metadata,
 		ASSERT_TRUE(c->has_cpu && c->has_events && c->has_excursions);
 		ASSERT_EQ(nev, c->nev);
 		/* no online file: a CPU that cannot go offline (x86's cpu0) */
-		EXPECT_NE(0, cst_cpu_is_online(c->cpu)) TH_LOG("cpu %u", c->cpu);
+		if (!offline_ok)
+			EXPECT_NE(0, cst_cpu_is_online(c->cpu)) TH_LOG("cpu %u", c->cpu);
 		if (k)
 			EXPECT_LT(r->cpu[k - 1].cpu, c->cpu);
 	}
@@ -190,13 +192,13 @@ static void rows_sum(struct __test_metadata *_metadata, FIXTURE_DATA(pc) *self,
 	/* started: the CPUs running something are read by IPI */
 	ASSERT_EQ(0, cst_read(&self->s, id, CTXCOUNT_READ_F_PER_CPU, self->res,
 			      &ack)) TH_LOG("%s", ack.msg);
-	check_rows_sum(_metadata, self->res, n);
+	check_rows(_metadata, self->res, n, false);
 	EXPECT_LT(0, self->res->ev[0].full);
 	some_work();
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
 	ASSERT_EQ(0, cst_read(&self->s, id, CTXCOUNT_READ_F_PER_CPU, self->res,
 			      &ack)) TH_LOG("%s", ack.msg);
-	check_rows_sum(_metadata, self->res, n);
+	check_rows(_metadata, self->res, n, false);
 	TH_LOG("%d CPU rows; cpu-clock %llu ns = %llu on cpu%u + ...",
 	       self->res->ncpu, (unsigned long long)self->res->ev[0].full,
 	       (unsigned long long)self->res->cpu[0].ev[0].full,
@@ -343,6 +345,66 @@ TEST_F(pc, offline_cpu_refused)
 	ASSERT_EQ(0, cst_cpu_set_online(last, 1));
 	EXPECT_EQ(-ENODEV, ret);
 	EXPECT_STREQ("CPU is offline", ack.msg);
+}
+
+/* Spin 100 ms pinned to @cpu (in a child: the caller keeps its affinity). */
+static int spin_on(int cpu)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		_exit(pin(cpu) ? 1 : (cst_spin_ms(100), 0));
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+}
+
+/*
+ * A CPU that counted and went offline keeps its row (and its counts in
+ * the totals); back online, it counts on.
+ */
+TEST_F(pc, offline_cpu_keeps_its_row)
+{
+	const int last = sysconf(_SC_NPROCESSORS_CONF) - 1;
+	uint64_t before = 0;
+	struct cst_ack ack;
+	uint32_t id;
+	int k, found = 0;
+
+	if (last < 1 || cst_cpu_is_online(last) != 1)
+		SKIP(return, "no CPU can be taken offline here");
+	ASSERT_EQ(0, cst_new(&self->s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+			     &ev_cpu_clock, 1, self->res, &ack)) TH_LOG("%s", ack.msg);
+	id = self->res->id;
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+	ASSERT_EQ(0, spin_on(last));
+	if (cst_cpu_set_online(last, 0))
+		SKIP(return, "cpu%d cannot be taken offline here", last);
+	ASSERT_EQ(0, cst_read(&self->s, id, CTXCOUNT_READ_F_PER_CPU, self->res, &ack));
+	EXPECT_EQ(0, cst_cpu_set_online(last, 1));
+	check_rows(_metadata, self->res, 1, true);
+	for (k = 0; k < self->res->ncpu; k++) {
+		if (self->res->cpu[k].cpu != (uint32_t)last)
+			continue;
+		found = 1;
+		before = self->res->cpu[k].ev[0].full;
+	}
+	EXPECT_TRUE(found) TH_LOG("no row for offline cpu%d", last);
+	EXPECT_LT(50000000, before) TH_LOG("cpu%d counted %llu ns of a 100 ms spin",
+					   last, (unsigned long long)before);
+	/* online again: a fresh counter (the fill work) counts on */
+	usleep(200000);
+	ASSERT_EQ(0, spin_on(last));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
+	ASSERT_EQ(0, cst_read(&self->s, id, CTXCOUNT_READ_F_PER_CPU, self->res, &ack));
+	check_rows(_metadata, self->res, 1, false);
+	for (k = 0; k < self->res->ncpu; k++)
+		if (self->res->cpu[k].cpu == (uint32_t)last)
+			EXPECT_LT(before + 50000000, self->res->cpu[k].ev[0].full);
+	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, id, NULL, NULL);
 }
 
 TEST_F(pc, bad_read_flags)
