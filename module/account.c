@@ -225,6 +225,7 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
  * @nr_events: number of events, 1 to CTXCOUNT_MAX_EVENTS
  * @tasks: the monitored tasks (unused with @system_wide)
  * @system_wide: every task but the idle tasks is monitored
+ * @cpus: with @system_wide, the CPUs to count on; NULL: every CPU
  * @estimate: move the estimate of what interrupts leave on the task's side
  *	out of the task bucket (once calib.c has measured it)
  *
@@ -233,22 +234,22 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
  */
 int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 		     struct ctx_taskset *tasks, bool system_wide,
-		     bool estimate)
+		     const struct cpumask *cpus, bool estimate)
 {
 	struct ctx_acct_cpu *ac;
 	int cpu;
 
+	if (!alloc_cpumask_var(&a->cpus, GFP_KERNEL_ACCOUNT))
+		return -ENOMEM;
+	cpumask_copy(a->cpus, cpus ?: cpu_possible_mask);
 	/* Charged to the caller's memory cgroup, as the session is. */
 	a->cpu = alloc_percpu_gfp(struct ctx_acct_cpu, GFP_KERNEL_ACCOUNT);
 	if (!a->cpu)
-		return -ENOMEM;
+		goto err_cpus;
 	/* READ's copies: allocating them per READ would IPI (percpu unmap). */
 	a->snap = alloc_percpu_gfp(struct ctx_snap, GFP_KERNEL_ACCOUNT);
-	if (!a->snap) {
-		free_percpu(a->cpu);
-		a->cpu = NULL;
-		return -ENOMEM;
-	}
+	if (!a->snap)
+		goto err_cpu;
 	for_each_possible_cpu(cpu) {
 		ac = per_cpu_ptr(a->cpu, cpu);
 		ac->nr_events = nr_events;
@@ -262,6 +263,25 @@ int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 	raw_spin_lock_init(&a->state_lock);
 	a->halt_gp = get_completed_synchronize_rcu();
 	return 0;
+
+err_cpu:
+	free_percpu(a->cpu);
+	a->cpu = NULL;
+err_cpus:
+	free_cpumask_var(a->cpus);
+	return -ENOMEM;
+}
+
+/**
+ * ctx_account_cpu_listed() - does @a count on @cpu
+ * @a: the accounting state
+ * @cpu: a CPU
+ *
+ * Return: false for a CPU a system-wide session's CPU list leaves out.
+ */
+bool ctx_account_cpu_listed(const struct ctx_acct *a, unsigned int cpu)
+{
+	return cpumask_test_cpu(cpu, a->cpus);
 }
 
 /**
@@ -308,6 +328,7 @@ void ctx_account_destroy(struct ctx_acct *a)
 	a->cpu = NULL;
 	free_percpu(a->snap);
 	a->snap = NULL;
+	free_cpumask_var(a->cpus);
 }
 
 /**
@@ -395,7 +416,7 @@ static void ctx_account_start_cpus(struct ctx_acct *a, struct cpumask *cpus)
 	/* Pairs with __schedule()'s smp_mb__after_spinlock(): taskset.c. */
 	smp_mb();
 	if (a->system_wide)
-		cpumask_copy(cpus, cpu_online_mask);
+		cpumask_and(cpus, cpu_online_mask, a->cpus);
 	else
 		ctx_taskset_cpus(a->tasks, cpus);
 }
@@ -613,6 +634,8 @@ static void ctx_totals_add(struct ctx_totals *sum, const struct ctx_snap *sn,
 		sum->running[i] += sn->sum.running[i];
 		for (b = 0; b < CTX_NR_CONTEXTS; b++)
 			sum->buckets[i][b] += sn->sum.buckets[b][i];
+		sum->buckets[i][CTXCOUNT_BUCKET_TASK] -= sn->est[i];
+		sum->buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST] += sn->est[i];
 		if (sn->direct & BIT(i))
 			sum->direct_cpus[i]++;
 	}
@@ -658,30 +681,50 @@ static bool ctx_read_idle_cpu(struct ctx_acct *a, int cpu, struct ctx_snap *sn)
 }
 
 /*
- * Move what the excursions are estimated to have left on the task's side
- * out of the task bucket, never more than is there: the buckets still add
- * up to full.
+ * Per CPU, what its excursions are estimated to have left on the task's
+ * side of its task bucket, never more than is there: each CPU's buckets
+ * still add up to its full count, and the totals are the CPUs' sums.
  */
-static void ctx_estimate(struct ctx_acct *a, struct ctx_totals *sum)
+static void ctx_estimate(struct ctx_acct *a, struct ctx_snap *sn)
 {
-	u64 est, *task;
 	unsigned int i, k;
+	u64 est;
 
 	for (i = 0; i < a->nr_events; i++) {
 		est = 0;
-		for (k = 0; k < CTX_NR_EXC; k++)
-			est += sum->excursions[k] * a->residual[k][i];
-		task = &sum->buckets[i][CTXCOUNT_BUCKET_TASK];
-		est = min(est, *task);
-		*task -= est;
-		sum->buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST] = est;
+		if (a->estimate)
+			for (k = 0; k < CTX_NR_EXC; k++)
+				est += sn->sum.excursions[k] * a->residual[k][i];
+		sn->est[i] = min(est, sn->sum.buckets[CTXCOUNT_BUCKET_TASK][i]);
 	}
+}
+
+/*
+ * A row for @cpu if the session counts there and it is online or counted
+ * something: an offline CPU keeps what it counted before it went down.
+ */
+static void ctx_add_row(struct ctx_acct *a, int cpu, const struct ctx_snap *sn,
+			struct ctx_cpu_totals *rows, unsigned int *nr_rows)
+{
+	struct ctx_cpu_totals *row;
+
+	if (!rows || !cpumask_test_cpu(cpu, a->cpus) ||
+	    (!cpu_online(cpu) && !sn->sum.enabled))
+		return;
+	row = &rows[(*nr_rows)++];
+	row->cpu = cpu;
+	memset(&row->tot, 0, sizeof(row->tot));
+	ctx_totals_add(&row->tot, sn, a->nr_events);
 }
 
 /**
  * ctx_account_read() - add up @a's totals over all CPUs
  * @a: the accounting state
  * @sum: zeroed totals to add to
+ * @rows: NULL, or room for a row per possible CPU: filled with the
+ *	totals of each CPU @a counts on that is online or counted something,
+ *	in CPU order; @sum is their sum
+ * @nr_rows: set to the number of @rows filled
  *
  * For a started session, each CPU with an interval open first attributes
  * what is pending on it (a task running without interrupts would
@@ -693,19 +736,21 @@ static void ctx_estimate(struct ctx_acct *a, struct ctx_totals *sum)
  * Context: process context, session mutex held.
  * Return: 0 or -ENOMEM.
  */
-int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
+int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum,
+		     struct ctx_cpu_totals *rows, unsigned int *nr_rows)
 {
 	/* An armed session may start meanwhile: read it as a started one. */
 	bool running = ctx_account_running(a);
+	struct ctx_snap *sn;
 	cpumask_var_t ipi;
 	int cpu;
 
 	if (!zalloc_cpumask_var(&ipi, GFP_KERNEL))
 		return -ENOMEM;
+	*nr_rows = 0;
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
-		struct ctx_snap *sn = per_cpu_ptr(a->snap, cpu);
-
+		sn = per_cpu_ptr(a->snap, cpu);
 		/* Stopped, or offline: nothing changes there. */
 		if (!running || !cpu_online(cpu))
 			ctx_snap_take(sn, per_cpu_ptr(a->cpu, cpu));
@@ -713,12 +758,14 @@ int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum)
 			cpumask_set_cpu(cpu, ipi);
 	}
 	on_each_cpu_mask(ipi, ctx_read_cpu, a, 1);
-	for_each_possible_cpu(cpu)
-		ctx_totals_add(sum, per_cpu_ptr(a->snap, cpu), a->nr_events);
+	for_each_possible_cpu(cpu) {
+		sn = per_cpu_ptr(a->snap, cpu);
+		ctx_estimate(a, sn);
+		ctx_totals_add(sum, sn, a->nr_events);
+		ctx_add_row(a, cpu, sn, rows, nr_rows);
+	}
 	cpus_read_unlock();
 	free_cpumask_var(ipi);
-	if (a->estimate)
-		ctx_estimate(a, sum);
 	return 0;
 }
 
@@ -905,10 +952,14 @@ void ctx_account_cpu_down(struct ctx_acct *a, unsigned int cpu)
  *
  * Context: process context, may sleep, session mutex held, CPU hotplug
  * lock held for read, migration disabled.
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENODEV (@a does not count on this CPU: its CPU list) or
+ * -ENOMEM.
  */
 int ctx_account_probe_begin(struct ctx_acct *a)
 {
+	/* No counters here: a probe would measure nothing, and be kept. */
+	if (!cpumask_test_cpu(smp_processor_id(), a->cpus))
+		return -ENODEV;
 	a->probe_save = kmalloc(sizeof(*a->probe_save), GFP_KERNEL_ACCOUNT);
 	if (!a->probe_save)
 		return -ENOMEM;

@@ -8,6 +8,7 @@
 #ifndef _CTXCOUNT_ACCOUNT_H
 #define _CTXCOUNT_ACCOUNT_H
 
+#include <linux/cpumask.h>
 #include <linux/ctxcount.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
@@ -123,11 +124,24 @@ struct ctx_acct_cpu {
 /**
  * struct ctx_snap - what one CPU counted for a session, copied at READ
  * @sum: its sums
+ * @est: per event, the part of @sum's task bucket estimated to be what
+ *	this CPU's excursions left there (CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
  * @direct: bit i: event i has a counter there, read from the registers
  */
 struct ctx_snap {
 	struct ctx_acct_sums sum;
+	u64 est[CTXCOUNT_MAX_EVENTS];
 	u16 direct;
+};
+
+/**
+ * struct ctx_cpu_totals - what a session counted on one CPU, for READ
+ * @cpu: the CPU
+ * @tot: its totals (@direct_cpus: 0 or 1)
+ */
+struct ctx_cpu_totals {
+	unsigned int cpu;
+	struct ctx_totals tot;
 };
 
 /**
@@ -139,6 +153,8 @@ struct ctx_snap {
  * @state_lock: serializes @armed and @started between the exec hook and
  *	STOP
  * @system_wide: every task but the idle tasks is monitored
+ * @cpus: with @system_wide, where: counters exist and intervals open on
+ *	these CPUs only (every possible CPU unless the session has a list)
  * @tasks: else the monitored tasks
  * @cpu: per-CPU state
  * @snap: per CPU, READ's copy of @cpu's sums (READs are serialized)
@@ -162,6 +178,7 @@ struct ctx_acct {
 	raw_spinlock_t state_lock;
 	bool estimate;
 	bool system_wide;
+	cpumask_var_t cpus;
 	struct ctx_taskset *tasks;
 	struct ctx_acct_cpu __percpu *cpu;
 	struct ctx_snap __percpu *snap;
@@ -255,21 +272,23 @@ static __always_inline void ctx_account_boundary(struct ctx_cpu_state *st,
 }
 
 /**
- * ctx_account_monitors() - does @a count @task
+ * ctx_account_monitors() - does @a count @task on this CPU
  * @a: the accounting state
  * @task: a task
  *
  * The set stores task_struct pointers, so a recycled pid never matches.
- * Idle tasks never match.
+ * Idle tasks never match, nor does any task on a CPU a system-wide
+ * session does not count.
  *
- * Context: any context but NMI.
- * Return: true if @a monitors @task.
+ * Context: any context but NMI, preemption disabled.
+ * Return: true if @a monitors @task here.
  */
 static inline bool ctx_account_monitors(struct ctx_acct *a,
 					struct task_struct *task)
 {
 	if (a->system_wide)
-		return !is_idle_task(task);
+		return !is_idle_task(task) &&
+		       cpumask_test_cpu(raw_smp_processor_id(), a->cpus);
 	return ctx_taskset_has(a->tasks, task);
 }
 
@@ -290,7 +309,8 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 
 int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 		     struct ctx_taskset *tasks, bool system_wide,
-		     bool estimate);
+		     const struct cpumask *cpus, bool estimate);
+bool ctx_account_cpu_listed(const struct ctx_acct *a, unsigned int cpu);
 void ctx_account_release_counters(struct ctx_acct *a);
 void ctx_account_destroy(struct ctx_acct *a);
 struct perf_event *ctx_account_first_counter(struct ctx_acct *a,
@@ -303,7 +323,8 @@ void ctx_account_arm(struct ctx_acct *a);
 void ctx_account_exec_start(struct ctx_acct *a);
 void ctx_account_drop_current(struct ctx_acct *a);
 void ctx_account_halt(struct ctx_acct *a);
-int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum);
+int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum,
+		     struct ctx_cpu_totals *rows, unsigned int *nr_rows);
 int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,
 			    struct perf_event **event, struct perf_event **old,
 			    unsigned int gen);

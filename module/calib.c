@@ -467,7 +467,8 @@ static struct {
  * Context: process context, may sleep, session mutex held.
  * Return: 0; -EEXIST when sessions of these events were calibrated
  * already (the run is not needed), -EBUSY when another session is
- * between its begin and end, -ENOMEM, -EAGAIN when kernel mode could not
+ * between its begin and end, -ENOMEM, -ENODEV when @a does not count on
+ * this CPU (a CPU list), -EAGAIN when kernel mode could not
  * be measured first.
  */
 int ctx_calib_user_begin(struct ctx_acct *a, const struct ctx_event_spec *spec,
@@ -478,6 +479,9 @@ int ctx_calib_user_begin(struct ctx_acct *a, const struct ctx_event_spec *spec,
 
 	if (ctx_user.a)
 		return -EBUSY;
+	/* A hint (the caller may move): ctx_account_probe_begin() decides. */
+	if (!ctx_account_cpu_listed(a, raw_smp_processor_id()))
+		return -ENODEV;
 	e = ctx_calib_entry(a, spec);
 	if (!e)
 		return -EAGAIN;

@@ -106,7 +106,8 @@ static void ctx_cpuhp_fill_work(struct work_struct *work)
 
 	/* Unlocked: a CPU that comes up later queues this again. */
 	for_each_online_cpu(cpu)
-		ctx_cpuhp_fill_cpu(s, cpu, creating);
+		if (ctx_account_cpu_listed(&s->acct, cpu))
+			ctx_cpuhp_fill_cpu(s, cpu, creating);
 }
 
 static int ctx_cpuhp_online(unsigned int cpu, struct hlist_node *node)

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "ctxcount" generic netlink family (include/uapi/linux/ctxcount.h):
- * policies, request parsing, replies, and the NETLINK_URELEASE notifier
- * that destroys a closed socket's sessions.
+ * policies, request parsing, the handlers (their replies are built in
+ * nlreply.c), and the NETLINK_URELEASE notifier that destroys a closed
+ * socket's sessions.
  */
+#include <linux/cpumask.h>
 #include <linux/ctxcount.h>
+#include <linux/mm.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
@@ -15,6 +18,7 @@
 #include "compat.h"
 #include "hooks.h"
 #include "netlink.h"
+#include "nlreply.h"
 #include "perm.h"
 #include "session.h"
 
@@ -35,10 +39,16 @@ static ctx_nla_range_const struct netlink_range_validation ctx_nl_pid_range = {
 	.max = PID_MAX_LIMIT,
 };
 
+/* Checked against nr_cpu_ids and cpu_online() in ctx_nl_parse_cpus(). */
+static const struct nla_policy ctx_nl_cpus_policy[CTXCOUNT_CPUS_A_MAX + 1] = {
+	[CTXCOUNT_CPUS_A_CPU] = { .type = NLA_U32 },
+};
+
 static const struct nla_policy ctx_nl_target_policy[CTXCOUNT_TARGET_A_MAX + 1] = {
 	[CTXCOUNT_TARGET_A_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &ctx_nl_pid_range),
 	/* Checked in ctx_nl_parse_target(): unknown bits are -EOPNOTSUPP. */
 	[CTXCOUNT_TARGET_A_FLAGS] = { .type = NLA_U32 },
+	[CTXCOUNT_TARGET_A_CPUS] = NLA_POLICY_NESTED(ctx_nl_cpus_policy),
 };
 
 static const struct nla_policy ctx_nl_new_policy[CTXCOUNT_A_MAX + 1] = {
@@ -50,6 +60,12 @@ static const struct nla_policy ctx_nl_new_policy[CTXCOUNT_A_MAX + 1] = {
 
 static const struct nla_policy ctx_nl_session_policy[CTXCOUNT_A_MAX + 1] = {
 	[CTXCOUNT_A_SESSION_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy ctx_nl_read_policy[CTXCOUNT_A_MAX + 1] = {
+	[CTXCOUNT_A_SESSION_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	/* Checked in ctx_nl_session_read(): unknown bits are -EOPNOTSUPP. */
+	[CTXCOUNT_A_READ_FLAGS] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy ctx_nl_calibrate_policy[CTXCOUNT_A_MAX + 1] = {
@@ -76,6 +92,62 @@ static void ctx_nl_owner(const struct sk_buff *skb, struct genl_info *info,
 	owner->sk = NETLINK_CB(skb).sk;
 }
 
+/*
+ * The CPU list of a system-wide target: each CPU present and online (the
+ * counters are created now), none twice, at least one. perf_event_open()
+ * refuses a CPU event on an offline CPU as well.
+ */
+static int ctx_nl_parse_cpus(const struct nlattr *nest, struct cpumask *cpus,
+			     struct netlink_ext_ack *extack)
+{
+	const struct nlattr *a;
+	int rem;
+	u32 cpu;
+
+	cpumask_clear(cpus);
+	/* The policy admits only CTXCOUNT_CPUS_A_CPU in this nest. */
+	nla_for_each_nested(a, nest, rem) {
+		cpu = nla_get_u32(a);
+		if (cpu >= nr_cpu_ids || !cpu_present(cpu)) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "no such CPU");
+			return -EINVAL;
+		}
+		if (!cpu_online(cpu)) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "CPU is offline");
+			return -ENODEV;
+		}
+		if (cpumask_test_and_set_cpu(cpu, cpus)) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "CPU listed twice");
+			return -EINVAL;
+		}
+	}
+	if (cpumask_empty(cpus)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "empty CPU list");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* @target->cpus: allocated here if the target has a CPU list. */
+static int ctx_nl_parse_target_cpus(struct nlattr **tb,
+				    struct ctx_target *target,
+				    struct netlink_ext_ack *extack)
+{
+	const struct nlattr *nest = tb[CTXCOUNT_TARGET_A_CPUS];
+
+	if (!nest)
+		return 0;
+	if (!(target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a CPU list needs SYSTEM_WIDE");
+		return -EINVAL;
+	}
+	target->cpus = kmalloc(cpumask_size(), GFP_KERNEL);
+	if (!target->cpus)
+		return -ENOMEM;
+	return ctx_nl_parse_cpus(nest, target->cpus, extack);
+}
+
 static int ctx_nl_parse_target(const struct nlattr *nest,
 			       struct ctx_target *target,
 			       struct netlink_ext_ack *extack)
@@ -93,6 +165,9 @@ static int ctx_nl_parse_target(const struct nlattr *nest,
 				    "unknown target flags");
 		return -EOPNOTSUPP;
 	}
+	err = ctx_nl_parse_target_cpus(tb, target, extack);
+	if (err)
+		return err;
 	if (target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) {
 		if (tb[CTXCOUNT_TARGET_A_PID]) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[CTXCOUNT_TARGET_A_PID],
@@ -173,29 +248,6 @@ static int ctx_nl_parse_events(const struct nlattr *nest,
 	return nr;
 }
 
-static int ctx_nl_put_new(struct sk_buff *msg,
-			  const struct ctx_session_report *rep)
-{
-	struct nlattr *events, *event;
-	unsigned int i;
-
-	if (nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, rep->id))
-		return -EMSGSIZE;
-	events = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
-	if (!events)
-		return -EMSGSIZE;
-	for (i = 0; i < rep->nr_events; i++) {
-		event = nla_nest_start(msg, CTXCOUNT_EVENTS_A_EVENT);
-		if (!event ||
-		    nla_put_u32(msg, CTXCOUNT_EVENT_A_INDEX, i) ||
-		    nla_put_s32(msg, CTXCOUNT_EVENT_A_ERROR, rep->error[i]))
-			return -EMSGSIZE;
-		nla_nest_end(msg, event);
-	}
-	nla_nest_end(msg, events);
-	return 0;
-}
-
 /* Reply to @info with what @fill puts after the genl header. */
 static int ctx_nl_reply(struct genl_info *info, size_t size,
 			int (*fill)(struct sk_buff *msg, const void *data),
@@ -223,19 +275,6 @@ static int ctx_nl_reply(struct genl_info *info, size_t size,
 err_free:
 	nlmsg_free(msg);
 	return err;
-}
-
-static size_t ctx_nl_new_size(unsigned int nr_events)
-{
-	size_t event = nla_total_size(0) + 2 * nla_total_size(sizeof(u32));
-
-	return nla_total_size(sizeof(u32)) + nla_total_size(0) +
-	       nr_events * event;
-}
-
-static int ctx_nl_fill_new(struct sk_buff *msg, const void *data)
-{
-	return ctx_nl_put_new(msg, data);
 }
 
 static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
@@ -288,6 +327,8 @@ static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 		ctx_session_del(&nreq->owner, rep->id, NULL);
 out_free:
 	kfree(rep);
+	if (nreq)
+		kfree(nreq->target.cpus);
 	kfree(nreq);
 	return err;
 }
@@ -343,136 +384,51 @@ static int ctx_nl_session_del(struct sk_buff *skb, struct genl_info *info)
 	return ctx_nl_session_op(skb, info, ctx_session_del);
 }
 
-static int ctx_nl_put_u64(struct sk_buff *msg, int type, u64 value, int pad)
+/* READ_FLAGS: 0 or more of enum ctxcount_read_flag; absent is 0. */
+static int ctx_nl_read_flags(struct genl_info *info, u32 *flags)
 {
-	return nla_put_u64_64bit(msg, type, value, pad);
-}
-
-/*
- * Inside CTXCOUNT_EVENT_A_BUCKETS the attribute types are buckets, so the
- * padding type there is CTXCOUNT_BUCKET_UNSPEC.
- */
-static int ctx_nl_put_buckets(struct sk_buff *msg, const u64 *buckets)
-{
-	struct nlattr *nest;
-	int b;
-
-	nest = nla_nest_start(msg, CTXCOUNT_EVENT_A_BUCKETS);
-	if (!nest)
-		return -EMSGSIZE;
-	for (b = CTXCOUNT_BUCKET_TASK; b <= CTXCOUNT_BUCKET_MAX; b++) {
-		if (ctx_nl_put_u64(msg, b, buckets[b], CTXCOUNT_BUCKET_UNSPEC))
-			return -EMSGSIZE;
+	*flags = ctx_nla_get_u32_or_0(info->attrs[CTXCOUNT_A_READ_FLAGS]);
+	if (*flags & ~__CTXCOUNT_READ_F_ALL) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[CTXCOUNT_A_READ_FLAGS],
+				    "unknown read flags");
+		return -EOPNOTSUPP;
 	}
-	nla_nest_end(msg, nest);
 	return 0;
-}
-
-/* Excursion kinds: enum ctx_excursion + 1 is enum ctxcount_excursion. */
-static int ctx_nl_put_excursions(struct sk_buff *msg, const u64 *exc)
-{
-	struct nlattr *nest;
-	int k;
-
-	BUILD_BUG_ON(CTX_NR_EXC != CTXCOUNT_EXCURSION_MAX);
-	BUILD_BUG_ON(CTX_EXC_USER + CTX_EXC_HARDIRQ_THEN_SOFTIRQ + 1 !=
-		     CTXCOUNT_EXCURSION_USER_HARDIRQ_THEN_SOFTIRQ);
-	nest = nla_nest_start(msg, CTXCOUNT_A_EXCURSIONS);
-	if (!nest)
-		return -EMSGSIZE;
-	for (k = 0; k < CTX_NR_EXC; k++) {
-		if (ctx_nl_put_u64(msg, k + 1, exc[k], CTXCOUNT_EXCURSION_UNSPEC))
-			return -EMSGSIZE;
-	}
-	nla_nest_end(msg, nest);
-	return 0;
-}
-
-static int ctx_nl_put_event(struct sk_buff *msg,
-			    const struct ctx_session_report *rep,
-			    unsigned int i)
-{
-	const struct ctx_totals *t = &rep->tot;
-	struct nlattr *nest;
-
-	nest = nla_nest_start(msg, CTXCOUNT_EVENTS_A_EVENT);
-	if (!nest ||
-	    nla_put_u32(msg, CTXCOUNT_EVENT_A_INDEX, i) ||
-	    nla_put_s32(msg, CTXCOUNT_EVENT_A_ERROR, rep->error[i]) ||
-	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_FULL, t->full[i],
-			   CTXCOUNT_EVENT_A_PAD) ||
-	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_TIME_ENABLED, t->enabled,
-			   CTXCOUNT_EVENT_A_PAD) ||
-	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_TIME_RUNNING, t->running[i],
-			   CTXCOUNT_EVENT_A_PAD) ||
-	    ctx_nl_put_buckets(msg, t->buckets[i]) ||
-	    nla_put_u32(msg, CTXCOUNT_EVENT_A_DIRECT_CPUS, t->direct_cpus[i]))
-		return -EMSGSIZE;
-	nla_nest_end(msg, nest);
-	return 0;
-}
-
-static int ctx_nl_fill_read(struct sk_buff *msg, const void *data)
-{
-	const struct ctx_session_report *rep = data;
-	struct nlattr *events;
-	unsigned int i;
-
-	if (nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, rep->id) ||
-	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_SEEN, rep->tasks_seen,
-			   CTXCOUNT_A_PAD) ||
-	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_LOST, rep->tasks_lost,
-			   CTXCOUNT_A_PAD) ||
-	    nla_put_u32(msg, CTXCOUNT_A_TASKS_NOW, rep->tasks_now) ||
-	    nla_put_u32(msg, CTXCOUNT_A_CPUS_LOST, rep->cpus_lost) ||
-	    ctx_nl_put_excursions(msg, rep->tot.excursions))
-		return -EMSGSIZE;
-	events = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
-	if (!events)
-		return -EMSGSIZE;
-	for (i = 0; i < rep->nr_events; i++) {
-		if (ctx_nl_put_event(msg, rep, i))
-			return -EMSGSIZE;
-	}
-	nla_nest_end(msg, events);
-	return 0;
-}
-
-static size_t ctx_nl_read_size(unsigned int nr_events)
-{
-	size_t u64_attr = nla_total_size_64bit(sizeof(u64));
-	size_t buckets = nla_total_size(0) + CTXCOUNT_BUCKET_MAX * u64_attr;
-	size_t event = nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) +
-		       3 * u64_attr + buckets;
-	size_t excursions = nla_total_size(0) +
-			    CTXCOUNT_EXCURSION_MAX * u64_attr;
-
-	return 3 * nla_total_size(sizeof(u32)) + 2 * u64_attr + excursions +
-	       nla_total_size(0) + nr_events * event;
 }
 
 static int ctx_nl_session_read(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ctx_session_report *rep;
 	struct ctx_owner owner;
-	u32 id;
+	u32 id, flags;
 	int err;
 
 	err = ctx_nl_session_id(info, &id);
+	if (!err)
+		err = ctx_nl_read_flags(info, &flags);
 	if (err)
 		return err;
 	rep = kzalloc(sizeof(*rep), GFP_KERNEL);
 	if (!rep)
 		return -ENOMEM;
+	if (flags & CTXCOUNT_READ_F_PER_CPU) {
+		rep->cpu = kvcalloc(num_possible_cpus(), sizeof(*rep->cpu),
+				    GFP_KERNEL);
+		if (!rep->cpu) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+	}
 	ctx_nl_owner(skb, info, &owner);
 	err = ctx_session_read(&owner, id, rep, info->extack);
 	if (err) {
 		ctx_nl_session_err(info, err);
 		goto out_free;
 	}
-	err = ctx_nl_reply(info, ctx_nl_read_size(rep->nr_events),
-			   ctx_nl_fill_read, rep);
+	err = ctx_nl_reply(info, ctx_nl_read_size(rep), ctx_nl_fill_read, rep);
 out_free:
+	kvfree(rep->cpu);
 	kfree(rep);
 	return err;
 }
@@ -538,7 +494,7 @@ static const struct genl_ops ctx_nl_ops[] = {
 	{
 		.cmd = CTXCOUNT_CMD_SESSION_READ,
 		.doit = ctx_nl_session_read,
-		.policy = ctx_nl_session_policy,
+		.policy = ctx_nl_read_policy,
 		.maxattr = CTXCOUNT_A_MAX,
 	},
 	{

@@ -13,7 +13,11 @@
  * generic netlink handler runs in the sender's context, so the fd is
  * resolved in the sender's file table: only what perf gave this sender
  * proves anything. Root proves its events too (perf applies LSM and
- * seccomp to root as well).
+ * seccomp to root as well). One CPU event proves a system-wide session
+ * on every CPU of its CPU list: perf_event_open()'s checks of a CPU
+ * event (perf_allow_cpu(), security_perf_event_open()) do not depend on
+ * which CPU, only that it is online, which SESSION_NEW checks for each
+ * listed CPU (netlink.c).
  *
  * Exec and exit: where perf detaches a task's events (perf_event_exit_task(),
  * called at exit and at an exec of an image that is not SUID_DUMP_USER),

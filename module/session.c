@@ -123,6 +123,7 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq)
 		goto err_taskset;
 	if (ctx_account_init(&s->acct, nreq->nr_events, &s->tasks,
 			     nreq->target.flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+			     nreq->target.cpus,
 			     !(nreq->flags & CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE)))
 		goto err_taskset;
 	s->owner = nreq->owner;
@@ -519,7 +520,7 @@ int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		goto out_unlock;
 	}
 	memset(&rep->tot, 0, sizeof(rep->tot));
-	err = ctx_account_read(&s->acct, &rep->tot);
+	err = ctx_account_read(&s->acct, &rep->tot, rep->cpu, &rep->nr_cpus);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "no memory to read the session");
 		goto out_unlock;
@@ -559,6 +560,8 @@ int ctx_session_calibrate(const struct ctx_owner *owner, u32 id, u32 step,
 	} else {
 		err = ctx_calib_user_begin(&s->acct, s->spec,
 					   step == CTXCOUNT_CALIBRATE_STORM_BEGIN);
+		if (err == -ENODEV)
+			NL_SET_ERR_MSG_MOD(extack, "the session's CPU list leaves out the caller's CPU");
 	}
 	mutex_unlock(&ctx_lock);
 	return err;

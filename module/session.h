@@ -14,6 +14,7 @@
 #include "limits.h"
 #include "taskset.h"
 
+struct cpumask;
 struct file;
 struct net;
 struct netlink_ext_ack;
@@ -40,10 +41,13 @@ struct ctx_owner {
  * struct ctx_target - what to monitor
  * @pid: a process in the caller's pid namespace (0 with system-wide)
  * @flags: enum ctxcount_target_flag bits
+ * @cpus: with system-wide, the CPUs to count on (online when checked);
+ *	NULL: every CPU
  */
 struct ctx_target {
 	pid_t pid;
 	u32 flags;
+	struct cpumask *cpus;
 };
 
 /**
@@ -131,6 +135,9 @@ struct ctx_session {
  * @tasks_now: tasks in the monitored set now (0 for system-wide)
  * @cpus_lost: see struct ctx_session
  * @tot: totals over all CPUs
+ * @cpu: NULL, or room for a row per possible CPU, which READ fills with
+ *	the per-CPU totals (ctx_account_read())
+ * @nr_cpus: the rows READ filled
  */
 struct ctx_session_report {
 	u32 id;
@@ -141,6 +148,8 @@ struct ctx_session_report {
 	u32 tasks_now;
 	u32 cpus_lost;
 	struct ctx_totals tot;
+	struct ctx_cpu_totals *cpu;
+	unsigned int nr_cpus;
 };
 
 int ctx_session_new(const struct ctx_new_req *nreq,

@@ -139,6 +139,65 @@ static void parse_event(struct nlattr *nest, struct cst_ev_res *r)
 	}
 }
 
+static void parse_excursions(struct nlattr *nest, uint64_t *exc)
+{
+	struct nlattr *a;
+	int rem;
+
+	nla_for_each_nested(a, nest, rem) {
+		if (nla_type(a) > CTXCOUNT_EXCURSION_UNSPEC &&
+		    nla_type(a) <= CTXCOUNT_EXCURSION_MAX && nla_len(a) == 8)
+			exc[nla_type(a)] = nla_get_u64(a);
+	}
+}
+
+static void parse_cpu(struct nlattr *nest, struct cst_cpu_res *c)
+{
+	struct nlattr *tb[CTXCOUNT_CPU_A_MAX + 1];
+	struct nlattr *ev;
+	int rem;
+
+	memset(c, 0, sizeof(*c));
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse_nested(tb, CTXCOUNT_CPU_A_MAX, nest, NULL))
+		return;
+	if (tb[CTXCOUNT_CPU_A_CPU]) {
+		c->has_cpu = true;
+		c->cpu = nla_get_u32(tb[CTXCOUNT_CPU_A_CPU]);
+	}
+	if (tb[CTXCOUNT_CPU_A_EXCURSIONS]) {
+		c->has_excursions = true;
+		parse_excursions(tb[CTXCOUNT_CPU_A_EXCURSIONS], c->exc);
+	}
+	if (!tb[CTXCOUNT_CPU_A_EVENTS])
+		return;
+	c->has_events = true;
+	nla_for_each_nested(ev, tb[CTXCOUNT_CPU_A_EVENTS], rem) {
+		if (nla_type(ev) != CTXCOUNT_EVENTS_A_EVENT ||
+		    c->nev == CTXCOUNT_MAX_EVENTS)
+			continue;
+		parse_event(ev, &c->ev[c->nev++]);
+	}
+}
+
+/* What the per-attribute parse cannot see: repeated and unknown types. */
+static void parse_top_level(struct genlmsghdr *g, struct cst_res *res)
+{
+	struct nlattr *a;
+	int rem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		if (nla_type(a) < 64)
+			res->attr_seen |= 1ULL << nla_type(a);
+		if (nla_type(a) != CTXCOUNT_A_CPU)
+			continue;
+		if (res->ncpu == CST_MAX_CPUS)
+			res->cpu_overflow++;
+		else
+			parse_cpu(a, &res->cpu[res->ncpu++]);
+	}
+}
+
 static void parse_reply(struct nlmsghdr *nlh, struct cst_res *res)
 {
 	struct genlmsghdr *g = NLMSG_DATA(nlh);
@@ -147,6 +206,7 @@ static void parse_reply(struct nlmsghdr *nlh, struct cst_res *res)
 	int rem;
 
 	res->replied = true;
+	parse_top_level(g, res);
 	memset(tb, 0, sizeof(tb));
 	if (nla_parse(tb, CTXCOUNT_A_MAX, genlmsg_attrdata(g, 0),
 		      genlmsg_attrlen(g, 0), NULL))
@@ -177,11 +237,7 @@ static void parse_reply(struct nlmsghdr *nlh, struct cst_res *res)
 	}
 	if (tb[CTXCOUNT_A_EXCURSIONS]) {
 		res->has_excursions = true;
-		nla_for_each_nested(ev, tb[CTXCOUNT_A_EXCURSIONS], rem) {
-			if (nla_type(ev) > CTXCOUNT_EXCURSION_UNSPEC &&
-			    nla_type(ev) <= CTXCOUNT_EXCURSION_MAX && nla_len(ev) == 8)
-				res->exc[nla_type(ev)] = nla_get_u64(ev);
-		}
+		parse_excursions(tb[CTXCOUNT_A_EXCURSIONS], res->exc);
 	}
 	if (!tb[CTXCOUNT_A_EVENTS])
 		return;
@@ -338,9 +394,12 @@ struct nl_msg *cst_msg(struct cst_sock *s, uint8_t cmd)
 	return m;
 }
 
-int cst_put_target(struct nl_msg *m, int pid, uint32_t flags)
+int cst_put_target_cpus(struct nl_msg *m, int pid, uint32_t flags,
+			const int *cpus, int n)
 {
 	struct nlattr *t = nla_nest_start(m, CTXCOUNT_A_TARGET | NLA_F_NESTED);
+	struct nlattr *list;
+	int i;
 
 	if (!t)
 		return -EMSGSIZE;
@@ -348,8 +407,25 @@ int cst_put_target(struct nl_msg *m, int pid, uint32_t flags)
 		return -EMSGSIZE;
 	if (nla_put_u32(m, CTXCOUNT_TARGET_A_FLAGS, flags))
 		return -EMSGSIZE;
+	/* libnl's nla_nest_end() drops an empty nest: put it by hand. */
+	if (n == 0 && nla_put(m, CTXCOUNT_TARGET_A_CPUS | NLA_F_NESTED, 0, NULL))
+		return -EMSGSIZE;
+	if (n > 0) {
+		list = nla_nest_start(m, CTXCOUNT_TARGET_A_CPUS | NLA_F_NESTED);
+		if (!list)
+			return -EMSGSIZE;
+		for (i = 0; i < n; i++)
+			if (nla_put_u32(m, CTXCOUNT_CPUS_A_CPU, cpus[i]))
+				return -EMSGSIZE;
+		nla_nest_end(m, list);
+	}
 	nla_nest_end(m, t);
 	return 0;
+}
+
+int cst_put_target(struct nl_msg *m, int pid, uint32_t flags)
+{
+	return cst_put_target_cpus(m, pid, flags, NULL, -1);
 }
 
 int cst_put_events_fds(struct nl_msg *m, const struct cst_ev *ev, int n,
@@ -477,6 +553,49 @@ int cst_new(struct cst_sock *s, int pid, uint32_t tflags,
 	ret = cst_new_fds(s, pid, tflags, ev, n, fds, res, ack);
 	cst_proofs_close(fds, n);
 	return ret;
+}
+
+int cst_new_cpus(struct cst_sock *s, const struct cst_ev *ev, int n,
+		 const int *cpus, int ncpu, struct cst_res *res,
+		 struct cst_ack *ack)
+{
+	const uint32_t tflags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
+	int fds[CTXCOUNT_MAX_EVENTS + 8];
+	struct nl_msg *m;
+	int ret;
+
+	if (n < 0 || n > (int)(sizeof(fds) / sizeof(fds[0])))
+		return -E2BIG;
+	ret = cst_proofs_open(-1, tflags, ev, n, fds, ack);
+	if (ret)
+		return ret;
+	m = cst_msg(s, CTXCOUNT_CMD_SESSION_NEW);
+	if (!m) {
+		ret = -ENOMEM;
+	} else if (cst_put_target_cpus(m, -1, tflags, cpus, ncpu) ||
+		   cst_put_events_fds(m, ev, n, fds)) {
+		nlmsg_free(m);
+		ret = -EMSGSIZE;
+	} else {
+		ret = cst_xfer(s, m, res, ack);
+	}
+	cst_proofs_close(fds, n);
+	return ret;
+}
+
+int cst_read(struct cst_sock *s, uint32_t id, uint32_t flags,
+	     struct cst_res *res, struct cst_ack *ack)
+{
+	struct nl_msg *m = cst_msg(s, CTXCOUNT_CMD_SESSION_READ);
+
+	if (!m)
+		return -ENOMEM;
+	if (nla_put_u32(m, CTXCOUNT_A_SESSION_ID, id) ||
+	    (flags && nla_put_u32(m, CTXCOUNT_A_READ_FLAGS, flags))) {
+		nlmsg_free(m);
+		return -EMSGSIZE;
+	}
+	return cst_xfer(s, m, res, ack);
 }
 
 int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,

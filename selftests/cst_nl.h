@@ -58,6 +58,18 @@ struct cst_ev_res {
 	uint32_t direct_cpus;		/* CPUs reading its register */
 };
 
+/* Room for a READ's per-CPU nests (CTXCOUNT_A_CPU) in a struct cst_res. */
+#define CST_MAX_CPUS 8
+
+/* One CTXCOUNT_A_CPU nest of a READ reply. */
+struct cst_cpu_res {
+	bool has_cpu, has_excursions, has_events;
+	uint32_t cpu;
+	uint64_t exc[CTXCOUNT_EXCURSION_MAX + 1];
+	int nev;
+	struct cst_ev_res ev[CTXCOUNT_MAX_EVENTS];
+};
+
 /* A parsed ctxcount reply (NEW, READ or STATS). */
 struct cst_res {
 	bool has_id, has_seen, has_lost, has_now, has_sessions, has_features;
@@ -70,6 +82,11 @@ struct cst_res {
 	int nev;
 	struct cst_ev_res ev[CTXCOUNT_MAX_EVENTS + 8];
 	bool replied;			/* a reply message came back */
+	/* bit t: a top-level attribute of type t (< 64) came, once or more */
+	uint64_t attr_seen;
+	int ncpu;			/* CTXCOUNT_A_CPU nests, in order */
+	int cpu_overflow;		/* those beyond CST_MAX_CPUS */
+	struct cst_cpu_res cpu[CST_MAX_CPUS];
 };
 
 #define CST_EV_SW(cfg, fl, nm) { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg, fl, nm }
@@ -85,6 +102,12 @@ int cst_fd(struct cst_sock *s);
 struct nl_msg *cst_msg(struct cst_sock *s, uint8_t cmd);
 /* Append the TARGET nest (pid < 0: no PID attribute). */
 int cst_put_target(struct nl_msg *m, int pid, uint32_t flags);
+/*
+ * The same with a CTXCOUNT_TARGET_A_CPUS nest of @n CPUs (n < 0: none;
+ * 0: an empty nest).
+ */
+int cst_put_target_cpus(struct nl_msg *m, int pid, uint32_t flags,
+			const int *cpus, int n);
 /* Append the EVENTS nest; fds[i] >= 0 is event i's PERF_FD (NULL: none). */
 int cst_put_events_fds(struct nl_msg *m, const struct cst_ev *ev, int n,
 		       const int *fds);
@@ -126,6 +149,16 @@ int cst_new_fds(struct cst_sock *s, int pid, uint32_t tflags,
 		struct cst_res *res, struct cst_ack *ack);
 int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
 	    struct cst_res *res, struct cst_ack *ack);
+/*
+ * A SYSTEM_WIDE SESSION_NEW on the CPUs cpus[0..ncpu-1] (ncpu < 0: no
+ * list), with proofs opened here as cst_new() opens them.
+ */
+int cst_new_cpus(struct cst_sock *s, const struct cst_ev *ev, int n,
+		 const int *cpus, int ncpu, struct cst_res *res,
+		 struct cst_ack *ack);
+/* READ with CTXCOUNT_A_READ_FLAGS @flags (absent when 0). */
+int cst_read(struct cst_sock *s, uint32_t id, uint32_t flags,
+	     struct cst_res *res, struct cst_ack *ack);
 /*
  * The user-mode calibration ctxstat runs before START (calibrate.c there):
  * a fixed loop on this CPU, quiet and under the module's timer. 0 when the

@@ -5,7 +5,8 @@
  * Several threads, each with several raw generic netlink sockets, send a
  * mix of requests built from the real policies (include/uapi/linux/
  * ctxcount.h, module/netlink.c): valid SESSION_NEW on this process, a
- * forking child or the whole system, then START/READ/STOP/DEL on the ids
+ * forking child or the whole system (some with a CPU list, some of them
+ * bad), then START/READ (some per CPU)/STOP/DEL on the ids
  * they got back, in random order, on the right and on the wrong socket;
  * and the same messages mutated (bytes flipped, truncated messages and
  * attributes, wrong lengths and types, oversized attributes, garbage and
@@ -390,6 +391,23 @@ static void fz_put_event(struct fz_thread *t, struct fz_msg *m,
 	fz_nest_end(m, e);
 }
 
+/*
+ * A CPU list: mostly CPUs that exist (one may be offline: the hotplug
+ * thread), sometimes empty, a CPU twice, or one that does not exist.
+ */
+static void fz_put_cpus(struct fz_thread *t, struct fz_msg *m)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	size_t n = fz_nest(m, CTXCOUNT_TARGET_A_CPUS);
+	int i, nr = chance(t, 5) ? 0 : 1 + rn(t, ncpu);
+
+	for (i = 0; i < nr; i++)
+		fz_u32(m, CTXCOUNT_CPUS_A_CPU,
+		       chance(t, 90) ? (uint32_t)i : chance(t, 50) ? rn(t, ncpu) :
+		       (uint32_t)rnd(t));
+	fz_nest_end(m, n);
+}
+
 static void fz_put_new_body(struct fz_thread *t, struct fz_msg *m)
 {
 	uint32_t tflags = fz_target_flags(t);
@@ -402,6 +420,8 @@ static void fz_put_new_body(struct fz_thread *t, struct fz_msg *m)
 		fz_u32(m, CTXCOUNT_TARGET_A_PID, pid);
 	if (tflags || chance(t, 50))
 		fz_u32(m, CTXCOUNT_TARGET_A_FLAGS, tflags);
+	if (chance(t, (tflags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) ? 40 : 3))
+		fz_put_cpus(t, m);
 	fz_nest_end(m, n);
 
 	nev = 1 + rn(t, 4);
@@ -458,9 +478,14 @@ static void fz_put_request(struct fz_thread *t, struct fz_msg *m,
 	case CTXCOUNT_CMD_SESSION_NEW:
 		fz_put_new_body(t, m);
 		break;
+	case CTXCOUNT_CMD_SESSION_READ:
+		fz_u32(m, CTXCOUNT_A_SESSION_ID, fz_session_id(t, s));
+		if (chance(t, 40))
+			fz_u32(m, CTXCOUNT_A_READ_FLAGS,
+			       chance(t, 90) ? CTXCOUNT_READ_F_PER_CPU : (uint32_t)rnd(t));
+		break;
 	case CTXCOUNT_CMD_SESSION_START:
 	case CTXCOUNT_CMD_SESSION_STOP:
-	case CTXCOUNT_CMD_SESSION_READ:
 		fz_u32(m, CTXCOUNT_A_SESSION_ID, fz_session_id(t, s));
 		break;
 	case CTXCOUNT_CMD_SESSION_DEL:

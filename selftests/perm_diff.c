@@ -4,12 +4,12 @@
  * for kernel.perf_event_paranoid 3, 2, 1, 0 and -1, as an unprivileged
  * user (uid 65534) and as a user with CAP_PERFMON only (util-linux
  * setpriv, ambient), on the user's own command, another user's process
- * (-p) and the whole system (-a), with a user-mode and a kernel-mode
- * event: ctxstat counts exactly when perf stat does, under the same name
- * (perf's fallback to user mode renames task-clock to task-clock:u), says
- * the fallback as perf -v says it, and when refused says which sysctl and
- * capability would allow it. "Allowed" comes from perf's own behaviour
- * here, not from a table. Also: raw events (arm64's PMU), and a seccomp
+ * (-p), the whole system (-a) and CPU 0 (-C 0), with a user-mode and a
+ * kernel-mode event: ctxstat counts exactly when perf stat does, under
+ * the same name (perf's fallback to user mode renames task-clock to
+ * task-clock:u), says the fallback as perf -v says it, and when refused
+ * says which sysctl and capability would allow it. "Allowed" comes from
+ * perf's own behaviour here, not from a table. Also: raw events (arm64's PMU), and a seccomp
  * filter that fails perf_event_open() stops ctxstat as it stops perf.
  */
 #include <errno.h>
@@ -28,10 +28,11 @@
 #define OTHER_USER 65533
 
 enum who { UNPRIVILEGED, PERFMON_ONLY };
-enum target { OWN, OTHER_USERS, SYSTEM_WIDE };
+enum target { OWN, OTHER_USERS, SYSTEM_WIDE, CPU_LIST };
 
 static const char *const who_names[] = { "uid 65534", "uid 65534 with CAP_PERFMON" };
-static const char *const target_names[] = { "own command", "-p (another user's)", "-a" };
+static const char *const target_names[] = { "own command", "-p (another user's)", "-a",
+					     "-C 0" };
 
 /* One tool's answer. */
 struct answer {
@@ -64,7 +65,8 @@ FIXTURE_VARIANT_ADD(diff, pn##_##wn##_##tn##_kernel) {			\
 #define DIFF_TARGETS(p, pn, w, wn)					\
 	DIFF_CASE(p, pn, w, wn, OWN, own);				\
 	DIFF_CASE(p, pn, w, wn, OTHER_USERS, other);			\
-	DIFF_CASE(p, pn, w, wn, SYSTEM_WIDE, all)
+	DIFF_CASE(p, pn, w, wn, SYSTEM_WIDE, all);			\
+	DIFF_CASE(p, pn, w, wn, CPU_LIST, cpus)
 
 #define DIFF_WHO(p, pn)							\
 	DIFF_TARGETS(p, pn, UNPRIVILEGED, user);			\
@@ -143,6 +145,9 @@ static int build_argv(char **argv, bool perf, enum who who, enum target target,
 		argv[n++] = pidbuf;
 	} else if (target == SYSTEM_WIDE) {
 		argv[n++] = "-a";
+	} else if (target == CPU_LIST) {
+		argv[n++] = "-C";
+		argv[n++] = "0";
 	}
 	argv[n++] = "--";
 	if (target == OWN) {

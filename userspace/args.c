@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "cpulist.h"
 #include "util.h"
 
 enum {
@@ -30,6 +31,8 @@ static const struct option long_options[] = {
 	{ "output",		required_argument,	NULL, 'o' },
 	{ "pid",		required_argument,	NULL, 'p' },
 	{ "all-cpus",		no_argument,		NULL, 'a' },
+	{ "cpu",		required_argument,	NULL, 'C' },
+	{ "no-aggr",		no_argument,		NULL, 'A' },
 	{ "interval-print",	required_argument,	NULL, 'I' },
 	{ "summary",		no_argument,		NULL, OPT_SUMMARY },
 	{ "verbose",		no_argument,		NULL, 'v' },
@@ -50,7 +53,7 @@ void ctx_args_usage(FILE *f)
 {
 	fputs(
 "Usage: ctxstat [<options>] [--] <command> [<args>]\n"
-"       ctxstat [<options>] -p <pid> | -a [<command>]\n"
+"       ctxstat [<options>] -p <pid> | -a | -C <cpus> [-A] [<command>]\n"
 "       ctxstat compare [<options>] [--] <command A> --- <command B>\n"
 "       ctxstat report [<options>] <file.json>...\n"
 "\n"
@@ -67,6 +70,9 @@ void ctx_args_usage(FILE *f)
 "    -p, --pid <pid>       count an existing process (and children it forks)\n"
 "                          until it exits or Ctrl-C, or while <command> runs\n"
 "    -a, --all-cpus        count every task (system wide); needs CAP_PERFMON\n"
+"    -C, --cpu <cpus>      system wide on these CPUs only: perf's list\n"
+"                          syntax, e.g. 0,2-3\n"
+"    -A, --no-aggr         with -a or -C, a row per CPU (perf's CPU<n>)\n"
 "    -I, --interval-print <ms>\n"
 "                          print the counts of every <ms> milliseconds (at\n"
 "                          least 10) as they go, perf's interval format\n"
@@ -197,6 +203,24 @@ static int parse_positive(const char *s, long max, long *out)
 	return 0;
 }
 
+/* -C: system wide on a CPU list, as perf's -C (checked for syntax here). */
+static int check_cpu_list(struct ctx_args *a, const char *arg,
+			  char *err, size_t errlen)
+{
+	struct ctx_cpulist *l = malloc(sizeof(*l));
+	int ret;
+
+	if (!l)
+		return ctx_err(err, errlen, "out of memory");
+	ret = ctx_cpulist_parse(l, arg, err, errlen);
+	free(l);
+	if (ret)
+		return ret;
+	a->cpu_list = arg;
+	a->system_wide = true;
+	return 0;
+}
+
 static int handle_option(struct ctx_args *a, int c, const char *arg,
 			 char *err, size_t errlen)
 {
@@ -237,6 +261,12 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case 'a':
 		a->system_wide = true;
+		a->all_cpus = true;
+		return 0;
+	case 'C':
+		return check_cpu_list(a, arg, err, errlen);
+	case 'A':
+		a->no_aggr = true;
 		return 0;
 	case 'I':
 		if (parse_positive(arg, INT_MAX, &v))
@@ -332,6 +362,25 @@ static int check_interval(struct ctx_args *a, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * -A: perf's refusal without -a/-C. One run's CPUs: nothing to average
+ * or save per CPU (ctxstat's choice; perf prints per-CPU means).
+ */
+static int check_no_aggr(struct ctx_args *a, char *err, size_t errlen)
+{
+	if (!a->no_aggr)
+		return 0;
+	if (!a->system_wide)
+		return ctx_err(err, errlen,
+			       "both cgroup and no-aggregation modes only available in system-wide mode");
+	if (a->repeat > 1 || a->repeat_until)
+		return ctx_err(err, errlen,
+			       "-A prints the CPUs of one run: -r and --repeat-until do not apply");
+	if (a->save)
+		return ctx_err(err, errlen, "--save keeps whole runs' totals: not with -A");
+	return 0;
+}
+
 /* Combinations that perf rejects too, or that would leave nothing to count. */
 static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 {
@@ -340,7 +389,8 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 	if (a->field_sep && a->json)
 		return ctx_err(err, errlen, "-x and -j are exclusive");
 	if (a->pid && a->system_wide)
-		return ctx_err(err, errlen, "-p and -a are exclusive");
+		return ctx_err(err, errlen, a->cpu_list ? "-p and -C are exclusive" :
+				       "-p and -a are exclusive");
 	if (!a->cmd && !a->pid && !a->system_wide)
 		return ctx_err(err, errlen,
 			       "a command, -p <pid> or -a is required");
@@ -358,6 +408,8 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 	if (a->null_run && (a->repeat_until || a->save))
 		return ctx_err(err, errlen,
 			       "-n counts nothing to repeat on or save");
+	if (check_no_aggr(a, err, errlen))
+		return -1;
 	return check_interval(a, err, errlen);
 }
 
@@ -370,7 +422,7 @@ static int parse(struct ctx_args *a, int argc, char **argv,
 	a->repeat = 1;
 	optind = 0;	/* full getopt reset: parse may run more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:r:nx:jo:p:aI:vh",
+	while ((c = getopt_long(argc, argv, "+:e:r:nx:jo:p:aC:AI:vh",
 				long_options, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return bad_option(c, argv, err, errlen);
@@ -429,9 +481,9 @@ int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 	if (a->help)
 		return 0;
 	if (a->pid || a->system_wide || a->null_run || a->list || a->json ||
-	    a->breakdown || a->interval_ms || a->summary)
+	    a->breakdown || a->interval_ms || a->summary || a->no_aggr)
 		return ctx_err(err, errlen,
-			       "compare runs two commands: -p, -a, -n, -j, -I, --summary, --list and --breakdown do not apply");
+			       "compare runs two commands: -p, -a, -C, -A, -n, -j, -I, --summary, --list and --breakdown do not apply");
 	if (!a->cmd)
 		return ctx_err(err, errlen,
 			       "two commands are needed: <command A> --- <command B>");

@@ -22,7 +22,10 @@ struct ctx_args {
 	bool json;
 	const char *output;	/* file name, NULL for stderr */
 	pid_t pid;		/* 0: none */
-	bool system_wide;
+	bool system_wide;	/* -a, or implied by -C */
+	bool all_cpus;		/* -a itself */
+	const char *cpu_list;	/* -C: "0,2-3", syntax checked; NULL: all */
+	bool no_aggr;		/* -A: a row per CPU */
 	int verbose;
 	bool breakdown;
 	bool help;

@@ -40,13 +40,14 @@ static int calibrate_run(struct ctx_nl *nl, uint32_t id, uint32_t begin)
 	return ctx_nl_session_calibrate(nl, id, CTXCOUNT_CALIBRATE_END);
 }
 
-int ctx_calibrate(struct ctx_nl *nl, uint32_t id)
+int ctx_calibrate(struct ctx_nl *nl, uint32_t id, int cpu)
 {
 	cpu_set_t old, one;
-	int cpu, tries, err = -EAGAIN;
+	int tries, err = -EAGAIN;
 
 	/* Both runs on one CPU: the module's timer is pinned to it. */
-	cpu = sched_getcpu();
+	if (cpu < 0)
+		cpu = sched_getcpu();
 	if (cpu < 0 || sched_getaffinity(0, sizeof(old), &old))
 		return -errno;
 	CPU_ZERO(&one);

@@ -13,11 +13,12 @@
 #include "nlclient.h"
 
 /*
- * Calibrate session @id (created, not started). Best effort: returns 0
- * when the module has its figures (measured now or already known), else
- * the last error; without them the module estimates hardirqs from user
- * mode with its kernel-mode figures.
+ * Calibrate session @id (created, not started) on CPU @cpu (-1: the one
+ * ctxstat is on; a -C session has counters on its CPUs only). Best
+ * effort: returns 0 when the module has its figures (measured now or
+ * already known), else the last error; without them the module
+ * estimates hardirqs from user mode with its kernel-mode figures.
  */
-int ctx_calibrate(struct ctx_nl *nl, uint32_t id);
+int ctx_calibrate(struct ctx_nl *nl, uint32_t id, int cpu);
 
 #endif /* CTXSTAT_CALIBRATE_H */

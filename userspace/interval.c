@@ -15,10 +15,22 @@
 #include "interval.h"
 #include "stats.h"
 
-void ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
-		       const struct ctx_series *s, unsigned int ms)
+int ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
+		      const struct ctx_series *s, unsigned int ms,
+		      int cpu_rows)
 {
 	memset(iv, 0, sizeof(*iv));
+	if (cpu_rows) {
+		iv->prev_cpus.cap = cpu_rows;
+		iv->prev_cpus.v = calloc(cpu_rows, sizeof(*iv->prev_cpus.v));
+		iv->cpu_ids = calloc(cpu_rows, sizeof(*iv->cpu_ids));
+		iv->cpu_delta = calloc((size_t)cpu_rows * CTXCOUNT_MAX_EVENTS,
+				       sizeof(*iv->cpu_delta));
+		if (!iv->prev_cpus.v || !iv->cpu_ids || !iv->cpu_delta) {
+			ctx_interval_free(iv);
+			return -ENOMEM;
+		}
+	}
 	iv->o = *o;
 	iv->o.interval = true;
 	iv->s = *s;
@@ -26,7 +38,10 @@ void ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
 	iv->s.runs = 1;
 	iv->s.elapsed_ns = &iv->wall;
 	iv->s.show_rusage = false;
+	iv->s.cpu_ids = iv->cpu_ids;
+	iv->s.cpu_counters = iv->cpu_delta;
 	iv->ms = ms;
+	return 0;
 }
 
 void ctx_interval_free(struct ctx_interval *iv)
@@ -35,6 +50,14 @@ void ctx_interval_free(struct ctx_interval *iv)
 
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
 		ctx_counter_free(&iv->delta[i]);
+	for (i = 0; iv->cpu_delta && i < iv->prev_cpus.cap * CTXCOUNT_MAX_EVENTS; i++)
+		ctx_counter_free(&iv->cpu_delta[i]);
+	free(iv->cpu_delta);
+	free(iv->cpu_ids);
+	free(iv->prev_cpus.v);
+	memset(&iv->prev_cpus, 0, sizeof(iv->prev_cpus));
+	iv->cpu_delta = NULL;
+	iv->cpu_ids = NULL;
 	ctx_sample_free(&iv->wall);
 }
 
@@ -70,13 +93,53 @@ static int set_delta(struct ctx_counter_values *c,
 	return err;
 }
 
+/* The previous READ's values of @cpu, or NULL when it had none. */
+static const struct ctx_nl_cpu_val *prev_cpu(const struct ctx_interval *iv,
+					     int cpu)
+{
+	int k;
+
+	for (k = 0; k < iv->prev_cpus.nr; k++)
+		if (iv->prev_cpus.v[k].cpu == cpu)
+			return &iv->prev_cpus.v[k];
+	return NULL;
+}
+
+/* -A: each CPU's deltas; @cpus becomes the previous READ's. */
+static int set_cpu_deltas(struct ctx_interval *iv,
+			  const struct ctx_nl_cpus *cpus)
+{
+	static const struct ctx_nl_cpu_val zero;
+	const struct ctx_nl_cpu_val *v, *p;
+	int k, i, err = 0;
+
+	if (cpus->nr > iv->prev_cpus.cap)
+		return -E2BIG;
+	for (k = 0; k < cpus->nr && !err; k++) {
+		v = &cpus->v[k];
+		p = prev_cpu(iv, v->cpu) ?: &zero;
+		iv->cpu_ids[k] = v->cpu;
+		for (i = 0; i < iv->s.events->nr_counters && !err; i++)
+			err = set_delta(&iv->cpu_delta[k * CTXCOUNT_MAX_EVENTS + i],
+					&v->ev[i], &p->ev[i]);
+	}
+	iv->s.nr_cpus = cpus->nr;
+	/* No rows (no session: nothing supported): the totals' rows say so. */
+	iv->s.cpu_ids = cpus->nr ? iv->cpu_ids : NULL;
+	memcpy(iv->prev_cpus.v, cpus->v, cpus->nr * sizeof(*cpus->v));
+	iv->prev_cpus.nr = cpus->nr;
+	return err;
+}
+
 int ctx_interval_print(struct ctx_interval *iv, const struct ctx_nl_reply *rp,
-		       double now_ns)
+		       const struct ctx_nl_cpus *cpus, double now_ns)
 {
 	int i, err = 0;
 
 	for (i = 0; i < iv->s.events->nr_counters && !err; i++)
 		err = set_delta(&iv->delta[i], &rp->ev[i], &iv->prev.ev[i]);
+	if (!err && iv->cpu_delta && cpus)
+		err = set_cpu_deltas(iv, cpus);
 	ctx_sample_clear(&iv->wall);
 	err = err ?: ctx_sample_add(&iv->wall, iv->ms * 1e6);
 	if (err)
@@ -104,10 +167,12 @@ int ctx_interval_loop(struct ctx_interval *iv,
 	struct ctx_nl_reply *rp = calloc(1, sizeof(*rp));
 	int err = rp ? 0 : -ENOMEM;
 
+	const struct ctx_nl_cpus *cpus = NULL;
+
 	while (!err && !src->wait(src->arg, deadline)) {
-		err = src->read(src->arg, rp);
+		err = src->read(src->arg, rp, &cpus);
 		now = now_ns();
-		err = err ?: ctx_interval_print(iv, rp, now);
+		err = err ?: ctx_interval_print(iv, rp, cpus, now);
 		while (deadline <= now)
 			deadline += step;
 	}

@@ -32,6 +32,10 @@ struct ctx_interval {
 	struct ctx_nl_reply prev;	/* the last READ, in counter order */
 	struct ctx_counter_values delta[CTXCOUNT_MAX_EVENTS];
 	struct ctx_sample wall;	/* perf's metrics divide by the nominal interval */
+	/* -A: the last READ's CPUs, and this interval's per-CPU deltas */
+	struct ctx_nl_cpus prev_cpus;
+	int *cpu_ids;
+	struct ctx_counter_values *cpu_delta;	/* prev_cpus.cap * MAX_EVENTS */
 };
 
 /*
@@ -44,27 +48,35 @@ struct ctx_interval_source {
 	 * measurement; true at the end.
 	 */
 	bool (*wait)(void *arg, double deadline_ns);
-	/* READ the session now, the reply in counter order: 0 or -errno. */
-	int (*read)(void *arg, struct ctx_nl_reply *rp);
+	/*
+	 * READ the session now, the reply in counter order: 0 or -errno.
+	 * With -A @cpus is set to its per-CPU rows (counter order), else NULL.
+	 */
+	int (*read)(void *arg, struct ctx_nl_reply *rp,
+		    const struct ctx_nl_cpus **cpus);
 	void *arg;
 };
 
 /*
  * Start: @o says how to print (the interval fields are set here), @s what
  * the run counts (its counters, runs and elapsed time are replaced per
- * interval), @ms the interval.
+ * interval), @ms the interval. With @cpu_rows (not 0: -A, room for that
+ * many CPUs) every interval prints per CPU. 0, or -ENOMEM.
  */
-void ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
-		       const struct ctx_series *s, unsigned int ms);
+int ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
+		      const struct ctx_series *s, unsigned int ms,
+		      int cpu_rows);
 void ctx_interval_free(struct ctx_interval *iv);
 
 /*
  * Print the interval that ends with READ @rp (in counter order, the
  * counters that have no session event present with their error) at
- * @now_ns: the differences from the previous READ. 0, or -ENOMEM.
+ * @now_ns: the differences from the previous READ; with -A those of each
+ * CPU of @cpus (a CPU the previous READ did not have starts from 0).
+ * 0, or -ENOMEM.
  */
 int ctx_interval_print(struct ctx_interval *iv, const struct ctx_nl_reply *rp,
-		       double now_ns);
+		       const struct ctx_nl_cpus *cpus, double now_ns);
 
 /*
  * Print every interval until the measurement ends (the last, partial one

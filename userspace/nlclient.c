@@ -12,6 +12,7 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/genl/ctrl.h>
+#include <netlink/genl/family.h>
 
 #include "nlclient.h"
 
@@ -34,6 +35,19 @@ static struct nl_msg *new_request(int family, uint8_t cmd)
 	return msg;
 }
 
+static int put_cpus(struct nl_msg *msg, const int *cpus, int nr)
+{
+	struct nlattr *nest = nla_nest_start(msg, CTXCOUNT_TARGET_A_CPUS);
+	int i;
+
+	if (!nest)
+		return -1;
+	for (i = 0; i < nr; i++)
+		if (nla_put_u32(msg, CTXCOUNT_CPUS_A_CPU, cpus[i]))
+			return -1;
+	return nla_nest_end(msg, nest);
+}
+
 static int put_target(struct nl_msg *msg, const struct ctx_nl_target *t)
 {
 	struct nlattr *nest = nla_nest_start(msg, CTXCOUNT_A_TARGET);
@@ -45,6 +59,8 @@ static int put_target(struct nl_msg *msg, const struct ctx_nl_target *t)
 	    nla_put_u32(msg, CTXCOUNT_TARGET_A_PID, t->pid))
 		return -1;
 	if (nla_put_u32(msg, CTXCOUNT_TARGET_A_FLAGS, t->flags))
+		return -1;
+	if (t->nr_cpus && put_cpus(msg, t->cpus, t->nr_cpus) < 0)
 		return -1;
 	return nla_nest_end(msg, nest);
 }
@@ -99,6 +115,20 @@ struct nl_msg *ctx_nl_build_session_cmd(int family, uint8_t cmd,
 	if (!msg)
 		return NULL;
 	if (nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, session_id)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+struct nl_msg *ctx_nl_build_session_read(int family, uint32_t session_id,
+					 uint32_t flags)
+{
+	struct nl_msg *msg = ctx_nl_build_session_cmd(family,
+						      CTXCOUNT_CMD_SESSION_READ,
+						      session_id);
+
+	if (msg && flags && nla_put_u32(msg, CTXCOUNT_A_READ_FLAGS, flags)) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -166,7 +196,8 @@ static int parse_buckets(struct nlattr *nest, struct ctx_nl_event_val *v)
 	return 0;
 }
 
-static int parse_event(struct nlattr *attr, struct ctx_nl_reply *r)
+static int parse_event(struct nlattr *attr, struct ctx_nl_event_val *ev,
+		       int *nr_events)
 {
 	struct nlattr *tb[CTXCOUNT_EVENT_A_MAX + 1];
 	struct ctx_nl_event_val *v;
@@ -179,7 +210,7 @@ static int parse_event(struct nlattr *attr, struct ctx_nl_reply *r)
 	index = nla_get_u32(tb[CTXCOUNT_EVENT_A_INDEX]);
 	if (index >= CTXCOUNT_MAX_EVENTS)
 		return -EINVAL;
-	v = &r->ev[index];
+	v = &ev[index];
 	memset(v, 0, sizeof(*v));
 	v->present = true;
 	if (tb[CTXCOUNT_EVENT_A_ERROR])
@@ -190,12 +221,13 @@ static int parse_event(struct nlattr *attr, struct ctx_nl_reply *r)
 	if (tb[CTXCOUNT_EVENT_A_BUCKETS] &&
 	    parse_buckets(tb[CTXCOUNT_EVENT_A_BUCKETS], v))
 		return -EINVAL;
-	if ((int)index + 1 > r->nr_events)
-		r->nr_events = index + 1;
+	if ((int)index + 1 > *nr_events)
+		*nr_events = index + 1;
 	return 0;
 }
 
-static int parse_events(struct nlattr *list, struct ctx_nl_reply *r)
+static int parse_events(struct nlattr *list, struct ctx_nl_event_val *ev,
+			int *nr_events)
 {
 	struct nlattr *attr;
 	int rem;
@@ -203,19 +235,75 @@ static int parse_events(struct nlattr *list, struct ctx_nl_reply *r)
 	nla_for_each_nested(attr, list, rem) {
 		if (nla_type(attr) != CTXCOUNT_EVENTS_A_EVENT)
 			continue;
-		if (parse_event(attr, r))
+		if (parse_event(attr, ev, nr_events))
 			return -EINVAL;
+	}
+	return 0;
+}
+
+static struct nla_policy cpu_policy[CTXCOUNT_CPU_A_MAX + 1] = {
+	[CTXCOUNT_CPU_A_CPU]		= { .type = NLA_U32 },
+	[CTXCOUNT_CPU_A_EVENTS]		= { .type = NLA_NESTED },
+};
+
+/* One CTXCOUNT_A_CPU nest into the next free row of @cpus. */
+static int parse_cpu(struct nlattr *attr, struct ctx_nl_cpus *cpus)
+{
+	struct nlattr *tb[CTXCOUNT_CPU_A_MAX + 1];
+	struct ctx_nl_cpu_val *v;
+	int nr = 0;
+
+	if (cpus->nr == cpus->cap)
+		return -E2BIG;
+	if (nla_parse_nested(tb, CTXCOUNT_CPU_A_MAX, attr, cpu_policy) ||
+	    !tb[CTXCOUNT_CPU_A_CPU] || !tb[CTXCOUNT_CPU_A_EVENTS])
+		return -EINVAL;
+	v = &cpus->v[cpus->nr];
+	memset(v, 0, sizeof(*v));
+	v->cpu = nla_get_u32(tb[CTXCOUNT_CPU_A_CPU]);
+	if (parse_events(tb[CTXCOUNT_CPU_A_EVENTS], v->ev, &nr))
+		return -EINVAL;
+	cpus->nr++;
+	return 0;
+}
+
+/* The CTXCOUNT_A_CPU nests are top-level attributes, one per CPU. */
+static int parse_cpus(struct nlmsghdr *nlh, struct ctx_nl_cpus *cpus)
+{
+	struct nlattr *attr;
+	int rem, err;
+
+	cpus->nr = 0;
+	nla_for_each_attr(attr, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(attr) != CTXCOUNT_A_CPU)
+			continue;
+		err = parse_cpu(attr, cpus);
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
 int ctx_nl_parse_reply(struct nlmsghdr *nlh, struct ctx_nl_reply *r)
 {
+	return ctx_nl_parse_reply_cpus(nlh, r, NULL);
+}
+
+int ctx_nl_parse_reply_cpus(struct nlmsghdr *nlh, struct ctx_nl_reply *r,
+			    struct ctx_nl_cpus *cpus)
+{
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
+	int err;
 
 	memset(r, 0, sizeof(*r));
 	if (genlmsg_parse(nlh, 0, tb, CTXCOUNT_A_MAX, reply_policy))
 		return -EINVAL;
+	if (cpus) {
+		err = parse_cpus(nlh, cpus);
+		if (err)
+			return err;
+	}
 	if (tb[CTXCOUNT_A_SESSION_ID])
 		r->session_id = nla_get_u32(tb[CTXCOUNT_A_SESSION_ID]);
 	r->tasks_seen = get_u64_or_0(tb[CTXCOUNT_A_TASKS_SEEN]);
@@ -229,7 +317,7 @@ int ctx_nl_parse_reply(struct nlmsghdr *nlh, struct ctx_nl_reply *r)
 	if (tb[CTXCOUNT_A_STATS_FEATURES])
 		r->stats_features = nla_get_u32(tb[CTXCOUNT_A_STATS_FEATURES]);
 	if (tb[CTXCOUNT_A_EVENTS])
-		return parse_events(tb[CTXCOUNT_A_EVENTS], r);
+		return parse_events(tb[CTXCOUNT_A_EVENTS], r->ev, &r->nr_events);
 	return 0;
 }
 
@@ -272,6 +360,8 @@ int ctx_nl_open(struct ctx_nl *nl)
 		ctx_nl_close(nl);
 		return -EPROTONOSUPPORT;
 	}
+	/* A READ with a row per CPU is larger than a page. */
+	nl_socket_enable_msg_peek(nl->sk);
 	/* Best effort: kernels before 4.12 have no extended acks. */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));
@@ -295,6 +385,7 @@ void ctx_nl_close(struct ctx_nl *nl)
 struct exchange {
 	struct ctx_nl *nl;
 	struct ctx_nl_reply *reply;
+	struct ctx_nl_cpus *cpus;	/* a READ's per-CPU rows, or NULL */
 	int error;		/* kernel errno (negative) or parse failure */
 	bool done;
 };
@@ -302,9 +393,13 @@ struct exchange {
 static int on_valid(struct nl_msg *msg, void *arg)
 {
 	struct exchange *x = arg;
+	int err;
 
-	if (x->reply && ctx_nl_parse_reply(nlmsg_hdr(msg), x->reply))
-		x->error = -EBADMSG;
+	if (!x->reply)
+		return NL_OK;
+	err = ctx_nl_parse_reply_cpus(nlmsg_hdr(msg), x->reply, x->cpus);
+	if (err)
+		x->error = err == -E2BIG ? err : -EBADMSG;
 	return NL_OK;
 }
 
@@ -331,10 +426,10 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
 	return NL_STOP;
 }
 
-static int transact(struct ctx_nl *nl, struct nl_msg *msg,
-		    struct ctx_nl_reply *reply)
+static int transact_cpus(struct ctx_nl *nl, struct nl_msg *msg,
+			 struct ctx_nl_reply *reply, struct ctx_nl_cpus *cpus)
 {
-	struct exchange x = { .nl = nl, .reply = reply };
+	struct exchange x = { .nl = nl, .reply = reply, .cpus = cpus };
 	struct nl_cb *cb;
 	int ret;
 
@@ -360,6 +455,12 @@ static int transact(struct ctx_nl *nl, struct nl_msg *msg,
 		x.error = -EIO;
 	nl_cb_put(cb);
 	return x.error;
+}
+
+static int transact(struct ctx_nl *nl, struct nl_msg *msg,
+		    struct ctx_nl_reply *reply)
+{
+	return transact_cpus(nl, msg, reply, NULL);
 }
 
 int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
@@ -395,4 +496,30 @@ int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply)
 {
 	return transact(nl, ctx_nl_build_stats(nl->family), reply);
+}
+
+int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,
+			     struct ctx_nl_reply *reply,
+			     struct ctx_nl_cpus *cpus)
+{
+	return transact_cpus(nl, ctx_nl_build_session_read(nl->family,
+							   session_id,
+							   CTXCOUNT_READ_F_PER_CPU),
+			     reply, cpus);
+}
+
+int ctx_nl_family_version(struct ctx_nl *nl)
+{
+	struct genl_family *f;
+	struct nl_cache *cache;
+	int version;
+
+	if (genl_ctrl_alloc_cache(nl->sk, &cache))
+		return -EIO;
+	f = genl_ctrl_search_by_name(cache, CTXCOUNT_GENL_NAME);
+	version = f ? (int)genl_family_get_version(f) : -ENOENT;
+	if (f)
+		genl_family_put(f);
+	nl_cache_free(cache);
+	return version;
 }

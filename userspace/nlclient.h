@@ -19,6 +19,9 @@
 struct ctx_nl_target {
 	uint32_t pid;		/* 0 with CTXCOUNT_TARGET_F_SYSTEM_WIDE */
 	uint32_t flags;		/* CTXCOUNT_TARGET_F_* */
+	/* With SYSTEM_WIDE: the CPUs to count on (nr_cpus 0: all) */
+	const int *cpus;
+	int nr_cpus;
 	/* CTXCOUNT_SESSION_F_*, sent beside the target when not 0 */
 	uint32_t session_flags;
 };
@@ -39,6 +42,19 @@ struct ctx_nl_event_val {
 	uint64_t time_enabled;
 	uint64_t time_running;
 	uint64_t bucket[CTXCOUNT_BUCKET_MAX + 1];
+};
+
+/* One CPU's share of a SESSION_READ reply (CTXCOUNT_READ_F_PER_CPU). */
+struct ctx_nl_cpu_val {
+	int cpu;
+	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
+};
+
+/* Room for per-CPU values, owned by the caller of the READ. */
+struct ctx_nl_cpus {
+	int nr;			/* CPUs the reply had */
+	int cap;		/* room in v */
+	struct ctx_nl_cpu_val *v;
 };
 
 struct ctx_nl_reply {
@@ -67,12 +83,21 @@ struct nl_msg *ctx_nl_build_session_new(int family,
 					int nr_events);
 struct nl_msg *ctx_nl_build_session_cmd(int family, uint8_t cmd,
 					uint32_t session_id);
+/* A SESSION_READ with CTXCOUNT_A_READ_FLAGS @flags (sent when not 0). */
+struct nl_msg *ctx_nl_build_session_read(int family, uint32_t session_id,
+					 uint32_t flags);
 struct nl_msg *ctx_nl_build_stats(int family);
 struct nl_msg *ctx_nl_build_session_calibrate(int family, uint32_t session_id,
 					      uint32_t step);
 
 /* Parse a reply (SESSION_NEW, SESSION_READ or STATS); 0 or -EINVAL. */
 int ctx_nl_parse_reply(struct nlmsghdr *nlh, struct ctx_nl_reply *r);
+/*
+ * The same, and a READ's CTXCOUNT_A_CPU nests into @cpus: 0, -EINVAL, or
+ * -E2BIG (more CPUs than @cpus has room for).
+ */
+int ctx_nl_parse_reply_cpus(struct nlmsghdr *nlh, struct ctx_nl_reply *r,
+			    struct ctx_nl_cpus *cpus);
 
 /*
  * Copy the NLMSGERR_ATTR_MSG of an NLMSG_ERROR message into @buf; returns
@@ -95,5 +120,14 @@ int ctx_nl_session_calibrate(struct ctx_nl *nl, uint32_t session_id,
 int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 			struct ctx_nl_reply *reply);
 int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply);
+/* READ with a row per CPU into @cpus (room for every possible CPU). */
+int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,
+			     struct ctx_nl_reply *reply,
+			     struct ctx_nl_cpus *cpus);
+/*
+ * The family's version (CTXCOUNT_GENL_VERSION of the loaded module), or
+ * -errno.
+ */
+int ctx_nl_family_version(struct ctx_nl *nl);
 
 #endif

@@ -10,6 +10,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
 
@@ -78,6 +79,7 @@ struct row {
 struct printer {
 	const struct ctx_output_opts *o;
 	const struct ctx_series *r;
+	int cpu;	/* -A: the CPU of the rows, else -1 */
 };
 
 /* Clocks count ns and print msec, as perf's task-clock/cpu-clock. */
@@ -154,18 +156,25 @@ static void print_row_prefix(const struct printer *p)
 	case CTX_OUTPUT_STD:
 		if (o->interval)
 			fprintf(o->f, "%6lu.%09lu ", s, ns);
+		/* perf 6.1's aggr_printout(): "CPU%*d%s", -7, csv_sep */
+		if (p->cpu >= 0)
+			fprintf(o->f, "CPU%-7d ", p->cpu);
 		break;
 	case CTX_OUTPUT_CSV:
 		if (o->interval)
 			fprintf(o->f, "%6lu.%09lu%s", s, ns, o->sep);
 		else if (o->summary)
 			fprintf(o->f, "%*s%s", SUMMARY_LEN, "summary", o->sep);
+		if (p->cpu >= 0)
+			fprintf(o->f, "CPU%d%s", p->cpu, o->sep);
 		break;
 	case CTX_OUTPUT_JSON:
 		if (o->interval)
 			fprintf(o->f, "{\"interval\" : %lu.%09lu, ", s, ns);
 		else
 			fputc('{', o->f);
+		if (p->cpu >= 0)
+			fprintf(o->f, "\"cpu\" : \"%d\", ", p->cpu);
 		break;
 	}
 }
@@ -262,12 +271,42 @@ static void print_json_row(const struct printer *p, const struct row *row)
 			0.0);
 }
 
+/*
+ * @o->trim: the row without its trailing blanks. perf pads the metric
+ * column even when nothing follows it; on a terminal that padding wraps
+ * -A's rows (CPU column, time column) in 100 columns.
+ */
+static void print_std_row_trimmed(const struct printer *p,
+				  const struct row *row)
+{
+	struct ctx_output_opts o = *p->o;
+	struct printer tp = *p;
+	char *buf = NULL;
+	size_t len = 0;
+
+	o.f = open_memstream(&buf, &len);
+	if (!o.f) {
+		print_std_row(p, row);
+		return;
+	}
+	tp.o = &o;
+	print_std_row(&tp, row);
+	fclose(o.f);
+	while (len >= 2 && buf[len - 2] == ' ')
+		buf[--len - 1] = '\n';
+	fwrite(buf, 1, len, p->o->f);
+	free(buf);
+}
+
 static void print_row(const struct printer *p, const struct row *row)
 {
 	print_row_prefix(p);
 	switch (p->o->format) {
 	case CTX_OUTPUT_STD:
-		print_std_row(p, row);
+		if (p->o->trim)
+			print_std_row_trimmed(p, row);
+		else
+			print_std_row(p, row);
 		break;
 	case CTX_OUTPUT_CSV:
 		print_csv_row(p, row);
@@ -369,6 +408,25 @@ static void print_event(const struct printer *p, const struct ctx_event *ev,
 		print_breakdown(p, ev, c);
 }
 
+/*
+ * -A: perf 6.1 prints each event for every CPU in turn; here each CPU's
+ * row is followed by its context rows, metrics computed from that CPU's
+ * counts.
+ */
+static void print_event_cpus(const struct printer *p,
+			     const struct ctx_event *ev, bool with_breakdown)
+{
+	struct ctx_series rc = *p->r;
+	struct printer pc = { .o = p->o, .r = &rc };
+	int k;
+
+	for (k = 0; k < p->r->nr_cpus; k++) {
+		rc.counters = &p->r->cpu_counters[k * CTXCOUNT_MAX_EVENTS];
+		pc.cpu = p->r->cpu_ids[k];
+		print_event(&pc, ev, with_breakdown);
+	}
+}
+
 static void print_header(const struct printer *p)
 {
 	FILE *f = p->o->f;
@@ -377,7 +435,10 @@ static void print_header(const struct printer *p)
 	fprintf(f, "\n Performance counter stats for ");
 	switch (p->r->target) {
 	case CTX_TARGET_SYSTEM_WIDE:
-		fprintf(f, "'system wide");
+		if (p->r->cpu_list)
+			fprintf(f, "'CPU(s) %s", p->r->cpu_list);
+		else
+			fprintf(f, "'system wide");
 		break;
 	case CTX_TARGET_PID:
 		fprintf(f, "process id '%d", (int)p->r->pid);
@@ -443,10 +504,22 @@ static bool breakdown_here(const struct ctx_event_list *l, int i,
 	return true;
 }
 
+/* perf 6.1's print_interval(): AGGR_NONE has a CPU column. */
+static void print_interval_header(const struct ctx_output_opts *o,
+				  const struct ctx_series *r)
+{
+	if (r->cpu_ids)
+		fprintf(o->f, "#%*s CPU    %*s %*s events\n", INTERVAL_LEN - 1,
+			"time", COUNTS_LEN + 4, "counts", UNIT_LEN, "unit");
+	else
+		fprintf(o->f, "#%*s %*s %*s events\n", INTERVAL_LEN - 1, "time",
+			COUNTS_LEN, "counts", UNIT_LEN, "unit");
+}
+
 void ctx_output_series(const struct ctx_output_opts *o,
 		       const struct ctx_series *r)
 {
-	struct printer p = { .o = o, .r = r };
+	struct printer p = { .o = o, .r = r, .cpu = -1 };
 	bool done[CTXCOUNT_MAX_EVENTS] = { false };
 	const struct ctx_event *ev;
 	locale_t old = (locale_t)0;
@@ -459,12 +532,14 @@ void ctx_output_series(const struct ctx_output_opts *o,
 	if (o->format == CTX_OUTPUT_STD && !o->interval)
 		print_header(&p);
 	if (o->format == CTX_OUTPUT_STD && o->interval && o->interval_header)
-		fprintf(o->f, "#%*s %*s %*s events\n", INTERVAL_LEN - 1, "time",
-			COUNTS_LEN, "counts", UNIT_LEN, "unit");
+		print_interval_header(o, r);
 	for (i = 0; !r->null_run && i < r->events->nr; i++) {
 		ev = &r->events->ev[i];
 		here = breakdown_here(r->events, i, done);
-		print_event(&p, ev, here);
+		if (r->cpu_ids)
+			print_event_cpus(&p, ev, here);
+		else
+			print_event(&p, ev, here);
 		if (here)
 			done[ev->counter] = true;
 	}

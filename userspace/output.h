@@ -35,6 +35,15 @@ struct ctx_series {
 	bool no_nmi_bucket;
 	char **cmd;		/* NULL-terminated argv, may be NULL */
 	pid_t pid;
+	/*
+	 * -A: each event's rows for CPU cpu_ids[k] (k < nr_cpus) instead of
+	 * the aggregate, from cpu_counters[k * CTXCOUNT_MAX_EVENTS + counter]
+	 */
+	int nr_cpus;
+	const int *cpu_ids;
+	/* -C without -a: the header names the list, as perf's */
+	const char *cpu_list;
+	const struct ctx_counter_values *cpu_counters;
 };
 
 enum ctx_output_format {
@@ -60,6 +69,8 @@ struct ctx_output_opts {
 	bool interval_header;
 	/* --summary after the intervals: CSV rows begin with "summary". */
 	bool summary;
+	/* Standard rows without trailing blanks (a terminal: no wrapping). */
+	bool trim;
 };
 
 void ctx_output_series(const struct ctx_output_opts *o,

@@ -48,12 +48,35 @@ static void query_features(struct ctx_runner *r)
 	free(reply);
 }
 
+/* -A and -C need CTXCOUNT_GENL_VERSION 3: say so rather than "EINVAL". */
+static int check_version(struct ctx_runner *r)
+{
+	const struct ctx_args *a = r->args;
+	int version;
+
+	if (!a->no_aggr && !a->cpu_list)
+		return 0;
+	version = ctx_nl_family_version(&r->nl);
+	if (version >= 3)
+		return 0;
+	fprintf(stderr,
+		"ctxstat: the loaded ctxcount module has no per-CPU counts (-A) or CPU lists (-C): its protocol version is %d, they need 3; load this ctxstat's module\n",
+		version);
+	return -EOPNOTSUPP;
+}
+
 static int open_netlink(struct ctx_runner *r)
 {
 	int err = ctx_nl_open(&r->nl);
 
-	if (!err)
+	if (!err) {
 		query_features(r);
+		err = check_version(r);
+		if (err) {
+			ctx_nl_close(&r->nl);
+			return err;
+		}
+	}
 	if (err == -ENOENT) {
 		fprintf(stderr,
 			"ctxstat: kernel module not loaded; load it with `sudo insmod module/ctxcount.ko` (or `modprobe ctxcount`)\n");
@@ -79,6 +102,12 @@ static void session_target(const struct ctx_runner *r, pid_t pid,
 		target->flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
 		*pt = (struct ctx_proof_target){ .pid = -1,
 						 .cpu = ctx_proof_any_cpu() };
+		/* perf opens -C's events on the CPUs listed: one proves all. */
+		if (r->pc.cpu_list) {
+			target->cpus = r->pc.cpu_list->cpu;
+			target->nr_cpus = r->pc.cpu_list->nr;
+			pt->cpu = r->pc.cpu_list->cpu[0];
+		}
 		return;
 	}
 	target->pid = pid;
@@ -151,8 +180,8 @@ static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
  * The reply in counter order: the session had one event per counter perf
  * gave a proof for (r->req_counter); the others are <not supported>.
  */
-static void reply_by_counter(const struct ctx_runner *r,
-			     struct ctx_nl_reply *reply)
+static void events_by_counter(const struct ctx_runner *r,
+			      struct ctx_nl_event_val *by_req)
 {
 	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
 	int i, k;
@@ -161,9 +190,29 @@ static void reply_by_counter(const struct ctx_runner *r,
 		ev[i] = (struct ctx_nl_event_val){ .present = true,
 						   .error = -ENOENT };
 	for (k = 0; k < r->nr_req; k++)
-		ev[r->req_counter[k]] = reply->ev[k];
-	memcpy(reply->ev, ev, sizeof(ev));
+		ev[r->req_counter[k]] = by_req[k];
+	memcpy(by_req, ev, sizeof(ev));
+}
+
+static void reply_by_counter(const struct ctx_runner *r,
+			     struct ctx_nl_reply *reply,
+			     struct ctx_nl_cpus *cpus)
+{
+	int k;
+
+	events_by_counter(r, reply->ev);
 	reply->nr_events = r->events->nr_counters;
+	for (k = 0; cpus && k < cpus->nr; k++)
+		events_by_counter(r, cpus->v[k].ev);
+}
+
+/* READ, per CPU with -A (into r->pc.cpus). */
+static int read_session(struct ctx_runner *r, uint32_t id,
+			struct ctx_nl_reply *rp)
+{
+	if (r->args->no_aggr)
+		return ctx_nl_session_read_cpus(&r->nl, id, rp, &r->pc.cpus);
+	return ctx_nl_session_read(&r->nl, id, rp);
 }
 
 /* What ctxstat -I's loop waits on and reads, for one run. */
@@ -182,19 +231,23 @@ static bool interval_wait(void *arg, double deadline_ns)
 }
 
 /* Without a session (nothing supported) every counter is <not supported>. */
-static int interval_read(void *arg, struct ctx_nl_reply *rp)
+static int interval_read(void *arg, struct ctx_nl_reply *rp,
+			 const struct ctx_nl_cpus **cpus)
 {
 	struct interval_run *ir = arg;
+	struct ctx_runner *r = ir->r;
 	int err = 0;
 
 	memset(rp, 0, sizeof(*rp));
+	r->pc.cpus.nr = 0;
 	if (ir->have_session)
-		err = ctx_nl_session_read(&ir->r->nl, ir->id, rp);
+		err = read_session(r, ir->id, rp);
 	if (err) {
-		report_nl_error(ir->r, "cannot read the session", err);
+		report_nl_error(r, "cannot read the session", err);
 		return err;
 	}
-	reply_by_counter(ir->r, rp);
+	reply_by_counter(r, rp, &r->pc.cpus);
+	*cpus = r->args->no_aggr ? &r->pc.cpus : NULL;
 	return 0;
 }
 
@@ -351,7 +404,7 @@ static int stop_and_read(struct ctx_runner *r, uint32_t id,
 		report_nl_error(r, "cannot stop the session", err);
 		return err;
 	}
-	err = ctx_nl_session_read(&r->nl, id, reply);
+	err = read_session(r, id, reply);
 	if (err) {
 		report_nl_error(r, "cannot read the session", err);
 		return err;
@@ -389,7 +442,8 @@ int ctx_runner_run(struct ctx_runner *r)
 	}
 	if (have_session) {
 		if (!a->no_irq_estimate)
-			ctx_calibrate(&r->nl, id);
+			ctx_calibrate(&r->nl, id,
+				      r->pc.cpu_list ? r->pc.cpu_list->cpu[0] : -1);
 		err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, id);
 		if (err) {
 			report_nl_error(r, "cannot start counting", err);
@@ -400,13 +454,19 @@ int ctx_runner_run(struct ctx_runner *r)
 	if (!err && have_session)
 		err = stop_and_read(r, id, reply);
 	if (!err && reply)
-		reply_by_counter(r, reply);
+		reply_by_counter(r, reply, &r->pc.cpus);
 	/* The last interval: from the last READ to the end. */
 	if (!err && r->interval)
 		err = ctx_interval_print(r->interval, reply,
+					 a->no_aggr ? &r->pc.cpus : NULL,
 					 r->interval->t0_ns + elapsed_ns);
 	if (!err)
 		err = keep(r, reply, elapsed_ns);
+	if (!err && a->no_aggr &&
+	    ctx_percpu_keep(&r->pc, r->events->nr_counters, r->counters)) {
+		fprintf(stderr, "ctxstat: out of memory keeping the CPUs' values\n");
+		err = -ENOMEM;
+	}
 out:
 	/* Never leave the workload behind when counting failed. */
 	ctx_workload_kill(&w);
@@ -445,8 +505,8 @@ struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 	}
 	r->args = a;
 	r->events = l;
-	if (!a->null_run && open_netlink(r)) {
-		free(r);
+	if (ctx_percpu_setup(&r->pc, a) || (!a->null_run && open_netlink(r))) {
+		ctx_runner_free(r);
 		return NULL;
 	}
 	return r;
@@ -461,6 +521,7 @@ void ctx_runner_free(struct ctx_runner *r)
 	ctx_nl_close(&r->nl);
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
 		ctx_counter_free(&r->counters[i]);
+	ctx_percpu_free(&r->pc);
 	ctx_sample_free(&r->elapsed_ns);
 	free(r);
 }

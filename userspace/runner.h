@@ -17,6 +17,7 @@
 #include "events.h"
 #include "interval.h"
 #include "nlclient.h"
+#include "percpu.h"
 #include "sample.h"
 
 struct ctx_runner {
@@ -37,6 +38,8 @@ struct ctx_runner {
 	bool exec_failed;	/* the workload could not be executed */
 	/* -I: set by the caller, the run prints its intervals through it */
 	struct ctx_interval *interval;
+	/* -C's CPUs, -A's rows and values */
+	struct ctx_percpu pc;
 };
 
 /*

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "noise.h"
 #include "output.h"
@@ -58,6 +59,7 @@ static void output_of(const struct ctx_runner *r, FILE *out,
 		.breakdown = a->breakdown,
 		.verbose = a->verbose,
 		.summary = a->summary,
+		.trim = isatty(fileno(out)),
 	};
 	*s = (struct ctx_series){
 		.events = r->events,
@@ -74,6 +76,10 @@ static void output_of(const struct ctx_runner *r, FILE *out,
 		.no_nmi_bucket = r->no_nmi_bucket,
 		.cmd = a->cmd,
 		.pid = a->pid,
+		.cpu_list = a->all_cpus ? NULL : a->cpu_list,
+		.nr_cpus = r->pc.nr_cpus,
+		.cpu_ids = r->pc.cpu_ids,
+		.cpu_counters = r->pc.cpu_counters,
 	};
 }
 
@@ -91,15 +97,20 @@ static void print_series(const struct ctx_runner *r, FILE *out)
 }
 
 /* -I: the runner prints every interval through @iv. */
-static void start_intervals(struct ctx_runner *r, FILE *out,
-			    struct ctx_interval *iv)
+static int start_intervals(struct ctx_runner *r, FILE *out,
+			   struct ctx_interval *iv)
 {
 	struct ctx_output_opts o;
 	struct ctx_series s;
 
 	output_of(r, out, &o, &s);
-	ctx_interval_init(iv, &o, &s, r->args->interval_ms);
+	if (ctx_interval_init(iv, &o, &s, r->args->interval_ms,
+			      r->args->no_aggr ? r->pc.cpus.cap : 0)) {
+		fprintf(stderr, "ctxstat: out of memory\n");
+		return -ENOMEM;
+	}
 	r->interval = iv;
+	return 0;
 }
 
 static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
@@ -116,8 +127,10 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 	if (!r)
 		return 1;
 	ctx_install_signal_handlers();
-	if (a->interval_ms)
-		start_intervals(r, out, &iv);
+	if (a->interval_ms && start_intervals(r, out, &iv)) {
+		ctx_runner_free(r);
+		return 1;
+	}
 	ctx_progress_init(&progress, stderr, "ctxstat", ctx_max_runs(a),
 			  a->repeat_until, a->verbose);
 	for (i = 0; i < ctx_max_runs(a) && !err; i++) {

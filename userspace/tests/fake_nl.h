@@ -7,7 +7,8 @@
  * fake_nl.base[socket] + 100 * counter + run in full, 10 of it in
  * hardirq and the rest in task context, with no multiplexing (enabled =
  * running = 1000000 + run ns: a later READ has run longer); the first
- * socket opened is A (0), the second B (1).
+ * socket opened is A (0), the second B (1). A READ per CPU splits every
+ * count between CPUs 0 and 1 (fake_nl.c).
  */
 #ifndef CTXSTAT_FAKE_NL_H
 #define CTXSTAT_FAKE_NL_H
@@ -19,6 +20,7 @@
 struct fake_nl {
 	double base[2];		/* full count of counter 0 in run 0, per socket */
 	int open_err;		/* ctx_nl_open's result */
+	int version;		/* the family's (CTXCOUNT_GENL_VERSION) */
 	/* The fail_at-th (1-based) request of command fail_cmd fails. */
 	uint8_t fail_cmd;
 	int fail_at;

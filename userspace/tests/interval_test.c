@@ -41,7 +41,7 @@ static void iv_setup(struct iv_data *d, const char *specs,
 		abort();
 	d->f = open_memstream(&d->buf, &d->len);
 	o.f = d->f;
-	ctx_interval_init(&d->iv, &o, &s, 100);
+	ctx_interval_init(&d->iv, &o, &s, 100, 0);
 	d->iv.t0_ns = T0_NS;
 	d->rp.nr_events = d->events.nr_counters;
 }
@@ -62,7 +62,7 @@ static void reading(struct iv_data *d, int i, uint64_t full, uint64_t hardirq,
 
 static int tick(struct iv_data *d, double ns)
 {
-	return ctx_interval_print(&d->iv, &d->rp, T0_NS + ns);
+	return ctx_interval_print(&d->iv, &d->rp, NULL, T0_NS + ns);
 }
 
 /*

@@ -218,13 +218,13 @@ static int print_interval(void *arg)
 
 	o.f = fopen("/dev/null", "w");
 	if (rp && iv && o.f) {
-		ctx_interval_init(iv, &o, &s, 100);
+		ctx_interval_init(iv, &o, &s, 100, 0);
 		for (i = 0; i < l->nr_counters; i++)
 			rp->ev[i] = (struct ctx_nl_event_val){
 				.present = true, .full = 10, .time_enabled = 5,
 				.time_running = 5,
 			};
-		err = ctx_interval_print(iv, rp, 1e8);
+		err = ctx_interval_print(iv, rp, NULL, 1e8);
 		/* a failed interval is not the new base: the next one has it */
 		if (err && iv->prev.ev[0].full)
 			abort();

@@ -5,6 +5,7 @@
  * chosen request). The workload is a real command (true).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -422,6 +423,115 @@ TEST(interval_read_error)
 	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot read the session: Input/output error"))
 		TH_LOG("%s", o.err);
 	EXPECT_EQ(0, fake_nl.live);
+	done(&o);
+}
+
+/*
+ * Sum @event's -A CSV rows of CPU @cpu in @text ("[time,]CPUn,value,,event"):
+ * the interval rows into @sum (counted in @n), the --summary row (or
+ * without -I the only one) into @total.
+ */
+static void csv_cpu_rows(const char *text, const char *event, int cpu,
+			 double *sum, int *n, double *total)
+{
+	char name[64], first[32], want[16];
+	const char *p, *row;
+	double v;
+	bool timed;
+
+	snprintf(want, sizeof(want), "CPU%d", cpu);
+	*sum = 0;
+	*n = 0;
+	*total = -1;
+	for (p = text; *p; p = strchr(p, '\n') + 1) {
+		timed = sscanf(p, "%31[^,],", first) == 1 && strncmp(first, "CPU", 3) &&
+			!strstr(first, "summary");
+		row = timed || strstr(first, "summary") ? strchr(p, ',') + 1 : p;
+		if (sscanf(row, "%31[^,],%lf,,%63[^,\n]", first, &v, name) == 3 &&
+		    !strcmp(first, want) && !strcmp(name, event)) {
+			if (timed) {
+				*sum += v;
+				(*n)++;
+			} else {
+				*total = v;
+			}
+		}
+		if (!strchr(p, '\n'))
+			break;
+	}
+}
+
+/*
+ * -a -A against the fake module, which splits every value between CPUs
+ * 0 and 1: each row is that CPU's share, and the two add up to the
+ * aggregate the fake counted (counter 0: base + READ number; 10 of it
+ * in hardirq).
+ */
+TEST(no_aggr_rows_sum_to_total)
+{
+	struct outcome o;
+	double c0, c1, sum;
+	int n;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-a", "-A", "-x,", "--breakdown",
+			    "-e", "instructions", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	csv_cpu_rows(o.err, "instructions", 0, &sum, &n, &c0);
+	csv_cpu_rows(o.err, "instructions", 1, &sum, &n, &c1);
+	EXPECT_EQ(fake_nl.base[0], c0 + c1) TH_LOG("%s", o.err);
+	EXPECT_EQ((long)fake_nl.base[0] / 4, c1);
+	csv_cpu_rows(o.err, "instructions [hardirq]", 0, &sum, &n, &c0);
+	csv_cpu_rows(o.err, "instructions [hardirq]", 1, &sum, &n, &c1);
+	EXPECT_EQ(8, c0) TH_LOG("%s", o.err);
+	EXPECT_EQ(2, c1);
+	EXPECT_EQ(NULL, strstr(o.err, "CPU2"));
+	done(&o);
+}
+
+/* -A -I: each CPU's intervals add up to its --summary row. */
+TEST(no_aggr_intervals_sum_per_cpu)
+{
+	struct outcome o;
+	double sum, total;
+	int n, cpu;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-a", "-A", "-I", "10", "--summary", "-x,",
+			    "-e", "instructions", "sleep", "0.05"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	for (cpu = 0; cpu < 2; cpu++) {
+		csv_cpu_rows(o.err, "instructions", cpu, &sum, &n, &total);
+		EXPECT_EQ(fake_nl.reads, n) TH_LOG("%s", o.err);
+		EXPECT_LT(0, total);
+		EXPECT_EQ(total, sum) TH_LOG("cpu %d: %s", cpu, o.err);
+	}
+	done(&o);
+}
+
+/* A module of protocol version 2 has neither: said before counting. */
+TEST(no_aggr_needs_version_3)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	fake_nl.version = 2;
+	run(stat_main, ARGV("ctxstat", "-a", "-A", "-e", "instructions", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "protocol version is 2, they need 3"))
+		TH_LOG("%s", o.err);
+	EXPECT_EQ(0, fake_nl.sessions);
+	done(&o);
+	fake_nl_reset();
+	fake_nl.version = 2;
+	run(stat_main, ARGV("ctxstat", "-C", "0", "-e", "instructions", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_EQ(0, fake_nl.sessions);
+	done(&o);
+	fake_nl_reset();
+	fake_nl.version = 2;
+	run(stat_main, ARGV("ctxstat", "-a", "-e", "instructions", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
 	done(&o);
 }
 

@@ -19,6 +19,11 @@
  *                              namespace; all of its threads are monitored.
  *                              Absent with CTXCOUNT_TARGET_F_SYSTEM_WIDE.
  *       CTXCOUNT_TARGET_A_FLAGS: NLA_U32, 0 or more of enum ctxcount_target_flag
+ *       CTXCOUNT_TARGET_A_CPUS: NLA_NESTED, optional, only with
+ *                               SYSTEM_WIDE: count on these CPUs only
+ *                               (default: every CPU); each one online
+ *         CTXCOUNT_CPUS_A_CPU: NLA_U32, a CPU number; 1 or more, no
+ *                              duplicates
  *     CTXCOUNT_A_EVENTS: NLA_NESTED, 1 to CTXCOUNT_MAX_EVENTS of
  *       CTXCOUNT_EVENTS_A_EVENT: NLA_NESTED
  *         CTXCOUNT_EVENT_A_TYPE: NLA_U32, PERF_TYPE_*
@@ -47,6 +52,8 @@
  * CTXCOUNT_CMD_SESSION_READ: current totals of a session.
  *   request:
  *     CTXCOUNT_A_SESSION_ID: NLA_U32
+ *     CTXCOUNT_A_READ_FLAGS: NLA_U32, optional (since version 3), 0 or
+ *                            more of enum ctxcount_read_flag
  *   reply:
  *     CTXCOUNT_A_SESSION_ID: NLA_U32
  *     CTXCOUNT_A_TASKS_SEEN: NLA_U64, tasks ever monitored by the session
@@ -81,6 +88,18 @@
  *                                       is read from the PMU's registers
  *                                       (the others read it through the
  *                                       PMU driver)
+ *     CTXCOUNT_A_CPU: NLA_NESTED, only with CTXCOUNT_READ_F_PER_CPU: one
+ *                     per CPU, in increasing CPU order, after
+ *                     CTXCOUNT_A_EVENTS; for each CPU of the session's
+ *                     CPU list (every possible CPU without one) that is
+ *                     online or counted something. Each holds that CPU's
+ *                     share of the totals above: summed over these
+ *                     nests, every FULL, TIME_*, bucket and excursion
+ *                     count is exactly the total's.
+ *       CTXCOUNT_CPU_A_CPU: NLA_U32, the CPU number
+ *       CTXCOUNT_CPU_A_EXCURSIONS: NLA_NESTED, as CTXCOUNT_A_EXCURSIONS
+ *       CTXCOUNT_CPU_A_EVENTS: NLA_NESTED, as CTXCOUNT_A_EVENTS (DIRECT_CPUS
+ *                              is 0 or 1)
  *
  * CTXCOUNT_CMD_SESSION_CALIBRATE: measure what a hardirq that interrupts
  * user mode leaves on the task's side of the counter reads (for
@@ -102,7 +121,8 @@
  *   run is needed; -EAGAIN at _END: the caller changed CPU or was
  *   switched out, run it again; -EBUSY: another session is between its
  *   _BEGIN and _END; -EALREADY: the session is started; -EINVAL: _END
- *   without _BEGIN.
+ *   without _BEGIN; -ENODEV at a _BEGIN: the session has a CPU list
+ *   without the caller's CPU (run it on a listed CPU).
  *
  * CTXCOUNT_CMD_SESSION_DEL: destroy a session now.
  *   request:
@@ -115,7 +135,8 @@
  *
  * All u64 attributes are padded with CTXCOUNT_A_PAD / CTXCOUNT_EVENT_A_PAD,
  * with CTXCOUNT_BUCKET_UNSPEC inside CTXCOUNT_EVENT_A_BUCKETS and with
- * CTXCOUNT_EXCURSION_UNSPEC inside CTXCOUNT_A_EXCURSIONS.
+ * CTXCOUNT_EXCURSION_UNSPEC inside CTXCOUNT_A_EXCURSIONS and
+ * CTXCOUNT_CPU_A_EXCURSIONS.
  * Unknown flag bits are rejected with -EOPNOTSUPP; every error carries an
  * extended ack message naming the offending attribute.
  */
@@ -124,7 +145,12 @@
 #define _UAPI_LINUX_CTXCOUNT_H
 
 #define CTXCOUNT_GENL_NAME	"ctxcount"
-#define CTXCOUNT_GENL_VERSION	2
+/*
+ * 3: CTXCOUNT_A_READ_FLAGS (per-CPU totals) and CTXCOUNT_TARGET_A_CPUS.
+ * A client that needs them checks the family's version first: version 2
+ * rejects the attributes as unknown.
+ */
+#define CTXCOUNT_GENL_VERSION	3
 
 /* Protocol limit; the module may enforce lower limits of its own. */
 #define CTXCOUNT_MAX_EVENTS	16
@@ -158,6 +184,8 @@ enum ctxcount_attr {
 	CTXCOUNT_A_SESSION_FLAGS,
 	CTXCOUNT_A_EXCURSIONS,
 	CTXCOUNT_A_CALIBRATE,
+	CTXCOUNT_A_READ_FLAGS,
+	CTXCOUNT_A_CPU,
 	__CTXCOUNT_A_LAST
 };
 
@@ -167,10 +195,35 @@ enum ctxcount_target_attr {
 	CTXCOUNT_TARGET_A_UNSPEC,
 	CTXCOUNT_TARGET_A_PID,
 	CTXCOUNT_TARGET_A_FLAGS,
+	CTXCOUNT_TARGET_A_CPUS,
 	__CTXCOUNT_TARGET_A_LAST
 };
 
 #define CTXCOUNT_TARGET_A_MAX (__CTXCOUNT_TARGET_A_LAST - 1)
+
+enum ctxcount_cpus_attr {
+	CTXCOUNT_CPUS_A_UNSPEC,
+	CTXCOUNT_CPUS_A_CPU,
+	__CTXCOUNT_CPUS_A_LAST
+};
+
+#define CTXCOUNT_CPUS_A_MAX (__CTXCOUNT_CPUS_A_LAST - 1)
+
+enum ctxcount_read_flag {
+	/* Add one CTXCOUNT_A_CPU nest per CPU to the reply. */
+	CTXCOUNT_READ_F_PER_CPU		= 1U << 0,
+	__CTXCOUNT_READ_F_ALL		= CTXCOUNT_READ_F_PER_CPU
+};
+
+enum ctxcount_cpu_attr {
+	CTXCOUNT_CPU_A_UNSPEC,
+	CTXCOUNT_CPU_A_CPU,
+	CTXCOUNT_CPU_A_EXCURSIONS,
+	CTXCOUNT_CPU_A_EVENTS,
+	__CTXCOUNT_CPU_A_LAST
+};
+
+#define CTXCOUNT_CPU_A_MAX (__CTXCOUNT_CPU_A_LAST - 1)
 
 enum ctxcount_target_flag {
 	/* Children forked (and threads created) after START are monitored. */
