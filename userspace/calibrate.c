@@ -57,7 +57,7 @@ int ctx_calibrate(struct ctx_nl *nl, uint32_t id, int cpu)
 	for (tries = 0; tries < CALIBRATE_TRIES && err == -EAGAIN; tries++) {
 		/*
 		 * The first quiet run warms up (the loop's page, the module's
-		 * paths); the module keeps the last quiet run.
+		 * paths); the module keeps the least quiet run.
 		 */
 		err = calibrate_run(nl, id, CTXCOUNT_CALIBRATE_QUIET_BEGIN);
 		if (!err)
