@@ -1,0 +1,115 @@
+#!/usr/bin/awk -f
+# Tally `scripts/demo --live`: from ctxstat -a -A -I --breakdown -x, rows,
+# a line per CPU per interval with the shares of that CPU's counted work
+# (the event's full row) that went to the task, the irq entry/exit
+# estimate, hardirq, softirq (all vectors; NET_RX also alone) and NMI, and
+# whether the NIC load ran in it. Fits 100 columns. Writes `datafile` for
+# the plot: per interval its end time and per CPU the hardirq and softirq
+# shares. Rows are grouped by the bucket name's prefix ("hardirq",
+# "softirq"), so per-source rows ("hardirq:24 ...") add into their column.
+#
+# Input: LIVE,<ctxstat -x, -I -A row>, MARK,<what>,<guest uptime>,
+# LOAD,<ctxload summary>. Exit status 1 when there are no rows.
+BEGIN { FS = "," }
+
+$1 == "MARK" { mark[$2] = $3; next }
+$1 == "LOAD" { load = substr($0, 6); next }
+$1 != "LIVE" { next }
+
+{
+	t = $2 + 0; cpu = $3; value = $4; event = $6
+	if (value !~ /^-?[0-9.]+$/)	# <not counted>: nothing ran
+		next
+	if (!(t in seen_t)) {
+		seen_t[t] = 1
+		times[++nt] = t
+	}
+	if (!(cpu in seen_cpu)) {
+		seen_cpu[cpu] = 1
+		cpus[++ncpu] = cpu
+	}
+	b = index(event, " [")
+	if (!b) {
+		full[t, cpu] = value
+		unit = $5; name = event
+		next
+	}
+	bucket = substr(event, b + 2, length(event) - b - 2)
+	if (bucket == "task")
+		col = "task"
+	else if (bucket == "irq entry/exit estimate")
+		col = "est"
+	else if (bucket ~ /^hardirq/)
+		col = "hardirq"
+	else if (bucket ~ /^softirq/)
+		col = "softirq"
+	else if (bucket == "nmi")
+		col = "nmi"
+	else
+		col = "other"
+	part[t, cpu, col] += value
+	if (bucket == "softirq:NET_RX")
+		part[t, cpu, "netrx"] += value
+}
+
+function pct(t, cpu, col) {
+	return full[t, cpu] ? part[t, cpu, col] / full[t, cpu] * 100 : 0
+}
+
+# 1 when the interval ending at t lies wholly in the load, 0 wholly outside,
+# "~" when it overlaps its start or stop.
+function loaded(i,    t, t0) {
+	t = times[i]; t0 = i > 1 ? times[i - 1] : 0
+	if (lstart == "" || t <= lstart || t0 >= lstop)
+		return 0
+	return t0 >= lstart && t <= lstop ? 1 : "~"
+}
+
+END {
+	if (!nt) {
+		print "demo: no interval rows from ctxstat" > "/dev/stderr"
+		exit 1
+	}
+	if (("count-start" in mark) && ("load-start" in mark)) {
+		lstart = mark["load-start"] - mark["count-start"]
+		lstop = mark["load-stop"] - mark["count-start"]
+	}
+	printf "\nctxcount live view on %s: %s of each CPU, per interval, every CPU busy\n", target, name
+	if (lstart != "")
+		printf "NIC load from %.2f s to %.2f s (load: 1 whole interval, ~ part)\n", lstart, lstop
+	if (load != "")
+		printf "load delivered: %s\n", load
+	printf "\n%12s %-5s %10s %7s %7s %7s %7s %7s %7s  %s\n", "time (s)", "CPU",
+		"counted", "task", "est.", "hardirq", "softirq", "NET_RX", "nmi", "load"
+	for (i = 1; i <= nt; i++) {
+		t = times[i]
+		for (c = 1; c <= ncpu; c++) {
+			cpu = cpus[c]
+			if (!((t, cpu) in full))
+				continue
+			printf "%12.3f %-5s %7.2f %-2s %6.2f%% %6.2f%% %6.2f%% %6.2f%% %6.2f%% %6.2f%%  %s\n",
+				t, cpu, full[t, cpu], unit == "msec" ? "ms" : "",
+				pct(t, cpu, "task"), pct(t, cpu, "est"), pct(t, cpu, "hardirq"),
+				pct(t, cpu, "softirq"), pct(t, cpu, "netrx"), pct(t, cpu, "nmi"),
+				loaded(i) == 1 ? "1" : loaded(i) == "~" ? "~" : ""
+		}
+	}
+	printf "\nshares of the CPU's full %s row; est.: the irq entry/exit estimate (ctxstat(1))\n", name
+	if (!datafile)
+		exit 0
+	printf("# event: %s\n# cpus: %d\n", name, ncpu) > datafile
+	if (lstart != "")
+		printf("# load: %.2f %.2f\n", lstart, lstop) > datafile
+	hdr = "# time"
+	for (c = 1; c <= ncpu; c++)
+		hdr = hdr " " cpus[c] "-hardirq% " cpus[c] "-softirq%"
+	print hdr " loaded" > datafile
+	for (i = 1; i <= nt; i++) {
+		t = times[i]
+		line = sprintf("%.3f", t)
+		for (c = 1; c <= ncpu; c++)
+			line = line sprintf(" %.3f %.3f", pct(t, cpus[c], "hardirq"),
+					    pct(t, cpus[c], "softirq"))
+		print line " " loaded(i) > datafile
+	}
+}
