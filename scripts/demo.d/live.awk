@@ -70,9 +70,15 @@ END {
 		print "demo: no interval rows from ctxstat" > "/dev/stderr"
 		exit 1
 	}
-	if (("count-start" in mark) && ("load-start" in mark)) {
-		lstart = mark["load-start"] - mark["count-start"]
-		lstop = mark["load-stop"] - mark["count-start"]
+	# The command's end is where counting ended (the last interval's
+	# time); older captures only mark its start.
+	if ("count-end" in mark)
+		zero = mark["count-end"] - times[nt]
+	else if ("count-start" in mark)
+		zero = mark["count-start"]
+	if (zero != "" && ("load-start" in mark)) {
+		lstart = mark["load-start"] - zero
+		lstop = mark["load-stop"] - zero
 	}
 	printf "\nctxcount live view on %s: %s of each CPU, per interval, every CPU busy\n", target, name
 	if (lstart != "")

@@ -3,7 +3,7 @@
 # module loaded: ctxstat -a -A -I for SECONDS while every CPU runs a niced
 # spinner, and the NIC load (ctxload, host sender) during the middle third.
 # Prints ctxstat's CSV rows prefixed "LIVE,", the load's start and stop as
-# "MARK,count-start|load-start|load-stop,<guest uptime>" and
+# "MARK,count-start|load-start|load-stop|count-end,<guest uptime>" and
 # ctxload's summary as "LOAD,<summary>", for scripts/demo.d/live.awk.
 #
 #   live.sh CTXSTAT CTXLOAD SECONDS INTERVAL-MS RATE EVENT
@@ -29,10 +29,13 @@ while [ -d "/sys/devices/system/cpu/cpu$cpu" ]; do
 done
 trap 'kill $spinners 2>/dev/null || true' EXIT
 
-# The command's first act marks when counting started: ctxstat starts the
-# session before it lets the command run.
+# The command's first and last acts mark its start and end in the guest's
+# uptime. Its end is the better anchor for ctxstat's time column: counting
+# stops as soon as the command exits, while between counting's start and
+# the command's first act lie a fork and an exec on busy CPUs.
 "$ctxstat" -a -A -I "$interval" --breakdown -e "$event" -x, -o /tmp/live.csv -- \
-	sh -c "cut -d' ' -f1 /proc/uptime >/tmp/live.t0; exec sleep $seconds" &
+	sh -c "cut -d' ' -f1 /proc/uptime >/tmp/live.t0; sleep $seconds
+		cut -d' ' -f1 /proc/uptime >/tmp/live.t1" &
 stat_pid=$!
 while [ ! -s /tmp/live.t0 ]; do sleep 0.1; done
 t0=$(cat /tmp/live.t0)
@@ -47,6 +50,7 @@ grep -v '^ctxload: packets=' /tmp/live.load >&2 || true
 wait "$stat_pid" || { echo "live: ctxstat failed" >&2; exit 1; }
 
 # Guest uptimes; the host subtracts (the guest has no awk).
-printf 'MARK,count-start,%s\nMARK,load-start,%s\nMARK,load-stop,%s\n' "$t0" "$start" "$stop"
+printf 'MARK,count-start,%s\nMARK,load-start,%s\nMARK,load-stop,%s\nMARK,count-end,%s\n' \
+	"$t0" "$start" "$stop" "$(cat /tmp/live.t1)"
 sed -n 's/^ctxload: \(packets=.*\)/LOAD,\1/p' /tmp/live.load
 grep -v '^#' /tmp/live.csv | grep -v '^$' | sed 's/^/LIVE,/'
