@@ -97,8 +97,18 @@ struct ctx_calib_entry {
 /* Calibrations are serialized by the session mutex (START holds it). */
 static struct ctx_calib_entry ctx_calib_cache[CTX_CALIB_CACHE];
 static unsigned long ctx_calib_clock;
-static struct hrtimer ctx_calib_timer;
-static struct hrtimer ctx_user_timer;
+/**
+ * struct ctx_calib_storm - a timer firing at one CPU every CTX_CALIB_PERIOD_NS
+ * @timer: the pinned hrtimer
+ * @stop: local_clock() past which the handler does not re-arm it
+ */
+struct ctx_calib_storm {
+	struct hrtimer timer;
+	u64 stop;
+};
+
+static struct ctx_calib_storm ctx_calib_storm;	/* kernel-mode runs */
+static struct ctx_calib_storm ctx_user_storm;	/* CALIBRATE's runs */
 static bool ctx_calib_timer_ready;
 static bool ctx_calib_tasklet_on;
 static unsigned int ctx_calib_fired;	/* timer interrupts, ever */
@@ -114,6 +124,9 @@ static DECLARE_TASKLET(ctx_calib_tasklet, ctx_calib_tasklet_fn);
 
 static enum hrtimer_restart ctx_calib_fire(struct hrtimer *t)
 {
+	struct ctx_calib_storm *storm = container_of(t, struct ctx_calib_storm,
+						     timer);
+
 	/*
 	 * Not when the timer interrupted the softirqs of the last one: they
 	 * would run the tasklet again in the same run, which counts as one
@@ -122,8 +135,25 @@ static enum hrtimer_restart ctx_calib_fire(struct hrtimer *t)
 	if (READ_ONCE(ctx_calib_tasklet_on) && !in_serving_softirq())
 		tasklet_schedule(&ctx_calib_tasklet);
 	WRITE_ONCE(ctx_calib_fired, ctx_calib_fired + 1);
+	/*
+	 * Where one interrupt takes longer than the period (a slow or
+	 * emulated CPU: QEMU -icount with the other vCPU busy) or the client
+	 * stops between CALIBRATE's begin and end, the storm would leave its
+	 * CPU nothing else to run, for ever. It ends at its deadline; the
+	 * run then counts fewer interrupts, or fails.
+	 */
+	if (local_clock() > READ_ONCE(storm->stop))
+		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(CTX_CALIB_PERIOD_NS));
 	return HRTIMER_RESTART;
+}
+
+/* @storm fires every CTX_CALIB_PERIOD_NS at this CPU for at most @ns. */
+static void ctx_calib_storm_start(struct ctx_calib_storm *storm, u64 ns)
+{
+	WRITE_ONCE(storm->stop, local_clock() + ns);
+	hrtimer_start(&storm->timer, ns_to_ktime(CTX_CALIB_PERIOD_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /* The same instructions every iteration, whatever the compiler does. */
@@ -168,14 +198,13 @@ static bool ctx_calib_size(void)
 	unsigned long n = 0;
 	bool enough;
 
-	hrtimer_start(&ctx_calib_timer, ns_to_ktime(CTX_CALIB_PERIOD_NS),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+	ctx_calib_storm_start(&ctx_calib_storm, CTX_CALIB_MAX_NS);
 	do {
 		ctx_calib_loop(CTX_CALIB_CHUNK);
 		n += CTX_CALIB_CHUNK;
 		enough = READ_ONCE(ctx_calib_fired) - fired >= CTX_CALIB_FIRES;
 	} while (!enough && local_clock() - t0 < CTX_CALIB_MAX_NS);
-	hrtimer_cancel(&ctx_calib_timer);
+	hrtimer_cancel(&ctx_calib_storm.timer);
 	ctx_calib_iters = n;
 	return enough;
 }
@@ -232,12 +261,11 @@ static bool ctx_calib_one(struct ctx_acct *a, const struct ctx_calib_run *run,
 	st->noskip = run->noskip;
 	WRITE_ONCE(ctx_calib_tasklet_on, run->tasklet);
 	if (run->storm)
-		hrtimer_start(&ctx_calib_timer, ns_to_ktime(CTX_CALIB_PERIOD_NS),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+		ctx_calib_storm_start(&ctx_calib_storm, CTX_CALIB_BUDGET_NS);
 	ctx_account_probe_sample(a, t0, e0);
 	ctx_calib_loop_run(run);
 	ctx_account_probe_sample(a, t1, e1);
-	hrtimer_cancel(&ctx_calib_timer);
+	hrtimer_cancel(&ctx_calib_storm.timer);
 	WRITE_ONCE(ctx_calib_tasklet_on, false);
 	st->noskip = false;
 	ok = ctx_account_probe_close(a);
@@ -392,12 +420,12 @@ static struct ctx_calib_entry *ctx_calib_entry(struct ctx_acct *a,
 	int err;
 
 	if (!ctx_calib_timer_ready) {
-		hrtimer_init(&ctx_calib_timer, CLOCK_MONOTONIC,
+		hrtimer_init(&ctx_calib_storm.timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED_HARD);
-		ctx_calib_timer.function = ctx_calib_fire;
-		hrtimer_init(&ctx_user_timer, CLOCK_MONOTONIC,
+		ctx_calib_storm.timer.function = ctx_calib_fire;
+		hrtimer_init(&ctx_user_storm.timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED_HARD);
-		ctx_user_timer.function = ctx_calib_fire;
+		ctx_user_storm.timer.function = ctx_calib_fire;
 		ctx_calib_timer_ready = true;
 	}
 	e = ctx_calib_find(spec, a->nr_events);
@@ -444,7 +472,7 @@ void ctx_calib_session(struct ctx_acct *a, const struct ctx_event_spec *spec)
 /*
  * User mode: the caller's thread runs a fixed user-mode loop between
  * ctx_calib_user_begin() and ctx_calib_user_end(), once quiet and once
- * with ctx_user_timer firing at its CPU; what the hardirqs that
+ * with ctx_user_storm firing at its CPU; what the hardirqs that
  * interrupted it left in its task bucket, less what kernel-mode hardirqs
  * leave, is what the architecture's user-mode entry and exit add, the
  * same for every kind of hardirq excursion. One calibration at a time.
@@ -497,9 +525,8 @@ int ctx_calib_user_begin(struct ctx_acct *a, const struct ctx_event_spec *spec,
 	if (!err) {
 		preempt_disable();
 		if (storm)
-			hrtimer_start(&ctx_user_timer,
-				      ns_to_ktime(CTX_CALIB_PERIOD_NS),
-				      HRTIMER_MODE_REL_PINNED_HARD);
+			ctx_calib_storm_start(&ctx_user_storm,
+					      CTX_CALIB_BUDGET_NS);
 		ctx_account_probe_open(a);
 		ctx_account_probe_sample(a, ctx_user.t0, ctx_user.e0);
 		preempt_enable();
@@ -567,7 +594,7 @@ int ctx_calib_user_end(struct ctx_acct *a, const struct ctx_event_spec *spec)
 		ok = ctx_account_probe_close(a);
 		preempt_enable();
 	}
-	hrtimer_cancel(&ctx_user_timer);
+	hrtimer_cancel(&ctx_user_storm.timer);
 	ctx_account_probe_end(a);
 	migrate_enable();
 	cpus_read_unlock();
@@ -604,7 +631,7 @@ void ctx_calib_user_abort(struct ctx_acct *a)
 		ctx_user.owner = NULL;
 	if (ctx_user.a != a)
 		return;
-	hrtimer_cancel(&ctx_user_timer);
+	hrtimer_cancel(&ctx_user_storm.timer);
 	cpus_read_lock();
 	ctx_account_probe_end(a);
 	cpus_read_unlock();
@@ -619,8 +646,8 @@ void ctx_calib_user_abort(struct ctx_acct *a)
 void ctx_calib_exit(void)
 {
 	if (ctx_calib_timer_ready) {
-		hrtimer_cancel(&ctx_calib_timer);
-		hrtimer_cancel(&ctx_user_timer);
+		hrtimer_cancel(&ctx_calib_storm.timer);
+		hrtimer_cancel(&ctx_user_storm.timer);
 	}
 	tasklet_kill(&ctx_calib_tasklet);
 }
