@@ -13,6 +13,7 @@
  *    device), and NIC traffic from the host with /ctx/bin/ctxload.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,8 +160,11 @@ TEST_F_TIMEOUT(cs, context_switches_match_perf, 600)
 	 * out (perf: 478 switches for 500 sleeps), and a pipe round trip
 	 * between two CPUs switches once or twice depending on timing; each
 	 * tool sees different runs. Measured with 2000 iterations: within
-	 * 1.7 % on arm64-6.12 and x86_64-6.1, hence 5 %. A module that lost
-	 * or doubled the switch-path events would be off by far more.
+	 * 1.7 % on arm64-6.12 and x86_64-6.1, hence 5 %. On a busy host
+	 * the empty runs differ too (x86_64-6.1: perf's least of three 60,
+	 * ctxstat's 12), which is start-up noise, not the loop's switches:
+	 * what the two baselines differ by is allowed on top. A module that
+	 * lost or doubled the switch-path events would be off by far more.
 	 */
 	static const double tol[] = { 0.05, 0.05 };
 	char *perf = (char *)cst_perf_path();
@@ -188,7 +192,7 @@ TEST_F_TIMEOUT(cs, context_switches_match_perf, 600)
 		       modes[i], iters, modes[i], cn, c0, dc, pn, p0, dp, dev * 100);
 		/* about one switch per sleep / round trip at least */
 		EXPECT_LE(0.9 * SWITCH_ITERS, dp);
-		EXPECT_GE(tol[i], dev < 0 ? -dev : dev);
+		EXPECT_GE(tol[i] * dp + fabs(c0 - p0), fabs(dc - dp));
 	}
 }
 
