@@ -309,6 +309,13 @@ static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 		err = -EOPNOTSUPP;
 		goto out_free;
 	}
+	if (nreq->flags & CTXCOUNT_SESSION_F_IRQ_SOURCES) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[CTXCOUNT_A_SESSION_FLAGS],
+				    "irq sources are not built yet");
+		err = -EOPNOTSUPP;
+		goto out_free;
+	}
 	nr = ctx_nl_parse_events(info->attrs[CTXCOUNT_A_EVENTS], nreq->req,
 				 info->extack);
 	if (nr < 0) {

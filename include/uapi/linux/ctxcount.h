@@ -32,6 +32,10 @@
  *         CTXCOUNT_EVENT_A_PERF_FD: NLA_S32 >= 0, the proof (see above)
  *     CTXCOUNT_A_SESSION_FLAGS: NLA_U32, optional, 0 or more of
  *                               enum ctxcount_session_flag
+ *     CTXCOUNT_A_MAX_SOURCES: NLA_U32, optional (since version 4), only
+ *                             with CTXCOUNT_SESSION_F_IRQ_SOURCES: 1 to
+ *                             CTXCOUNT_MAX_SOURCES handler rows (default:
+ *                             the module's parameter max_irq_sources)
  *   reply:
  *     CTXCOUNT_A_SESSION_ID: NLA_U32
  *     CTXCOUNT_A_EVENTS: NLA_NESTED, one per requested event, in order
@@ -88,6 +92,32 @@
  *                                       is read from the PMU's registers
  *                                       (the others read it through the
  *                                       PMU driver)
+ *         CTXCOUNT_EVENT_A_SOURCES: NLA_NESTED, only for a session with
+ *                                   CTXCOUNT_SESSION_F_IRQ_SOURCES: the
+ *                                   HARDIRQ bucket split by source, one
+ *                                   NLA_U64 per source, attribute type =
+ *                                   the source's CTXCOUNT_SOURCE_A_ID;
+ *                                   they add up to BUCKETS[HARDIRQ]
+ *     CTXCOUNT_A_SOURCES: NLA_NESTED, only for a session with
+ *                         CTXCOUNT_SESSION_F_IRQ_SOURCES, after
+ *                         CTXCOUNT_A_EVENTS: the sources seen so far
+ *       CTXCOUNT_SOURCES_A_SOURCE: NLA_NESTED, one per source
+ *         CTXCOUNT_SOURCE_A_ID: NLA_U32, >= CTXCOUNT_SOURCE_ID_FIRST for
+ *                               a handler, or one of the fixed ids
+ *                               (enum ctxcount_source_id); stable for
+ *                               the session's life
+ *         CTXCOUNT_SOURCE_A_KIND: NLA_U32, enum ctxcount_source_kind
+ *         CTXCOUNT_SOURCE_A_IRQ: NLA_U32, the Linux irq number (KIND_IRQ)
+ *                                or the vector (KIND_VECTOR)
+ *         CTXCOUNT_SOURCE_A_HWIRQ: NLA_U64, optional, the irq's hardware
+ *                                  number (arm64's IPI<n> is hwirq n)
+ *         CTXCOUNT_SOURCE_A_NAME: NLA_NUL_STRING, at most
+ *                                 CTXCOUNT_SOURCE_NAME_LEN bytes with the
+ *                                 nul: the handler's name as
+ *                                 /proc/interrupts shows it, or the
+ *                                 vector's tracepoint name without
+ *                                 "_entry" (e.g. "local_timer")
+ *         CTXCOUNT_SOURCE_A_COUNT: NLA_U64, handler runs counted
  *     CTXCOUNT_A_CPU: NLA_NESTED, only with CTXCOUNT_READ_F_PER_CPU: one
  *                     per CPU, in increasing CPU order, after
  *                     CTXCOUNT_A_EVENTS; for each CPU of the session's
@@ -99,7 +129,13 @@
  *       CTXCOUNT_CPU_A_CPU: NLA_U32, the CPU number
  *       CTXCOUNT_CPU_A_EXCURSIONS: NLA_NESTED, as CTXCOUNT_A_EXCURSIONS
  *       CTXCOUNT_CPU_A_EVENTS: NLA_NESTED, as CTXCOUNT_A_EVENTS (DIRECT_CPUS
- *                              is 0 or 1)
+ *                              is 0 or 1), with EVENT_A_SOURCES
+ *       CTXCOUNT_CPU_A_SOURCE_COUNTS: NLA_NESTED, only with sources: the
+ *                                     handler runs on this CPU, one
+ *                                     NLA_U64 per source seen on it,
+ *                                     attribute type = source id (names
+ *                                     are in the top-level
+ *                                     CTXCOUNT_A_SOURCES only)
  *
  * CTXCOUNT_CMD_SESSION_CALIBRATE: measure what a hardirq that interrupts
  * user mode leaves on the task's side of the counter reads (for
@@ -134,9 +170,11 @@
  *     CTXCOUNT_A_STATS_FEATURES: NLA_U32, enum ctxcount_feature bits
  *
  * All u64 attributes are padded with CTXCOUNT_A_PAD / CTXCOUNT_EVENT_A_PAD,
- * with CTXCOUNT_BUCKET_UNSPEC inside CTXCOUNT_EVENT_A_BUCKETS and with
+ * with CTXCOUNT_BUCKET_UNSPEC inside CTXCOUNT_EVENT_A_BUCKETS, with
  * CTXCOUNT_EXCURSION_UNSPEC inside CTXCOUNT_A_EXCURSIONS and
- * CTXCOUNT_CPU_A_EXCURSIONS.
+ * CTXCOUNT_CPU_A_EXCURSIONS, with CTXCOUNT_SOURCE_A_PAD inside a source
+ * and with CTXCOUNT_SOURCE_ID_UNSPEC inside CTXCOUNT_EVENT_A_SOURCES and
+ * CTXCOUNT_CPU_A_SOURCE_COUNTS.
  * Unknown flag bits are rejected with -EOPNOTSUPP; every error carries an
  * extended ack message naming the offending attribute.
  */
@@ -147,13 +185,16 @@
 #define CTXCOUNT_GENL_NAME	"ctxcount"
 /*
  * 3: CTXCOUNT_A_READ_FLAGS (per-CPU totals) and CTXCOUNT_TARGET_A_CPUS.
- * A client that needs them checks the family's version first: version 2
- * rejects the attributes as unknown.
+ * 4: CTXCOUNT_SESSION_F_IRQ_SOURCES and CTXCOUNT_A_MAX_SOURCES.
+ * A client that needs them checks the family's version first: older
+ * versions reject the attributes as unknown and the flag as unsupported.
  */
-#define CTXCOUNT_GENL_VERSION	3
+#define CTXCOUNT_GENL_VERSION	4
 
-/* Protocol limit; the module may enforce lower limits of its own. */
+/* Protocol limits; the module may enforce lower limits of its own. */
 #define CTXCOUNT_MAX_EVENTS	16
+#define CTXCOUNT_MAX_SOURCES	64
+#define CTXCOUNT_SOURCE_NAME_LEN	32
 
 enum ctxcount_cmd {
 	CTXCOUNT_CMD_UNSPEC,
@@ -186,6 +227,8 @@ enum ctxcount_attr {
 	CTXCOUNT_A_CALIBRATE,
 	CTXCOUNT_A_READ_FLAGS,
 	CTXCOUNT_A_CPU,
+	CTXCOUNT_A_MAX_SOURCES,
+	CTXCOUNT_A_SOURCES,
 	__CTXCOUNT_A_LAST
 };
 
@@ -220,6 +263,7 @@ enum ctxcount_cpu_attr {
 	CTXCOUNT_CPU_A_CPU,
 	CTXCOUNT_CPU_A_EXCURSIONS,
 	CTXCOUNT_CPU_A_EVENTS,
+	CTXCOUNT_CPU_A_SOURCE_COUNTS,
 	__CTXCOUNT_CPU_A_LAST
 };
 
@@ -247,7 +291,15 @@ enum ctxcount_session_flag {
 	 * what interrupts leave on the task's side of the counter reads.
 	 */
 	CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE	= 1U << 0,
-	__CTXCOUNT_SESSION_F_ALL		= CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE
+	/*
+	 * Split the HARDIRQ bucket by interrupt handler (irq number and
+	 * name; on x86 also the system vectors) in READ's
+	 * CTXCOUNT_EVENT_A_SOURCES. Costs counter reads around every handler
+	 * run. Needs CTXCOUNT_FEATURE_IRQ_SOURCES.
+	 */
+	CTXCOUNT_SESSION_F_IRQ_SOURCES		= 1U << 1,
+	__CTXCOUNT_SESSION_F_ALL		= CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE |
+						  CTXCOUNT_SESSION_F_IRQ_SOURCES
 };
 
 enum ctxcount_calibrate {
@@ -282,6 +334,7 @@ enum ctxcount_event_attr {
 	CTXCOUNT_EVENT_A_BUCKETS,
 	CTXCOUNT_EVENT_A_PERF_FD,
 	CTXCOUNT_EVENT_A_DIRECT_CPUS,
+	CTXCOUNT_EVENT_A_SOURCES,
 	__CTXCOUNT_EVENT_A_LAST
 };
 
@@ -357,9 +410,63 @@ enum ctxcount_excursion {
 
 #define CTXCOUNT_EXCURSION_MAX (__CTXCOUNT_EXCURSION_LAST - 1)
 
+enum ctxcount_source_attr {
+	CTXCOUNT_SOURCE_A_UNSPEC,
+	CTXCOUNT_SOURCE_A_PAD,
+	CTXCOUNT_SOURCE_A_ID,
+	CTXCOUNT_SOURCE_A_KIND,
+	CTXCOUNT_SOURCE_A_IRQ,
+	CTXCOUNT_SOURCE_A_HWIRQ,
+	CTXCOUNT_SOURCE_A_NAME,
+	CTXCOUNT_SOURCE_A_COUNT,
+	__CTXCOUNT_SOURCE_A_LAST
+};
+
+#define CTXCOUNT_SOURCE_A_MAX (__CTXCOUNT_SOURCE_A_LAST - 1)
+
+enum ctxcount_sources_attr {
+	CTXCOUNT_SOURCES_A_UNSPEC,
+	CTXCOUNT_SOURCES_A_SOURCE,
+	__CTXCOUNT_SOURCES_A_LAST
+};
+
+#define CTXCOUNT_SOURCES_A_MAX (__CTXCOUNT_SOURCES_A_LAST - 1)
+
+/*
+ * Source ids (attribute types in CTXCOUNT_EVENT_A_SOURCES). OUTSIDE is the
+ * hardirq work outside any handler (entry, controller acknowledge, the
+ * flow handler, irq_exit); OTHER sums the handlers that found the
+ * session's table full. Handlers get ids from CTXCOUNT_SOURCE_ID_FIRST
+ * on, in the order the session first saw them.
+ */
+enum ctxcount_source_id {
+	CTXCOUNT_SOURCE_ID_UNSPEC,
+	CTXCOUNT_SOURCE_ID_OUTSIDE,
+	CTXCOUNT_SOURCE_ID_OTHER,
+	CTXCOUNT_SOURCE_ID_FIRST
+};
+
+#define CTXCOUNT_SOURCE_ID_MAX \
+	(CTXCOUNT_SOURCE_ID_FIRST + CTXCOUNT_MAX_SOURCES - 1)
+
+enum ctxcount_source_kind {
+	CTXCOUNT_SOURCE_KIND_UNSPEC,
+	CTXCOUNT_SOURCE_KIND_OUTSIDE,
+	CTXCOUNT_SOURCE_KIND_OTHER,
+	/* A handler of a Linux irq (irq_handler_entry/exit). */
+	CTXCOUNT_SOURCE_KIND_IRQ,
+	/* An x86 system vector (the irq_vectors tracepoints). */
+	CTXCOUNT_SOURCE_KIND_VECTOR,
+	__CTXCOUNT_SOURCE_KIND_LAST
+};
+
 enum ctxcount_feature {
 	/* NMIs get a bucket of their own on this architecture/kernel. */
 	CTXCOUNT_FEATURE_NMI		= 1U << 0,
+	/* CTXCOUNT_SESSION_F_IRQ_SOURCES works: device handlers are split. */
+	CTXCOUNT_FEATURE_IRQ_SOURCES	= 1U << 1,
+	/* ... and x86's system vectors (local timer, IPIs) get rows too. */
+	CTXCOUNT_FEATURE_IRQ_VECTORS	= 1U << 2,
 };
 
 #endif /* _UAPI_LINUX_CTXCOUNT_H */
