@@ -12,8 +12,11 @@
  *     row: arm64's IPI hwirq 5 ("IPI"), x86's irq_work vector;
  *   - :t is the same with and without sources;
  *   - MAX_SOURCES 1: the second source goes to OTHER, sums stay exact.
- * Every READ: the sources add up to the hardirq bucket exactly. A run in
- * which an interrupt other than the oracle's landed is repeated.
+ * Every READ: the sources add up to the hardirq bucket exactly. Where the
+ * rows are exact, a run in which an interrupt other than the oracle's
+ * landed is repeated; elsewhere (x86 TCG: two CPUs, tens of IPIs a second)
+ * only the oracle's own irq has an exact COUNT, and the irq_work row at
+ * least N.
  */
 #include <errno.h>
 #include <limits.h>
@@ -125,7 +128,7 @@ static long long grew(const struct cst_worker_delta *d, uint32_t id,
 static void run(struct __test_metadata *_metadata, FIXTURE_DATA(src) *self,
 		const char *cmd, struct cst_worker_delta *d)
 {
-	int ret = cst_worker_run(&self->w, cmd, d, true);
+	int ret = cst_worker_run(&self->w, cmd, d, self->exact);
 
 	if (ret == -EOPNOTSUPP)
 		SKIP(return, "oracle: %s not supported here", cmd);
@@ -180,8 +183,14 @@ TEST_F(src, devirq_row)
 		EXPECT_EQ(SRC_N, grew(b, dev->id, true));
 		iw = irq_work_source(&b->after);
 		ASSERT_NE(NULL, iw) TH_LOG("no irq_work interrupt source");
-		EXPECT_EQ(SRC_N, grew(a, iw->id, true));
-		EXPECT_EQ(SRC_N, grew(b, iw->id, true));
+		EXPECT_EQ(SRC_N, a->oracle.devirqs);
+		if (self->exact) {
+			EXPECT_EQ(SRC_N, grew(a, iw->id, true));
+			EXPECT_EQ(SRC_N, grew(b, iw->id, true));
+		} else {
+			EXPECT_LE(SRC_N, grew(a, iw->id, true));
+			EXPECT_LE(SRC_N, grew(b, iw->id, true));
+		}
 		TH_LOG("K %d: ctxoracle %lld, %s %lld, outside %lld, :t %lld; K %d: %lld, %lld, %lld, %lld",
 		       SRC_K1, grew(a, dev->id, false), iw->name,
 		       grew(a, iw->id, false),
@@ -212,7 +221,11 @@ TEST_F(src, hardirq_in_irq_work_row)
 	run(_metadata, self, cmd, d);
 	iw = irq_work_source(&d->after);
 	ASSERT_NE(NULL, iw) TH_LOG("no irq_work interrupt source");
-	EXPECT_EQ(SRC_N, grew(d, iw->id, true));
+	if (self->exact) {
+		EXPECT_EQ(SRC_N, grew(d, iw->id, true));
+	} else {
+		EXPECT_LE(SRC_N, grew(d, iw->id, true));
+	}
 	TH_LOG("%s (irq %u): %lld runs, %lld counted", iw->name, iw->irq,
 	       grew(d, iw->id, true), grew(d, iw->id, false));
 }
@@ -280,7 +293,11 @@ TEST_F(src, full_table_goes_to_other)
 	}
 	EXPECT_EQ(1, handlers);
 	/* Two windows per devirq: the irq_work interrupt's and ctxoracle's. */
-	EXPECT_EQ(2 * SRC_N, runs);
+	if (self->exact) {
+		EXPECT_EQ(2 * SRC_N, runs);
+	} else {
+		EXPECT_LE(2 * SRC_N, runs);
+	}
 	EXPECT_LE(SRC_N, grew(d, CTXCOUNT_SOURCE_ID_OTHER, true));
 	EXPECT_LT(0, grew(d, CTXCOUNT_SOURCE_ID_OTHER, false));
 }

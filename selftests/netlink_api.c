@@ -356,7 +356,7 @@ TEST_F(nl, unknown_event_flags)
 /* CTXCOUNT_A_MAX_SOURCES out of its range, or without IRQ_SOURCES. */
 static void max_sources_refused(struct __test_metadata *_metadata,
 				FIXTURE_DATA(nl) *self, uint32_t flags,
-				long long max, const char *what)
+				long long max, int err, const char *what)
 {
 	int ret;
 
@@ -365,7 +365,7 @@ static void max_sources_refused(struct __test_metadata *_metadata,
 	ret = new_session(&self->s, self->res, &self->ack);
 	cst_new_session_flags = 0;
 	cst_new_max_sources = -1;
-	EXPECT_EQ(-EINVAL, ret) TH_LOG("%s", what);
+	EXPECT_EQ(err, ret) TH_LOG("%s", what);
 	EXPECT_REFUSED(ret, self->ack);
 	/* The policy or the parser names the attribute. */
 	EXPECT_TRUE(self->ack.has_off) TH_LOG("%s: no offset", what);
@@ -375,11 +375,12 @@ TEST_F(nl, max_sources_refused)
 {
 	if (!(cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES))
 		SKIP(return, "no irq sources here (STATS' features)");
+	/* The policy's range: -ERANGE, as for every range policy. */
 	max_sources_refused(_metadata, self, CTXCOUNT_SESSION_F_IRQ_SOURCES,
-			    0, "MAX_SOURCES 0");
+			    0, -ERANGE, "MAX_SOURCES 0");
 	max_sources_refused(_metadata, self, CTXCOUNT_SESSION_F_IRQ_SOURCES,
-			    CTXCOUNT_MAX_SOURCES + 1, "MAX_SOURCES 65");
-	max_sources_refused(_metadata, self, 0, 4,
+			    CTXCOUNT_MAX_SOURCES + 1, -ERANGE, "MAX_SOURCES 65");
+	max_sources_refused(_metadata, self, 0, 4, -EINVAL,
 			    "MAX_SOURCES without IRQ_SOURCES");
 	EXPECT_EQ(0, cst_wait_live_sessions(0, 2000));
 }
