@@ -35,7 +35,10 @@ int ctx_counter_reserve(struct ctx_counter_values *c, int n)
 	return 0;
 }
 
-/* New rows get a 0 for each run so far; only whole rows are kept. */
+/*
+ * New rows get a 0 for each run so far, with room for @n; all of them or
+ * none (@c as before).
+ */
 static int add_src_rows(struct ctx_counter_values *c, int nr_src, int n)
 {
 	struct ctx_sample *s;
@@ -49,27 +52,27 @@ static int add_src_rows(struct ctx_counter_values *c, int nr_src, int n)
 	c->src = s;
 	for (j = c->nr_src; j < nr_src; j++) {
 		ctx_sample_init(&s[j]);
-		if (ctx_sample_reserve(&s[j], n > runs ? n : runs)) {
-			ctx_sample_free(&s[j]);
-			return -ENOMEM;
-		}
+		if (ctx_sample_reserve(&s[j], n > runs ? n : runs))
+			goto undo;
 		for (k = 0; k < runs; k++)
 			ctx_sample_add(&s[j], 0);
-		c->nr_src = j + 1;
 	}
+	c->nr_src = nr_src;
 	return 0;
+undo:
+	while (j-- > c->nr_src)
+		ctx_sample_free(&s[j]);
+	return -ENOMEM;
 }
 
 int ctx_counter_reserve_src(struct ctx_counter_values *c, int nr_src, int n)
 {
 	int j;
 
-	if (add_src_rows(c, nr_src, n))
-		return -ENOMEM;
 	for (j = 0; j < c->nr_src; j++)
 		if (ctx_sample_reserve(&c->src[j], n))
 			return -ENOMEM;
-	return 0;
+	return add_src_rows(c, nr_src, n);
 }
 
 /* Every row gets this run's value: 0 where the reading has none. */

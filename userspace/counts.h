@@ -43,7 +43,7 @@ struct ctx_counter_reading {
 int ctx_counter_reserve(struct ctx_counter_values *c, int n);
 /*
  * Room for @nr_src source rows of @n runs (the rows @c has not got yet
- * start with a 0 for every run before): 0, or -ENOMEM.
+ * start with a 0 for every run before): 0, or -ENOMEM without new rows.
  */
 int ctx_counter_reserve_src(struct ctx_counter_values *c, int nr_src, int n);
 /*
