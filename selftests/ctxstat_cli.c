@@ -398,10 +398,11 @@ static void source_rows(const char *text, const char *event, double *sum,
 		if (*line == '\n')
 			line++;
 		v = strtod(line, &end);
-		if (end == line || strncmp(end, ";;", 2))
+		if (end == line || *end != ';')
 			continue;
-		name = end + 2;
-		if (strncmp(name, prefix, strlen(prefix)))
+		/* value;unit;event */
+		name = strchr(end + 1, ';');
+		if (!name || strncmp(++name, prefix, strlen(prefix)))
 			continue;
 		*sum += v;
 		(*n)++;
