@@ -35,6 +35,28 @@
 } while (0)
 
 /*
+ * For a task-clock or cpu-clock count @e (struct cst_ev_res *) of a task
+ * that ran at least @lo_ns and at most @hi_ns by its own CPU-time clock
+ * over the time counted. That clock leaves out interrupt time on kernels
+ * with IRQ_TIME_ACCOUNTING (the debug target; large there, KASAN makes
+ * every interrupt slow) and includes it elsewhere, so it lies between the
+ * task bucket and the full count: within 10 % of that range, a counter
+ * that lost the CPU while it was away, or counted twice, falls outside it.
+ */
+#define CST_EXPECT_CPU_TIME_COUNTED(e, lo_ns, hi_ns) do {		\
+	uint64_t lo_ = (lo_ns), hi_ = (hi_ns);				\
+									\
+	EXPECT_LT(lo_ * 0.9, (double)(e)->full)				\
+		TH_LOG("full %llu ns, the task ran at least %llu ns",	\
+		       (unsigned long long)(e)->full,			\
+		       (unsigned long long)lo_);			\
+	EXPECT_GT(hi_ * 1.1, (double)(e)->b[CTXCOUNT_BUCKET_TASK])	\
+		TH_LOG("task bucket %llu ns, the task ran at most %llu ns", \
+		       (unsigned long long)(e)->b[CTXCOUNT_BUCKET_TASK], \
+		       (unsigned long long)hi_);			\
+} while (0)
+
+/*
  * CTX_TIMEOUT_SCALE=N multiplies every test's harness timeout: on the debug
  * kernel (KASAN, lockdep under TCG) the same work takes several times as
  * long, and a test killed at its timeout proves nothing about the module.

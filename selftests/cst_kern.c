@@ -92,45 +92,90 @@ int cst_kmsg_reports(int fd, char *first, size_t len)
 	return found;
 }
 
+/* The number of CPU columns in /proc/interrupts' header @line. */
+static int header_cpus(const char *line)
+{
+	const char *p = line;
+	int ncpu = 0;
+
+	while ((p = strstr(p, "CPU"))) {
+		ncpu++;
+		p += 3;
+	}
+	return ncpu;
+}
+
+/*
+ * The count of CPU column @cpu of a /proc/interrupts @line, or the sum of
+ * its @ncpu columns when @cpu < 0; -1 when the line has no such column.
+ */
+static long long row_count(const char *line, int ncpu, int cpu)
+{
+	const char *p = strchr(line, ':');
+	long long sum = 0;
+	int i;
+
+	if (!p)
+		return -1;
+	p++;
+	for (i = 0; i < ncpu; i++) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (i == cpu)
+			return v;
+		sum += v;
+		p = end;
+	}
+	return cpu < 0 ? sum : -1;
+}
+
 unsigned long long cst_total_interrupts(void)
 {
 	FILE *f = fopen("/proc/interrupts", "r");
 	unsigned long long total = 0;
 	char line[4096];
+	long long v;
 	int ncpu = 0;
 
 	if (!f)
 		return 0;
-	if (fgets(line, sizeof(line), f)) {
-		char *p = line;
-
-		while ((p = strstr(p, "CPU"))) {
-			ncpu++;
-			p += 3;
-		}
-	}
+	if (fgets(line, sizeof(line), f))
+		ncpu = header_cpus(line);
 	while (fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, ':');
-		int i;
-
-		if (!p)
-			continue;
 		/* ERR: and MIS: are not per-CPU counts of delivered irqs */
 		if (strstr(line, "ERR:") || strstr(line, "MIS:"))
 			continue;
-		p++;
-		for (i = 0; i < ncpu; i++) {
-			char *end;
-			unsigned long long v = strtoull(p, &end, 10);
-
-			if (end == p)
-				break;
+		v = row_count(line, ncpu, -1);
+		if (v > 0)
 			total += v;
-			p = end;
-		}
 	}
 	fclose(f);
 	return total;
+}
+
+long long cst_cpu_interrupts(const char *name, int cpu)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	long long n = -1, v;
+	char line[4096];
+	int ncpu = 0;
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		ncpu = header_cpus(line);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, name))
+			continue;
+		v = row_count(line, ncpu, cpu);
+		if (v >= 0)
+			n = (n < 0 ? 0 : n) + v;
+	}
+	fclose(f);
+	return n;
 }
 
 unsigned long long cst_softirq_total(const char *name)

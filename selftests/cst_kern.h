@@ -20,6 +20,11 @@ int cst_kmsg_reports(int fd, char *first, size_t len);
 /* Interrupt totals from /proc/interrupts (sum over CPUs and lines). */
 unsigned long long cst_total_interrupts(void);
 unsigned long long cst_softirq_total(const char *name);
+/*
+ * CPU @cpu's count on the /proc/interrupts lines containing @name (e.g.
+ * "LOC:", "arch_timer"), summed; -1 when there is no such line.
+ */
+long long cst_cpu_interrupts(const char *name, int cpu);
 
 /* The id of tracepoint @event ("group/name") in tracefs, or -1. */
 long cst_tracepoint_id(const char *event);

@@ -735,8 +735,7 @@ int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
 	return cst_xfer(s, m, res, ack);
 }
 
-/* One step of CTXCOUNT_CMD_SESSION_CALIBRATE. */
-static int cst_calibrate_step(struct cst_sock *s, uint32_t id, uint32_t step)
+int cst_calibrate_step(struct cst_sock *s, uint32_t id, uint32_t step)
 {
 	struct nl_msg *m = cst_msg(s, CTXCOUNT_CMD_SESSION_CALIBRATE);
 

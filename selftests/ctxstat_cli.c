@@ -3,7 +3,8 @@
  * ctxstat's command line as a user meets it: usage errors, exit status of
  * the workload, messages for an unknown event and for a module that is not
  * loaded, CSV (-x) fields, breakdown rows that add up to the full count,
- * repeated runs, JSON lines, -I intervals that add up to the run.
+ * repeated runs, JSON lines, -I intervals that add up to the run,
+ * --irq-sources rows that add up to their hardirq row.
  */
 #include <errno.h>
 #include <math.h>
@@ -376,6 +377,95 @@ TEST_F(cli, interval_system_wide)
 	EXPECT_EQ(iv.total, iv.sum) TH_LOG("intervals %.0f, summary %.0f",
 					    iv.sum, iv.total);
 	EXPECT_LT(0, iv.total);
+}
+
+/*
+ * The --irq-sources rows of @event in CSV @text (separator ';': a shared
+ * line's name has commas): their sum into @sum, how many into @n.
+ */
+static void source_rows(const char *text, const char *event, double *sum,
+			int *n)
+{
+	char prefix[96];
+	const char *line, *name;
+	double v;
+	char *end;
+
+	snprintf(prefix, sizeof(prefix), "%s [hardirq:", event);
+	*sum = 0;
+	*n = 0;
+	for (line = text; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		v = strtod(line, &end);
+		if (end == line || *end != ';')
+			continue;
+		/* value;unit;event */
+		name = strchr(end + 1, ';');
+		if (!name || strncmp(++name, prefix, strlen(prefix)))
+			continue;
+		*sum += v;
+		(*n)++;
+	}
+}
+
+/*
+ * With a module that splits hardirq by source: every source row of an
+ * event (all of them, -v) adds up to its hardirq row, exactly for an
+ * integer count, within the printed rounding (0.005 msec a row) for
+ * cpu-clock. A spinning workload takes timer interrupts: hardirq is not
+ * empty, so neither are the rows.
+ */
+TEST_F(cli, irq_sources_rows_sum_to_hardirq)
+{
+	char *argv[] = { self->ctxstat, "-x;", "-v", "--irq-sources", "-e",
+			 "cpu-clock,instructions", "--", self->wl, "spin", "200",
+			 NULL };
+	struct cst_csv_row row;
+	double sum, hardirq;
+	int n;
+
+	if (!(cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES))
+		SKIP(return, "the module has no CTXCOUNT_FEATURE_IRQ_SOURCES here: no source rows to add up");
+	cst_run(self->run, argv, 60);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	EXPECT_EQ(NULL, strstr(self->run->err, "hardirq sources sum to"))
+		TH_LOG("%s", self->run->err);
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ';', "cpu-clock [hardirq]", &row))
+		TH_LOG("%s", self->run->err);
+	hardirq = row.value;
+	source_rows(self->run->err, "cpu-clock", &sum, &n);
+	EXPECT_LT(0, hardirq) TH_LOG("200 ms of spinning without a hardirq");
+	EXPECT_LE(1, n) TH_LOG("%s", self->run->err);
+	EXPECT_GE(0.005 * (n + 1), fabs(sum - hardirq))
+		TH_LOG("cpu-clock [hardirq] %.2f, its %d sources %.2f msec",
+		       hardirq, n, sum);
+	if (cst_csv_find(self->run->err, ';', "instructions [hardirq]", &row) ||
+	    !row.numeric) {
+		TH_LOG("instructions not counted here: cpu-clock only");
+		return;
+	}
+	hardirq = row.value;
+	source_rows(self->run->err, "instructions", &sum, &n);
+	EXPECT_LE(1, n) TH_LOG("%s", self->run->err);
+	EXPECT_EQ(hardirq, sum) TH_LOG("%s", self->run->err);
+	TH_LOG("instructions [hardirq] %.0f in %d source rows", hardirq, n);
+}
+
+/* Without the feature, --irq-sources is refused before counting. */
+TEST_F(cli, irq_sources_refused_without_feature)
+{
+	char *argv[] = { self->ctxstat, "--irq-sources", "-e", "cpu-clock",
+			 "--", self->wl, "exit", "0", NULL };
+
+	if (cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES)
+		SKIP(return, "the module has CTXCOUNT_FEATURE_IRQ_SOURCES: irq_sources_rows_sum_to_hardirq runs instead");
+	cst_run(self->run, argv, 60);
+	EXPECT_EQ(1, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	EXPECT_NE(NULL, strstr(self->run->err, "CTXCOUNT_FEATURE_IRQ_SOURCES"))
+		TH_LOG("%s", self->run->err);
+	EXPECT_EQ(NULL, strstr(self->run->err, "Performance counter stats"));
+	EXPECT_EQ(0, cst_wait_live_sessions(0, 2000));
 }
 
 /* Last: the module goes away for a moment. */

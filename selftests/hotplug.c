@@ -183,26 +183,6 @@ FIXTURE_TEARDOWN(hp)
 	free(self->res);
 }
 
-/*
- * The kernel's CPU time of a task leaves out interrupt time on kernels with
- * IRQ_TIME_ACCOUNTING (the debug target; large there, KASAN makes every
- * interrupt slow) and includes it elsewhere, so it lies between the task
- * bucket and the full count: within 10 % of that range, a counter that
- * lost the CPU while it was away, or counted twice, falls outside it.
- */
-static void expect_cpu_time_counted(struct __test_metadata *_metadata,
-				    const struct cst_ev_res *e, uint64_t cpu_ns)
-{
-	uint64_t task = e->b[CTXCOUNT_BUCKET_TASK];
-
-	EXPECT_LT(cpu_ns * 0.9, (double)e->full)
-		TH_LOG("full %llu ns, the spinner ran %llu ns",
-		       (unsigned long long)e->full, (unsigned long long)cpu_ns);
-	EXPECT_GT(cpu_ns * 1.1, (double)task)
-		TH_LOG("task bucket %llu ns, the spinner ran %llu ns",
-		       (unsigned long long)task, (unsigned long long)cpu_ns);
-}
-
 /* Offline then online again, checking each step. */
 static int cycle_cpu(struct __test_metadata *_metadata, int cpu, int ms)
 {
@@ -256,7 +236,7 @@ TEST_F_TIMEOUT(hp, per_task, 240)
 	EXPECT_EQ(e->enabled, e->running) TH_LOG("the counter stopped for %llu of %llu ns",
 		(unsigned long long)(e->enabled - e->running),
 		(unsigned long long)e->enabled);
-	expect_cpu_time_counted(_metadata, e, cpu_ns);
+	CST_EXPECT_CPU_TIME_COUNTED(e, cpu_ns, cpu_ns);
 }
 
 /*
@@ -328,7 +308,7 @@ TEST_F_TIMEOUT(hp, offline_at_creation, 240)
 	       (unsigned long long)cpu_ns);
 	EXPECT_EQ(e->full, cst_bucket_sum(e));
 	EXPECT_EQ(e->enabled, e->running);
-	expect_cpu_time_counted(_metadata, e, cpu_ns);
+	CST_EXPECT_CPU_TIME_COUNTED(e, cpu_ns, cpu_ns);
 }
 
 /*

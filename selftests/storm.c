@@ -17,9 +17,18 @@
  * Every ctxstat run must end (counted: completed, or failed because the
  * module went away), the module is loaded again with the same parameters
  * at the end, and no session is left.
+ *
+ * calibration_client_stops: a client that stops (here: sleeps) between
+ * CALIBRATE's STORM_BEGIN and END leaves its CPU the module's 200 kHz
+ * timer for at most the calibration's budget (before 7940596 it fired
+ * until END, livelocking a CPU where one interrupt outlasts the period).
+ * Counted, not timed: the CPU's timer interrupts over a second's sleep
+ * (/proc/interrupts) stay within the budget's worth of the storm, the tick
+ * and what the CPU took over an equal quiet sleep.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -409,6 +418,115 @@ TEST_F_TIMEOUT(storm, reload, 1200)
 	EXPECT_LT(0, cycles - busy);
 	EXPECT_EQ(0, cst_wait_live_sessions(0, 5000));
 	munmap(st, 4096);
+}
+
+/* module/calib.c: the user-mode storm's period and deadline */
+#define CALIB_PERIOD_NS		5000
+#define CALIB_BUDGET_NS		100000000LL
+/* the tick, at most HZ 1000, per second */
+#define TICKS_PER_S		1000
+
+#if defined(__aarch64__)
+#define TIMER_ROW "arch_timer"
+#else
+#define TIMER_ROW "LOC:"
+#endif
+
+/* @cpu's timer interrupts over a second's sleep of the caller. */
+static long long timer_irqs_over_sleep(int cpu)
+{
+	struct timespec ts = { .tv_sec = 1 };
+	long long n0 = cst_cpu_interrupts(TIMER_ROW, cpu);
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	return cst_cpu_interrupts(TIMER_ROW, cpu) - n0;
+}
+
+/*
+ * A session of the caller with a quiet calibration run done, as ctxstat
+ * starts one; its id, 0 when the test cannot go on (logged, or @why set).
+ * The events are a set no other test uses, so the module has not
+ * calibrated them (-EEXIST: a module loaded again has not).
+ */
+static uint32_t quiet_calibrated(struct __test_metadata *_metadata,
+				 struct cst_sock *s, struct cst_res *r,
+				 const char **why)
+{
+	static const struct cst_ev ev[] = {
+		CST_EV_SW(PAGE_FAULTS, 0, "page-faults"),
+		CST_EV_SW(CPU_CLOCK, 0, "cpu-clock"),
+	};
+	char params[256];
+	int err = -EAGAIN, tries;
+
+	for (tries = 0; tries < 5 && err; tries++) {
+		if (err == -EEXIST) {
+			cst_close(s);
+			cst_current_params(params, sizeof(params));
+			if (cst_rmmod() || cst_insmod(params) || cst_open(s))
+				return 0;
+		}
+		if (cst_new(s, getpid(), 0, ev, 2, r, NULL))
+			return 0;
+		err = cst_calibrate_step(s, r->id, CTXCOUNT_CALIBRATE_QUIET_BEGIN);
+		if (!err) {
+			cst_loop(200000);
+			err = cst_calibrate_step(s, r->id, CTXCOUNT_CALIBRATE_END);
+		}
+		if (err)
+			cst_cmd(s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL, NULL);
+	}
+	TH_LOG("quiet calibration run: %s", err ? strerror(-err) : "done");
+	/* the kernel-mode calibration comes first, and fails on x86 TCG */
+	if (err == -EAGAIN)
+		*why = "the module's kernel-mode calibration fails here (EAGAIN): CALIBRATE starts no storm";
+	return err ? 0 : r->id;
+}
+
+TEST_F_TIMEOUT(storm, calibration_client_stops, 600)
+{
+	const long long budget = CALIB_BUDGET_NS / CALIB_PERIOD_NS;
+	struct cst_res *r = calloc(1, sizeof(*r));
+	int cpu = sched_getcpu(), err;
+	long long quiet, storm, limit;
+	const char *why = NULL;
+	cpu_set_t old, one;
+	struct cst_sock s;
+	uint32_t id;
+
+	ASSERT_NE(NULL, r);
+	if (cst_cpu_interrupts(TIMER_ROW, cpu) < 0)
+		SKIP(free(r); return, "no %s line in /proc/interrupts", TIMER_ROW);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, cst_open(&s));
+	id = quiet_calibrated(_metadata, &s, r, &why);
+	if (!id) {
+		cst_close(&s);
+		sched_setaffinity(0, sizeof(old), &old);
+		free(r);
+		if (why)
+			SKIP(return, "%s", why);
+		ASSERT_NE(0, id);
+	}
+	quiet = timer_irqs_over_sleep(cpu);
+	ASSERT_EQ(0, cst_calibrate_step(&s, id, CTXCOUNT_CALIBRATE_STORM_BEGIN));
+	storm = timer_irqs_over_sleep(cpu);
+	/* switched out meanwhile: -EAGAIN, the run does not count */
+	err = cst_calibrate_step(&s, id, CTXCOUNT_CALIBRATE_END);
+	cst_close(&s);
+	sched_setaffinity(0, sizeof(old), &old);
+	limit = budget + TICKS_PER_S + quiet;
+	ksft_print_msg("storm: CPU %d's timer interrupts over 1 s of sleep: %lld quiet, %lld after STORM_BEGIN (limit %lld: %lld of the storm's budget, %d ticks, the quiet count); END: %s\n",
+		       cpu, quiet, storm, limit, budget, TICKS_PER_S,
+		       err ? strerror(-err) : "ok");
+	EXPECT_GE(limit, storm);
+	/* and the storm did fire: at least 100 in its 100 ms */
+	EXPECT_LT(quiet + 100, storm);
+	free(r);
 }
 
 CST_TEST_MAIN

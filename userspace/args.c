@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/ctxcount.h>
+
 #include "args.h"
 #include "cpulist.h"
 #include "util.h"
@@ -18,7 +20,7 @@
 enum {
 	OPT_BREAKDOWN = 256, OPT_LIST, OPT_REPEAT_UNTIL, OPT_REPEAT_EVENT,
 	OPT_SAVE, OPT_NAME, OPT_LABEL, OPT_NO_NOISE_CHECK, OPT_NO_IRQ_ESTIMATE,
-	OPT_SUMMARY,
+	OPT_SUMMARY, OPT_IRQ_SOURCES,
 };
 
 static const struct option long_options[] = {
@@ -46,6 +48,7 @@ static const struct option long_options[] = {
 	{ "label",		required_argument,	NULL, OPT_LABEL },
 	{ "no-noise-check",	no_argument,		NULL, OPT_NO_NOISE_CHECK },
 	{ "no-irq-estimate",	no_argument,		NULL, OPT_NO_IRQ_ESTIMATE },
+	{ "irq-sources",	optional_argument,	NULL, OPT_IRQ_SOURCES },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -83,6 +86,9 @@ void ctx_args_usage(FILE *f)
 "        --no-irq-estimate leave in :t what interrupts leave on the task's side\n"
 "                          of the counter reads (default: estimated and moved\n"
 "                          to an [irq entry/exit estimate] row)\n"
+"        --irq-sources[=N] --breakdown with the hardirq row split by interrupt\n"
+"                          source, as /proc/interrupts names them (at most N\n"
+"                          sources, 1 to 64; default: the module's limit)\n"
 "        --list            list the event names ctxstat knows\n"
 "        --repeat-until <rel>%\n"
 "                          repeat until the relative standard error of the\n"
@@ -122,7 +128,11 @@ void ctx_args_usage(FILE *f)
 "--breakdown rows are named '<event> [<context>]', context one of task,\n"
 "hardirq, softirq:<VECTOR> (HI, TIMER, NET_TX, NET_RX, BLOCK, IRQ_POLL,\n"
 "TASKLET, SCHED, HRTIMER, RCU; only non-zero ones unless -v), nmi (where\n"
-"the module has an NMI bucket, or when non-zero).\n"
+"the module has an NMI bucket, or when non-zero). With --irq-sources the\n"
+"hardirq row is followed by its sources, largest first, non-zero ones\n"
+"unless -v: hardirq:<irq> <name>, hardirq:IPI<n> <description> (arm64),\n"
+"hardirq:<vector> (x86, e.g. local_timer), hardirq: outside handlers,\n"
+"hardirq: other sources; they add up to the hardirq row.\n"
 "\n"
 "With -r or --repeat-until, runs whose value is more than 3 scaled MADs\n"
 "(1.4826 x median absolute deviation) from the median are reported as\n"
@@ -221,6 +231,22 @@ static int check_cpu_list(struct ctx_args *a, const char *arg,
 	return 0;
 }
 
+/* --irq-sources[=N]: a breakdown with the hardirq row split by source. */
+static int parse_irq_sources(struct ctx_args *a, const char *arg,
+			     char *err, size_t errlen)
+{
+	long v = 0;
+
+	if (arg && parse_positive(arg, CTXCOUNT_MAX_SOURCES, &v))
+		return ctx_err(err, errlen,
+			       "bad --irq-sources '%s' (1 to %d sources)", arg,
+			       CTXCOUNT_MAX_SOURCES);
+	a->irq_sources = true;
+	a->max_sources = v;
+	a->breakdown = true;
+	return 0;
+}
+
 static int handle_option(struct ctx_args *a, int c, const char *arg,
 			 char *err, size_t errlen)
 {
@@ -316,6 +342,8 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case OPT_NO_IRQ_ESTIMATE:
 		a->no_irq_estimate = true;
 		return 0;
+	case OPT_IRQ_SOURCES:
+		return parse_irq_sources(a, arg, err, errlen);
 	}
 	return ctx_err(err, errlen, "unknown option");
 }
@@ -408,6 +436,9 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 	if (a->null_run && (a->repeat_until || a->save))
 		return ctx_err(err, errlen,
 			       "-n counts nothing to repeat on or save");
+	if (a->null_run && a->irq_sources)
+		return ctx_err(err, errlen,
+			       "-n counts nothing to split by interrupt source");
 	if (check_no_aggr(a, err, errlen))
 		return -1;
 	return check_interval(a, err, errlen);
@@ -483,7 +514,7 @@ int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 	if (a->pid || a->system_wide || a->null_run || a->list || a->json ||
 	    a->breakdown || a->interval_ms || a->summary || a->no_aggr)
 		return ctx_err(err, errlen,
-			       "compare runs two commands: -p, -a, -C, -A, -n, -j, -I, --summary, --list and --breakdown do not apply");
+			       "compare runs two commands: -p, -a, -C, -A, -n, -j, -I, --summary, --list, --breakdown and --irq-sources do not apply");
 	if (!a->cmd)
 		return ctx_err(err, errlen,
 			       "two commands are needed: <command A> --- <command B>");

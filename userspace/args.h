@@ -40,6 +40,8 @@ struct ctx_args {
 	const char *label;	/* --label: configuration ("A,B" for compare) */
 	bool no_noise_check;	/* --no-noise-check */
 	bool no_irq_estimate;	/* --no-irq-estimate */
+	bool irq_sources;	/* --irq-sources: hardirq rows per source */
+	unsigned int max_sources;	/* --irq-sources=N, 0: the module's */
 	unsigned int interval_ms;	/* -I: print every this many ms, 0 off */
 	bool summary;		/* --summary: the total after the intervals */
 	bool compare;		/* ctxstat compare */

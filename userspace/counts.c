@@ -4,6 +4,7 @@
  * that every sample of a counter holds one value per run it counted.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "counts.h"
 #include "stats.h"
@@ -34,14 +35,71 @@ int ctx_counter_reserve(struct ctx_counter_values *c, int n)
 	return 0;
 }
 
+/*
+ * New rows get a 0 for each run so far, with room for @n; all of them or
+ * none (@c as before).
+ */
+static int add_src_rows(struct ctx_counter_values *c, int nr_src, int n)
+{
+	struct ctx_sample *s;
+	int j, k, runs = c->full.n;
+
+	if (nr_src <= c->nr_src)
+		return 0;
+	s = realloc(c->src, nr_src * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	c->src = s;
+	for (j = c->nr_src; j < nr_src; j++) {
+		ctx_sample_init(&s[j]);
+		if (ctx_sample_reserve(&s[j], n > runs ? n : runs))
+			goto undo;
+		for (k = 0; k < runs; k++)
+			ctx_sample_add(&s[j], 0);
+	}
+	c->nr_src = nr_src;
+	return 0;
+undo:
+	while (j-- > c->nr_src)
+		ctx_sample_free(&s[j]);
+	return -ENOMEM;
+}
+
+int ctx_counter_reserve_src(struct ctx_counter_values *c, int nr_src, int n)
+{
+	int j;
+
+	for (j = 0; j < c->nr_src; j++)
+		if (ctx_sample_reserve(&c->src[j], n))
+			return -ENOMEM;
+	return add_src_rows(c, nr_src, n);
+}
+
+/* Every row gets this run's value: 0 where the reading has none. */
+static void add_src(struct ctx_counter_values *c,
+		    const struct ctx_counter_reading *rd)
+{
+	uint64_t v;
+	int j;
+
+	for (j = 0; j < c->nr_src; j++) {
+		v = rd->src && j < rd->nr_src ? rd->src[j] : 0;
+		ctx_sample_add(&c->src[j],
+			       ctx_scale_count(v, rd->time_enabled,
+					       rd->time_running));
+	}
+}
+
 int ctx_counter_add(struct ctx_counter_values *c,
 		    const struct ctx_counter_reading *rd)
 {
 	uint64_t ena = rd->time_enabled, run = rd->time_running;
 	int b;
 
-	if (ctx_counter_reserve(c, c->full.n + 1))
+	if (ctx_counter_reserve(c, c->full.n + 1) ||
+	    ctx_counter_reserve_src(c, rd->src ? rd->nr_src : 0, c->full.n + 1))
 		return -ENOMEM;
+	add_src(c, rd);
 	ctx_sample_add(&c->full, ctx_scale_count(rd->full, ena, run));
 	for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
 		ctx_sample_add(&c->bucket[b],
@@ -61,11 +119,16 @@ static void each_sample(struct ctx_counter_values *c,
 	samples_of(c, s);
 	for (i = 0; i < NR_SAMPLES; i++)
 		fn(s[i]);
+	for (i = 0; i < c->nr_src; i++)
+		fn(&c->src[i]);
 }
 
 void ctx_counter_free(struct ctx_counter_values *c)
 {
 	each_sample(c, ctx_sample_free);
+	free(c->src);
+	c->src = NULL;
+	c->nr_src = 0;
 }
 
 void ctx_counter_clear(struct ctx_counter_values *c)

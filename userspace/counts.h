@@ -20,6 +20,13 @@ struct ctx_counter_values {
 	struct ctx_sample bucket[CTXCOUNT_BUCKET_MAX + 1];
 	struct ctx_sample enabled;	/* ns */
 	struct ctx_sample running;	/* ns */
+	/*
+	 * --irq-sources: the hardirq bucket by the series' source rows
+	 * (sources.h); a row first seen in a later run has 0 in the runs
+	 * before it, so every sample has one value per run.
+	 */
+	int nr_src;
+	struct ctx_sample *src;
 };
 
 /* One run's reading of one counter, before scaling. */
@@ -27,10 +34,18 @@ struct ctx_counter_reading {
 	uint64_t full;
 	uint64_t bucket[CTXCOUNT_BUCKET_MAX + 1];
 	uint64_t time_enabled, time_running;
+	/* --irq-sources: the value of each source row, NULL without */
+	const uint64_t *src;
+	int nr_src;
 };
 
 /* Room for @n runs in every sample of @c: 0, or -ENOMEM. */
 int ctx_counter_reserve(struct ctx_counter_values *c, int n);
+/*
+ * Room for @nr_src source rows of @n runs (the rows @c has not got yet
+ * start with a 0 for every run before): 0, or -ENOMEM without new rows.
+ */
+int ctx_counter_reserve_src(struct ctx_counter_values *c, int nr_src, int n);
 /*
  * Append one run's reading, scaled as perf scales a multiplexed counter.
  * All of it or nothing: 0, or -ENOMEM with @c unchanged; never fails

@@ -70,7 +70,30 @@ static double scaled_delta(uint64_t now, uint64_t then, uint64_t ena,
 	return -(double)ctx_scale_count(then - now, ena, run);
 }
 
+/* --irq-sources: the rows' differences (ids are the session's, stable). */
+static int set_src_delta(struct ctx_counter_values *c,
+			 const struct ctx_sources *t,
+			 const struct ctx_nl_event_val *v,
+			 const struct ctx_nl_event_val *p,
+			 uint64_t ena, uint64_t run)
+{
+	uint64_t now[CTX_SOURCE_ROWS], then[CTX_SOURCE_ROWS];
+	int j;
+
+	if (!t)
+		return 0;
+	if (ctx_counter_reserve_src(c, t->nr, 1))
+		return -ENOMEM;
+	ctx_sources_by_row(t, v->src, now);
+	ctx_sources_by_row(t, p->src, then);
+	for (j = 0; j < c->nr_src; j++)
+		ctx_sample_add(&c->src[j], j < t->nr ?
+			       scaled_delta(now[j], then[j], ena, run) : 0);
+	return 0;
+}
+
 static int set_delta(struct ctx_counter_values *c,
+		     const struct ctx_sources *t,
 		     const struct ctx_nl_event_val *v,
 		     const struct ctx_nl_event_val *p)
 {
@@ -82,7 +105,9 @@ static int set_delta(struct ctx_counter_values *c,
 	c->error = v->present ? v->error : -EBADMSG;
 	if (c->error)
 		return 0;
-	err = ctx_sample_add(&c->full, scaled_delta(v->full, p->full, ena, run));
+	/* Rows first: a new one gets a 0 per value full already has. */
+	err = set_src_delta(c, t, v, p, ena, run);
+	err = err ?: ctx_sample_add(&c->full, scaled_delta(v->full, p->full, ena, run));
 	for (b = 0; b <= CTXCOUNT_BUCKET_MAX && !err; b++)
 		err = ctx_sample_add(&c->bucket[b],
 				     scaled_delta(v->bucket[b], p->bucket[b],
@@ -121,7 +146,7 @@ static int set_cpu_deltas(struct ctx_interval *iv,
 		iv->cpu_ids[k] = v->cpu;
 		for (i = 0; i < iv->s.events->nr_counters && !err; i++)
 			err = set_delta(&iv->cpu_delta[k * CTXCOUNT_MAX_EVENTS + i],
-					&v->ev[i], &p->ev[i]);
+					iv->s.sources, &v->ev[i], &p->ev[i]);
 	}
 	iv->s.nr_cpus = cpus->nr;
 	/* No rows (no session: nothing supported): the totals' rows say so. */
@@ -137,7 +162,8 @@ int ctx_interval_print(struct ctx_interval *iv, const struct ctx_nl_reply *rp,
 	int i, err = 0;
 
 	for (i = 0; i < iv->s.events->nr_counters && !err; i++)
-		err = set_delta(&iv->delta[i], &rp->ev[i], &iv->prev.ev[i]);
+		err = set_delta(&iv->delta[i], iv->s.sources, &rp->ev[i],
+				&iv->prev.ev[i]);
 	if (!err && iv->cpu_delta && cpus)
 		err = set_cpu_deltas(iv, cpus);
 	ctx_sample_clear(&iv->wall);

@@ -15,6 +15,7 @@
 #include <netlink/genl/family.h>
 
 #include "nlclient.h"
+#include "nlsources.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -100,7 +101,9 @@ struct nl_msg *ctx_nl_build_session_new(int family,
 		return NULL;
 	if (put_target(msg, target) < 0 || put_events(msg, ev, nr_events) < 0 ||
 	    (target->session_flags &&
-	     nla_put_u32(msg, CTXCOUNT_A_SESSION_FLAGS, target->session_flags))) {
+	     nla_put_u32(msg, CTXCOUNT_A_SESSION_FLAGS, target->session_flags)) ||
+	    (target->max_sources &&
+	     nla_put_u32(msg, CTXCOUNT_A_MAX_SOURCES, target->max_sources))) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -161,6 +164,7 @@ static struct nla_policy event_policy[CTXCOUNT_EVENT_A_MAX + 1] = {
 	[CTXCOUNT_EVENT_A_TIME_ENABLED]	= { .type = NLA_U64 },
 	[CTXCOUNT_EVENT_A_TIME_RUNNING]	= { .type = NLA_U64 },
 	[CTXCOUNT_EVENT_A_BUCKETS]	= { .type = NLA_NESTED },
+	[CTXCOUNT_EVENT_A_SOURCES]	= { .type = NLA_NESTED },
 };
 
 static struct nla_policy reply_policy[CTXCOUNT_A_MAX + 1] = {
@@ -172,6 +176,7 @@ static struct nla_policy reply_policy[CTXCOUNT_A_MAX + 1] = {
 	[CTXCOUNT_A_STATS_FEATURES]	= { .type = NLA_U32 },
 	[CTXCOUNT_A_CPUS_LOST]		= { .type = NLA_U32 },
 	[CTXCOUNT_A_TASKS_NOW]		= { .type = NLA_U32 },
+	[CTXCOUNT_A_SOURCES]		= { .type = NLA_NESTED },
 };
 
 static uint64_t get_u64_or_0(struct nlattr *a)
@@ -221,6 +226,9 @@ static int parse_event(struct nlattr *attr, struct ctx_nl_event_val *ev,
 	if (tb[CTXCOUNT_EVENT_A_BUCKETS] &&
 	    parse_buckets(tb[CTXCOUNT_EVENT_A_BUCKETS], v))
 		return -EINVAL;
+	if (tb[CTXCOUNT_EVENT_A_SOURCES] &&
+	    ctx_nl_parse_source_values(tb[CTXCOUNT_EVENT_A_SOURCES], v->src))
+		return -EINVAL;
 	if ((int)index + 1 > *nr_events)
 		*nr_events = index + 1;
 	return 0;
@@ -244,6 +252,7 @@ static int parse_events(struct nlattr *list, struct ctx_nl_event_val *ev,
 static struct nla_policy cpu_policy[CTXCOUNT_CPU_A_MAX + 1] = {
 	[CTXCOUNT_CPU_A_CPU]		= { .type = NLA_U32 },
 	[CTXCOUNT_CPU_A_EVENTS]		= { .type = NLA_NESTED },
+	[CTXCOUNT_CPU_A_SOURCE_COUNTS]	= { .type = NLA_NESTED },
 };
 
 /* One CTXCOUNT_A_CPU nest into the next free row of @cpus. */
@@ -262,6 +271,10 @@ static int parse_cpu(struct nlattr *attr, struct ctx_nl_cpus *cpus)
 	memset(v, 0, sizeof(*v));
 	v->cpu = nla_get_u32(tb[CTXCOUNT_CPU_A_CPU]);
 	if (parse_events(tb[CTXCOUNT_CPU_A_EVENTS], v->ev, &nr))
+		return -EINVAL;
+	if (tb[CTXCOUNT_CPU_A_SOURCE_COUNTS] &&
+	    ctx_nl_parse_source_values(tb[CTXCOUNT_CPU_A_SOURCE_COUNTS],
+				       v->src_count))
 		return -EINVAL;
 	cpus->nr++;
 	return 0;
@@ -316,6 +329,11 @@ int ctx_nl_parse_reply_cpus(struct nlmsghdr *nlh, struct ctx_nl_reply *r,
 		r->stats_sessions = nla_get_u32(tb[CTXCOUNT_A_STATS_SESSIONS]);
 	if (tb[CTXCOUNT_A_STATS_FEATURES])
 		r->stats_features = nla_get_u32(tb[CTXCOUNT_A_STATS_FEATURES]);
+	if (tb[CTXCOUNT_A_SOURCES]) {
+		r->has_sources = true;
+		if (ctx_nl_parse_sources(tb[CTXCOUNT_A_SOURCES], r->src))
+			return -EINVAL;
+	}
 	if (tb[CTXCOUNT_A_EVENTS])
 		return parse_events(tb[CTXCOUNT_A_EVENTS], r->ev, &r->nr_events);
 	return 0;

@@ -24,7 +24,12 @@ struct ctx_nl_target {
 	int nr_cpus;
 	/* CTXCOUNT_SESSION_F_*, sent beside the target when not 0 */
 	uint32_t session_flags;
+	/* CTXCOUNT_A_MAX_SOURCES, sent when not 0 (with F_IRQ_SOURCES) */
+	uint32_t max_sources;
 };
+
+/* Source ids index arrays: CTXCOUNT_SOURCE_ID_OUTSIDE .. _ID_MAX. */
+#define CTX_NL_SOURCE_IDS (CTXCOUNT_SOURCE_ID_MAX + 1)
 
 struct ctx_nl_event_req {
 	uint32_t type;
@@ -42,12 +47,27 @@ struct ctx_nl_event_val {
 	uint64_t time_enabled;
 	uint64_t time_running;
 	uint64_t bucket[CTXCOUNT_BUCKET_MAX + 1];
+	/* CTXCOUNT_EVENT_A_SOURCES: the hardirq bucket by source id */
+	uint64_t src[CTX_NL_SOURCE_IDS];
+};
+
+/* One CTXCOUNT_SOURCES_A_SOURCE of a READ reply. */
+struct ctx_nl_source {
+	bool present;		/* the reply described this id */
+	uint32_t kind;		/* enum ctxcount_source_kind */
+	uint32_t irq;		/* irq number or vector */
+	bool has_hwirq;
+	uint64_t hwirq;
+	char name[CTXCOUNT_SOURCE_NAME_LEN];
+	uint64_t count;		/* handler runs */
 };
 
 /* One CPU's share of a SESSION_READ reply (CTXCOUNT_READ_F_PER_CPU). */
 struct ctx_nl_cpu_val {
 	int cpu;
 	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
+	/* CTXCOUNT_CPU_A_SOURCE_COUNTS: handler runs by source id */
+	uint64_t src_count[CTX_NL_SOURCE_IDS];
 };
 
 /* Room for per-CPU values, owned by the caller of the READ. */
@@ -67,6 +87,9 @@ struct ctx_nl_reply {
 	uint32_t stats_features;
 	int nr_events;		/* highest index seen + 1 */
 	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
+	/* CTXCOUNT_A_SOURCES (a session with sources): by source id */
+	bool has_sources;
+	struct ctx_nl_source src[CTX_NL_SOURCE_IDS];
 };
 
 struct ctx_nl {

@@ -7,6 +7,8 @@
  *   "cycles:t"            the task-context part of the cycles counter,
  *                         metric "xx.xx% of all" (share of full)
  *   "cycles [hardirq]"    --breakdown: one row per context after an event
+ *   "cycles [hardirq:24 virtio0-input.0]"
+ *                         --irq-sources: the hardirq row's sources after it
  */
 #include <inttypes.h>
 #include <math.h>
@@ -14,6 +16,8 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
+#include "csv.h"
+#include "json.h"
 #include "metric.h"
 #include "output.h"
 #include "stats.h"
@@ -70,6 +74,7 @@ void ctx_bucket_label(int bucket, char *buf, size_t len)
 /* One printed line. */
 struct row {
 	const char *name;
+	bool quote;	/* a kernel-made name: quoted in CSV as needed */
 	const struct ctx_event *ev;
 	const struct ctx_counter_values *c;
 	const struct ctx_sample *val;	/* full or one bucket */
@@ -231,7 +236,11 @@ static void print_csv_row(const struct printer *p, const struct row *row)
 			ctx_sample_mean(row->val) * scale, sep);
 	else
 		fprintf(f, "%s%s", bad_count(row), sep);
-	fprintf(f, "%s%s%s", display_unit(row->ev), sep, row->name);
+	fprintf(f, "%s%s", display_unit(row->ev), sep);
+	if (row->quote)
+		ctx_csv_field(f, sep, row->name, 1);
+	else
+		fputs(row->name, f);
 	if (p->r->runs > 1)
 		fprintf(f, "%s%.2f%%", sep, row_noise(p, row));
 	/* perf computes this percentage in integers: 99.6% prints 99.00. */
@@ -257,8 +266,9 @@ static void print_json_row(const struct printer *p, const struct row *row)
 			ctx_sample_mean(row->val) * display_scale(row->ev));
 	else
 		fprintf(f, "\"counter-value\" : \"%s\", ", bad_count(row));
-	fprintf(f, "\"unit\" : \"%s\", \"event\" : \"%s\", ",
-		display_unit(row->ev), row->name);
+	fprintf(f, "\"unit\" : \"%s\", \"event\" : ", display_unit(row->ev));
+	ctx_json_write_string(f, row->name);
+	fputs(", ", f);
 	if (p->r->runs > 1)
 		fprintf(f, "\"variance\" : %.2f, ", row_noise(p, row));
 	fprintf(f, "\"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, ",
@@ -357,12 +367,46 @@ static const int breakdown_order[] = {
 	CTXCOUNT_BUCKET_NMI,
 };
 
+/* A breakdown row of @c: @val as a share of the full count. */
+static void print_part(const struct printer *p, const struct ctx_event *ev,
+		       const struct ctx_counter_values *c, const char *name,
+		       const struct ctx_sample *val, bool quote)
+{
+	struct row row = {
+		.name = name, .quote = quote, .ev = ev, .c = c, .val = val,
+	};
+
+	ctx_share_metric(ctx_sample_mean(val), ctx_sample_mean(&c->full),
+			 &row.metric);
+	print_row(p, &row);
+}
+
+/*
+ * --irq-sources: after the hardirq row, its sources, largest first;
+ * those that counted something unless -v, as the softirq vectors.
+ */
+static void print_sources(const struct printer *p, const struct ctx_event *ev,
+			  const struct ctx_counter_values *c, const char *base)
+{
+	char name[CTX_EVENT_NAME_MAX + CTX_SOURCE_LABEL_LEN + 4];
+	int order[CTX_SOURCE_ROWS], n, j, row;
+
+	if (!p->r->sources)
+		return;
+	n = ctx_sources_order(c, p->o->verbose, order);
+	for (j = 0; j < n; j++) {
+		row = order[j];
+		snprintf(name, sizeof(name), "%s [%s]", base,
+			 p->r->sources->row[row].label);
+		print_part(p, ev, c, name, &c->src[row], true);
+	}
+}
+
 static void print_breakdown(const struct printer *p, const struct ctx_event *ev,
 			    const struct ctx_counter_values *c)
 {
 	char base[CTX_EVENT_NAME_MAX], label[32];
 	char name[CTX_EVENT_NAME_MAX + sizeof(label) + 4];
-	struct row row;
 	size_t i;
 	int b;
 
@@ -376,14 +420,9 @@ static void print_breakdown(const struct printer *p, const struct ctx_event *ev,
 			continue;
 		ctx_bucket_label(b, label, sizeof(label));
 		snprintf(name, sizeof(name), "%s [%s]", base, label);
-		memset(&row, 0, sizeof(row));
-		row.name = name;
-		row.ev = ev;
-		row.c = c;
-		row.val = &c->bucket[b];
-		ctx_share_metric(ctx_sample_mean(row.val),
-				 ctx_sample_mean(&c->full), &row.metric);
-		print_row(p, &row);
+		print_part(p, ev, c, name, &c->bucket[b], false);
+		if (b == CTXCOUNT_BUCKET_HARDIRQ)
+			print_sources(p, ev, c, base);
 	}
 }
 

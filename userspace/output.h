@@ -14,6 +14,7 @@
 
 #include "counts.h"
 #include "events.h"
+#include "sources.h"
 
 enum ctx_target_kind {
 	CTX_TARGET_COMMAND,
@@ -44,6 +45,8 @@ struct ctx_series {
 	/* -C without -a: the header names the list, as perf's */
 	const char *cpu_list;
 	const struct ctx_counter_values *cpu_counters;
+	/* --irq-sources: the rows of counters' src samples, else NULL */
+	const struct ctx_sources *sources;
 };
 
 enum ctx_output_format {

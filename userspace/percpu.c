@@ -75,22 +75,21 @@ int ctx_percpu_setup(struct ctx_percpu *pc, const struct ctx_args *a)
 
 /* One CPU's values of counter @i from its row. */
 static int keep_one(struct ctx_counter_values *c, const struct ctx_nl_event_val *v,
-		    int error)
+		    int error, const struct ctx_sources *src)
 {
+	uint64_t rows[CTX_SOURCE_ROWS];
 	struct ctx_counter_reading rd;
 
 	c->error = error;
 	if (error || !v->present || v->error)
 		return 0;
-	rd.full = v->full;
-	memcpy(rd.bucket, v->bucket, sizeof(rd.bucket));
-	rd.time_enabled = v->time_enabled;
-	rd.time_running = v->time_running;
+	ctx_sources_reading(src, v, rows, &rd);
 	return ctx_counter_add(c, &rd);
 }
 
 int ctx_percpu_keep(struct ctx_percpu *pc, int nr_counters,
-		    const struct ctx_counter_values *counters)
+		    const struct ctx_counter_values *counters,
+		    const struct ctx_sources *src)
 {
 	int k, i;
 
@@ -106,7 +105,8 @@ int ctx_percpu_keep(struct ctx_percpu *pc, int nr_counters,
 		pc->cpu_ids[k] = pc->cpus.v[k].cpu;
 		for (i = 0; i < nr_counters; i++)
 			if (keep_one(&pc->cpu_counters[k * CTXCOUNT_MAX_EVENTS + i],
-				     &pc->cpus.v[k].ev[i], counters[i].error))
+				     &pc->cpus.v[k].ev[i], counters[i].error,
+				     src))
 				return -ENOMEM;
 	}
 	return 0;

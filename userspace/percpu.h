@@ -11,6 +11,7 @@
 #include "counts.h"
 #include "cpulist.h"
 #include "nlclient.h"
+#include "sources.h"
 
 struct ctx_percpu {
 	struct ctx_cpulist *cpu_list;	/* -C, in increasing order; NULL: all */
@@ -30,10 +31,12 @@ int ctx_percpu_setup(struct ctx_percpu *pc, const struct ctx_args *a);
 /*
  * Keep the last READ's rows (@pc->cpus, counter order) as the run's
  * values per CPU; a counter with an error in @counters has it on every
- * CPU. Nothing without rows. 0 or -ENOMEM.
+ * CPU; with @src (--irq-sources) each CPU's hardirq sources too.
+ * Nothing without rows. 0 or -ENOMEM.
  */
 int ctx_percpu_keep(struct ctx_percpu *pc, int nr_counters,
-		    const struct ctx_counter_values *counters);
+		    const struct ctx_counter_values *counters,
+		    const struct ctx_sources *src);
 
 void ctx_percpu_free(struct ctx_percpu *pc);
 

@@ -12,6 +12,7 @@
 
 #include "calibrate.h"
 #include "interval.h"
+#include "modcheck.h"
 #include "proof.h"
 #include "runner.h"
 #include "targetwait.h"
@@ -38,55 +39,6 @@ static void report_nl_error(const struct ctx_runner *r, const char *what,
 		fprintf(stderr, "ctxstat: no process %d\n", (int)r->args->pid);
 }
 
-/* Optional: an older module without STATS just keeps the nmi row. */
-static void query_features(struct ctx_runner *r)
-{
-	struct ctx_nl_reply *reply = calloc(1, sizeof(*reply));
-
-	if (reply && !ctx_nl_stats(&r->nl, reply))
-		r->no_nmi_bucket = !(reply->stats_features & CTXCOUNT_FEATURE_NMI);
-	free(reply);
-}
-
-/* -A and -C need CTXCOUNT_GENL_VERSION 3: say so rather than "EINVAL". */
-static int check_version(struct ctx_runner *r)
-{
-	const struct ctx_args *a = r->args;
-	int version;
-
-	if (!a->no_aggr && !a->cpu_list)
-		return 0;
-	version = ctx_nl_family_version(&r->nl);
-	if (version >= 3)
-		return 0;
-	fprintf(stderr,
-		"ctxstat: the loaded ctxcount module has no per-CPU counts (-A) or CPU lists (-C): its protocol version is %d, they need 3; load this ctxstat's module\n",
-		version);
-	return -EOPNOTSUPP;
-}
-
-static int open_netlink(struct ctx_runner *r)
-{
-	int err = ctx_nl_open(&r->nl);
-
-	if (!err) {
-		query_features(r);
-		err = check_version(r);
-		if (err) {
-			ctx_nl_close(&r->nl);
-			return err;
-		}
-	}
-	if (err == -ENOENT) {
-		fprintf(stderr,
-			"ctxstat: kernel module not loaded; load it with `sudo insmod module/ctxcount.ko` (or `modprobe ctxcount`)\n");
-	} else if (err) {
-		fprintf(stderr, "ctxstat: cannot talk to the kernel over generic netlink: %s\n",
-			strerror(-err));
-	}
-	return err;
-}
-
 /*
  * Where the proofs go and what the session monitors. A workload ctxstat
  * starts is counted from its exec on, as perf stat counts it.
@@ -98,6 +50,10 @@ static void session_target(const struct ctx_runner *r, pid_t pid,
 	memset(target, 0, sizeof(*target));
 	if (r->args->no_irq_estimate)
 		target->session_flags = CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE;
+	if (r->args->irq_sources) {
+		target->session_flags |= CTXCOUNT_SESSION_F_IRQ_SOURCES;
+		target->max_sources = r->args->max_sources;
+	}
 	if (r->args->system_wide) {
 		target->flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
 		*pt = (struct ctx_proof_target){ .pid = -1,
@@ -206,13 +162,25 @@ static void reply_by_counter(const struct ctx_runner *r,
 		events_by_counter(r, cpus->v[k].ev);
 }
 
-/* READ, per CPU with -A (into r->pc.cpus). */
+/* READ, per CPU with -A (into r->pc.cpus); its sources' rows learnt. */
 static int read_session(struct ctx_runner *r, uint32_t id,
 			struct ctx_nl_reply *rp)
 {
+	int err;
+
 	if (r->args->no_aggr)
-		return ctx_nl_session_read_cpus(&r->nl, id, rp, &r->pc.cpus);
-	return ctx_nl_session_read(&r->nl, id, rp);
+		err = ctx_nl_session_read_cpus(&r->nl, id, rp, &r->pc.cpus);
+	else
+		err = ctx_nl_session_read(&r->nl, id, rp);
+	if (!err && r->args->irq_sources)
+		ctx_sources_learn(&r->sources, rp);
+	return err;
+}
+
+/* --irq-sources' rows, or NULL without. */
+static const struct ctx_sources *sources_of(const struct ctx_runner *r)
+{
+	return r->args->irq_sources ? &r->sources : NULL;
 }
 
 /* What ctxstat -I's loop waits on and reads, for one run. */
@@ -314,21 +282,27 @@ static int measure(struct ctx_runner *r, struct ctx_workload *w,
 	return 0;
 }
 
+/* -v: a reply whose parts do not add up is the module's bug: say so. */
 static void warn_bucket_sum(const struct ctx_event_list *l, int i,
-			    const struct ctx_nl_event_val *v)
+			    const struct ctx_nl_event_val *v, bool sources)
 {
-	uint64_t sum = 0;
+	uint64_t sum = 0, src = 0;
 	int b, j;
 
 	for (b = CTXCOUNT_BUCKET_TASK; b <= CTXCOUNT_BUCKET_MAX; b++)
 		sum += v->bucket[b];
-	if (sum == v->full)
-		return;
+	for (j = 0; j < CTX_NL_SOURCE_IDS; j++)
+		src += v->src[j];
 	for (j = 0; j < l->nr && l->ev[j].counter != i; j++)
 		;
-	fprintf(stderr, "ctxstat: %s: contexts sum to %llu, full count is %llu\n",
-		j < l->nr ? l->ev[j].name : "?", (unsigned long long)sum,
-		(unsigned long long)v->full);
+	if (sum != v->full)
+		fprintf(stderr, "ctxstat: %s: contexts sum to %llu, full count is %llu\n",
+			j < l->nr ? l->ev[j].name : "?", (unsigned long long)sum,
+			(unsigned long long)v->full);
+	if (sources && src != v->bucket[CTXCOUNT_BUCKET_HARDIRQ])
+		fprintf(stderr, "ctxstat: %s: hardirq sources sum to %llu, hardirq is %llu\n",
+			j < l->nr ? l->ev[j].name : "?", (unsigned long long)src,
+			(unsigned long long)v->bucket[CTXCOUNT_BUCKET_HARDIRQ]);
 }
 
 static void warn_lost(const struct ctx_runner *r, const struct ctx_nl_reply *rp)
@@ -367,6 +341,7 @@ static bool counted(struct ctx_runner *r, const struct ctx_nl_reply *rp, int i)
 static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp,
 		double elapsed_ns)
 {
+	uint64_t rows[CTX_SOURCE_ROWS];
 	const struct ctx_nl_event_val *v;
 	struct ctx_counter_reading rd;
 	int i, n = r->runs_done + 1;
@@ -374,7 +349,9 @@ static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp,
 	if (ctx_sample_reserve(&r->elapsed_ns, n))
 		goto oom;
 	for (i = 0; rp && i < r->events->nr_counters; i++)
-		if (counted(r, rp, i) && ctx_counter_reserve(&r->counters[i], n))
+		if (counted(r, rp, i) &&
+		    (ctx_counter_reserve(&r->counters[i], n) ||
+		     ctx_counter_reserve_src(&r->counters[i], r->sources.nr, n)))
 			goto oom;
 	ctx_sample_add(&r->elapsed_ns, elapsed_ns);
 	for (i = 0; rp && i < r->events->nr_counters; i++) {
@@ -382,11 +359,8 @@ static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp,
 		if (!counted(r, rp, i))
 			continue;
 		if (r->args->verbose)
-			warn_bucket_sum(r->events, i, v);
-		rd.full = v->full;
-		memcpy(rd.bucket, v->bucket, sizeof(rd.bucket));
-		rd.time_enabled = v->time_enabled;
-		rd.time_running = v->time_running;
+			warn_bucket_sum(r->events, i, v, r->args->irq_sources);
+		ctx_sources_reading(sources_of(r), v, rows, &rd);
 		ctx_counter_add(&r->counters[i], &rd);
 	}
 	return 0;
@@ -463,7 +437,8 @@ int ctx_runner_run(struct ctx_runner *r)
 	if (!err)
 		err = keep(r, reply, elapsed_ns);
 	if (!err && a->no_aggr &&
-	    ctx_percpu_keep(&r->pc, r->events->nr_counters, r->counters)) {
+	    ctx_percpu_keep(&r->pc, r->events->nr_counters, r->counters,
+			    sources_of(r))) {
 		fprintf(stderr, "ctxstat: out of memory keeping the CPUs' values\n");
 		err = -ENOMEM;
 	}
@@ -505,10 +480,13 @@ struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 	}
 	r->args = a;
 	r->events = l;
-	if (ctx_percpu_setup(&r->pc, a) || (!a->null_run && open_netlink(r))) {
+	ctx_sources_init(&r->sources, "/proc/interrupts");
+	if (ctx_percpu_setup(&r->pc, a) ||
+	    (!a->null_run && ctx_module_connect(&r->nl, a, &r->features))) {
 		ctx_runner_free(r);
 		return NULL;
 	}
+	r->no_nmi_bucket = !a->null_run && !(r->features & CTXCOUNT_FEATURE_NMI);
 	return r;
 }
 

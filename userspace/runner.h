@@ -19,6 +19,7 @@
 #include "nlclient.h"
 #include "percpu.h"
 #include "sample.h"
+#include "sources.h"
 
 struct ctx_runner {
 	const struct ctx_args *args;
@@ -27,6 +28,7 @@ struct ctx_runner {
 	struct ctx_nl nl;
 	/* The module has no NMI bucket here (no CTXCOUNT_FEATURE_NMI). */
 	bool no_nmi_bucket;
+	uint32_t features;	/* CTXCOUNT_FEATURE_*, 0 without STATS */
 	struct ctx_counter_values counters[CTXCOUNT_MAX_EVENTS];
 	/* The session's events: counter of each, in request order. */
 	int req_counter[CTXCOUNT_MAX_EVENTS];
@@ -40,6 +42,8 @@ struct ctx_runner {
 	struct ctx_interval *interval;
 	/* -C's CPUs, -A's rows and values */
 	struct ctx_percpu pc;
+	/* --irq-sources: the hardirq source rows of all runs */
+	struct ctx_sources sources;
 };
 
 /*

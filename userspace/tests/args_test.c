@@ -278,4 +278,34 @@ TEST(comma_locale_percent)
 	EXPECT_EQ(0.5, a.repeat_until);
 }
 
+/* --irq-sources[=N]: a breakdown with sources, N within the protocol's. */
+TEST(irq_sources)
+{
+	struct ctx_args a;
+	char err[128];
+
+	ASSERT_EQ(0, PARSE(&a, "true"));
+	EXPECT_FALSE(a.irq_sources);
+	EXPECT_EQ(0, a.max_sources);
+	ASSERT_EQ(0, PARSE(&a, "--irq-sources", "true"));
+	EXPECT_TRUE(a.irq_sources);
+	EXPECT_TRUE(a.breakdown);
+	EXPECT_EQ(0, a.max_sources);
+	EXPECT_STREQ("true", a.cmd[0]);
+	ASSERT_EQ(0, PARSE(&a, "--irq-sources=64", "-a"));
+	EXPECT_EQ(64, a.max_sources);
+	ASSERT_EQ(0, PARSE(&a, "--irq-sources=1", "true"));
+	EXPECT_EQ(1, a.max_sources);
+	EXPECT_EQ(-1, PARSE(&a, "--irq-sources=0", "true"));
+	EXPECT_STREQ("bad --irq-sources '0' (1 to 64 sources)", err);
+	EXPECT_EQ(-1, PARSE(&a, "--irq-sources=65", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "--irq-sources=4x", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "--irq-sources", "-n", "true"));
+	EXPECT_STREQ("-n counts nothing to split by interrupt source", err);
+	EXPECT_EQ(-1, ctx_args_parse_compare(&a, 5,
+		(char *[]){ "compare", "--irq-sources", "a", "---", "b", NULL },
+		err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "--irq-sources do not apply"));
+}
+
 TEST_HARNESS_MAIN

@@ -92,6 +92,7 @@ fi
 # Options.
 exactly "ctxstat --br" --breakdown
 exactly "ctxstat --li" --list
+exactly "ctxstat --irq" --irq-sources
 exactly "ctxstat -e cycles --re" --repeat --repeat-event --repeat-until
 has "ctxstat -" -e --event -r --repeat -n --null -x --field-separator -j \
 	--json -o --output -p --pid -a --all-cpus -v --verbose --breakdown \
@@ -125,6 +126,8 @@ has "ctxstat -p ${$:0:2}" "$$"
 # The command, after the options or "--", and its arguments.
 has "ctxstat -e cycles -- tru" true
 has "ctxstat -r 3 tru" true
+# --irq-sources takes its value after '=' only: the command follows.
+has "ctxstat --irq-sources tru" true
 lacks "ctxstat -r 3 tru" --repeat
 has "ctxstat comp" compare
 has "ctxstat rep" report

@@ -13,12 +13,14 @@ struct fake_nl fake_nl;
 /* Calls per command, to find the fail_at-th; runs per socket. */
 static int calls[CTXCOUNT_CMD_MAX + 1];
 static int runs[2];
+static int session_reads;	/* READs of the last session made */
 
 void fake_nl_reset(void)
 {
 	memset(&fake_nl, 0, sizeof(fake_nl));
 	fake_nl.base[0] = fake_nl.base[1] = 1000000;
 	fake_nl.version = CTXCOUNT_GENL_VERSION;
+	fake_nl.features = CTXCOUNT_FEATURE_NMI;
 	memset(calls, 0, sizeof(calls));
 	memset(runs, 0, sizeof(runs));
 }
@@ -51,7 +53,7 @@ int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply)
 {
 	(void)nl;
 	memset(reply, 0, sizeof(*reply));
-	reply->stats_features = CTXCOUNT_FEATURE_NMI;
+	reply->stats_features = fake_nl.features;
 	return 0;
 }
 
@@ -61,10 +63,12 @@ int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
 {
 	int err = fails(nl, CTXCOUNT_CMD_SESSION_NEW);
 
-	(void)target;
 	(void)ev;
 	if (err)
 		return err;
+	fake_nl.target = *target;
+	fake_nl.target.cpus = NULL;
+	session_reads = 0;
 	memset(reply, 0, sizeof(*reply));
 	reply->session_id = ++fake_nl.sessions;
 	reply->nr_events = nr_events;
@@ -91,6 +95,46 @@ int ctx_nl_session_calibrate(struct ctx_nl *nl, uint32_t session_id,
 	return fails(nl, CTXCOUNT_CMD_SESSION_CALIBRATE) ?: -EEXIST;
 }
 
+static void describe(struct ctx_nl_reply *reply, int id, uint32_t kind,
+		     uint32_t irq, const char *name, uint64_t count)
+{
+	struct ctx_nl_source *s = &reply->src[id];
+
+	s->present = true;
+	s->kind = kind;
+	s->irq = irq;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->count = count;
+}
+
+/* The sources of fake_nl.h, @m times, into every event of @reply. */
+static void split_sources(struct ctx_nl_reply *reply, uint32_t session_id,
+			  uint64_t m)
+{
+	bool odd = session_id % 2;
+	int virtio = odd ? 3 : 4, timer = odd ? 4 : 3, i;
+
+	reply->has_sources = true;
+	describe(reply, CTXCOUNT_SOURCE_ID_OUTSIDE,
+		 CTXCOUNT_SOURCE_KIND_OUTSIDE, 0, "", 0);
+	describe(reply, virtio, CTXCOUNT_SOURCE_KIND_IRQ, 24,
+		 "virtio0-input.0", 7 * m);
+	describe(reply, timer, CTXCOUNT_SOURCE_KIND_VECTOR, 0xec,
+		 "local_timer", 4 * m);
+	if (!odd)
+		describe(reply, 5, CTXCOUNT_SOURCE_KIND_IRQ, 40, "ctxoracle", m);
+	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++) {
+		struct ctx_nl_event_val *v = &reply->ev[i];
+
+		v->bucket[CTXCOUNT_BUCKET_HARDIRQ] = 10 * m;
+		v->bucket[CTXCOUNT_BUCKET_TASK] = v->full - 10 * m;
+		v->src[CTXCOUNT_SOURCE_ID_OUTSIDE] = 3 * m + fake_nl.src_skew;
+		v->src[virtio] = 5 * m;
+		v->src[timer] = (odd ? 2 : 1) * m;
+		v->src[5] = odd ? 0 : m;
+	}
+}
+
 int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 			struct ctx_nl_reply *reply)
 {
@@ -112,6 +156,8 @@ int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 		v->bucket[CTXCOUNT_BUCKET_TASK] = full - 10;
 		v->time_enabled = v->time_running = 1000000 + runs[nl->family];
 	}
+	if (fake_nl.sources)
+		split_sources(reply, session_id, ++session_reads);
 	runs[nl->family]++;
 	fake_nl.reads++;
 	return 0;
@@ -124,20 +170,29 @@ int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
  * every READ, so no interval of a CPU is <not counted>).
  */
 static void split_event(const struct ctx_nl_event_val *v,
-			struct ctx_nl_event_val *c0, struct ctx_nl_event_val *c1)
+			struct ctx_nl_event_val *c0, struct ctx_nl_event_val *c1,
+			int virtio)
 {
-	int b;
+	uint64_t hardirq = fake_nl.sources ? v->bucket[CTXCOUNT_BUCKET_HARDIRQ] / 5 : 2;
+	int b, id;
 
 	*c0 = *v;
 	*c1 = *v;
 	c1->full = v->full / 4;
 	for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
 		c1->bucket[b] = 0;
-	c1->bucket[CTXCOUNT_BUCKET_HARDIRQ] = 2;
-	c1->bucket[CTXCOUNT_BUCKET_TASK] = c1->full - 2;
+	c1->bucket[CTXCOUNT_BUCKET_HARDIRQ] = hardirq;
+	c1->bucket[CTXCOUNT_BUCKET_TASK] = c1->full - hardirq;
 	c0->full -= c1->full;
 	for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
 		c0->bucket[b] -= c1->bucket[b];
+	memset(c1->src, 0, sizeof(c1->src));
+	if (!fake_nl.sources)
+		return;
+	/* CPU 1's hardirq is all virtio's. */
+	c1->src[virtio] = hardirq;
+	for (id = 0; id < CTX_NL_SOURCE_IDS; id++)
+		c0->src[id] -= c1->src[id];
 }
 
 int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,
@@ -154,7 +209,8 @@ int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,
 	cpus->v[0].cpu = 0;
 	cpus->v[1].cpu = 1;
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
-		split_event(&reply->ev[i], &cpus->v[0].ev[i], &cpus->v[1].ev[i]);
+		split_event(&reply->ev[i], &cpus->v[0].ev[i], &cpus->v[1].ev[i],
+			    session_id % 2 ? 3 : 4);
 	return 0;
 }
 

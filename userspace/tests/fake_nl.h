@@ -9,6 +9,13 @@
  * running = 1000000 + run ns: a later READ has run longer); the first
  * socket opened is A (0), the second B (1). A READ per CPU splits every
  * count between CPUs 0 and 1 (fake_nl.c).
+ *
+ * With fake_nl.sources, a READ splits hardirq (then 10 * m, m the
+ * session's READs so far) by source: outside 3m, irq 24
+ * "virtio0-input.0" 5m, vector local_timer 2m; every second session
+ * numbers them differently and has 1m of the timer's in irq 40
+ * "ctxoracle" instead (a source only some runs see). Per CPU, CPU 1's
+ * hardirq (2m) is all virtio's.
  */
 #ifndef CTXSTAT_FAKE_NL_H
 #define CTXSTAT_FAKE_NL_H
@@ -26,11 +33,15 @@ struct fake_nl {
 	int fail_at;
 	int fail_err;
 	const char *fail_msg;	/* extack with it, or NULL */
+	uint32_t features;	/* STATS' CTXCOUNT_FEATURE_* */
+	bool sources;		/* READs split hardirq by source (above) */
+	int src_skew;		/* added to the outside row only: a bad sum */
 	/* What happened: */
 	int opened;
 	int sessions;		/* SESSION_NEW requests answered */
 	int reads;		/* SESSION_READ requests answered */
 	int live;		/* sessions not deleted */
+	struct ctx_nl_target target;	/* of the last SESSION_NEW */
 };
 
 extern struct fake_nl fake_nl;

@@ -205,6 +205,60 @@ TEST(counter_add_all_or_nothing)
 	ctx_counter_free(&c);
 }
 
+/* Every sample of @c, source rows included, holds @n values. */
+static bool holds_src(const struct ctx_counter_values *c, int n)
+{
+	int j;
+
+	for (j = 0; j < c->nr_src; j++)
+		if (c->src[j].n != n)
+			return false;
+	return holds(c, n);
+}
+
+/*
+ * A second run that brings two new source rows into a counter with one:
+ * all of it or nothing, the rows included.
+ */
+static int add_src_run(void *arg)
+{
+	struct ctx_counter_values *c = arg;
+	uint64_t rows[3] = { 1, 2, 3 };
+	struct ctx_counter_reading rd = {
+		.full = 7, .time_enabled = 1, .time_running = 1,
+		.src = rows, .nr_src = 1,
+	};
+	int at = failalloc_at;
+
+	/* the first run is before any failure */
+	failalloc_at = 0;
+	if (ctx_counter_add(c, &rd) || !holds_src(c, 1))
+		abort();
+	failalloc_calls = 0;
+	failalloc_at = at;
+	rd.nr_src = 3;
+	if (!ctx_counter_add(c, &rd))
+		return c->nr_src == 3 && holds_src(c, 2) ? 0 : (abort(), 0);
+	return c->nr_src == 1 && holds_src(c, 1) ? -1 : (abort(), 0);
+}
+
+TEST(counter_add_source_rows_all_or_nothing)
+{
+	struct ctx_counter_values c;
+	int n, rc;
+
+	memset(&c, 0, sizeof(c));
+	for (n = 1; n < 100; n++) {
+		rc = with_failure(n, add_src_run, &c);
+		ASSERT_NE(CRASHED, rc) TH_LOG("allocation %d failing: crashed", n);
+		ASSERT_NE(OK_DESPITE_FAILURE, rc);
+		if (rc == OK_UNTOUCHED)
+			break;
+	}
+	TH_LOG("%d allocations, each failed once", n - 1);
+	EXPECT_GT(n, 2);
+}
+
 /* One -I interval of two counters, printed to /dev/null. */
 static int print_interval(void *arg)
 {

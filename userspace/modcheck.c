@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * modcheck: a newer ctxstat against an older module says what is missing
+ * rather than passing on the kernel's EINVAL or EOPNOTSUPP.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "modcheck.h"
+
+/* Optional: an older module without STATS just keeps the nmi row. */
+static uint32_t query_features(struct ctx_nl *nl)
+{
+	struct ctx_nl_reply *reply = calloc(1, sizeof(*reply));
+	uint32_t features = CTXCOUNT_FEATURE_NMI;
+
+	if (reply && !ctx_nl_stats(nl, reply))
+		features = reply->stats_features;
+	free(reply);
+	return features;
+}
+
+/*
+ * --irq-sources needs CTXCOUNT_GENL_VERSION 4 and a module that splits
+ * hardirq here: say which is missing rather than "EOPNOTSUPP".
+ */
+static int check_irq_sources(int version, uint32_t features)
+{
+	if (version < 4) {
+		fprintf(stderr,
+			"ctxstat: the loaded ctxcount module has no per-source hardirq rows (--irq-sources): its protocol version is %d, they need 4; load this ctxstat's module\n",
+			version);
+		return -EOPNOTSUPP;
+	}
+	if (features & CTXCOUNT_FEATURE_IRQ_SOURCES)
+		return 0;
+	fprintf(stderr,
+		"ctxstat: the loaded ctxcount module (protocol version %d) does not split hardirq by source here: its STATS lack CTXCOUNT_FEATURE_IRQ_SOURCES; --irq-sources needs a module that has it\n",
+		version);
+	return -EOPNOTSUPP;
+}
+
+/* -A and -C need CTXCOUNT_GENL_VERSION 3: say so rather than "EINVAL". */
+static int check_version(struct ctx_nl *nl, const struct ctx_args *a,
+			 uint32_t features)
+{
+	bool percpu = a->no_aggr || a->cpu_list;
+	int version;
+
+	if (!percpu && !a->irq_sources)
+		return 0;
+	version = ctx_nl_family_version(nl);
+	if (a->irq_sources && check_irq_sources(version, features))
+		return -EOPNOTSUPP;
+	if (!percpu || version >= 3)
+		return 0;
+	fprintf(stderr,
+		"ctxstat: the loaded ctxcount module has no per-CPU counts (-A) or CPU lists (-C): its protocol version is %d, they need 3; load this ctxstat's module\n",
+		version);
+	return -EOPNOTSUPP;
+}
+
+int ctx_module_connect(struct ctx_nl *nl, const struct ctx_args *a,
+		       uint32_t *features)
+{
+	int err = ctx_nl_open(nl);
+
+	if (!err) {
+		*features = query_features(nl);
+		err = check_version(nl, a, *features);
+		if (err) {
+			ctx_nl_close(nl);
+			return err;
+		}
+	}
+	if (err == -ENOENT) {
+		fprintf(stderr,
+			"ctxstat: kernel module not loaded; load it with `sudo insmod module/ctxcount.ko` (or `modprobe ctxcount`)\n");
+	} else if (err) {
+		fprintf(stderr, "ctxstat: cannot talk to the kernel over generic netlink: %s\n",
+			strerror(-err));
+	}
+	return err;
+}

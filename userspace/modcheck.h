@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * modcheck: connect to the ctxcount module and check, before anything is
+ * counted, that it can do what the command line asks (-A and -C need
+ * protocol version 3, --irq-sources version 4 and the feature); every
+ * refusal names the module's version or the missing feature.
+ */
+#ifndef CTXSTAT_MODCHECK_H
+#define CTXSTAT_MODCHECK_H
+
+#include <stdint.h>
+
+#include "args.h"
+#include "nlclient.h"
+
+/*
+ * Open @nl for the options of @a; @features gets the module's
+ * CTXCOUNT_FEATURE_* (CTXCOUNT_FEATURE_NMI for a module without STATS:
+ * its nmi row is kept). 0, or -errno after saying why (@nl closed).
+ */
+int ctx_module_connect(struct ctx_nl *nl, const struct ctx_args *a,
+		       uint32_t *features);
+
+#endif
