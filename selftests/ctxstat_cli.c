@@ -380,75 +380,134 @@ TEST_F(cli, interval_system_wide)
 }
 
 /*
- * The --irq-sources rows of @event in CSV @text (separator ';': a shared
- * line's name has commas): their sum into @sum, how many into @n.
+ * Sum the CSV rows of @text (separator ';': a shared line's name has
+ * commas) that begin with @lead ("" or "CPU1;") and whose event is @name,
+ * or starts with it with @prefix; how many into @n, whether any was not
+ * a number ("<not supported>") into @bad.
  */
-static void source_rows(const char *text, const char *event, double *sum,
-			int *n)
+static double row_sum(const char *text, const char *lead, const char *name,
+		      bool prefix, int *n, bool *bad)
 {
-	char prefix[96];
-	const char *line, *name;
-	double v;
+	const char *line, *ev;
+	double v, sum = 0;
 	char *end;
+	size_t len;
 
-	snprintf(prefix, sizeof(prefix), "%s [hardirq:", event);
-	*sum = 0;
 	*n = 0;
+	*bad = false;
 	for (line = text; line && *line; line = strchr(line, '\n')) {
 		if (*line == '\n')
 			line++;
-		v = strtod(line, &end);
-		if (end == line || strncmp(end, ";;", 2))
+		if (strncmp(line, lead, strlen(lead)))
 			continue;
-		name = end + 2;
-		if (strncmp(name, prefix, strlen(prefix)))
+		/* value;unit;event */
+		ev = strchr(line + strlen(lead), ';');
+		ev = ev ? strchr(ev + 1, ';') : NULL;
+		if (!ev++)
 			continue;
-		*sum += v;
+		len = strcspn(ev, ";\n");
+		if (prefix ? strncmp(ev, name, strlen(name)) :
+			     (len != strlen(name) || strncmp(ev, name, len)))
+			continue;
+		v = strtod(line + strlen(lead), &end);
+		if (*end != ';')
+			*bad = true;
+		sum += v;
 		(*n)++;
 	}
+	return sum;
+}
+
+/*
+ * @event's source rows (after @lead) against its hardirq row: exactly for
+ * an integer count, within the printed rounding (0.005 a row) for msec.
+ * Returns whether the event was counted; its hardirq row in @hardirq.
+ */
+static bool sources_add_up(struct __test_metadata *_metadata,
+			   const char *text, const char *lead,
+			   const char *event, bool exact, double *hardirq)
+{
+	char name[64];
+	double sum;
+	bool bad;
+	int n;
+
+	snprintf(name, sizeof(name), "%s [hardirq]", event);
+	*hardirq = row_sum(text, lead, name, false, &n, &bad);
+	if (n != 1 || bad)
+		return false;
+	snprintf(name, sizeof(name), "%s [hardirq:", event);
+	sum = row_sum(text, lead, name, true, &n, &bad);
+	EXPECT_FALSE(bad);
+	if (exact) {
+		EXPECT_EQ(*hardirq, sum) TH_LOG("%s%s: hardirq %.0f, %d sources %.0f",
+						lead, event, *hardirq, n, sum);
+	} else {
+		EXPECT_GE(0.005 * (n + 1), fabs(sum - *hardirq))
+			TH_LOG("%s%s: hardirq %.2f, %d sources %.2f", lead, event,
+			       *hardirq, n, sum);
+	}
+	/* -v: every source row, so at least outside and other */
+	EXPECT_LE(2, n) TH_LOG("%s", text);
+	return true;
 }
 
 /*
  * With a module that splits hardirq by source: every source row of an
- * event (all of them, -v) adds up to its hardirq row, exactly for an
- * integer count, within the printed rounding (0.005 msec a row) for
- * cpu-clock. A spinning workload takes timer interrupts: hardirq is not
- * empty, so neither are the rows.
+ * event (all of them, -v) adds up to its hardirq row; exactly for
+ * instructions where the PMU counts them (arm64's emulated one), within
+ * the rounding for cpu-clock. A spinning workload takes timer
+ * interrupts: hardirq is not empty.
  */
 TEST_F(cli, irq_sources_rows_sum_to_hardirq)
 {
 	char *argv[] = { self->ctxstat, "-x;", "-v", "--irq-sources", "-e",
 			 "cpu-clock,instructions", "--", self->wl, "spin", "200",
 			 NULL };
-	struct cst_csv_row row;
-	double sum, hardirq;
-	int n;
+	const char *out = self->run->err;
+	double hardirq;
 
 	if (!(cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES))
 		SKIP(return, "the module has no CTXCOUNT_FEATURE_IRQ_SOURCES here: no source rows to add up");
 	cst_run(self->run, argv, 60);
-	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
-	EXPECT_EQ(NULL, strstr(self->run->err, "hardirq sources sum to"))
-		TH_LOG("%s", self->run->err);
-	ASSERT_EQ(0, cst_csv_find(self->run->err, ';', "cpu-clock [hardirq]", &row))
-		TH_LOG("%s", self->run->err);
-	hardirq = row.value;
-	source_rows(self->run->err, "cpu-clock", &sum, &n);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "hardirq sources sum to")) TH_LOG("%s", out);
+	ASSERT_TRUE(sources_add_up(_metadata, out, "", "cpu-clock", false,
+				   &hardirq)) TH_LOG("%s", out);
 	EXPECT_LT(0, hardirq) TH_LOG("200 ms of spinning without a hardirq");
-	EXPECT_LE(1, n) TH_LOG("%s", self->run->err);
-	EXPECT_GE(0.005 * (n + 1), fabs(sum - hardirq))
-		TH_LOG("cpu-clock [hardirq] %.2f, its %d sources %.2f msec",
-		       hardirq, n, sum);
-	if (cst_csv_find(self->run->err, ';', "instructions [hardirq]", &row) ||
-	    !row.numeric) {
+	if (sources_add_up(_metadata, out, "", "instructions", true, &hardirq)) {
+		TH_LOG("instructions [hardirq] %.0f: its sources add up", hardirq);
+	} else {
 		TH_LOG("instructions not counted here: cpu-clock only");
-		return;
 	}
-	hardirq = row.value;
-	source_rows(self->run->err, "instructions", &sum, &n);
-	EXPECT_LE(1, n) TH_LOG("%s", self->run->err);
-	EXPECT_EQ(hardirq, sum) TH_LOG("%s", self->run->err);
-	TH_LOG("instructions [hardirq] %.0f in %d source rows", hardirq, n);
+}
+
+/* -a -A: each CPU's source rows add up to that CPU's hardirq row. */
+TEST_F(cli, irq_sources_per_cpu)
+{
+	char *argv[] = { self->ctxstat, "-a", "-A", "-x;", "-v", "--irq-sources",
+			 "-e", "cpu-clock,instructions", "--", self->wl, "spin",
+			 "100", NULL };
+	const char *out = self->run->err;
+	int cpu, cpus = 0, exact = 0;
+	double hardirq;
+	char lead[16];
+
+	if (!(cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES))
+		SKIP(return, "the module has no CTXCOUNT_FEATURE_IRQ_SOURCES here: no source rows to add up");
+	cst_run(self->run, argv, 60);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", out);
+	for (cpu = 0; cpu < 64; cpu++) {
+		snprintf(lead, sizeof(lead), "CPU%d;", cpu);
+		if (!sources_add_up(_metadata, out, lead, "cpu-clock", false,
+				    &hardirq))
+			continue;
+		cpus++;
+		exact += sources_add_up(_metadata, out, lead, "instructions",
+					true, &hardirq);
+	}
+	EXPECT_LE(1, cpus) TH_LOG("%s", out);
+	TH_LOG("%d CPUs, instructions counted on %d", cpus, exact);
 }
 
 /* Without the feature, --irq-sources is refused before counting. */
