@@ -11,7 +11,25 @@ total_pass=0
 total_fail=0
 total_skip=0
 
-section() { printf '\n# ==== %s ====\n' "$*"; }
+# A section's header; the one before it ends here, with a line
+# "# time: NAME: N s" (section_end). An untimed section (section_untimed:
+# one that only prints what ran before) ends the one before too.
+section_name=
+section_start=0
+section_end() {
+	[ -z "$section_name" ] || echo "# time: $section_name: $((SECONDS - section_start)) s"
+	section_name=
+}
+section() {
+	section_end
+	section_name=$*
+	section_start=$SECONDS
+	printf '\n# ==== %s ====\n' "$*"
+}
+section_untimed() {
+	section_end
+	printf '\n# ==== %s ====\n' "$*"
+}
 
 # Count a TAP stream in FILE: ^ok N (passed), ^ok N ... # SKIP (skipped),
 # ^not ok (failed), leading whitespace allowed. Prints "pass fail skip".
@@ -37,7 +55,7 @@ tally() {
 
 # The total section and line; exits 1 when anything failed, else 0.
 tap_finish() {
-	section "total ($((SECONDS / 60))m $((SECONDS % 60))s)"
+	section_untimed "total ($((SECONDS / 60))m $((SECONDS % 60))s)"
 	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 	[ "$total_fail" = 0 ] || exit 1
 	exit 0
