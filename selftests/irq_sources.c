@@ -265,11 +265,12 @@ TEST_F(src, task_unchanged_by_sources)
 	TH_LOG(":t of %d devirqs: %lld without sources, %lld with", SRC_N,
 	       plain, with);
 	/*
-	 * The child's own task context varies by a few instructions even in
-	 * the least of the rounds (seen: 8 over 40 devirqs); hooks leaking
-	 * into :t would leave tens per interrupt (each probe is about 100).
+	 * The child's own task context varies even in the least of the
+	 * rounds (seen: 8 to 100 over 40 devirqs, either way); a probe that
+	 * leaked into :t would leave about 100 per interrupt (each probe's
+	 * work), 4,000 here.
 	 */
-	EXPECT_GE(SRC_N, llabs(plain - with));
+	EXPECT_GE(5 * SRC_N, llabs(plain - with));
 }
 
 TEST_F(src, full_table_goes_to_other)
