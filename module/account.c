@@ -27,6 +27,7 @@
 #include "account.h"
 #include "counters.h"
 #include "cpustate.h"
+#include "sources.h"
 #include "taskset.h"
 
 DEFINE_STATIC_KEY_FALSE(ctx_acct_live);
@@ -72,6 +73,7 @@ static void ctx_settle(struct ctx_acct_cpu *ac)
 	u64 delta = clock - ac->clock_in;
 	unsigned int i;
 
+	ctx_src_settle(ac);
 	/* Kernel threads run on a CPU going down or coming up without one. */
 	if (ac->has_counters)
 		ac->sum.enabled += delta;
@@ -228,13 +230,16 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
  * @cpus: with @system_wide, the CPUs to count on; NULL: every CPU
  * @estimate: move the estimate of what interrupts leave on the task's side
  *	out of the task bucket (once calib.c has measured it)
+ * @max_sources: 0, or split the hardirq bucket into this many handler
+ *	rows and OTHER (sources.h)
  *
  * Context: process context, may sleep.
  * Return: 0 or -ENOMEM.
  */
 int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 		     struct ctx_taskset *tasks, bool system_wide,
-		     const struct cpumask *cpus, bool estimate)
+		     const struct cpumask *cpus, bool estimate,
+		     unsigned int max_sources)
 {
 	struct ctx_acct_cpu *ac;
 	int cpu;
@@ -250,11 +255,20 @@ int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 	a->snap = alloc_percpu_gfp(struct ctx_snap, GFP_KERNEL_ACCOUNT);
 	if (!a->snap)
 		goto err_cpu;
+	if (max_sources) {
+		a->src = ctx_src_alloc(max_sources, nr_events);
+		if (!a->src)
+			goto err_snap;
+	}
 	for_each_possible_cpu(cpu) {
 		ac = per_cpu_ptr(a->cpu, cpu);
 		ac->nr_events = nr_events;
 		ac->slot_end = ac->slot + nr_events;
 		INIT_HLIST_NODE(&ac->active_node);
+		ctx_src_bind(a->src, ac, cpu);
+		if (a->src)
+			per_cpu_ptr(a->snap, cpu)->src_rows =
+				ctx_src_snap(a->src, cpu);
 	}
 	a->nr_events = nr_events;
 	a->tasks = tasks;
@@ -264,6 +278,9 @@ int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 	a->halt_gp = get_completed_synchronize_rcu();
 	return 0;
 
+err_snap:
+	free_percpu(a->snap);
+	a->snap = NULL;
 err_cpu:
 	free_percpu(a->cpu);
 	a->cpu = NULL;
@@ -328,6 +345,8 @@ void ctx_account_destroy(struct ctx_acct *a)
 	a->cpu = NULL;
 	free_percpu(a->snap);
 	a->snap = NULL;
+	ctx_src_free(a->src);
+	a->src = NULL;
 	free_cpumask_var(a->cpus);
 }
 
@@ -456,6 +475,7 @@ static void ctx_account_publish(struct ctx_acct *a)
 	si.reset = !ctx_nr_started++;
 	if (si.reset)
 		static_branch_enable_cpuslocked(&ctx_acct_live);
+	ctx_src_started(a->src, true);
 	/*
 	 * sched_switch opens intervals from now on; tasks that are already
 	 * running are picked up on their CPU. Turning the hooks on needs
@@ -603,6 +623,7 @@ void ctx_account_halt(struct ctx_acct *a)
 		on_each_cpu_mask(cpus, ctx_halt_cpu, a, 1);
 		free_cpumask_var(cpus);
 	}
+	ctx_src_started(a->src, false);
 	if (!--ctx_nr_started)
 		static_branch_disable_cpuslocked(&ctx_acct_live);
 	cpus_read_unlock();
@@ -615,15 +636,19 @@ static void ctx_snap_take(struct ctx_snap *sn, const struct ctx_acct_cpu *ac)
 	unsigned int i;
 
 	memcpy(&sn->sum, &ac->sum, sizeof(sn->sum));
+	if (ac->src)
+		ctx_src_snap_take(ac->src, sn->src_rows, ac->src_rows);
 	sn->direct = 0;
 	for (i = 0; i < ac->nr_events; i++)
 		if (ac->slot[i].event && (ac->direct & BIT(i)))
 			sn->direct |= BIT(i);
 }
 
-static void ctx_totals_add(struct ctx_totals *sum, const struct ctx_snap *sn,
-			   unsigned int nr_events)
+/* @src_sum: NULL, or the sum's source rows (with @a's sources). */
+static void ctx_totals_add(const struct ctx_acct *a, struct ctx_totals *sum,
+			   u64 *src_sum, const struct ctx_snap *sn)
 {
+	unsigned int nr_events = a->nr_events;
 	unsigned int i, b;
 
 	sum->enabled += sn->sum.enabled;
@@ -639,6 +664,8 @@ static void ctx_totals_add(struct ctx_totals *sum, const struct ctx_snap *sn,
 		if (sn->direct & BIT(i))
 			sum->direct_cpus[i]++;
 	}
+	if (a->src)
+		ctx_src_sum(a->src, src_sum, sn->src_rows, sum);
 }
 
 /*
@@ -714,13 +741,14 @@ static void ctx_add_row(struct ctx_acct *a, int cpu, const struct ctx_snap *sn,
 	row = &rows[(*nr_rows)++];
 	row->cpu = cpu;
 	memset(&row->tot, 0, sizeof(row->tot));
-	ctx_totals_add(&row->tot, sn, a->nr_events);
+	ctx_totals_add(a, &row->tot, row->src, sn);
 }
 
 /**
  * ctx_account_read() - add up @a's totals over all CPUs
  * @a: the accounting state
  * @sum: zeroed totals to add to
+ * @src_sum: with sources, zeroed rows (sources.h) to add to, else NULL
  * @rows: NULL, or room for a row per possible CPU: filled with the
  *	totals of each CPU @a counts on that is online or counted something,
  *	in CPU order; @sum is their sum
@@ -737,7 +765,8 @@ static void ctx_add_row(struct ctx_acct *a, int cpu, const struct ctx_snap *sn,
  * Return: 0 or -ENOMEM.
  */
 int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum,
-		     struct ctx_cpu_totals *rows, unsigned int *nr_rows)
+		     u64 *src_sum, struct ctx_cpu_totals *rows,
+		     unsigned int *nr_rows)
 {
 	/* An armed session may start meanwhile: read it as a started one. */
 	bool running = ctx_account_running(a);
@@ -761,7 +790,7 @@ int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum,
 	for_each_possible_cpu(cpu) {
 		sn = per_cpu_ptr(a->snap, cpu);
 		ctx_estimate(a, sn);
-		ctx_totals_add(sum, sn, a->nr_events);
+		ctx_totals_add(a, sum, src_sum, sn);
 		ctx_add_row(a, cpu, sn, rows, nr_rows);
 	}
 	cpus_read_unlock();

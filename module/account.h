@@ -23,6 +23,10 @@
 
 /* Contexts that have a bucket of their own on the hot path. */
 #define CTX_NR_CONTEXTS	(CTXCOUNT_BUCKET_SOFTIRQ_RCU + 1)
+/* ... and the rows of a session's sums: those, and CTX_SRC's. */
+#define CTX_NR_ROWS	(CTX_SRC + 1)
+
+struct ctx_srctab;
 
 /**
  * struct ctx_totals - what a session has counted (summed over CPUs)
@@ -58,14 +62,17 @@ struct ctx_acct_slot {
 /**
  * struct ctx_acct_sums - what a session counted on one CPU
  * @buckets: per context and event, what was counted; context-major, so
- *	that one boundary touches one cache line for up to 8 events
+ *	that one boundary touches one cache line for up to 8 events. Row
+ *	CTX_SRC holds what the current handler window counted so far; it is
+ *	moved out at the window's exit and whenever @full is brought up to
+ *	date (sources.h), so it is empty in every copy READ takes.
  * @enabled: ns monitored tasks were on this CPU with counters
  * @full: per event, everything counted on this CPU
  * @running: per event, ns of @enabled the counter was running
  * @excursions: per kind, excursions from the monitored tasks' context
  */
 struct ctx_acct_sums {
-	u64 buckets[CTX_NR_CONTEXTS][CTXCOUNT_MAX_EVENTS];
+	u64 buckets[CTX_NR_ROWS][CTXCOUNT_MAX_EVENTS];
 	u64 enabled;
 	u64 full[CTXCOUNT_MAX_EVENTS];
 	u64 running[CTXCOUNT_MAX_EVENTS];
@@ -98,6 +105,8 @@ struct ctx_acct_sums {
  *	(the CPU going down or coming up) is not @sum.enabled
  * @seq: odd while an interval is open or @slot changes: READ copies the
  *	state of a CPU whose @seq is even and did not move without an IPI
+ * @src: the session's source table, NULL without sources (sources.h)
+ * @src_rows: with @src, this CPU's source rows (sources.h)
  *
  * Only the CPU itself writes this, with interrupts disabled and the CPU
  * claimed (ctx_cpu_claim()), so NMIs cannot interleave.
@@ -119,6 +128,8 @@ struct ctx_acct_cpu {
 	bool filled;
 	bool has_counters;
 	unsigned int seq;
+	struct ctx_srctab *src;
+	u64 *src_rows;
 };
 
 /**
@@ -127,21 +138,25 @@ struct ctx_acct_cpu {
  * @est: per event, the part of @sum's task bucket estimated to be what
  *	this CPU's excursions left there (CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
  * @direct: bit i: event i has a counter there, read from the registers
+ * @src_rows: with sources, the copy of that CPU's source rows
  */
 struct ctx_snap {
 	struct ctx_acct_sums sum;
 	u64 est[CTXCOUNT_MAX_EVENTS];
 	u16 direct;
+	u64 *src_rows;
 };
 
 /**
  * struct ctx_cpu_totals - what a session counted on one CPU, for READ
  * @cpu: the CPU
  * @tot: its totals (@direct_cpus: 0 or 1)
+ * @src: with sources, room for its source rows (sources.h), else NULL
  */
 struct ctx_cpu_totals {
 	unsigned int cpu;
 	struct ctx_totals tot;
+	u64 *src;
 };
 
 /**
@@ -170,6 +185,7 @@ struct ctx_cpu_totals {
  *	side out of the task bucket (CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
  * @residual: per excursion kind and event, what one excursion leaves
  *	there (calib.c)
+ * @src: the source table, NULL without CTXCOUNT_SESSION_F_IRQ_SOURCES
  */
 struct ctx_acct {
 	unsigned int nr_events;
@@ -189,6 +205,7 @@ struct ctx_acct {
 	int probe_cpu;
 	unsigned long halt_gp;
 	u64 residual[CTX_NR_EXC][CTXCOUNT_MAX_EVENTS];
+	struct ctx_srctab *src;
 };
 
 /* On while at least one session is started: the hooks return at once else. */
@@ -244,7 +261,7 @@ static __always_inline void ctx_attribute(struct ctx_acct_cpu *ac,
  * ctx_account_boundary() - a context boundary on this CPU
  * @st: this CPU's state
  * @bucket: the context the counts since the last boundary belong to
- *	(enum ctxcount_bucket, < CTX_NR_CONTEXTS)
+ *	(enum ctxcount_bucket < CTX_NR_CONTEXTS, or CTX_SRC)
  * @fast: @st->walk is clear of CTX_WALK_SLOW: every interval is read
  *	inline, no call
  *
@@ -309,7 +326,8 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 
 int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
 		     struct ctx_taskset *tasks, bool system_wide,
-		     const struct cpumask *cpus, bool estimate);
+		     const struct cpumask *cpus, bool estimate,
+		     unsigned int max_sources);
 bool ctx_account_cpu_listed(const struct ctx_acct *a, unsigned int cpu);
 void ctx_account_release_counters(struct ctx_acct *a);
 void ctx_account_destroy(struct ctx_acct *a);
@@ -324,7 +342,8 @@ void ctx_account_exec_start(struct ctx_acct *a);
 void ctx_account_drop_current(struct ctx_acct *a);
 void ctx_account_halt(struct ctx_acct *a);
 int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum,
-		     struct ctx_cpu_totals *rows, unsigned int *nr_rows);
+		     u64 *src_sum, struct ctx_cpu_totals *rows,
+		     unsigned int *nr_rows);
 int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,
 			    struct perf_event **event, struct perf_event **old,
 			    unsigned int gen);

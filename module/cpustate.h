@@ -20,8 +20,21 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
-/* Task, softirq, hardirq, NMI, plus slack for nested hardirq entries. */
+/*
+ * Task, softirq, hardirq, NMI, plus slack for nested hardirq entries and
+ * the handler windows of sources sessions (at most three deep: an IPI or
+ * vector, a demultiplexed irq in it, an NMI).
+ */
 #define CTX_MAX_NESTING	8
+
+/*
+ * The pseudo-context of an interrupt handler's window (sources.h): not a
+ * UAPI bucket. What is counted in it goes to a row of its own in every
+ * session's sums (&struct ctx_acct_sums.buckets), which the handler's exit
+ * moves to the handler's source row, or to the hardirq bucket for a
+ * session without sources.
+ */
+#define CTX_SRC		(CTXCOUNT_BUCKET_SOFTIRQ_RCU + 1)
 
 /**
  * enum ctx_excursion - how a CPU left task context and came back
@@ -74,7 +87,8 @@ enum ctx_excursion {
  *	read from its register, or an event without a counter: then they take
  *	the path that calls the driver's read (account.c keeps it with
  *	@active). One load tells both.
- * @stack: contexts entered and not yet left (enum ctxcount_bucket)
+ * @stack: contexts entered and not yet left (enum ctxcount_bucket, or
+ *	CTX_SRC)
  * @depth: entries in @stack; task context when 0
  * @top: the context the counts since the last boundary belong to: the top
  *	of @stack (task context when empty) or, after a hardirq whose exit
@@ -95,6 +109,10 @@ enum ctx_excursion {
  * @excursions: excursions from task context taken on this CPU, by kind
  *	(enum ctx_excursion); only counted while the hooks are live. A
  *	hardirq is counted at its exit, a run of softirqs at its first entry.
+ * @src_key: for each CTX_SRC entry of @stack, its source's key
+ *	(sources.h); meaningless for other entries
+ * @src_name: the same entries' handler names (the irqaction's, valid
+ *	while the handler runs), for a claim before the handler's exit
  *
  * One structure, so that a hook computes one per-CPU address.
  */
@@ -112,6 +130,8 @@ struct ctx_cpu_state {
 	unsigned long user_limit;
 	const struct task_struct *bh_task;
 	u64 excursions[CTX_NR_EXC];
+	u32 src_key[CTX_MAX_NESTING];
+	const char *src_name[CTX_MAX_NESTING];
 };
 
 DECLARE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
@@ -225,6 +245,73 @@ static __always_inline void ctx_cpu_pop(struct ctx_cpu_state *st,
 	st->depth = d;
 out:
 	st->top = d ? st->stack[d - 1] : CTXCOUNT_BUCKET_TASK;
+}
+
+/**
+ * ctx_cpu_push_src() - a handler window is entered
+ * @st: this CPU's state
+ * @key: its source's key (sources.h)
+ * @name: the handler's name, valid until its exit
+ *
+ * Unlike ctx_cpu_push(), a window that finds the stack full is not
+ * entered at all: its counts stay with the context below.
+ */
+static __always_inline void ctx_cpu_push_src(struct ctx_cpu_state *st,
+					     u32 key, const char *name)
+{
+	unsigned int d = st->depth;
+
+	if (likely(d < CTX_MAX_NESTING)) {
+		st->stack[d] = CTX_SRC;
+		st->src_key[d] = key;
+		st->src_name[d] = name;
+		st->depth = d + 1;
+		st->top = CTX_SRC;
+	}
+}
+
+/**
+ * ctx_cpu_pop_src() - a handler window is left
+ * @st: this CPU's state
+ * @key: its source's key
+ *
+ * Pops down to the window's entry, dropping entries whose exit was
+ * missed; without one the stack is left alone.
+ *
+ * Return: true if the window's entry was there.
+ */
+static __always_inline bool ctx_cpu_pop_src(struct ctx_cpu_state *st, u32 key)
+{
+	unsigned int d;
+
+	for (d = st->depth; d > 0; d--) {
+		if (st->stack[d - 1] == CTX_SRC && st->src_key[d - 1] == key)
+			break;
+	}
+	if (!d)
+		return false;
+	d--;
+	st->depth = d;
+	st->top = d ? st->stack[d - 1] : CTXCOUNT_BUCKET_TASK;
+	return true;
+}
+
+/**
+ * ctx_cpu_src_top() - the handler window the CPU is in, if any
+ * @st: this CPU's state
+ * @name: set to its handler's name
+ *
+ * Return: its source's key, or 0 when the counts belong to no window.
+ */
+static __always_inline u32 ctx_cpu_src_top(const struct ctx_cpu_state *st,
+					   const char **name)
+{
+	unsigned int d = st->depth;
+
+	if (st->top != CTX_SRC || !d || st->stack[d - 1] != CTX_SRC)
+		return 0;
+	*name = st->src_name[d - 1];
+	return st->src_key[d - 1];
 }
 
 /**

@@ -15,6 +15,7 @@
 #include "compat.h"
 #include "cpuhp.h"
 #include "hooks.h"
+#include "irqsrc.h"
 #include "netlink.h"
 #include "session.h"
 
@@ -25,6 +26,7 @@ static int __init ctx_init(void)
 	err = ctx_hooks_register();
 	if (err)
 		return err;
+	ctx_irqsrc_init();
 	err = ctx_cpuhp_init();
 	if (err)
 		goto err_hooks;

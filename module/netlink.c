@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "hooks.h"
+#include "irqsrc.h"
 #include "netlink.h"
 #include "nlreply.h"
 #include "perm.h"
@@ -56,6 +57,8 @@ static const struct nla_policy ctx_nl_new_policy[CTXCOUNT_A_MAX + 1] = {
 	[CTXCOUNT_A_EVENTS] = NLA_POLICY_NESTED(ctx_nl_events_policy),
 	/* Checked in ctx_nl_session_new(): unknown bits are -EOPNOTSUPP. */
 	[CTXCOUNT_A_SESSION_FLAGS] = { .type = NLA_U32 },
+	[CTXCOUNT_A_MAX_SOURCES] = NLA_POLICY_RANGE(NLA_U32, 1,
+						    CTXCOUNT_MAX_SOURCES),
 };
 
 static const struct nla_policy ctx_nl_session_policy[CTXCOUNT_A_MAX + 1] = {
@@ -248,6 +251,30 @@ static int ctx_nl_parse_events(const struct nlattr *nest,
 	return nr;
 }
 
+/* IRQ_SOURCES and MAX_SOURCES: @nreq->max_sources, 0 without sources. */
+static int ctx_nl_parse_sources(struct genl_info *info,
+				struct ctx_new_req *nreq)
+{
+	const struct nlattr *max = info->attrs[CTXCOUNT_A_MAX_SOURCES];
+
+	if (!(nreq->flags & CTXCOUNT_SESSION_F_IRQ_SOURCES)) {
+		if (max) {
+			NL_SET_ERR_MSG_ATTR(info->extack, max,
+					    "MAX_SOURCES needs the IRQ_SOURCES session flag");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!(ctx_irqsrc_features() & CTXCOUNT_FEATURE_IRQ_SOURCES)) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[CTXCOUNT_A_SESSION_FLAGS],
+				    "irq sources: this kernel has no irq_handler_entry/exit tracepoints");
+		return -EOPNOTSUPP;
+	}
+	nreq->max_sources = max ? nla_get_u32(max) : ctx_src_default_max();
+	return 0;
+}
+
 /* Reply to @info with what @fill puts after the genl header. */
 static int ctx_nl_reply(struct genl_info *info, size_t size,
 			int (*fill)(struct sk_buff *msg, const void *data),
@@ -309,13 +336,9 @@ static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 		err = -EOPNOTSUPP;
 		goto out_free;
 	}
-	if (nreq->flags & CTXCOUNT_SESSION_F_IRQ_SOURCES) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[CTXCOUNT_A_SESSION_FLAGS],
-				    "irq sources are not built yet");
-		err = -EOPNOTSUPP;
+	err = ctx_nl_parse_sources(info, nreq);
+	if (err)
 		goto out_free;
-	}
 	nr = ctx_nl_parse_events(info->attrs[CTXCOUNT_A_EVENTS], nreq->req,
 				 info->extack);
 	if (nr < 0) {
@@ -435,6 +458,7 @@ static int ctx_nl_session_read(struct sk_buff *skb, struct genl_info *info)
 	}
 	err = ctx_nl_reply(info, ctx_nl_read_size(rep), ctx_nl_fill_read, rep);
 out_free:
+	ctx_session_report_free(rep);
 	kvfree(rep->cpu);
 	kfree(rep);
 	return err;
@@ -464,7 +488,8 @@ static int ctx_nl_session_calibrate(struct sk_buff *skb,
 static int ctx_nl_fill_stats(struct sk_buff *msg, const void *data)
 {
 	if (nla_put_u32(msg, CTXCOUNT_A_STATS_SESSIONS, ctx_session_count()) ||
-	    nla_put_u32(msg, CTXCOUNT_A_STATS_FEATURES, ctx_hooks_features()))
+	    nla_put_u32(msg, CTXCOUNT_A_STATS_FEATURES,
+			ctx_hooks_features() | ctx_irqsrc_features()))
 		return -EMSGSIZE;
 	return 0;
 }

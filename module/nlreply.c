@@ -2,8 +2,8 @@
 /*
  * The replies of the "ctxcount" family (include/uapi/linux/ctxcount.h):
  * SESSION_NEW's per-event errors and SESSION_READ's totals, with one
- * nest per CPU when the READ asked for them. Each fill function has a
- * size function that bounds what it puts.
+ * nest per CPU when the READ asked for them, and a session's sources.
+ * Each fill function has a size function that bounds what it puts.
  */
 #include <linux/ctxcount.h>
 #include <net/genetlink.h>
@@ -106,9 +106,53 @@ static int ctx_nl_put_excursions(struct sk_buff *msg, int type, const u64 *exc)
 	return 0;
 }
 
+/* Source ids: OUTSIDE, OTHER (row max), then row k is FIRST + k. */
+static unsigned int ctx_nl_src_id(const struct ctx_src_report *r,
+				  unsigned int row)
+{
+	return row == r->max ? CTXCOUNT_SOURCE_ID_OTHER :
+	       CTXCOUNT_SOURCE_ID_FIRST + row;
+}
+
+/*
+ * EVENT_A_SOURCES of event @i: the hardirq bucket split by source, from
+ * @block's rows (the totals' or a CPU's), the rest OUTSIDE. With @all
+ * every source the session saw, else those that counted here.
+ */
+static int ctx_nl_put_event_sources(struct sk_buff *msg,
+				    const struct ctx_src_report *r,
+				    u64 *block, u64 hardirq, unsigned int i,
+				    bool all)
+{
+	struct nlattr *nest;
+	unsigned int row;
+	u64 v, outside = hardirq;
+
+	for (row = 0; row <= r->max; row++)
+		outside -= *ctx_src_val(block, r->max, r->nr_events, row, i);
+	nest = nla_nest_start(msg, CTXCOUNT_EVENT_A_SOURCES);
+	if (!nest ||
+	    ctx_nl_put_u64(msg, CTXCOUNT_SOURCE_ID_OUTSIDE, outside,
+			   CTXCOUNT_SOURCE_ID_UNSPEC))
+		return -EMSGSIZE;
+	for (row = 0; row <= r->max; row++) {
+		if (row >= r->nr && row != r->max)
+			continue;
+		v = *ctx_src_val(block, r->max, r->nr_events, row, i);
+		if (!all && !v && !*ctx_src_count(block, row))
+			continue;
+		if (ctx_nl_put_u64(msg, ctx_nl_src_id(r, row), v,
+				   CTXCOUNT_SOURCE_ID_UNSPEC))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static int ctx_nl_put_event(struct sk_buff *msg,
 			    const struct ctx_session_report *rep,
-			    const struct ctx_totals *t, unsigned int i)
+			    const struct ctx_totals *t, u64 *src,
+			    unsigned int i)
 {
 	struct nlattr *nest;
 
@@ -125,13 +169,19 @@ static int ctx_nl_put_event(struct sk_buff *msg,
 	    ctx_nl_put_buckets(msg, t->buckets[i]) ||
 	    nla_put_u32(msg, CTXCOUNT_EVENT_A_DIRECT_CPUS, t->direct_cpus[i]))
 		return -EMSGSIZE;
+	if (src &&
+	    ctx_nl_put_event_sources(msg, &rep->src, src,
+				     t->buckets[i][CTXCOUNT_BUCKET_HARDIRQ], i,
+				     src == rep->src.tot))
+		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
 }
 
+/* @src: with sources, the rows of @t (the totals' or a CPU's), else NULL */
 static int ctx_nl_put_events(struct sk_buff *msg, int type,
 			     const struct ctx_session_report *rep,
-			     const struct ctx_totals *t)
+			     const struct ctx_totals *t, u64 *src)
 {
 	struct nlattr *events;
 	unsigned int i;
@@ -140,10 +190,83 @@ static int ctx_nl_put_events(struct sk_buff *msg, int type,
 	if (!events)
 		return -EMSGSIZE;
 	for (i = 0; i < rep->nr_events; i++) {
-		if (ctx_nl_put_event(msg, rep, t, i))
+		if (ctx_nl_put_event(msg, rep, t, src, i))
 			return -EMSGSIZE;
 	}
 	nla_nest_end(msg, events);
+	return 0;
+}
+
+/* CPU_A_SOURCE_COUNTS: the runs of each source that ran on the CPU. */
+static int ctx_nl_put_source_counts(struct sk_buff *msg,
+				    const struct ctx_src_report *r, u64 *block)
+{
+	struct nlattr *nest;
+	unsigned int row;
+	u64 n;
+
+	nest = nla_nest_start(msg, CTXCOUNT_CPU_A_SOURCE_COUNTS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (row = 0; row <= r->max; row++) {
+		n = *ctx_src_count(block, row);
+		if (n && ctx_nl_put_u64(msg, ctx_nl_src_id(r, row), n,
+					CTXCOUNT_SOURCE_ID_UNSPEC))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int ctx_nl_put_source(struct sk_buff *msg, unsigned int id, u32 kind,
+			     const struct ctx_src_info *in, u64 count)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, CTXCOUNT_SOURCES_A_SOURCE);
+	if (!nest ||
+	    nla_put_u32(msg, CTXCOUNT_SOURCE_A_ID, id) ||
+	    nla_put_u32(msg, CTXCOUNT_SOURCE_A_KIND, kind))
+		return -EMSGSIZE;
+	if (in &&
+	    (nla_put_u32(msg, CTXCOUNT_SOURCE_A_IRQ, in->irq) ||
+	     (in->has_hwirq &&
+	      ctx_nl_put_u64(msg, CTXCOUNT_SOURCE_A_HWIRQ, in->hwirq,
+			     CTXCOUNT_SOURCE_A_PAD)) ||
+	     nla_put_string(msg, CTXCOUNT_SOURCE_A_NAME, in->name)))
+		return -EMSGSIZE;
+	if (ctx_nl_put_u64(msg, CTXCOUNT_SOURCE_A_COUNT, count,
+			   CTXCOUNT_SOURCE_A_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
+ * CTXCOUNT_A_SOURCES: OUTSIDE (no handler: its count is 0), OTHER, then
+ * every source the session has a row for, in the order it saw them.
+ */
+static int ctx_nl_put_sources(struct sk_buff *msg,
+			      const struct ctx_src_report *r)
+{
+	struct nlattr *nest;
+	unsigned int row;
+
+	nest = nla_nest_start(msg, CTXCOUNT_A_SOURCES);
+	if (!nest ||
+	    ctx_nl_put_source(msg, CTXCOUNT_SOURCE_ID_OUTSIDE,
+			      CTXCOUNT_SOURCE_KIND_OUTSIDE, NULL, 0) ||
+	    ctx_nl_put_source(msg, CTXCOUNT_SOURCE_ID_OTHER,
+			      CTXCOUNT_SOURCE_KIND_OTHER, NULL,
+			      *ctx_src_count(r->tot, r->max)))
+		return -EMSGSIZE;
+	for (row = 0; row < r->nr; row++) {
+		if (ctx_nl_put_source(msg, ctx_nl_src_id(r, row),
+				      r->info[row].kind, &r->info[row],
+				      *ctx_src_count(r->tot, row)))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
 	return 0;
 }
 
@@ -166,7 +289,9 @@ static int ctx_nl_put_cpus(struct sk_buff *msg,
 		    ctx_nl_put_excursions(msg, CTXCOUNT_CPU_A_EXCURSIONS,
 					  row->tot.excursions) ||
 		    ctx_nl_put_events(msg, CTXCOUNT_CPU_A_EVENTS, rep,
-				      &row->tot))
+				      &row->tot, row->src) ||
+		    (row->src &&
+		     ctx_nl_put_source_counts(msg, &rep->src, row->src)))
 			return -EMSGSIZE;
 		nla_nest_end(msg, nest);
 	}
@@ -193,7 +318,9 @@ int ctx_nl_fill_read(struct sk_buff *msg, const void *data)
 	    nla_put_u32(msg, CTXCOUNT_A_CPUS_LOST, rep->cpus_lost) ||
 	    ctx_nl_put_excursions(msg, CTXCOUNT_A_EXCURSIONS,
 				  rep->tot.excursions) ||
-	    ctx_nl_put_events(msg, CTXCOUNT_A_EVENTS, rep, &rep->tot) ||
+	    ctx_nl_put_events(msg, CTXCOUNT_A_EVENTS, rep, &rep->tot,
+			      rep->src.tot) ||
+	    (rep->src.tot && ctx_nl_put_sources(msg, &rep->src)) ||
 	    ctx_nl_put_cpus(msg, rep))
 		return -EMSGSIZE;
 	return 0;
@@ -205,14 +332,30 @@ static size_t ctx_nl_excursions_size(void)
 	       CTXCOUNT_EXCURSION_MAX * nla_total_size_64bit(sizeof(u64));
 }
 
-static size_t ctx_nl_events_size(unsigned int nr_events)
+/* @rows: 0, or the source rows each event's EVENT_A_SOURCES may have */
+static size_t ctx_nl_events_size(unsigned int nr_events, unsigned int rows)
 {
 	size_t u64_attr = nla_total_size_64bit(sizeof(u64));
 	size_t buckets = nla_total_size(0) + CTXCOUNT_BUCKET_MAX * u64_attr;
 	size_t event = nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) +
 		       3 * u64_attr + buckets;
 
+	if (rows)
+		event += nla_total_size(0) + rows * u64_attr;
 	return nla_total_size(0) + nr_events * event;
+}
+
+/* CTXCOUNT_A_SOURCES, and per CPU CTXCOUNT_CPU_A_SOURCE_COUNTS. */
+static size_t ctx_nl_sources_size(unsigned int rows, bool per_cpu)
+{
+	size_t u64_attr = nla_total_size_64bit(sizeof(u64));
+	size_t source = nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) +
+			2 * u64_attr +
+			nla_total_size(CTXCOUNT_SOURCE_NAME_LEN);
+
+	if (per_cpu)
+		return nla_total_size(0) + rows * u64_attr;
+	return nla_total_size(0) + rows * source;
 }
 
 /**
@@ -223,10 +366,16 @@ static size_t ctx_nl_events_size(unsigned int nr_events)
  */
 size_t ctx_nl_read_size(const struct ctx_session_report *rep)
 {
-	size_t events = ctx_nl_events_size(rep->nr_events);
+	/* OUTSIDE, OTHER and the handler rows. */
+	unsigned int rows = rep->src.tot ? rep->src.nr + 2 : 0;
+	size_t events = ctx_nl_events_size(rep->nr_events, rows);
 	size_t cpu = nla_total_size(0) + nla_total_size(sizeof(u32)) +
 		     ctx_nl_excursions_size() + events;
 
+	if (rows) {
+		cpu += ctx_nl_sources_size(rows, true);
+		events += ctx_nl_sources_size(rows, false);
+	}
 	return 3 * nla_total_size(sizeof(u32)) +
 	       2 * nla_total_size_64bit(sizeof(u64)) +
 	       ctx_nl_excursions_size() + events + rep->nr_cpus * cpu;

@@ -30,6 +30,7 @@
 #include "account.h"
 #include "calib.h"
 #include "cpuhp.h"
+#include "irqsrc.h"
 #include "limits.h"
 #include "perm.h"
 #include "session.h"
@@ -91,8 +92,13 @@ static unsigned int ctx_owner_sessions(const struct ctx_owner *owner)
 
 static void ctx_session_free(struct ctx_session *s)
 {
+	bool sources = s->acct.src;
+
 	ctx_cpuhp_remove(s);
 	ctx_account_destroy(&s->acct);
+	/* Its hooks go with the last session that has sources. */
+	if (sources)
+		ctx_irqsrc_put();
 	ctx_taskset_destroy(&s->tasks);
 	if (s->charge.counters)
 		ctx_limits_uncharge(&s->charge);
@@ -124,8 +130,11 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq)
 	if (ctx_account_init(&s->acct, nreq->nr_events, &s->tasks,
 			     nreq->target.flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE,
 			     nreq->target.cpus,
-			     !(nreq->flags & CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE)))
+			     !(nreq->flags & CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE),
+			     nreq->max_sources))
 		goto err_taskset;
+	if (nreq->max_sources && ctx_irqsrc_get())
+		goto err_acct;
 	s->owner = nreq->owner;
 	sock_hold(s->owner.sk);
 	s->target_flags = nreq->target.flags;
@@ -138,6 +147,8 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq)
 	ctx_cpuhp_session_init(s);
 	return s;
 
+err_acct:
+	ctx_account_destroy(&s->acct);
 err_taskset:
 	ctx_taskset_destroy(&s->tasks);
 	kfree(s);
@@ -520,15 +531,29 @@ int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		goto out_unlock;
 	}
 	memset(&rep->tot, 0, sizeof(rep->tot));
-	err = ctx_account_read(&s->acct, &rep->tot, rep->cpu, &rep->nr_cpus);
+	err = ctx_src_report_init(&rep->src, s->acct.src, rep->cpu,
+				  rep->cpu ? num_possible_cpus() : 0);
+	if (!err)
+		err = ctx_account_read(&s->acct, &rep->tot, rep->src.tot,
+				       rep->cpu, &rep->nr_cpus);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "no memory to read the session");
 		goto out_unlock;
 	}
+	ctx_src_report_info(&rep->src, s->acct.src);
 	ctx_session_report(s, rep);
 out_unlock:
 	mutex_unlock(&ctx_lock);
 	return err;
+}
+
+/**
+ * ctx_session_report_free() - free what ctx_session_read() allocated
+ * @rep: the report (not itself)
+ */
+void ctx_session_report_free(struct ctx_session_report *rep)
+{
+	ctx_src_report_free(&rep->src);
 }
 
 /**

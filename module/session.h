@@ -12,6 +12,7 @@
 #include "account.h"
 #include "counters.h"
 #include "limits.h"
+#include "sources.h"
 #include "taskset.h"
 
 struct cpumask;
@@ -71,6 +72,8 @@ struct ctx_event_req {
  * @req: the events
  * @nr_events: number of events, 1 to CTXCOUNT_MAX_EVENTS
  * @flags: enum ctxcount_session_flag bits
+ * @max_sources: with CTXCOUNT_SESSION_F_IRQ_SOURCES, the handler rows
+ *	(1 to CTXCOUNT_MAX_SOURCES), else 0
  * @privileged: the sender may exceed per-user limits (perm.c)
  */
 struct ctx_new_req {
@@ -79,6 +82,7 @@ struct ctx_new_req {
 	struct ctx_event_req req[CTXCOUNT_MAX_EVENTS];
 	unsigned int nr_events;
 	u32 flags;
+	unsigned int max_sources;
 	bool privileged;
 };
 
@@ -138,6 +142,7 @@ struct ctx_session {
  * @cpu: NULL, or room for a row per possible CPU, which READ fills with
  *	the per-CPU totals (ctx_account_read())
  * @nr_cpus: the rows READ filled
+ * @src: with sources, their rows (free with ctx_session_report_free())
  */
 struct ctx_session_report {
 	u32 id;
@@ -150,6 +155,7 @@ struct ctx_session_report {
 	struct ctx_totals tot;
 	struct ctx_cpu_totals *cpu;
 	unsigned int nr_cpus;
+	struct ctx_src_report src;
 };
 
 int ctx_session_new(const struct ctx_new_req *nreq,
@@ -166,6 +172,7 @@ int ctx_session_calibrate(const struct ctx_owner *owner, u32 id, u32 step,
 			  struct netlink_ext_ack *extack);
 int ctx_session_del(const struct ctx_owner *owner, u32 id,
 		    struct netlink_ext_ack *extack);
+void ctx_session_report_free(struct ctx_session_report *rep);
 void ctx_session_release_owner(const struct ctx_owner *owner);
 void ctx_session_destroy_all(void);
 unsigned int ctx_session_count(void);

@@ -20,7 +20,9 @@
  *    context, upwards). Per excursion: kernel instructions with the module
  *    unloaded, loaded with no session started, and with a session of 1
  *    and of 4 events on the child (the hooks' cost is the difference to
- *    "no session"); with a session, what each event's :t grew by (with
+ *    "no session"), also with CTXCOUNT_SESSION_F_IRQ_SOURCES (arm64's
+ *    irq_work interrupt is a handler, IPI 5: two more boundaries); with a
+ *    session, what each event's :t grew by (with
  *    the oracle's own code that raises and awaits each interrupt in the
  *    child's syscall) and what the estimate moved out of :t.
  * 2. Bare hardirqs on a loop: the oracle's hrtimer storm (20,000/s,
@@ -113,11 +115,26 @@ static const char *exact_cannot_run(void)
 	return NULL;
 }
 
-enum { CFG_UNLOADED, CFG_NONE, CFG_ONE, CFG_FOUR, NR_CFG };
+enum {
+	CFG_UNLOADED, CFG_NONE, CFG_ONE, CFG_FOUR, CFG_ONE_SRC, CFG_FOUR_SRC,
+	NR_CFG
+};
 static const char *const cfg_name[NR_CFG] = {
 	"module unloaded", "no session", "1-event session", "4-event session",
+	"1 event, sources", "4 events, sources",
 };
-static const int cfg_events[NR_CFG] = { 0, 0, 1, 4 };
+static const int cfg_events[NR_CFG] = { 0, 0, 1, 4, 1, 4 };
+
+/* The worker's session, with irq sources for the last two configs. */
+static int bench_worker_start(struct cst_worker *w, int cfg, struct cst_res *r)
+{
+	int err;
+
+	cst_new_session_flags = cfg >= CFG_ONE_SRC ? CTXCOUNT_SESSION_F_IRQ_SOURCES : 0;
+	err = cst_worker_start(w, bench_events, cfg_events[cfg], perf_events, 2, r);
+	cst_new_session_flags = 0;
+	return err;
+}
 
 enum { KIND_HARDIRQ, KIND_HARDIRQ_TASKLET, KIND_TASKLET, KIND_NONE, NR_KIND };
 static const char *const kind_name[NR_KIND] = {
@@ -150,8 +167,7 @@ static int excursion_config(int cfg, struct excursion_cost *c)
 	snprintf(cmd[KIND_HARDIRQ_TASKLET], 48, "hardirq %d 1 1", BENCH_N);
 	snprintf(cmd[KIND_TASKLET], 48, "softirq %d 1", BENCH_N);
 	snprintf(cmd[KIND_NONE], 48, "hardirq 0 0 0");
-	err = cst_worker_start(&w, bench_events, cfg_events[cfg], perf_events, 2,
-			       &d->before);
+	err = bench_worker_start(&w, cfg, &d->before);
 	if (err)
 		goto out;
 	/* A warm-up round, then the measured ones. */
@@ -263,8 +279,7 @@ static void storm(void)
 			cfg += CFG_NONE;
 		snprintf(loop, sizeof(loop), "%s %llu", kernel ? "kloop" : "loop",
 			 (unsigned long long)iters);
-		err = cst_worker_start(&w, bench_events, cfg_events[cfg % NR_CFG], perf_events, 2,
-				       &d->before);
+		err = bench_worker_start(&w, cfg % NR_CFG, &d->before);
 		if (err)
 			break;
 		for (i = -1; i < runs && !err; i++) {

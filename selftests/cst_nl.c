@@ -86,6 +86,95 @@ static void parse_ack(struct nlmsghdr *nlh, struct cst_ack *ack)
 	}
 }
 
+/* A nest of u64 whose types are ids 1..max. */
+static void parse_u64_by_type(struct nlattr *nest, int max, bool *has,
+			      uint64_t *v, int *n, int *bad, bool *seen)
+{
+	struct nlattr *a;
+	int rem, t;
+
+	*seen = true;
+	nla_for_each_nested(a, nest, rem) {
+		t = nla_type(a);
+		if (t < 1 || t > max || nla_len(a) != 8 || has[t]) {
+			(*bad)++;
+			continue;
+		}
+		has[t] = true;
+		v[t] = nla_get_u64(a);
+		(*n)++;
+	}
+}
+
+static void parse_source(struct nlattr *nest, struct cst_res *res)
+{
+	struct nlattr *tb[CTXCOUNT_SOURCE_A_MAX + 1];
+	struct cst_source *s;
+
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse_nested(tb, CTXCOUNT_SOURCE_A_MAX, nest, NULL) ||
+	    !tb[CTXCOUNT_SOURCE_A_ID] || !tb[CTXCOUNT_SOURCE_A_KIND] ||
+	    res->nsources == CTXCOUNT_MAX_SOURCES + 2) {
+		res->bad_sources++;
+		return;
+	}
+	s = &res->sources[res->nsources++];
+	memset(s, 0, sizeof(*s));
+	s->id = nla_get_u32(tb[CTXCOUNT_SOURCE_A_ID]);
+	s->kind = nla_get_u32(tb[CTXCOUNT_SOURCE_A_KIND]);
+	if (s->id < 1 || s->id > CTXCOUNT_SOURCE_ID_MAX)
+		res->bad_sources++;
+	if (tb[CTXCOUNT_SOURCE_A_IRQ]) {
+		s->has_irq = true;
+		s->irq = nla_get_u32(tb[CTXCOUNT_SOURCE_A_IRQ]);
+	}
+	if (tb[CTXCOUNT_SOURCE_A_HWIRQ]) {
+		s->has_hwirq = true;
+		s->hwirq = nla_get_u64(tb[CTXCOUNT_SOURCE_A_HWIRQ]);
+	}
+	if (tb[CTXCOUNT_SOURCE_A_NAME]) {
+		s->has_name = true;
+		snprintf(s->name, sizeof(s->name), "%s",
+			 (const char *)nla_data(tb[CTXCOUNT_SOURCE_A_NAME]));
+	}
+	if (tb[CTXCOUNT_SOURCE_A_COUNT]) {
+		s->has_count = true;
+		s->count = nla_get_u64(tb[CTXCOUNT_SOURCE_A_COUNT]);
+	}
+}
+
+const struct cst_source *cst_source_named(const struct cst_res *r,
+					  const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->nsources; i++)
+		if (r->sources[i].has_name && !strcmp(r->sources[i].name, name))
+			return &r->sources[i];
+	return NULL;
+}
+
+const struct cst_source *cst_source_id(const struct cst_res *r, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < r->nsources; i++)
+		if (r->sources[i].id == id)
+			return &r->sources[i];
+	return NULL;
+}
+
+uint64_t cst_sources_sum(const struct cst_ev_res *e)
+{
+	uint64_t sum = 0;
+	int t;
+
+	for (t = 1; t <= CTXCOUNT_SOURCE_ID_MAX; t++)
+		if (e->has_src[t])
+			sum += e->src[t];
+	return sum;
+}
+
 static void parse_event(struct nlattr *nest, struct cst_ev_res *r)
 {
 	struct nlattr *tb[CTXCOUNT_EVENT_A_MAX + 1];
@@ -120,6 +209,10 @@ static void parse_event(struct nlattr *nest, struct cst_ev_res *r)
 		r->has_direct_cpus = true;
 		r->direct_cpus = nla_get_u32(tb[CTXCOUNT_EVENT_A_DIRECT_CPUS]);
 	}
+	if (tb[CTXCOUNT_EVENT_A_SOURCES])
+		parse_u64_by_type(tb[CTXCOUNT_EVENT_A_SOURCES],
+				  CTXCOUNT_SOURCE_ID_MAX, r->has_src, r->src,
+				  &r->nsrc, &r->bad_src, &r->has_sources);
 	if (!tb[CTXCOUNT_EVENT_A_BUCKETS])
 		return;
 	r->has_buckets = true;
@@ -168,6 +261,14 @@ static void parse_cpu(struct nlattr *nest, struct cst_cpu_res *c)
 	if (tb[CTXCOUNT_CPU_A_EXCURSIONS]) {
 		c->has_excursions = true;
 		parse_excursions(tb[CTXCOUNT_CPU_A_EXCURSIONS], c->exc);
+	}
+	if (tb[CTXCOUNT_CPU_A_SOURCE_COUNTS]) {
+		bool has[CTXCOUNT_SOURCE_ID_MAX + 1] = { false };
+		int n = 0, bad = 0;
+
+		parse_u64_by_type(tb[CTXCOUNT_CPU_A_SOURCE_COUNTS],
+				  CTXCOUNT_SOURCE_ID_MAX, has, c->src_count,
+				  &n, &bad, &c->has_src_counts);
 	}
 	if (!tb[CTXCOUNT_CPU_A_EVENTS])
 		return;
@@ -234,6 +335,13 @@ static void parse_reply(struct nlmsghdr *nlh, struct cst_res *res)
 	if (tb[CTXCOUNT_A_STATS_FEATURES]) {
 		res->has_features = true;
 		res->features = nla_get_u32(tb[CTXCOUNT_A_STATS_FEATURES]);
+	}
+	if (tb[CTXCOUNT_A_SOURCES]) {
+		struct nlattr *a;
+
+		res->has_sources = true;
+		nla_for_each_nested(a, tb[CTXCOUNT_A_SOURCES], rem)
+			parse_source(a, res);
 	}
 	if (tb[CTXCOUNT_A_EXCURSIONS]) {
 		res->has_excursions = true;
@@ -522,6 +630,20 @@ int cst_xfer(struct cst_sock *s, struct nl_msg *msg, struct cst_res *res,
 	return xfer(s->sk, msg, s->family, res, ack, NULL, NULL);
 }
 
+uint32_t cst_new_session_flags;
+long long cst_new_max_sources = -1;
+
+static int put_new_opts(struct nl_msg *m)
+{
+	if (cst_new_session_flags &&
+	    nla_put_u32(m, CTXCOUNT_A_SESSION_FLAGS, cst_new_session_flags))
+		return -EMSGSIZE;
+	if (cst_new_max_sources >= 0 &&
+	    nla_put_u32(m, CTXCOUNT_A_MAX_SOURCES, cst_new_max_sources))
+		return -EMSGSIZE;
+	return 0;
+}
+
 int cst_new_fds(struct cst_sock *s, int pid, uint32_t tflags,
 		const struct cst_ev *ev, int n, const int *fds,
 		struct cst_res *res, struct cst_ack *ack)
@@ -531,7 +653,7 @@ int cst_new_fds(struct cst_sock *s, int pid, uint32_t tflags,
 	if (!m)
 		return -ENOMEM;
 	if (cst_put_target(m, pid, tflags) ||
-	    cst_put_events_fds(m, ev, n, fds)) {
+	    cst_put_events_fds(m, ev, n, fds) || put_new_opts(m)) {
 		nlmsg_free(m);
 		return -EMSGSIZE;
 	}
@@ -573,7 +695,7 @@ int cst_new_cpus(struct cst_sock *s, const struct cst_ev *ev, int n,
 	if (!m) {
 		ret = -ENOMEM;
 	} else if (cst_put_target_cpus(m, -1, tflags, cpus, ncpu) ||
-		   cst_put_events_fds(m, ev, n, fds)) {
+		   cst_put_events_fds(m, ev, n, fds) || put_new_opts(m)) {
 		nlmsg_free(m);
 		ret = -EMSGSIZE;
 	} else {

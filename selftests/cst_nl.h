@@ -56,6 +56,19 @@ struct cst_ev_res {
 	uint64_t b[CTXCOUNT_BUCKET_MAX + 1];
 	bool has_direct_cpus;
 	uint32_t direct_cpus;		/* CPUs reading its register */
+	/* CTXCOUNT_EVENT_A_SOURCES, by source id */
+	bool has_sources;
+	int nsrc, bad_src;		/* values seen; out of range or twice */
+	bool has_src[CTXCOUNT_SOURCE_ID_MAX + 1];
+	uint64_t src[CTXCOUNT_SOURCE_ID_MAX + 1];
+};
+
+/* One CTXCOUNT_SOURCES_A_SOURCE of a READ reply. */
+struct cst_source {
+	uint32_t id, kind, irq;
+	bool has_irq, has_hwirq, has_name, has_count;
+	uint64_t hwirq, count;
+	char name[CTXCOUNT_SOURCE_NAME_LEN];
 };
 
 /* Room for a READ's per-CPU nests (CTXCOUNT_A_CPU) in a struct cst_res. */
@@ -68,6 +81,8 @@ struct cst_cpu_res {
 	uint64_t exc[CTXCOUNT_EXCURSION_MAX + 1];
 	int nev;
 	struct cst_ev_res ev[CTXCOUNT_MAX_EVENTS];
+	bool has_src_counts;		/* CTXCOUNT_CPU_A_SOURCE_COUNTS */
+	uint64_t src_count[CTXCOUNT_SOURCE_ID_MAX + 1];
 };
 
 /* A parsed ctxcount reply (NEW, READ or STATS). */
@@ -84,6 +99,9 @@ struct cst_res {
 	bool replied;			/* a reply message came back */
 	/* bit t: a top-level attribute of type t (< 64) came, once or more */
 	uint64_t attr_seen;
+	bool has_sources;		/* CTXCOUNT_A_SOURCES */
+	int nsources, bad_sources;	/* parsed; without an id in range */
+	struct cst_source sources[CTXCOUNT_MAX_SOURCES + 2];
 	int ncpu;			/* CTXCOUNT_A_CPU nests, in order */
 	int cpu_overflow;		/* those beyond CST_MAX_CPUS */
 	struct cst_cpu_res cpu[CST_MAX_CPUS];
@@ -92,6 +110,21 @@ struct cst_res {
 #define CST_EV_SW(cfg, fl, nm) { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg, fl, nm }
 #define CST_EV_HW(cfg, fl, nm) { PERF_TYPE_HARDWARE, PERF_COUNT_HW_##cfg, fl, nm }
 #define CST_F_USER_ONLY (CTXCOUNT_EVENT_F_EXCLUDE_KERNEL | CTXCOUNT_EVENT_F_EXCLUDE_HV)
+
+/*
+ * Added to every SESSION_NEW this process sends from now on (cst_new*(),
+ * hence cst_worker_start()): CTXCOUNT_A_SESSION_FLAGS when not 0, and
+ * CTXCOUNT_A_MAX_SOURCES when >= 0. Default 0 and -1.
+ */
+extern uint32_t cst_new_session_flags;
+extern long long cst_new_max_sources;
+
+/* The source named @name in @r (its first), or NULL. */
+const struct cst_source *cst_source_named(const struct cst_res *r,
+					  const char *name);
+const struct cst_source *cst_source_id(const struct cst_res *r, uint32_t id);
+/* Sum of an event's EVENT_A_SOURCES values. */
+uint64_t cst_sources_sum(const struct cst_ev_res *e);
 
 /* Open a socket of the family with NETLINK_EXT_ACK; -ENOENT: no family. */
 int cst_open(struct cst_sock *s);

@@ -25,10 +25,13 @@ int cst_oracle_stats(struct cst_oracle_stats *st)
 
 	if (!f)
 		return -errno;
-	n = fscanf(f, "hardirqs %ld tasklets %ld nmis %ld storm %ld",
-		   &st->hardirqs, &st->tasklets, &st->nmis, &st->storm);
+	st->devirqs = 0;
+	st->virq = -1;
+	n = fscanf(f, "hardirqs %ld tasklets %ld nmis %ld storm %ld devirqs %ld virq %d",
+		   &st->hardirqs, &st->tasklets, &st->nmis, &st->storm,
+		   &st->devirqs, &st->virq);
 	fclose(f);
-	return n == 4 ? 0 : -EPROTO;
+	return n >= 4 ? 0 : -EPROTO;
 }
 
 const char *cst_oracle_ko_path(void)
@@ -293,10 +296,13 @@ int cst_worker_run(struct cst_worker *w, const char *cmd,
 		d->oracle.tasklets = s1.tasklets - s0.tasklets;
 		d->oracle.nmis = s1.nmis - s0.nmis;
 		d->oracle.storm = s1.storm - s0.storm;
+		d->oracle.devirqs = s1.devirqs - s0.devirqs;
+		d->oracle.virq = s1.virq;
 		d->interrupts = i1 - i0;
 		d->proc_nmis = n1 - n0;
 		/* The oracle's own hardirqs show in /proc/interrupts too. */
-		if (!strict || d->interrupts == d->oracle.hardirqs + d->oracle.nmis)
+		if (!strict || d->interrupts == d->oracle.hardirqs +
+		    d->oracle.nmis + 2 * d->oracle.devirqs)
 			return 0;
 	}
 	return -EAGAIN;

@@ -20,6 +20,8 @@
 /* How many of each handler the oracle ran, ever. */
 struct cst_oracle_stats {
 	long hardirqs, tasklets, nmis, storm;
+	long devirqs;		/* its own irq's handler runs */
+	int virq;		/* that irq's number, -1 without one */
 };
 
 int cst_oracle_stats(struct cst_oracle_stats *st);
@@ -65,6 +67,7 @@ struct cst_worker_delta {
 	long long perf[CST_WORKER_PERF];
 	struct cst_oracle_stats oracle;	/* handlers the oracle ran */
 	long long interrupts;		/* /proc/interrupts, all CPUs */
+	/* strict: the oracle's own interrupts were all (a devirq shows twice) */
 	long long proc_nmis;		/* its NMI row */
 };
 

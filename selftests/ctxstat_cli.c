@@ -380,7 +380,7 @@ TEST_F(cli, interval_system_wide)
 }
 
 /*
- * Sum the CSV rows of @text (separator ';': a shared line's name has
+ * Sum the CSV rows of @text (separator ';': a handler's name may have
  * commas) that begin with @lead ("" or "CPU1;") and whose event is @name,
  * or starts with it with @prefix; how many into @n, whether any was not
  * a number ("<not supported>") into @bad.

@@ -13,7 +13,8 @@
  * deep nesting inside TARGET and EVENTS, unknown commands, versions and
  * flags, several messages in one datagram; proofs that match, proofs of
  * another event, target, inherit or exclude bits, descriptors that are no
- * perf events or not open, none at all), genl control requests (family
+ * perf events or not open, none at all; sessions with irq sources, so
+ * that their hooks attach and detach), genl control requests (family
  * lookup by name and id, family and policy dumps), and sockets closed in
  * the middle of a sequence with sessions live.
  *
@@ -431,6 +432,14 @@ static void fz_put_new_body(struct fz_thread *t, struct fz_msg *m)
 	for (i = 0; i < nev; i++)
 		fz_put_event(t, m, tflags, pid);
 	fz_nest_end(m, n);
+	/* Sources: their hooks come and go with the first and last such session. */
+	if (chance(t, 30)) {
+		fz_u32(m, CTXCOUNT_A_SESSION_FLAGS, chance(t, 90) ?
+		       CTXCOUNT_SESSION_F_IRQ_SOURCES : (uint32_t)rnd(t));
+		if (chance(t, 50))
+			fz_u32(m, CTXCOUNT_A_MAX_SOURCES, chance(t, 80) ?
+			       1 + rn(t, CTXCOUNT_MAX_SOURCES) : (uint32_t)rnd(t));
+	}
 }
 
 static uint32_t fz_session_id(struct fz_thread *t, struct fz_sock *s)

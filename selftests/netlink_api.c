@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -113,7 +114,12 @@ TEST_F(nl, stats)
 	ASSERT_TRUE(self->res->replied);
 	EXPECT_TRUE(self->res->has_sessions);
 	EXPECT_TRUE(self->res->has_features);
-	EXPECT_EQ(0, self->res->features & ~(uint32_t)CTXCOUNT_FEATURE_NMI);
+	EXPECT_EQ(0, self->res->features &
+		  ~(uint32_t)(CTXCOUNT_FEATURE_NMI | CTXCOUNT_FEATURE_IRQ_SOURCES |
+			      CTXCOUNT_FEATURE_IRQ_VECTORS));
+	/* Vectors are split only where handlers are. */
+	if (self->res->features & CTXCOUNT_FEATURE_IRQ_VECTORS)
+		EXPECT_TRUE(self->res->features & CTXCOUNT_FEATURE_IRQ_SOURCES);
 	TH_LOG("live sessions %u, features 0x%x", self->res->sessions,
 	       self->res->features);
 }
@@ -345,6 +351,141 @@ TEST_F(nl, unknown_event_flags)
 	ret = cst_new(&self->s, getpid(), 0, &ev, 1, NULL, &self->ack);
 	EXPECT_EQ(-EOPNOTSUPP, ret);
 	EXPECT_REFUSED(ret, self->ack);
+}
+
+/* CTXCOUNT_A_MAX_SOURCES out of its range, or without IRQ_SOURCES. */
+static void max_sources_refused(struct __test_metadata *_metadata,
+				FIXTURE_DATA(nl) *self, uint32_t flags,
+				long long max, int err, const char *what)
+{
+	int ret;
+
+	cst_new_session_flags = flags;
+	cst_new_max_sources = max;
+	ret = new_session(&self->s, self->res, &self->ack);
+	cst_new_session_flags = 0;
+	cst_new_max_sources = -1;
+	EXPECT_EQ(err, ret) TH_LOG("%s", what);
+	EXPECT_REFUSED(ret, self->ack);
+	/* The policy or the parser names the attribute. */
+	EXPECT_TRUE(self->ack.has_off) TH_LOG("%s: no offset", what);
+}
+
+TEST_F(nl, max_sources_refused)
+{
+	if (!(cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES))
+		SKIP(return, "no irq sources here (STATS' features)");
+	/* The policy's range: -ERANGE, as for every range policy. */
+	max_sources_refused(_metadata, self, CTXCOUNT_SESSION_F_IRQ_SOURCES,
+			    0, -ERANGE, "MAX_SOURCES 0");
+	max_sources_refused(_metadata, self, CTXCOUNT_SESSION_F_IRQ_SOURCES,
+			    CTXCOUNT_MAX_SOURCES + 1, -ERANGE, "MAX_SOURCES 65");
+	max_sources_refused(_metadata, self, 0, 4, -EINVAL,
+			    "MAX_SOURCES without IRQ_SOURCES");
+	EXPECT_EQ(0, cst_wait_live_sessions(0, 2000));
+}
+
+/* Busy, so that interrupts land while the session counts (x86: the tick). */
+static void spin_ms(int ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 +
+		 (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+/* Every event: EVENT_A_SOURCES, well formed, adding up to HARDIRQ. */
+static void sources_add_up(struct __test_metadata *_metadata,
+			   const struct cst_ev_res *e, int nev,
+			   const struct cst_res *top, const char *where)
+{
+	int i, t;
+
+	for (i = 0; i < nev; i++) {
+		EXPECT_TRUE(e[i].has_sources) TH_LOG("%s: event %d", where, i);
+		EXPECT_EQ(0, e[i].bad_src) TH_LOG("%s: event %d", where, i);
+		EXPECT_TRUE(e[i].has_src[CTXCOUNT_SOURCE_ID_OUTSIDE]);
+		EXPECT_EQ(e[i].b[CTXCOUNT_BUCKET_HARDIRQ], cst_sources_sum(&e[i]))
+			TH_LOG("%s: event %d: sources do not add up to hardirq",
+			       where, i);
+		for (t = 1; t <= CTXCOUNT_SOURCE_ID_MAX; t++)
+			if (e[i].has_src[t])
+				EXPECT_NE(NULL, cst_source_id(top, t))
+					TH_LOG("%s: id %d has no source", where, t);
+	}
+}
+
+/*
+ * A session with sources: READ has CTXCOUNT_A_SOURCES (OUTSIDE and
+ * OTHER first, then handlers with names and irq numbers) and each
+ * event's EVENT_A_SOURCES adding up to its hardirq bucket exactly; per
+ * CPU the same, with the CPU's runs. Without the flag, none of them.
+ */
+TEST_F(nl, sources_reply)
+{
+	uint32_t id, plain;
+	int k, i, ret;
+
+	if (!(cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES))
+		SKIP(return, "no irq sources here (STATS' features)");
+	ASSERT_EQ(0, new_session(&self->s, self->res, &self->ack));
+	plain = self->res->id;
+	cst_new_session_flags = CTXCOUNT_SESSION_F_IRQ_SOURCES;
+	ret = cst_new_cpus(&self->s, &ev_cpu_clock, 1, NULL, -1, self->res,
+			   &self->ack);
+	cst_new_session_flags = 0;
+	ASSERT_EQ(0, ret) TH_LOG("%s", self->ack.msg);
+	id = self->res->id;
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, plain,
+			     NULL, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL,
+			     NULL));
+	spin_ms(300);
+	ASSERT_EQ(0, cst_read(&self->s, id, CTXCOUNT_READ_F_PER_CPU,
+			      self->res, &self->ack));
+	EXPECT_TRUE(self->res->has_sources);
+	EXPECT_EQ(0, self->res->bad_sources);
+	ASSERT_LE(2, self->res->nsources);
+	EXPECT_EQ(CTXCOUNT_SOURCE_ID_OUTSIDE, self->res->sources[0].id);
+	EXPECT_EQ(CTXCOUNT_SOURCE_KIND_OUTSIDE, self->res->sources[0].kind);
+	EXPECT_EQ(CTXCOUNT_SOURCE_ID_OTHER, self->res->sources[1].id);
+	EXPECT_EQ(CTXCOUNT_SOURCE_KIND_OTHER, self->res->sources[1].kind);
+	for (i = 2; i < self->res->nsources; i++) {
+		const struct cst_source *s = &self->res->sources[i];
+
+		EXPECT_EQ(CTXCOUNT_SOURCE_ID_FIRST + i - 2, s->id);
+		EXPECT_TRUE(s->kind == CTXCOUNT_SOURCE_KIND_IRQ ||
+			    s->kind == CTXCOUNT_SOURCE_KIND_VECTOR);
+		EXPECT_TRUE(s->has_irq && s->has_name && s->has_count);
+		TH_LOG("source %u: kind %u irq %u hwirq %lld \"%s\" runs %llu",
+		       s->id, s->kind, s->irq,
+		       s->has_hwirq ? (long long)s->hwirq : -1LL, s->name,
+		       (unsigned long long)s->count);
+	}
+	/* The tick at least: a 300 ms busy loop is interrupted. */
+	EXPECT_LT(2, self->res->nsources);
+	sources_add_up(_metadata, self->res->ev, 1, self->res, "total");
+	ASSERT_LE(1, self->res->ncpu);
+	for (k = 0; k < self->res->ncpu; k++) {
+		EXPECT_TRUE(self->res->cpu[k].has_src_counts);
+		sources_add_up(_metadata, self->res->cpu[k].ev, 1, self->res,
+			       "per CPU");
+	}
+	/* The session without the flag: the reply of version 3. */
+	ASSERT_EQ(0, cst_read(&self->s, plain, CTXCOUNT_READ_F_PER_CPU,
+			      self->res, &self->ack));
+	EXPECT_FALSE(self->res->attr_seen & (1ULL << CTXCOUNT_A_SOURCES));
+	EXPECT_FALSE(self->res->ev[0].has_sources);
+	for (k = 0; k < self->res->ncpu; k++) {
+		EXPECT_FALSE(self->res->cpu[k].has_src_counts);
+		EXPECT_FALSE(self->res->cpu[k].ev[0].has_sources);
+	}
+	EXPECT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, id, NULL, NULL));
+	EXPECT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, plain, NULL,
+			     NULL));
 }
 
 TEST_F(nl, nonexistent_pid)

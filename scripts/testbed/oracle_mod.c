@@ -19,6 +19,13 @@
  *                  in hard interrupt context and doing nothing else (no
  *                  wake-up, no softirq), or with T = 1 scheduling an empty
  *                  tasklet (softirqs on its way out); 0 stops it
+ *   devirq N K     N interrupts of the oracle's own irq ("ctxoracle" in
+ *                  /proc/interrupts: a dummy-chip irq with a handler of K
+ *                  iterations, IRQF_NO_THREAD), each raised by
+ *                  generic_handle_irq() from a hard irq_work: the irq's
+ *                  window nests in the irq_work interrupt's (arm64: IPI 5;
+ *                  x86: the irq_work vector), and each shows twice in
+ *                  /proc/interrupts
  *   kloop N        N iterations of oracle_loop() in the writer's own
  *                  context, interrupts enabled: what an interrupt costs
  *                  the task when it lands in kernel mode (a storm's
@@ -26,7 +33,8 @@
  *
  * A write returns once every interrupt it asked for has run (-ETIMEDOUT if
  * one did not come within a second). /sys/kernel/debug/ctxoracle/stats
- * counts the handlers that ran: "hardirqs H tasklets T nmis N storm S".
+ * counts the handlers that ran: "hardirqs H tasklets T nmis N storm S
+ * devirqs D virq V" (V: the oracle irq's number, -1 without one).
  *
  * oracle_loop() is two instructions per iteration (see selftests/README.md,
  * "The loop of known length"), so K iterations retire exactly 2K.
@@ -35,6 +43,7 @@
 #include <linux/debugfs.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/irq.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -57,6 +66,9 @@ static atomic_long_t oracle_hardirqs;
 static atomic_long_t oracle_tasklets;
 static atomic_long_t oracle_nmis;
 static atomic_long_t oracle_storm_fired;
+static atomic_long_t oracle_devirqs;
+static unsigned long oracle_dev_k;	/* loop iterations per devirq */
+static int oracle_virq = -1;
 static struct dentry *oracle_dir;
 
 /* Exactly two instructions per iteration; @n > 0. */
@@ -99,6 +111,23 @@ static void oracle_irq_work_fn(struct irq_work *work)
 static struct irq_work oracle_irq_work = IRQ_WORK_INIT_HARD(oracle_irq_work_fn);
 
 static struct hrtimer oracle_oneshot;
+
+static irqreturn_t oracle_devirq_handler(int irq, void *dev)
+{
+	if (oracle_dev_k)
+		oracle_loop(oracle_dev_k);
+	atomic_long_inc(&oracle_devirqs);
+	return IRQ_HANDLED;
+}
+
+/* A hard irq_work: a hardirq on PREEMPT_RT too. */
+static void oracle_devirq_work_fn(struct irq_work *work)
+{
+	generic_handle_irq(oracle_virq);
+}
+
+static struct irq_work oracle_devirq_work =
+	IRQ_WORK_INIT_HARD(oracle_devirq_work_fn);
 
 static enum hrtimer_restart oracle_oneshot_fn(struct hrtimer *t)
 {
@@ -145,6 +174,56 @@ static int oracle_hardirqs_run(unsigned long n)
 			ok = oracle_wait(&oracle_tasklets, ++tasklets);
 	}
 	return ok ? 0 : -ETIMEDOUT;
+}
+
+static int oracle_devirqs_run(unsigned long n, unsigned long k)
+{
+	long want = atomic_long_read(&oracle_devirqs);
+	unsigned long i;
+	bool ok = true;
+
+	if (oracle_virq < 0 || !arch_irq_work_has_interrupt())
+		return -EOPNOTSUPP;
+	oracle_dev_k = k;
+	for (i = 0; i < n && ok; i++) {
+		preempt_disable();
+		irq_work_queue(&oracle_devirq_work);
+		ok = oracle_wait(&oracle_devirqs, ++want);
+		preempt_enable();
+	}
+	return ok ? 0 : -ETIMEDOUT;
+}
+
+/*
+ * The oracle's irq: a descriptor of its own on the dummy chip, as the
+ * kernel's irq_sim makes them (no domain: the same code on every kernel).
+ * Optional: without it, devirq fails.
+ */
+static void oracle_virq_setup(void)
+{
+	int irq, err;
+
+	irq = irq_alloc_desc(NUMA_NO_NODE);
+	if (irq < 0)
+		return;
+	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
+	irq_modify_status(irq, IRQ_NOREQUEST | IRQ_NOAUTOEN, IRQ_NOPROBE);
+	err = request_irq(irq, oracle_devirq_handler, IRQF_NO_THREAD,
+			  "ctxoracle", &oracle_devirqs);
+	if (err) {
+		irq_free_desc(irq);
+		return;
+	}
+	oracle_virq = irq;
+}
+
+static void oracle_virq_teardown(void)
+{
+	irq_work_sync(&oracle_devirq_work);
+	if (oracle_virq < 0)
+		return;
+	free_irq(oracle_virq, &oracle_devirqs);
+	irq_free_desc(oracle_virq);
 }
 
 static int oracle_softirqs_run(unsigned long n)
@@ -279,6 +358,8 @@ static int oracle_command(const char *cmd)
 		oracle_m = b;
 		return oracle_hardirqs_run(n);
 	}
+	if (sscanf(cmd, "devirq %lu %lu", &n, &a) == 2)
+		return oracle_devirqs_run(n, a);
 	if (sscanf(cmd, "softirq %lu %lu", &n, &b) == 2) {
 		oracle_m = b;
 		return oracle_softirqs_run(n);
@@ -322,11 +403,12 @@ static const struct file_operations oracle_run_fops = {
 
 static int oracle_stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "hardirqs %ld tasklets %ld nmis %ld storm %ld\n",
+	seq_printf(m, "hardirqs %ld tasklets %ld nmis %ld storm %ld devirqs %ld virq %d\n",
 		   atomic_long_read(&oracle_hardirqs),
 		   atomic_long_read(&oracle_tasklets),
 		   atomic_long_read(&oracle_nmis),
-		   atomic_long_read(&oracle_storm_fired));
+		   atomic_long_read(&oracle_storm_fired),
+		   atomic_long_read(&oracle_devirqs), oracle_virq);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(oracle_stats);
@@ -344,6 +426,7 @@ static int __init oracle_init(void)
 	err = oracle_nmi_register();
 	if (err)
 		return err;
+	oracle_virq_setup();
 	oracle_dir = debugfs_create_dir("ctxoracle", NULL);
 	debugfs_create_file("run", 0200, oracle_dir, NULL, &oracle_run_fops);
 	debugfs_create_file("stats", 0444, oracle_dir, NULL,
@@ -357,6 +440,7 @@ static void __exit oracle_exit(void)
 	hrtimer_cancel(&oracle_storm);
 	hrtimer_cancel(&oracle_oneshot);
 	irq_work_sync(&oracle_irq_work);
+	oracle_virq_teardown();
 	tasklet_kill(&oracle_tasklet);
 	tasklet_kill(&oracle_empty);
 	oracle_nmi_unregister();

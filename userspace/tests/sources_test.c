@@ -435,7 +435,7 @@ TEST(order_hides_zero_rows)
 	ctx_counter_free(&c);
 }
 
-/* A kernel-made name is quoted in CSV when needed, escaped in JSON. */
+/* A driver's name is quoted in CSV when needed, escaped in JSON. */
 TEST(csv_json_names)
 {
 	static struct ctx_sources t;
