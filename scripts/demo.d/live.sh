@@ -4,9 +4,11 @@
 # spinner, and the NIC load (ctxload, host sender) during the middle third.
 # Prints ctxstat's CSV rows prefixed "LIVE,", the load's start and stop as
 # "MARK,count-start|load-start|load-stop|count-end,<guest uptime>" and
-# ctxload's summary as "LOAD,<summary>", for scripts/demo.d/live.awk.
+# ctxload's summary as "LOAD,<summary>" and the NIC's device name (whose
+# irqs /proc/interrupts names after it) as "NIC,<name>", for
+# scripts/demo.d/live.awk.
 #
-#   live.sh CTXSTAT CTXLOAD SECONDS INTERVAL-MS RATE EVENT
+#   live.sh CTXSTAT CTXLOAD SECONDS INTERVAL-MS RATE EVENT [CTXSTAT-OPTION...]
 #
 # Why spinners: -a counts every task but the idle tasks, so an interrupt
 # that wakes an idle CPU counts nowhere; with a spinner (nice 19, so that
@@ -15,6 +17,7 @@
 set -eu
 
 ctxstat=$1 ctxload=$2 seconds=$3 interval=$4 rate=$5 event=$6
+shift 6
 third=$((seconds / 3))
 [ "$third" -ge 1 ] || { echo "live: --seconds must be 3 or more" >&2; exit 2; }
 
@@ -33,7 +36,7 @@ trap 'kill $spinners 2>/dev/null || true' EXIT
 # uptime. Its end is the better anchor for ctxstat's time column: counting
 # stops as soon as the command exits, while between counting's start and
 # the command's first act lie a fork and an exec on busy CPUs.
-"$ctxstat" -a -A -I "$interval" --breakdown -e "$event" -x, -o /tmp/live.csv -- \
+"$ctxstat" -a -A -I "$interval" --breakdown "$@" -e "$event" -x, -o /tmp/live.csv -- \
 	sh -c "cut -d' ' -f1 /proc/uptime >/tmp/live.t0; sleep $seconds
 		cut -d' ' -f1 /proc/uptime >/tmp/live.t1" &
 stat_pid=$!
@@ -53,4 +56,7 @@ wait "$stat_pid" || { echo "live: ctxstat failed" >&2; exit 1; }
 printf 'MARK,count-start,%s\nMARK,load-start,%s\nMARK,load-stop,%s\nMARK,count-end,%s\n' \
 	"$t0" "$start" "$stop" "$(cat /tmp/live.t1)"
 sed -n 's/^ctxload: \(packets=.*\)/LOAD,\1/p' /tmp/live.load
+for nic in /sys/class/net/*/device; do
+	[ -e "$nic" ] && echo "NIC,$(basename "$(readlink "$nic")")"
+done
 grep -v '^#' /tmp/live.csv | grep -v '^$' | sed 's/^/LIVE,/'
