@@ -180,6 +180,7 @@ static void __maybe_unused ctx_irqsrc_check_types(void)
 static DEFINE_MUTEX(ctx_irqsrc_lock);
 /* Sessions with sources; under ctx_irqsrc_lock. */
 static unsigned int ctx_irqsrc_users;
+/* Set at init from what exists; a vector pair that fails to attach clears its bit. */
 static u32 ctx_irqsrc_feats;
 
 static void ctx_irqsrc_lookup(struct tracepoint *tp, void *priv)
@@ -219,7 +220,7 @@ void ctx_irqsrc_init(void)
  */
 u32 ctx_irqsrc_features(void)
 {
-	return ctx_irqsrc_feats;
+	return READ_ONCE(ctx_irqsrc_feats);
 }
 
 static void ctx_irqsrc_detach(void)
@@ -275,9 +276,18 @@ static int ctx_irqsrc_attach(void)
 		pr_err("cannot attach to irq_handler_entry/exit: %d\n", err);
 		return err;
 	}
-	for (i = CTX_SRC_IRQ_TP + 1; i < ARRAY_SIZE(ctx_src_tps); i++)
-		if (ctx_src_tps[i].tp_entry)
-			ctx_irqsrc_attach_one(&ctx_src_tps[i]);
+	for (i = CTX_SRC_IRQ_TP + 1; i < ARRAY_SIZE(ctx_src_tps); i++) {
+		if (!ctx_src_tps[i].tp_entry)
+			continue;
+		err = ctx_irqsrc_attach_one(&ctx_src_tps[i]);
+		/* STATS says no more than what is attached. */
+		if (err && i == CTX_SRC_IRQ_TP + 1) {
+			pr_warn("cannot attach to %s: %d; system vectors stay outside\n",
+				ctx_src_tps[i].entry, err);
+			WRITE_ONCE(ctx_irqsrc_feats, ctx_irqsrc_feats &
+				   ~CTXCOUNT_FEATURE_IRQ_VECTORS);
+		}
+	}
 	return 0;
 }
 
