@@ -637,7 +637,7 @@ static void ctx_snap_take(struct ctx_snap *sn, const struct ctx_acct_cpu *ac)
 
 	memcpy(&sn->sum, &ac->sum, sizeof(sn->sum));
 	if (ac->src)
-		ctx_src_snap_take(ac->src, sn->src_rows, ac->src_rows);
+		ctx_src_rows_copy(ac->src, sn->src_rows, ac->src_rows);
 	sn->direct = 0;
 	for (i = 0; i < ac->nr_events; i++)
 		if (ac->slot[i].event && (ac->direct & BIT(i)))
@@ -989,11 +989,17 @@ int ctx_account_probe_begin(struct ctx_acct *a)
 	/* No counters here: a probe would measure nothing, and be kept. */
 	if (!cpumask_test_cpu(smp_processor_id(), a->cpus))
 		return -ENODEV;
-	a->probe_save = kmalloc(sizeof(*a->probe_save), GFP_KERNEL_ACCOUNT);
+	/* With sources, their rows after the sums: the probe moves them too. */
+	a->probe_save = kmalloc(sizeof(*a->probe_save) +
+				(a->src ? ctx_src_rows_size(a->src) : 0),
+				GFP_KERNEL_ACCOUNT);
 	if (!a->probe_save)
 		return -ENOMEM;
 	a->probe_cpu = smp_processor_id();
 	memcpy(a->probe_save, &this_cpu_ptr(a->cpu)->sum, sizeof(*a->probe_save));
+	if (a->src)
+		ctx_src_rows_copy(a->src, (u64 *)(a->probe_save + 1),
+				  this_cpu_ptr(a->cpu)->src_rows);
 	if (!ctx_nr_started++) {
 		static_branch_enable_cpuslocked(&ctx_acct_live);
 		/* Only this CPU's stack matters here: rebuilt at the open. */
@@ -1098,6 +1104,9 @@ void ctx_account_probe_end(struct ctx_acct *a)
 					 a, 1);
 	/* Closed: no hook touches @ac's sums now. */
 	memcpy(&ac->sum, a->probe_save, sizeof(ac->sum));
+	if (a->src)
+		ctx_src_rows_copy(a->src, ac->src_rows,
+				  (u64 *)(a->probe_save + 1));
 	if (!--ctx_nr_started)
 		static_branch_disable_cpuslocked(&ctx_acct_live);
 	kfree(a->probe_save);

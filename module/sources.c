@@ -194,7 +194,7 @@ struct ctx_srctab *ctx_src_alloc(unsigned int max, unsigned int nr_events)
 	raw_spin_lock_init(&t->lock);
 	t->ent = kcalloc(1U << t->bits, sizeof(*t->ent), GFP_KERNEL_ACCOUNT);
 	t->info = kcalloc(max, sizeof(*t->info), GFP_KERNEL_ACCOUNT);
-	block = ctx_src_block_len(max, nr_events) * sizeof(u64);
+	block = ctx_src_rows_size(t);
 	t->rows = __alloc_percpu_gfp(block, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	t->snap = __alloc_percpu_gfp(block, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	if (!t->ent || !t->info || !t->rows || !t->snap) {
@@ -264,15 +264,25 @@ u64 *ctx_src_snap(struct ctx_srctab *t, int cpu)
 }
 
 /**
- * ctx_src_snap_take() - copy a CPU's rows
+ * ctx_src_rows_size() - bytes of one CPU's rows
  * @t: the table
- * @snap: where to (ctx_src_snap())
- * @rows: the CPU's rows
+ *
+ * Return: the size of a block of rows.
  */
-void ctx_src_snap_take(const struct ctx_srctab *t, u64 *snap, const u64 *rows)
+size_t ctx_src_rows_size(const struct ctx_srctab *t)
 {
-	memcpy(snap, rows,
-	       ctx_src_block_len(t->max, t->nr_events) * sizeof(u64));
+	return ctx_src_block_len(t->max, t->nr_events) * sizeof(u64);
+}
+
+/**
+ * ctx_src_rows_copy() - copy a CPU's rows
+ * @t: the table
+ * @dst: where to (READ's copy, ctx_src_snap(), or a saved copy)
+ * @rows: the rows
+ */
+void ctx_src_rows_copy(const struct ctx_srctab *t, u64 *dst, const u64 *rows)
+{
+	memcpy(dst, rows, ctx_src_rows_size(t));
 }
 
 /**

@@ -166,8 +166,8 @@ void ctx_src_free(struct ctx_srctab *t);
 void ctx_src_bind(struct ctx_srctab *t, struct ctx_acct_cpu *ac, int cpu);
 void ctx_src_started(struct ctx_srctab *t, bool started);
 u64 *ctx_src_snap(struct ctx_srctab *t, int cpu);
-void ctx_src_snap_take(const struct ctx_srctab *t, u64 *snap,
-		       const u64 *rows);
+void ctx_src_rows_copy(const struct ctx_srctab *t, u64 *dst, const u64 *rows);
+size_t ctx_src_rows_size(const struct ctx_srctab *t);
 void ctx_src_sum(const struct ctx_srctab *t, u64 *dst, u64 *block,
 		 struct ctx_totals *sum);
 int ctx_src_report_init(struct ctx_src_report *r, const struct ctx_srctab *t,

@@ -119,6 +119,8 @@ static void check_sums(struct __test_metadata *_metadata,
 		EXPECT_EQ(r[k]->ev[0].b[CTXCOUNT_BUCKET_HARDIRQ],
 			  cst_sources_sum(&r[k]->ev[0]))
 			TH_LOG("sources do not add up to the hardirq bucket");
+		/* Rows nobody moved back (a calibration probe's) would show. */
+		EXPECT_EQ(r[k]->ev[0].full, cst_bucket_sum(&r[k]->ev[0]));
 	}
 }
 
