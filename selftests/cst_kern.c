@@ -178,6 +178,39 @@ long long cst_cpu_interrupts(const char *name, int cpu)
 	return n;
 }
 
+int cst_irq_number(const char *name)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[4096];
+	int irq = -1;
+
+	if (!f)
+		return -1;
+	while (irq < 0 && fgets(line, sizeof(line), f))
+		if (strstr(line, name) && sscanf(line, " %d:", &irq) != 1)
+			irq = -1;
+	fclose(f);
+	return irq;
+}
+
+long long cst_irq_cpu_count(int irq, int cpu)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[4096];
+	long long n = -1;
+	int ncpu = 0, i;
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		ncpu = header_cpus(line);
+	while (n < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, " %d:", &i) == 1 && i == irq)
+			n = row_count(line, ncpu, cpu);
+	fclose(f);
+	return n;
+}
+
 unsigned long long cst_softirq_total(const char *name)
 {
 	FILE *f = fopen("/proc/softirqs", "r");

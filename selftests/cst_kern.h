@@ -25,6 +25,10 @@ unsigned long long cst_softirq_total(const char *name);
  * "LOC:", "arch_timer"), summed; -1 when there is no such line.
  */
 long long cst_cpu_interrupts(const char *name, int cpu);
+/* The irq number of the first /proc/interrupts line naming @name, or -1. */
+int cst_irq_number(const char *name);
+/* Column @cpu of irq @irq's line in /proc/interrupts, or -1. */
+long long cst_irq_cpu_count(int irq, int cpu);
 
 /* The id of tracepoint @event ("group/name") in tracefs, or -1. */
 long cst_tracepoint_id(const char *event);

@@ -11,7 +11,14 @@
  *   - `hardirq N`: the oracle's irq_work lands in the irq_work interrupt's
  *     row: arm64's IPI hwirq 5 ("IPI"), x86's irq_work vector;
  *   - :t is the same with and without sources;
- *   - MAX_SOURCES 1: the second source goes to OTHER, sums stay exact.
+ *   - MAX_SOURCES 1: the second source goes to OTHER, sums stay exact;
+ *   - the oracle's hrtimer storm lands in the timer's row (arm64's
+ *     arch_timer irq, x86's local_timer vector);
+ *   - system-wide on two CPUs under the host's NIC load (ctxload): per
+ *     CPU, the virtio-net input irq's COUNT equals that CPU's
+ *     /proc/interrupts delta for the irq (an independent counter), read
+ *     around the two READs so that it is bounded on both sides, and the
+ *     timer's row is another one.
  * Every READ: the sources add up to the hardirq bucket exactly. Where the
  * rows are exact, a run in which an interrupt other than the oracle's
  * landed is repeated; elsewhere (x86 TCG: two CPUs, tens of IPIs a second)
@@ -20,10 +27,13 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "cst.h"
@@ -301,6 +311,161 @@ TEST_F(src, full_table_goes_to_other)
 	}
 	EXPECT_LE(SRC_N, grew(d, CTXCOUNT_SOURCE_ID_OTHER, true));
 	EXPECT_LT(0, grew(d, CTXCOUNT_SOURCE_ID_OTHER, false));
+}
+
+/* The timer interrupt's source on this architecture, or NULL. */
+static const struct cst_source *timer_source(const struct cst_res *r)
+{
+#ifdef __aarch64__
+	const char *name = "arch_timer";
+#else
+	const char *name = "local_timer";
+#endif
+	return cst_source_named(r, name);
+}
+
+TEST_F(src, storm_in_timer_row)
+{
+	const struct cst_source *tm;
+	struct cst_worker_delta *d = &self->d[1];
+	long long runs;
+
+	start(_metadata, self, true, -1);
+	ASSERT_EQ(0, cst_worker_run(&self->w, "storm-2000 0 loop 2000000",
+				    &self->d[0], false));
+	ASSERT_EQ(0, cst_worker_run(&self->w, "storm-2000 0 loop 2000000", d,
+				    false));
+	check_sums(_metadata, d);
+	tm = timer_source(&d->after);
+	ASSERT_NE(NULL, tm) TH_LOG("no timer source");
+	runs = grew(d, tm->id, true);
+	TH_LOG("%s (irq %u): %lld runs for %ld storm interrupts, %lld counted",
+	       tm->name, tm->irq, runs, d->oracle.storm, grew(d, tm->id, false));
+	ASSERT_LT(0, d->oracle.storm);
+	/* Each storm expiry is a timer interrupt on the child's CPU. */
+	EXPECT_LE(d->oracle.storm * 9 / 10, runs);
+	EXPECT_LT(0, grew(d, tm->id, false));
+}
+
+/* A busy loop on @cpu until killed: that CPU never idles. */
+static pid_t spin_on(int cpu)
+{
+	cpu_set_t set;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (;;)
+		;
+}
+
+/* The host's datagrams for @seconds, in the background. */
+static pid_t nic_load(int seconds)
+{
+	char secs[16], sleep_s[16];
+	pid_t pid;
+
+	snprintf(secs, sizeof(secs), "%d", seconds + 10);
+	snprintf(sleep_s, sizeof(sleep_s), "%d", seconds);
+	pid = fork();
+	if (pid)
+		return pid;
+	execl(cst_ctxload_path(), "ctxload", "--rate", "2000", "--seconds",
+	      secs, "--", "/bin/sleep", sleep_s, (char *)NULL);
+	_exit(127);
+}
+
+#define NIC_CPUS	2
+
+/* Per CPU of the READ, the runs of source @id there. */
+static long long cpu_runs(const struct cst_res *r, int cpu, uint32_t id)
+{
+	int k;
+
+	for (k = 0; k < r->ncpu; k++)
+		if (r->cpu[k].cpu == (uint32_t)cpu)
+			return r->cpu[k].src_count[id];
+	return -1;
+}
+
+TEST(nic_rows_match_proc_interrupts)
+{
+	long long p[4][NIC_CPUS], lo, hi, got, total = 0;
+	pid_t spin[NIC_CPUS], load;
+	const struct cst_source *nic, *tm;
+	struct cst_res *r = calloc(2, sizeof(*r));
+	int kmsg = cst_kmsg_open();
+	struct cst_sock s;
+	int irq, cpu, k, ret;
+
+	ASSERT_NE(NULL, r);
+	if (!(cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES))
+		SKIP(return, "no irq sources here (STATS' features)");
+	if (sysconf(_SC_NPROCESSORS_ONLN) != NIC_CPUS)
+		SKIP(return, "needs %d CPUs (scripts/vm's default)", NIC_CPUS);
+	if (access(cst_ctxload_path(), X_OK) || !getenv("CTX_LOAD_HOST"))
+		SKIP(return, "no host network load (ctxload under scripts/vm)");
+	irq = cst_irq_number("-input.0");
+	if (irq < 0)
+		SKIP(return, "no virtio-net input irq of its own in /proc/interrupts");
+	load = nic_load(8);
+	ASSERT_LT(0, load);
+	for (cpu = 0; cpu < NIC_CPUS; cpu++)
+		spin[cpu] = spin_on(cpu);
+	/* The flood starts. */
+	sleep(2);
+	ASSERT_EQ(0, cst_open(&s));
+	cst_new_session_flags = CTXCOUNT_SESSION_F_IRQ_SOURCES;
+	ret = cst_new_cpus(&s, &ev_cpu_clock, 1, NULL, -1, &r[0], NULL);
+	cst_new_session_flags = 0;
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, r[0].id, NULL, NULL));
+	usleep(200000);
+	for (k = 0; k < 2; k++) {
+		if (k)
+			sleep(2);
+		for (cpu = 0; cpu < NIC_CPUS; cpu++)
+			p[2 * k][cpu] = cst_irq_cpu_count(irq, cpu);
+		ASSERT_EQ(0, cst_read(&s, r[0].id, CTXCOUNT_READ_F_PER_CPU, &r[k], NULL));
+		for (cpu = 0; cpu < NIC_CPUS; cpu++)
+			p[2 * k + 1][cpu] = cst_irq_cpu_count(irq, cpu);
+	}
+	for (cpu = 0; cpu < NIC_CPUS; cpu++) {
+		kill(spin[cpu], SIGKILL);
+		waitpid(spin[cpu], NULL, 0);
+	}
+	nic = NULL;
+	for (k = 0; k < r[1].nsources; k++)
+		if (r[1].sources[k].kind == CTXCOUNT_SOURCE_KIND_IRQ &&
+		    r[1].sources[k].irq == (uint32_t)irq)
+			nic = &r[1].sources[k];
+	ASSERT_NE(NULL, nic) TH_LOG("no row for irq %d", irq);
+	tm = timer_source(&r[1]);
+	ASSERT_NE(NULL, tm) TH_LOG("no timer row");
+	EXPECT_NE(nic->id, tm->id);
+	for (cpu = 0; cpu < NIC_CPUS; cpu++) {
+		/* Between the READs, counted by /proc/interrupts: lo to hi. */
+		lo = p[2][cpu] - p[1][cpu];
+		hi = p[3][cpu] - p[0][cpu];
+		got = cpu_runs(&r[1], cpu, nic->id) -
+		      (cpu_runs(&r[0], cpu, nic->id) > 0 ? cpu_runs(&r[0], cpu, nic->id) : 0);
+		TH_LOG("CPU %d: %s (irq %d) %lld runs, /proc/interrupts %lld to %lld; %s %lld runs",
+		       cpu, nic->name, irq, got, lo, hi, tm->name,
+		       cpu_runs(&r[1], cpu, tm->id));
+		EXPECT_LE(lo, got);
+		EXPECT_GE(hi, got);
+		total += got;
+	}
+	EXPECT_LT(0, total) TH_LOG("no NIC interrupt while the session counted");
+	EXPECT_EQ(r[1].ev[0].b[CTXCOUNT_BUCKET_HARDIRQ], cst_sources_sum(&r[1].ev[0]));
+	cst_cmd(&s, CTXCOUNT_CMD_SESSION_DEL, r[0].id, NULL, NULL);
+	cst_close(&s);
+	waitpid(load, NULL, 0);
+	free(r);
+	CST_EXPECT_NO_KERNEL_REPORT(kmsg);
 }
 
 CST_TEST_MAIN

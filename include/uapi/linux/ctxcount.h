@@ -98,6 +98,8 @@
  *                                   NLA_U64 per source, attribute type =
  *                                   the source's CTXCOUNT_SOURCE_A_ID;
  *                                   they add up to BUCKETS[HARDIRQ]
+ *                                   (in a CPU's nest: OUTSIDE and the
+ *                                   sources that ran or counted there)
  *     CTXCOUNT_A_SOURCES: NLA_NESTED, only for a session with
  *                         CTXCOUNT_SESSION_F_IRQ_SOURCES, after
  *                         CTXCOUNT_A_EVENTS: the sources seen so far
@@ -117,7 +119,8 @@
  *                                 /proc/interrupts shows it, or the
  *                                 vector's tracepoint name without
  *                                 "_entry" (e.g. "local_timer")
- *         CTXCOUNT_SOURCE_A_COUNT: NLA_U64, handler runs counted
+ *         CTXCOUNT_SOURCE_A_COUNT: NLA_U64, handler runs counted (0 for
+ *                                  OUTSIDE, which is no handler)
  *     CTXCOUNT_A_CPU: NLA_NESTED, only with CTXCOUNT_READ_F_PER_CPU: one
  *                     per CPU, in increasing CPU order, after
  *                     CTXCOUNT_A_EVENTS; for each CPU of the session's
