@@ -10,29 +10,15 @@
  *   "cycles [hardirq:24 virtio0-input.0]"
  *                         --irq-sources: the hardirq row's sources after it
  */
-#include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
 
-#include "csv.h"
-#include "json.h"
 #include "metric.h"
 #include "output.h"
+#include "outrow.h"
 #include "stats.h"
 #include "util.h"
-
-#define COUNTS_LEN	18
-#define UNIT_LEN	4
-#define EVNAME_LEN	32
-#define BAD_EVNAME_LEN	25	/* perf pads failed rows' names less */
-#define METRIC_LEN	35
-#define INTERVAL_LEN	16
-#define SUMMARY_LEN	16
-
-#define CNTR_NOT_SUPPORTED	"<not supported>"
-#define CNTR_NOT_COUNTED	"<not counted>"
 
 static const char *const softirq_names[CTXCOUNT_NR_SOFTIRQ_BUCKETS] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
@@ -71,268 +57,12 @@ void ctx_bucket_label(int bucket, char *buf, size_t len)
 }
 
 
-/* One printed line. */
-struct row {
-	const char *name;
-	bool quote;	/* a kernel-made name: quoted in CSV as needed */
-	const struct ctx_event *ev;
-	const struct ctx_counter_values *c;
-	const struct ctx_sample *val;	/* full or one bucket */
-	struct ctx_metric metric;
-};
-
-struct printer {
-	const struct ctx_output_opts *o;
-	const struct ctx_series *r;
-	int cpu;	/* -A: the CPU of the rows, else -1 */
-};
-
-/* Clocks count ns and print msec, as perf's task-clock/cpu-clock. */
-static double display_scale(const struct ctx_event *ev)
-{
-	return ctx_event_is_clock(ev) ? 1e-6 : 1.0;
-}
-
-static const char *display_unit(const struct ctx_event *ev)
-{
-	return ctx_event_is_clock(ev) ? "msec" : "";
-}
-
-static bool row_ok(const struct row *row)
-{
-	return ctx_counter_ok(row->c);
-}
-
-static double row_noise(const struct printer *p, const struct row *row)
-{
-	if (p->r->runs <= 1)
-		return 0;
-	return ctx_sample_rse_pct(row->val);
-}
-
-/*
- * A counter the kernel could not create never ran: perf shows it with run
- * and enabled 0 (no percentage), even though the session had time enabled.
- */
-static uint64_t row_run(const struct row *row)
-{
-	if (row->c->error)
-		return 0;
-	return (uint64_t)llround(ctx_sample_mean(&row->c->running));
-}
-
-static uint64_t row_ena(const struct row *row)
-{
-	if (row->c->error)
-		return 0;
-	return (uint64_t)llround(ctx_sample_mean(&row->c->enabled));
-}
-
-static const char *bad_count(const struct row *row)
-{
-	return row->c->error ? CNTR_NOT_SUPPORTED : CNTR_NOT_COUNTED;
-}
-
-static void print_std_metric(FILE *f, const struct ctx_metric *m)
-{
-	int n;
-
-	if (!m->fmt) {
-		fprintf(f, "%-*s", METRIC_LEN, "");
-		return;
-	}
-	n = fprintf(f, " # ");
-	n += fprintf(f, m->fmt, m->val);
-	fprintf(f, " %-*s", METRIC_LEN - n - 1, m->unit);
-}
-
-/*
- * What begins a row: with -I the time column ("%6lu.%09lu", perf's
- * prepare_interval()), after --summary "summary" in CSV; JSON opens the
- * row's object here.
- */
-static void print_row_prefix(const struct printer *p)
-{
-	const struct ctx_output_opts *o = p->o;
-	unsigned long s = o->interval_ns / 1000000000;
-	unsigned long ns = o->interval_ns % 1000000000;
-
-	switch (o->format) {
-	case CTX_OUTPUT_STD:
-		if (o->interval)
-			fprintf(o->f, "%6lu.%09lu ", s, ns);
-		/* perf 6.1's aggr_printout(): "CPU%*d%s", -7, csv_sep */
-		if (p->cpu >= 0)
-			fprintf(o->f, "CPU%-7d ", p->cpu);
-		break;
-	case CTX_OUTPUT_CSV:
-		if (o->interval)
-			fprintf(o->f, "%6lu.%09lu%s", s, ns, o->sep);
-		else if (o->summary)
-			fprintf(o->f, "%*s%s", SUMMARY_LEN, "summary", o->sep);
-		if (p->cpu >= 0)
-			fprintf(o->f, "CPU%d%s", p->cpu, o->sep);
-		break;
-	case CTX_OUTPUT_JSON:
-		if (o->interval)
-			fprintf(o->f, "{\"interval\" : %lu.%09lu, ", s, ns);
-		else
-			fputc('{', o->f);
-		if (p->cpu >= 0)
-			fprintf(o->f, "\"cpu\" : \"%d\", ", p->cpu);
-		break;
-	}
-}
-
-static void print_std_row(const struct printer *p, const struct row *row)
-{
-	FILE *f = p->o->f;
-	double scale = display_scale(row->ev), noise = row_noise(p, row);
-	uint64_t run = row_run(row), ena = row_ena(row);
-
-	if (row_ok(row)) {
-		/* %' groups thousands per LC_NUMERIC, as perf's big_num. */
-		fprintf(f, scale != 1.0 ? "%'*.2f " : "%'*.0f ", COUNTS_LEN,
-			ctx_sample_mean(row->val) * scale);
-		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
-		fprintf(f, "%-*s", EVNAME_LEN, row->name);
-		print_std_metric(f, &row->metric);
-	} else {
-		fprintf(f, "%*s ", COUNTS_LEN, bad_count(row));
-		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
-		fprintf(f, "%-*s", BAD_EVNAME_LEN, row->name);
-		fprintf(f, "%-*s", METRIC_LEN, "");
-	}
-	if (noise)
-		fprintf(f, "  ( +-%6.2f%% )", noise);
-	if (run != ena)
-		fprintf(f, "  (%.2f%%)", 100.0 * run / ena);
-	fputc('\n', f);
-}
-
-/* perf's CSV metric value: the formatted number without padding or '%'. */
-static void csv_metric_value(const struct ctx_metric *m, char *buf, size_t len)
-{
-	char *start, *end;
-
-	snprintf(buf, len, m->fmt, m->val);
-	start = buf + strspn(buf, " ");
-	for (end = start; (*end >= '0' && *end <= '9') || *end == '.'; end++)
-		;
-	*end = '\0';
-	memmove(buf, start, end - start + 1);
-}
-
-static void print_csv_row(const struct printer *p, const struct row *row)
-{
-	FILE *f = p->o->f;
-	const char *sep = p->o->sep;
-	double scale = display_scale(row->ev);
-	uint64_t run = row_run(row), ena = row_ena(row);
-	char mval[64];
-
-	if (row_ok(row))
-		fprintf(f, scale != 1.0 ? "%.2f%s" : "%.0f%s",
-			ctx_sample_mean(row->val) * scale, sep);
-	else
-		fprintf(f, "%s%s", bad_count(row), sep);
-	fprintf(f, "%s%s", display_unit(row->ev), sep);
-	if (row->quote)
-		ctx_csv_field(f, sep, row->name, 1);
-	else
-		fputs(row->name, f);
-	if (p->r->runs > 1)
-		fprintf(f, "%s%.2f%%", sep, row_noise(p, row));
-	/* perf computes this percentage in integers: 99.6% prints 99.00. */
-	fprintf(f, "%s%" PRIu64 "%s%.2f", sep, run, sep,
-		run != ena && ena ? (double)(100 * run / ena) : 100.0);
-	if (row_ok(row) && row->metric.fmt) {
-		csv_metric_value(&row->metric, mval, sizeof(mval));
-		fprintf(f, "%s%s%s%s", sep, mval, sep, row->metric.unit);
-	} else {
-		fprintf(f, "%s%s", sep, sep);
-	}
-	fputc('\n', f);
-}
-
-static void print_json_row(const struct printer *p, const struct row *row)
-{
-	FILE *f = p->o->f;
-	uint64_t run = row_run(row), ena = row_ena(row);
-	bool ok = row_ok(row);
-
-	if (ok)
-		fprintf(f, "\"counter-value\" : \"%f\", ",
-			ctx_sample_mean(row->val) * display_scale(row->ev));
-	else
-		fprintf(f, "\"counter-value\" : \"%s\", ", bad_count(row));
-	fprintf(f, "\"unit\" : \"%s\", \"event\" : ", display_unit(row->ev));
-	ctx_json_write_string(f, row->name);
-	fputs(", ", f);
-	if (p->r->runs > 1)
-		fprintf(f, "\"variance\" : %.2f, ", row_noise(p, row));
-	fprintf(f, "\"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, ",
-		run, run != ena && ena ? (double)(100 * run / ena) : 100.0);
-	if (ok && row->metric.fmt)
-		fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n",
-			row->metric.val, row->metric.unit);
-	else
-		fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : \"\"}\n",
-			0.0);
-}
-
-/*
- * @o->trim: the row without its trailing blanks. perf pads the metric
- * column even when nothing follows it; on a terminal that padding wraps
- * -A's rows (CPU column, time column) in 100 columns.
- */
-static void print_std_row_trimmed(const struct printer *p,
-				  const struct row *row)
-{
-	struct ctx_output_opts o = *p->o;
-	struct printer tp = *p;
-	char *buf = NULL;
-	size_t len = 0;
-
-	o.f = open_memstream(&buf, &len);
-	if (!o.f) {
-		print_std_row(p, row);
-		return;
-	}
-	tp.o = &o;
-	print_std_row(&tp, row);
-	fclose(o.f);
-	while (len >= 2 && buf[len - 2] == ' ')
-		buf[--len - 1] = '\n';
-	fwrite(buf, 1, len, p->o->f);
-	free(buf);
-}
-
-static void print_row(const struct printer *p, const struct row *row)
-{
-	print_row_prefix(p);
-	switch (p->o->format) {
-	case CTX_OUTPUT_STD:
-		if (p->o->trim)
-			print_std_row_trimmed(p, row);
-		else
-			print_std_row(p, row);
-		break;
-	case CTX_OUTPUT_CSV:
-		print_csv_row(p, row);
-		break;
-	case CTX_OUTPUT_JSON:
-		print_json_row(p, row);
-		break;
-	}
-}
-
 /*
  * task, hardirq and nmi always (a zero there is news), softirq vectors when
  * non-zero; everything with -v. Where the module has no NMI bucket, a zero
  * nmi row would claim something nobody measured: left out.
  */
-static bool bucket_shown(const struct printer *p,
+static bool bucket_shown(const struct ctx_printer *p,
 			 const struct ctx_counter_values *c, int bucket)
 {
 	bool zero = ctx_sample_mean(&c->bucket[bucket]) == 0;
@@ -368,24 +98,24 @@ static const int breakdown_order[] = {
 };
 
 /* A breakdown row of @c: @val as a share of the full count. */
-static void print_part(const struct printer *p, const struct ctx_event *ev,
+static void print_part(const struct ctx_printer *p, const struct ctx_event *ev,
 		       const struct ctx_counter_values *c, const char *name,
 		       const struct ctx_sample *val, bool quote)
 {
-	struct row row = {
+	struct ctx_row row = {
 		.name = name, .quote = quote, .ev = ev, .c = c, .val = val,
 	};
 
 	ctx_share_metric(ctx_sample_mean(val), ctx_sample_mean(&c->full),
 			 &row.metric);
-	print_row(p, &row);
+	ctx_print_row(p, &row);
 }
 
 /*
  * --irq-sources: after the hardirq row, its sources, largest first;
  * those that counted something unless -v, as the softirq vectors.
  */
-static void print_sources(const struct printer *p, const struct ctx_event *ev,
+static void print_sources(const struct ctx_printer *p, const struct ctx_event *ev,
 			  const struct ctx_counter_values *c, const char *base)
 {
 	char name[CTX_EVENT_NAME_MAX + CTX_SOURCE_LABEL_LEN + 4];
@@ -402,7 +132,7 @@ static void print_sources(const struct printer *p, const struct ctx_event *ev,
 	}
 }
 
-static void print_breakdown(const struct printer *p, const struct ctx_event *ev,
+static void print_breakdown(const struct ctx_printer *p, const struct ctx_event *ev,
 			    const struct ctx_counter_values *c)
 {
 	char base[CTX_EVENT_NAME_MAX], label[32];
@@ -426,11 +156,11 @@ static void print_breakdown(const struct printer *p, const struct ctx_event *ev,
 	}
 }
 
-static void print_event(const struct printer *p, const struct ctx_event *ev,
+static void print_event(const struct ctx_printer *p, const struct ctx_event *ev,
 			bool with_breakdown)
 {
 	const struct ctx_counter_values *c = &p->r->counters[ev->counter];
-	struct row row = {
+	struct ctx_row row = {
 		.name = ev->name,
 		.ev = ev,
 		.c = c,
@@ -442,7 +172,7 @@ static void print_event(const struct printer *p, const struct ctx_event *ev,
 				 &row.metric);
 	else
 		ctx_full_metric(p->r, ev, ctx_sample_mean(&c->full), &row.metric);
-	print_row(p, &row);
+	ctx_print_row(p, &row);
 	if (p->o->breakdown && with_breakdown && ctx_counter_ok(c))
 		print_breakdown(p, ev, c);
 }
@@ -452,11 +182,11 @@ static void print_event(const struct printer *p, const struct ctx_event *ev,
  * row is followed by its context rows, metrics computed from that CPU's
  * counts.
  */
-static void print_event_cpus(const struct printer *p,
+static void print_event_cpus(const struct ctx_printer *p,
 			     const struct ctx_event *ev, bool with_breakdown)
 {
 	struct ctx_series rc = *p->r;
-	struct printer pc = { .o = p->o, .r = &rc };
+	struct ctx_printer pc = { .o = p->o, .r = &rc };
 	int k;
 
 	for (k = 0; k < p->r->nr_cpus; k++) {
@@ -466,7 +196,7 @@ static void print_event_cpus(const struct printer *p,
 	}
 }
 
-static void print_header(const struct printer *p)
+static void print_header(const struct ctx_printer *p)
 {
 	FILE *f = p->o->f;
 	char **arg;
@@ -494,7 +224,7 @@ static void print_header(const struct printer *p)
 	fprintf(f, ":\n\n");
 }
 
-static void print_footer(const struct printer *p)
+static void print_footer(const struct ctx_printer *p)
 {
 	const struct ctx_series *r = p->r;
 	FILE *f = p->o->f;
@@ -558,7 +288,7 @@ static void print_interval_header(const struct ctx_output_opts *o,
 void ctx_output_series(const struct ctx_output_opts *o,
 		       const struct ctx_series *r)
 {
-	struct printer p = { .o = o, .r = r, .cpu = -1 };
+	struct ctx_printer p = { .o = o, .r = r, .cpu = -1 };
 	bool done[CTXCOUNT_MAX_EVENTS] = { false };
 	const struct ctx_event *ev;
 	locale_t old = (locale_t)0;

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * outrow: one row of perf stat's output in its three formats (normal, CSV
+ * -x, JSON -j), with -I's time column and -A's CPU column; output.c
+ * decides which rows a series prints.
+ */
+#ifndef CTXSTAT_OUTROW_H
+#define CTXSTAT_OUTROW_H
+
+#include <stdbool.h>
+
+#include "counts.h"
+#include "events.h"
+#include "metric.h"
+#include "output.h"
+
+/* perf's column widths (stat-display.c) that output.c shares. */
+#define COUNTS_LEN	18
+#define UNIT_LEN	4
+#define INTERVAL_LEN	16
+
+/* One printed line. */
+struct ctx_row {
+	const char *name;
+	bool quote;	/* a kernel-made name: quoted in CSV as needed */
+	const struct ctx_event *ev;
+	const struct ctx_counter_values *c;
+	const struct ctx_sample *val;	/* full or one bucket */
+	struct ctx_metric metric;
+};
+
+struct ctx_printer {
+	const struct ctx_output_opts *o;
+	const struct ctx_series *r;
+	int cpu;	/* -A: the CPU of the rows, else -1 */
+};
+
+void ctx_print_row(const struct ctx_printer *p, const struct ctx_row *row);
+
+#endif /* CTXSTAT_OUTROW_H */
