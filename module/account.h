@@ -107,6 +107,8 @@ struct ctx_acct_sums {
  *	state of a CPU whose @seq is even and did not move without an IPI
  * @src: the session's source table, NULL without sources (sources.h)
  * @src_rows: with @src, this CPU's source rows (sources.h)
+ * @src_key: the source whose row this CPU looked up last (0: none)
+ * @src_row: that row
  *
  * Only the CPU itself writes this, with interrupts disabled and the CPU
  * claimed (ctx_cpu_claim()), so NMIs cannot interleave.
@@ -130,6 +132,8 @@ struct ctx_acct_cpu {
 	unsigned int seq;
 	struct ctx_srctab *src;
 	u64 *src_rows;
+	u32 src_key;
+	u32 src_row;
 };
 
 /**

@@ -45,12 +45,14 @@ static __always_inline void ctx_src_enter(u32 key, const char *name)
 	if (!__ctx_cpu_claim(st))
 		return;
 	top = st->top;
-	if (top == CTXCOUNT_BUCKET_HARDIRQ || top == CTX_SRC) {
-		ctx_account_boundary(st, top, false);
+	if (top == CTXCOUNT_BUCKET_HARDIRQ) {
+		ctx_account_boundary(st, CTXCOUNT_BUCKET_HARDIRQ, false);
+		ctx_cpu_push_src(st, key, name);
+	} else if (top == CTX_SRC) {
 		/* A window inside another one (a demultiplexed irq). */
 		outer = ctx_cpu_src_top(st, &outer_name);
 		if (outer)
-			ctx_src_flush(st, outer, outer_name, false);
+			ctx_src_close(st, outer, outer_name, false);
 		ctx_cpu_push_src(st, key, name);
 	}
 	__ctx_cpu_release(st);
@@ -69,10 +71,8 @@ static __always_inline void ctx_src_exit(u32 key, const char *name)
 	 * Without its entry (sources came on inside the handler) the window
 	 * is what the hardirq counted since its last boundary.
 	 */
-	if (ctx_cpu_pop_src(st, key) || st->top == CTXCOUNT_BUCKET_HARDIRQ) {
-		ctx_account_boundary(st, CTX_SRC, false);
-		ctx_src_flush(st, key, name, true);
-	}
+	if (ctx_cpu_pop_src(st, key) || st->top == CTXCOUNT_BUCKET_HARDIRQ)
+		ctx_src_close(st, key, name, true);
 	__ctx_cpu_release(st);
 }
 

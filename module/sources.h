@@ -136,26 +136,42 @@ static __always_inline void ctx_src_move(struct ctx_acct_cpu *ac,
 		(*ctx_src_count(ac->src_rows, row))++;
 }
 
+/*
+ * The row of @key for @ac, remembered per CPU: a CPU mostly meets the
+ * same source again (its timer), and rows never change.
+ */
+static __always_inline unsigned int ctx_src_row_of(struct ctx_acct_cpu *ac,
+						   u32 key, const char *name)
+{
+	if (likely(ac->src_key == key))
+		return ac->src_row;
+	ac->src_row = ctx_src_row(ac->src, key, name);
+	ac->src_key = key;
+	return ac->src_row;
+}
+
 /**
- * ctx_src_flush() - move every sources session's window to @key's row
+ * ctx_src_close() - a boundary that ends (part of) a handler window
  * @st: this CPU's state
- * @key: the source whose window the counts were in
+ * @key: the source whose window the counts since the last boundary are
  * @name: its handler's name
  * @run: count a run of it (the window's exit)
  *
- * Sessions without sources keep theirs until ctx_src_settle().
+ * Per open interval: the counts go to its CTX_SRC row, and for a session
+ * with sources on to @key's row. Sessions without sources keep theirs
+ * until ctx_src_settle().
  *
- * Context: interrupts disabled, CPU claimed, right after a boundary that
- * attributed to CTX_SRC.
+ * Context: interrupts disabled, CPU claimed.
  */
-static __always_inline void ctx_src_flush(struct ctx_cpu_state *st, u32 key,
+static __always_inline void ctx_src_close(struct ctx_cpu_state *st, u32 key,
 					  const char *name, bool run)
 {
 	struct ctx_acct_cpu *ac;
 
 	hlist_for_each_entry(ac, &st->active, active_node) {
+		ctx_attribute(ac, CTX_SRC);
 		if (ac->src)
-			ctx_src_move(ac, ctx_src_row(ac->src, key, name), run);
+			ctx_src_move(ac, ctx_src_row_of(ac, key, name), run);
 	}
 }
 
