@@ -393,6 +393,17 @@ static long long cpu_runs(const struct cst_res *r, int cpu, uint32_t id)
 	return -1;
 }
 
+/* Per CPU of the READ, what source @id counted there. */
+static long long cpu_value(const struct cst_res *r, int cpu, uint32_t id)
+{
+	int k;
+
+	for (k = 0; k < r->ncpu; k++)
+		if (r->cpu[k].cpu == (uint32_t)cpu)
+			return r->cpu[k].ev[0].src[id];
+	return -1;
+}
+
 TEST(nic_rows_match_proc_interrupts)
 {
 	long long p[4][NIC_CPUS], lo, hi, got, total = 0;
@@ -457,6 +468,11 @@ TEST(nic_rows_match_proc_interrupts)
 		TH_LOG("CPU %d: %s (irq %d) %lld runs, /proc/interrupts %lld to %lld; %s %lld runs",
 		       cpu, nic->name, irq, got, lo, hi, tm->name,
 		       cpu_runs(&r[1], cpu, tm->id));
+		if (got > 0)
+			TH_LOG("CPU %d: %s per run %.0f ns of cpu-clock (since START)",
+			       cpu, nic->name,
+			       (double)cpu_value(&r[1], cpu, nic->id) /
+			       cpu_runs(&r[1], cpu, nic->id));
 		EXPECT_LE(lo, got);
 		EXPECT_GE(hi, got);
 		total += got;
