@@ -586,7 +586,7 @@ int ctx_session_calibrate(const struct ctx_owner *owner, u32 id, u32 step,
 		err = ctx_calib_user_begin(&s->acct, s->spec,
 					   step == CTXCOUNT_CALIBRATE_STORM_BEGIN);
 		if (err == -ENODEV)
-			NL_SET_ERR_MSG_MOD(extack, "the session's CPU list leaves out the caller's CPU");
+			NL_SET_ERR_MSG_MOD(extack, "CPU list leaves out the caller's CPU");
 	}
 	mutex_unlock(&ctx_lock);
 	return err;
