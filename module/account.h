@@ -345,6 +345,7 @@ void ctx_account_arm(struct ctx_acct *a);
 void ctx_account_exec_start(struct ctx_acct *a);
 void ctx_account_drop_current(struct ctx_acct *a);
 void ctx_account_halt(struct ctx_acct *a);
+void ctx_account_settle(struct ctx_acct_cpu *ac);
 int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum,
 		     u64 *src_sum, struct ctx_cpu_totals *rows,
 		     unsigned int *nr_rows);
