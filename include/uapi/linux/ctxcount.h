@@ -115,8 +115,10 @@
  *                                  number (arm64's IPI<n> is hwirq n)
  *         CTXCOUNT_SOURCE_A_NAME: NLA_NUL_STRING, at most
  *                                 CTXCOUNT_SOURCE_NAME_LEN bytes with the
- *                                 nul: the handler's name as
- *                                 /proc/interrupts shows it, or the
+ *                                 nul: the irqaction's name (as
+ *                                 /proc/interrupts shows it; a shared
+ *                                 line: the first handler the session
+ *                                 saw run, not the joined names), or the
  *                                 vector's tracepoint name without
  *                                 "_entry" (e.g. "local_timer")
  *         CTXCOUNT_SOURCE_A_COUNT: NLA_U64, handler runs counted (0 for
