@@ -317,3 +317,8 @@ int cst_irq_threads(const char *name, pid_t *pids, int max)
 	fclose(f);
 	return n;
 }
+
+int cst_ksoftirqd_threads(pid_t *pids, int max)
+{
+	return find_comm_prefix("ksoftirqd/", pids, max);
+}

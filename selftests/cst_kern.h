@@ -46,5 +46,7 @@ bool cst_kernel_has_symbol(const char *name);
  * line contains name; up to max pids in pids. Returns how many.
  */
 int cst_irq_threads(const char *name, pid_t *pids, int max);
+/* The ksoftirqd/N threads' pids, up to @max; how many. */
+int cst_ksoftirqd_threads(pid_t *pids, int max);
 
 #endif /* CST_KERN_H */

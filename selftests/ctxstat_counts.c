@@ -342,10 +342,10 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 	struct cst_res *ri = calloc(1, sizeof(*ri));
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	bool rt = cst_kernel_is_rt();
-	pid_t irqt[4];
-	uint32_t iid[4];
-	uint64_t irqt_rx = 0;
-	int nirqt, i;
+	pid_t irqt[4], ksoft[8];
+	uint32_t iid[4], kid[8];
+	uint64_t irqt_rx = 0, ksoft_rx = 0;
+	int nirqt, nksoft, i;
 	unsigned long long rx0;
 	struct cst_child c;
 	struct cst_sock s;
@@ -369,8 +369,20 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 		ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, iid[i],
 				     NULL, NULL));
 	}
-	TH_LOG("%s kernel, %d virtio input handler thread(s)",
-	       rt ? "PREEMPT_RT" : "non-RT", nirqt);
+	/*
+	 * Softirqs the interrupted task could not finish in time go to
+	 * ksoftirqd (2 ms of guest time: a few packets' worth under -icount
+	 * with busy vCPUs): its NET_RX counts too, in sessions of its own.
+	 */
+	nksoft = cst_ksoftirqd_threads(ksoft, 8);
+	for (i = 0; i < nksoft; i++) {
+		ASSERT_EQ(0, cst_new(&s, ksoft[i], 0, &ev, 1, ri, NULL));
+		kid[i] = ri->id;
+		ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, kid[i],
+				     NULL, NULL));
+	}
+	TH_LOG("%s kernel, %d virtio input handler thread(s), %d ksoftirqd",
+	       rt ? "PREEMPT_RT" : "non-RT", nirqt, nksoft);
 	fflush(stdout);
 	load = fork();
 	ASSERT_LE(0, load);
@@ -411,8 +423,16 @@ TEST_F_TIMEOUT(cs, netrx_nic_buckets, 300)
 		EXPECT_EQ(ri->ev[0].full, cst_bucket_sum(&ri->ev[0]));
 		irqt_rx += ri->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX];
 	}
+	for (i = 0; i < nksoft; i++) {
+		ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_READ, kid[i], ri, NULL));
+		EXPECT_EQ(ri->ev[0].full, cst_bucket_sum(&ri->ev[0]));
+		ksoft_rx += ri->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX];
+	}
+	TH_LOG("NET_RX: %llu ns in the spinners, %llu ns in ksoftirqd",
+	       (unsigned long long)r->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX],
+	       (unsigned long long)ksoft_rx);
 	if (!nirqt) {
-		EXPECT_LT(0, r->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX]);
+		EXPECT_LT(0, r->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX] + ksoft_rx);
 	} else {
 		EXPECT_LT(0, irqt_rx);
 	}
