@@ -19,7 +19,6 @@
 
 #include "counters.h"
 #include "cpustate.h"
-#include "taskset.h"
 
 /* Contexts that have a bucket of their own on the hot path. */
 #define CTX_NR_CONTEXTS	(CTXCOUNT_BUCKET_SOFTIRQ_RCU + 1)
@@ -30,28 +29,35 @@ struct ctx_srctab;
 
 /**
  * struct ctx_totals - what a session has counted (summed over CPUs)
- * @enabled: ns monitored tasks were on a CPU (same for every event)
- * @full: per event, everything counted while a monitored task was on a CPU
- * @running: per event, ns of @enabled the counter was running
- * @buckets: per event, @full split by context (enum ctxcount_bucket)
+ * @full: per event, what perf counted for it (its value as perf stat
+ *	reads it, children included)
+ * @enabled: per event, perf's time enabled
+ * @running: per event, perf's time running
+ * @buckets: per event, @full split by context (enum ctxcount_bucket); the
+ *	task bucket is what the others leave of @full
  * @direct_cpus: per event, CPUs that read its counter from the PMU's
  *	registers (the others go through the driver's read)
+ * @est_state: per event, enum ctxcount_est_state
+ * @est_error: per event, the estimate's uncertainty (counts)
  * @excursions: interrupts the monitored tasks took, by kind (enum
  *	ctx_excursion)
  */
 struct ctx_totals {
-	u64 enabled;
 	u64 full[CTXCOUNT_MAX_EVENTS];
+	u64 enabled[CTXCOUNT_MAX_EVENTS];
 	u64 running[CTXCOUNT_MAX_EVENTS];
 	u64 buckets[CTXCOUNT_MAX_EVENTS][__CTXCOUNT_BUCKET_LAST];
 	u32 direct_cpus[CTXCOUNT_MAX_EVENTS];
+	u32 est_state[CTXCOUNT_MAX_EVENTS];
+	u64 est_error[CTXCOUNT_MAX_EVENTS];
 	u64 excursions[CTX_NR_EXC];
 };
 
 /**
  * struct ctx_acct_slot - one event of a session on one CPU
- * @event: the counter; NULL when the event failed, while the CPU is
- *	offline, or when a CPU that came online could not get one
+ * @event: the counter read at this CPU's boundaries: the current task's
+ *	event (task sessions, while an interval is open), or the CPU's
+ *	counter (system-wide sessions); NULL when there is none
  * @last: its value at the last context boundary
  */
 struct ctx_acct_slot {
@@ -64,45 +70,49 @@ struct ctx_acct_slot {
  * @buckets: per context and event, what was counted; context-major, so
  *	that one boundary touches one cache line for up to 8 events. Row
  *	CTX_SRC holds what the current handler window counted so far; it is
- *	moved out at the window's exit and whenever @full is brought up to
- *	date (sources.h), so it is empty in every copy READ takes.
- * @enabled: ns monitored tasks were on this CPU with counters
- * @full: per event, everything counted on this CPU
- * @running: per event, ns of @enabled the counter was running
- * @excursions: per kind, excursions from the monitored tasks' context
+ *	moved out at the window's exit and whenever an interval is settled
+ *	(sources.h), so it is empty in every copy READ takes. The task row
+ *	is counted too (calib.c's probe reads it) but READ derives the task
+ *	bucket from perf's count.
+ * @excursions: per kind and path, excursions from the monitored tasks'
+ *	context (&struct ctx_cpu_state.excursions)
+ * @exc_reads: the same excursions' other register reads
+ *	(&struct ctx_cpu_state.exc_reads)
  */
 struct ctx_acct_sums {
 	u64 buckets[CTX_NR_ROWS][CTXCOUNT_MAX_EVENTS];
-	u64 enabled;
-	u64 full[CTXCOUNT_MAX_EVENTS];
-	u64 running[CTXCOUNT_MAX_EVENTS];
-	u64 excursions[CTX_NR_EXC];
+	u64 excursions[CTX_NR_EXC_ALL];
+	u64 exc_reads[CTX_NR_EXC_ALL];
 };
 
 /**
  * struct ctx_acct_cpu - a session's accounting on one CPU
  * @active_node: in this CPU's list of open intervals (&struct
  *	ctx_cpu_state.active)
+ * @acct: the session's accounting
  * @nr_events: the session's number of events
  * @direct: bit i: event i is read from the PMU's registers on this CPU
- *	(ctx_counter_read()); checked against the driver's read when the
- *	counter came into use here
+ *	(ctx_counter_read()); checked against the driver's read the first
+ *	time its counter was live at an open here
+ * @checked: bit i: @direct's bit i is decided
  * @fast: every event has a counter, read from its register: the hooks'
  *	fast path (&struct ctx_cpu_state.walk) can take this CPU's intervals
  * @active: an interval is open on this CPU: counts are being attributed
+ * @task: the interval is the current task's (closed at a switch), not a
+ *	system-wide session's (open from START to STOP)
+ * @found: resolution: bit i: the current task's event i was found
+ * @stage_node: resolution: in the CPU's list of intervals being found
  * @slot: per event, the counter and its last value
  * @slot_end: the end of @slot's events
  * @sum: what was counted
- * @in: per event, the counter value when @sum.full was last brought up to
- *	date
- * @clock_in: local_clock() when @sum.enabled was last brought up to date
- * @exc_in: this CPU's excursion counts (cpustate.h) at the same moment
+ * @exc_in: this CPU's excursion counts (cpustate.h) when @sum was last
+ *	settled
+ * @reads_in: the same for their reads
  * @retired: counters taken out of use when the CPU went down, to be
  *	released (not from the hotplug callback: see ctx_account_cpu_down())
  * @gen: how many times the CPU went down during the session
- * @filled: @slot's counters were created for the CPU's current online period
- * @has_counters: at least one counter is there; time spent without any
- *	(the CPU going down or coming up) is not @sum.enabled
+ * @filled: @slot's counters were created for the CPU's current online
+ *	period (system-wide sessions)
  * @seq: odd while an interval is open or @slot changes: READ copies the
  *	state of a CPU whose @seq is even and did not move without an IPI
  * @src: the session's source table, NULL without sources (sources.h)
@@ -115,20 +125,23 @@ struct ctx_acct_sums {
  */
 struct ctx_acct_cpu {
 	struct hlist_node active_node;
+	struct ctx_acct *acct;
 	u8 nr_events;
 	u16 direct;
+	u16 checked;
 	bool fast;
 	bool active;
+	bool task;
+	u16 found;
+	struct hlist_node stage_node;
 	struct ctx_acct_slot slot[CTXCOUNT_MAX_EVENTS];
 	struct ctx_acct_slot *slot_end;
 	struct ctx_acct_sums sum;
-	u64 in[CTXCOUNT_MAX_EVENTS];
-	u64 clock_in;
-	u64 exc_in[CTX_NR_EXC];
+	u64 exc_in[CTX_NR_EXC_ALL];
+	u64 reads_in[CTX_NR_EXC_ALL];
 	struct perf_event *retired[CTXCOUNT_MAX_EVENTS];
 	unsigned int gen;
 	bool filled;
-	bool has_counters;
 	unsigned int seq;
 	struct ctx_srctab *src;
 	u64 *src_rows;
@@ -139,14 +152,18 @@ struct ctx_acct_cpu {
 /**
  * struct ctx_snap - what one CPU counted for a session, copied at READ
  * @sum: its sums
- * @est: per event, the part of @sum's task bucket estimated to be what
- *	this CPU's excursions left there (CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
- * @direct: bit i: event i has a counter there, read from the registers
+ * @est: per event, the part of the task bucket estimated to be what this
+ *	CPU's excursions left there (CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
+ * @est_error: per event, its uncertainty
+ * @est_state: per event, enum ctxcount_est_state
+ * @direct: bit i: event i was read from the registers there
  * @src_rows: with sources, the copy of that CPU's source rows
  */
 struct ctx_snap {
 	struct ctx_acct_sums sum;
 	u64 est[CTXCOUNT_MAX_EVENTS];
+	u64 est_error[CTXCOUNT_MAX_EVENTS];
+	u32 est_state[CTXCOUNT_MAX_EVENTS];
 	u16 direct;
 	u64 *src_rows;
 };
@@ -171,24 +188,21 @@ struct ctx_cpu_totals {
  *	monitored task's exec, which sets @started
  * @state_lock: serializes @armed and @started between the exec hook and
  *	STOP
- * @system_wide: every task but the idle tasks is monitored
+ * @system_wide: per-CPU counters, every task is counted
  * @cpus: with @system_wide, where: counters exist and intervals open on
  *	these CPUs only (every possible CPU unless the session has a list)
- * @tasks: else the monitored tasks
+ * @tag: per event, what the session's task events carry (counters.h)
+ * @spec: the events
  * @cpu: per-CPU state
  * @snap: per CPU, READ's copy of @cpu's sums (READs are serialized)
- * @run_node: in the list of started sessions (RCU, for sched_switch)
+ * @run_node: in the list of started system-wide sessions (RCU)
  * @probe_save: this CPU's state while calib.c probes it
- * @probe_reset: the probe turned the hooks on: this CPU's context stack
- *	is to be rebuilt
  * @probe_was_open: the probe's interval was still open when closed
  * @probe_cpu: the CPU being probed
  * @halt_gp: RCU grace-period cookie of @run_node's last removal: hooks may
  *	be walking past it until that grace period ends
  * @estimate: move the estimate of what interrupts leave on the task's
  *	side out of the task bucket (CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
- * @residual: per excursion kind and event, what one excursion leaves
- *	there (calib.c)
  * @src: the source table, NULL without CTXCOUNT_SESSION_F_IRQ_SOURCES
  */
 struct ctx_acct {
@@ -199,16 +213,15 @@ struct ctx_acct {
 	bool estimate;
 	bool system_wide;
 	cpumask_var_t cpus;
-	struct ctx_taskset *tasks;
+	struct ctx_counter_tag tag[CTXCOUNT_MAX_EVENTS];
+	const struct ctx_event_spec *spec;
 	struct ctx_acct_cpu __percpu *cpu;
 	struct ctx_snap __percpu *snap;
 	struct list_head run_node;
 	struct ctx_acct_sums *probe_save;
-	bool probe_reset;
 	bool probe_was_open;
 	int probe_cpu;
 	unsigned long halt_gp;
-	u64 residual[CTX_NR_EXC][CTXCOUNT_MAX_EVENTS];
 	struct ctx_srctab *src;
 };
 
@@ -226,6 +239,7 @@ static __always_inline bool ctx_account_live(void)
 }
 
 void ctx_attribute_any(struct ctx_acct_cpu *ac, unsigned int bucket);
+void ctx_attribute_driver(struct ctx_acct_cpu *ac, unsigned int bucket);
 
 /*
  * ctx_attribute() of an interval whose counters are all there and read
@@ -248,6 +262,31 @@ static __always_inline void ctx_attribute_fast(struct ctx_acct_cpu *ac,
 	} while (++sl < end);
 }
 
+/* The counters of @ac read from their registers, inline. */
+static __always_inline void ctx_attribute_direct(struct ctx_acct_cpu *ac,
+						 unsigned int bucket)
+{
+	u64 *b = ac->sum.buckets[bucket];
+	struct ctx_acct_slot *sl;
+	unsigned long m;
+	unsigned int i;
+	u64 now;
+
+	if (likely(ac->fast)) {
+		ctx_attribute_fast(ac, bucket);
+		return;
+	}
+	for (m = ac->direct; m; m &= m - 1) {
+		i = __ffs(m);
+		sl = &ac->slot[i];
+		if (!sl->event)
+			continue;
+		now = ctx_counter_read_direct(sl->event);
+		b[i] += now - sl->last;
+		sl->last = now;
+	}
+}
+
 /*
  * Attribute the counts since the last boundary to @bucket, for one
  * interval: outside the hooks' path (account.c).
@@ -261,13 +300,40 @@ static __always_inline void ctx_attribute(struct ctx_acct_cpu *ac,
 		ctx_attribute_any(ac, bucket);
 }
 
+/*
+ * The out-of-line boundary: the registers first at an entry from the
+ * task and last at an exit back to it, the reads through a driver in
+ * between, so that what lies on the task's side of a register read does
+ * not depend on which other events are read (calib.c's model).
+ */
+static __always_inline void ctx_account_boundary_slow(struct ctx_cpu_state *st,
+						      unsigned int bucket,
+						      bool entering)
+{
+	struct ctx_acct_cpu *ac;
+
+	if (!entering) {
+		hlist_for_each_entry(ac, &st->active, active_node)
+			if (!ac->fast)
+				ctx_attribute_driver(ac, bucket);
+	}
+	hlist_for_each_entry(ac, &st->active, active_node)
+		ctx_attribute_direct(ac, bucket);
+	if (entering) {
+		hlist_for_each_entry(ac, &st->active, active_node)
+			if (!ac->fast)
+				ctx_attribute_driver(ac, bucket);
+	}
+}
+
 /**
  * ctx_account_boundary() - a context boundary on this CPU
  * @st: this CPU's state
  * @bucket: the context the counts since the last boundary belong to
  *	(enum ctxcount_bucket < CTX_NR_CONTEXTS, or CTX_SRC)
- * @fast: @st->walk is clear of CTX_WALK_SLOW: every interval is read
+ * @fast: @st->walk is clear of CTX_WALK_BITS: every interval is read
  *	inline, no call
+ * @entering: a context is entered (else one is left)
  *
  * Inline: a call and its frame around the reads would be counted outside
  * the boundary.
@@ -276,41 +342,20 @@ static __always_inline void ctx_attribute(struct ctx_acct_cpu *ac,
  */
 static __always_inline void ctx_account_boundary(struct ctx_cpu_state *st,
 						 unsigned int bucket,
-						 bool fast)
+						 bool fast, bool entering)
 {
 	struct ctx_acct_cpu *ac;
 	struct hlist_node *n;
 
 	if (!fast) {
-		hlist_for_each_entry(ac, &st->active, active_node)
-			ctx_attribute(ac, bucket);
+		ctx_account_boundary_slow(st, bucket, entering);
 		return;
 	}
-	for (n = (struct hlist_node *)st->walk; n; n = n->next) {
+	n = (struct hlist_node *)atomic_long_read(&st->walk);
+	for (; n; n = n->next) {
 		ac = hlist_entry(n, struct ctx_acct_cpu, active_node);
 		ctx_attribute_fast(ac, bucket);
 	}
-}
-
-/**
- * ctx_account_monitors() - does @a count @task on this CPU
- * @a: the accounting state
- * @task: a task
- *
- * The set stores task_struct pointers, so a recycled pid never matches.
- * Idle tasks never match, nor does any task on a CPU a system-wide
- * session does not count.
- *
- * Context: any context but NMI, preemption disabled.
- * Return: true if @a monitors @task here.
- */
-static inline bool ctx_account_monitors(struct ctx_acct *a,
-					struct task_struct *task)
-{
-	if (a->system_wide)
-		return !is_idle_task(task) &&
-		       cpumask_test_cpu(raw_smp_processor_id(), a->cpus);
-	return ctx_taskset_has(a->tasks, task);
 }
 
 /**
@@ -325,11 +370,13 @@ static inline bool ctx_account_armed(const struct ctx_acct *a)
 	return READ_ONCE(a->armed);
 }
 
-void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
-			unsigned int bucket);
+void ctx_account_boundary_nmi(struct ctx_cpu_state *st, unsigned int bucket);
+void ctx_account_switch(struct task_struct *prev, unsigned int bucket);
+void ctx_account_resolve(struct ctx_cpu_state *st);
+void ctx_account_mark_all(unsigned long bits);
 
 int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
-		     struct ctx_taskset *tasks, bool system_wide,
+		     const struct ctx_event_spec *spec, bool system_wide,
 		     const struct cpumask *cpus, bool estimate,
 		     unsigned int max_sources);
 bool ctx_account_cpu_listed(const struct ctx_acct *a, unsigned int cpu);
@@ -342,19 +389,22 @@ bool ctx_account_cpu_filled(struct ctx_acct *a, unsigned int cpu,
 			    unsigned int *gen);
 void ctx_account_start(struct ctx_acct *a);
 void ctx_account_arm(struct ctx_acct *a);
-void ctx_account_exec_start(struct ctx_acct *a);
-void ctx_account_drop_current(struct ctx_acct *a);
+bool ctx_account_exec_start(struct ctx_acct *a);
+void ctx_account_drop_current(void);
 void ctx_account_halt(struct ctx_acct *a);
 void ctx_account_settle(struct ctx_acct_cpu *ac);
 int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum,
 		     u64 *src_sum, struct ctx_cpu_totals *rows,
 		     unsigned int *nr_rows);
+void ctx_totals_finish(struct ctx_totals *t, unsigned int nr_events);
 int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,
 			    struct perf_event **event, struct perf_event **old,
 			    unsigned int gen);
 void ctx_account_cpu_down(struct ctx_acct *a, unsigned int cpu);
 void ctx_account_cpu_dead(unsigned int cpu);
 
+void ctx_account_live_get(void);
+void ctx_account_live_put(void);
 int ctx_account_probe_begin(struct ctx_acct *a);
 void ctx_account_probe_open(struct ctx_acct *a);
 void ctx_account_probe_sample(struct ctx_acct *a, u64 *task, u64 *exc);

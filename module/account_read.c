@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * READ: a session's totals, per CPU and summed, from a copy of each CPU's
- * sums taken while nothing can change them (account.c keeps the sums).
- * The estimate of what interrupts left on the task's side is applied per
- * CPU here, so the CPUs' rows add up to the totals exactly.
+ * READ: what a session's hooks counted, per CPU and summed, from a copy
+ * of each CPU's sums taken while nothing can change them (account.c keeps
+ * the sums), with the estimate of what interrupts left on the task's side
+ * applied per CPU, so the CPUs' rows add up to the totals exactly. The
+ * full counts are perf's (perfvals.c); ctx_totals_finish() derives the
+ * task bucket from them.
  *
  * Built without ftrace instrumentation: ctx_read_cpu() runs in an IPI
  * with the CPU claimed, as the hooks do.
@@ -14,6 +16,7 @@
 #include <linux/string.h>
 
 #include "account.h"
+#include "calib.h"
 #include "cpustate.h"
 #include "sources.h"
 
@@ -26,8 +29,19 @@ static void ctx_snap_take(struct ctx_snap *sn, const struct ctx_acct_cpu *ac)
 		ctx_src_rows_copy(ac->src, sn->src_rows, ac->src_rows);
 	sn->direct = 0;
 	for (i = 0; i < ac->nr_events; i++)
-		if (ac->slot[i].event && (ac->direct & BIT(i)))
+		if ((ac->checked & BIT(i)) && (ac->direct & BIT(i)))
 			sn->direct |= BIT(i);
+}
+
+/*
+ * An event's state over CPUs: applied only where every CPU that took
+ * excursions applied it, else the first reason found.
+ */
+static u32 ctx_est_state_merge(u32 tot, u32 cpu)
+{
+	if (!tot || (tot == CTXCOUNT_EST_APPLIED && cpu != CTXCOUNT_EST_APPLIED))
+		return cpu;
+	return tot;
 }
 
 /* @src_sum: NULL, or the sum's source rows (with @a's sources). */
@@ -35,18 +49,22 @@ static void ctx_totals_add(const struct ctx_acct *a, struct ctx_totals *sum,
 			   u64 *src_sum, const struct ctx_snap *sn)
 {
 	unsigned int nr_events = a->nr_events;
+	bool took = false;
 	unsigned int i, b;
 
-	sum->enabled += sn->sum.enabled;
-	for (i = 0; i < CTX_NR_EXC; i++)
-		sum->excursions[i] += sn->sum.excursions[i];
+	for (i = 0; i < CTX_NR_EXC_ALL; i++) {
+		sum->excursions[i % CTX_NR_EXC] += sn->sum.excursions[i];
+		took |= sn->sum.excursions[i];
+	}
 	for (i = 0; i < nr_events; i++) {
-		sum->full[i] += sn->sum.full[i];
-		sum->running[i] += sn->sum.running[i];
-		for (b = 0; b < CTX_NR_CONTEXTS; b++)
+		/* The task bucket is what the others leave of perf's count. */
+		for (b = CTXCOUNT_BUCKET_TASK + 1; b < CTX_NR_CONTEXTS; b++)
 			sum->buckets[i][b] += sn->sum.buckets[b][i];
-		sum->buckets[i][CTXCOUNT_BUCKET_TASK] -= sn->est[i];
 		sum->buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST] += sn->est[i];
+		sum->est_error[i] += sn->est_error[i];
+		if (took || !sum->est_state[i])
+			sum->est_state[i] = ctx_est_state_merge(sum->est_state[i],
+								sn->est_state[i]);
 		if (sn->direct & BIT(i))
 			sum->direct_cpus[i]++;
 	}
@@ -93,23 +111,16 @@ static bool ctx_read_idle_cpu(struct ctx_acct *a, int cpu, struct ctx_snap *sn)
 	return READ_ONCE(ac->seq) == seq;
 }
 
-/*
- * Per CPU, what its excursions are estimated to have left on the task's
- * side of its task bucket, never more than is there: each CPU's buckets
- * still add up to its full count, and the totals are the CPUs' sums.
- */
-static void ctx_estimate(struct ctx_acct *a, struct ctx_snap *sn)
+/* Per event, what @cpu's excursions are estimated to have left in :t. */
+static void ctx_estimate(struct ctx_acct *a, int cpu, struct ctx_snap *sn)
 {
-	unsigned int i, k;
-	u64 est;
+	unsigned int i;
 
-	for (i = 0; i < a->nr_events; i++) {
-		est = 0;
-		if (a->estimate)
-			for (k = 0; k < CTX_NR_EXC; k++)
-				est += sn->sum.excursions[k] * a->residual[k][i];
-		sn->est[i] = min(est, sn->sum.buckets[CTXCOUNT_BUCKET_TASK][i]);
-	}
+	for (i = 0; i < a->nr_events; i++)
+		ctx_calib_estimate(cpu, &a->spec[i], &sn->sum,
+				   sn->direct & BIT(i), a->estimate,
+				   &sn->est[i], &sn->est_error[i],
+				   &sn->est_state[i]);
 }
 
 /*
@@ -120,9 +131,14 @@ static void ctx_add_row(struct ctx_acct *a, int cpu, const struct ctx_snap *sn,
 			struct ctx_cpu_totals *rows, unsigned int *nr_rows)
 {
 	struct ctx_cpu_totals *row;
+	bool counted = false;
+	unsigned int i;
 
-	if (!rows || !cpumask_test_cpu(cpu, a->cpus) ||
-	    (!cpu_online(cpu) && !sn->sum.enabled))
+	if (!rows || !cpumask_test_cpu(cpu, a->cpus))
+		return;
+	for (i = 0; i < CTX_NR_EXC_ALL; i++)
+		counted |= sn->sum.excursions[i];
+	if (!cpu_online(cpu) && !counted)
 		return;
 	row = &rows[(*nr_rows)++];
 	row->cpu = cpu;
@@ -131,9 +147,9 @@ static void ctx_add_row(struct ctx_acct *a, int cpu, const struct ctx_snap *sn,
 }
 
 /**
- * ctx_account_read() - add up @a's totals over all CPUs
+ * ctx_account_read() - add up what @a's hooks counted over all CPUs
  * @a: the accounting state
- * @sum: zeroed totals to add to
+ * @sum: zeroed totals to add to (all but the full counts and times)
  * @src_sum: with sources, zeroed rows (sources.h) to add to, else NULL
  * @rows: NULL, or room for a row per possible CPU: filled with the
  *	totals of each CPU @a counts on that is online or counted something,
@@ -141,11 +157,9 @@ static void ctx_add_row(struct ctx_acct *a, int cpu, const struct ctx_snap *sn,
  * @nr_rows: set to the number of @rows filled
  *
  * For a started session, each CPU with an interval open first attributes
- * what is pending on it (a task running without interrupts would
- * otherwise show nothing), in an IPI that copies its sums; the other CPUs'
+ * what is pending on it, in an IPI that copies its sums; the other CPUs'
  * are copied from here, and get an IPI only if an interval opened
- * meanwhile. CPUs that are offline keep what they counted before they went
- * down.
+ * meanwhile.
  *
  * Context: process context, session mutex held.
  * Return: 0 or -ENOMEM.
@@ -175,11 +189,39 @@ int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum,
 	on_each_cpu_mask(ipi, ctx_read_cpu, a, 1);
 	for_each_possible_cpu(cpu) {
 		sn = per_cpu_ptr(a->snap, cpu);
-		ctx_estimate(a, sn);
+		ctx_estimate(a, cpu, sn);
 		ctx_totals_add(a, sum, src_sum, sn);
 		ctx_add_row(a, cpu, sn, rows, nr_rows);
 	}
 	cpus_read_unlock();
 	free_cpumask_var(ipi);
 	return 0;
+}
+
+/**
+ * ctx_totals_finish() - the task bucket of totals whose full counts are in
+ * @t: totals with @full and every bucket but the task's
+ * @nr_events: the events
+ *
+ * The task bucket is what the other buckets and the estimate leave of
+ * perf's count. The estimate never takes more than is there, so the
+ * buckets add up to @full; measured buckets above @full (a READ that
+ * copied the sums a moment after perf's value) leave the task bucket 0.
+ */
+void ctx_totals_finish(struct ctx_totals *t, unsigned int nr_events)
+{
+	u64 *b, rest, other;
+	unsigned int i, k;
+
+	for (i = 0; i < nr_events; i++) {
+		b = t->buckets[i];
+		other = 0;
+		for (k = CTXCOUNT_BUCKET_TASK + 1; k < __CTXCOUNT_BUCKET_LAST; k++)
+			if (k != CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
+				other += b[k];
+		rest = t->full[i] > other ? t->full[i] - other : 0;
+		b[CTXCOUNT_BUCKET_IRQ_ENTRY_EST] =
+			min(b[CTXCOUNT_BUCKET_IRQ_ENTRY_EST], rest);
+		b[CTXCOUNT_BUCKET_TASK] = rest - b[CTXCOUNT_BUCKET_IRQ_ENTRY_EST];
+	}
 }

@@ -1,34 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What an excursion from task context leaves on the task's side of the
- * counter reads, measured on this machine, per event of a session and per
- * kind of excursion (cpustate.h): the architecture's entry and exit code,
- * ftrace's dispatch to the hooks and the hooks up to (from) their reads
- * run in the task's interval and cannot be hooked. account.c moves that
- * many counts per excursion out of the task bucket into
+ * counter reads, measured by the module itself: the architecture's entry
+ * and exit code, ftrace's dispatch to the hooks and the hooks up to (from)
+ * their reads run in the task's interval and cannot be hooked. READ moves
+ * that many counts per excursion out of the task bucket into
  * CTXCOUNT_BUCKET_IRQ_ENTRY_EST.
  *
- * Kernel mode, at START: the calling task, counted for the session on its
- * CPU (ctx_account_probe_*(); migration disabled, but preemptible like
- * the code interrupts usually land in), runs a fixed loop (as long as
- * takes about 25 of the timer's interrupts here) once quiet and once with
- * an hrtimer firing at it every few microseconds, its handler doing
- * nothing (a hardirq), scheduling a tasklet (a hardirq and its softirqs,
- * with the exit read skipped or, forced, done), or with the loop run in
- * slices under local_bh_disable() (softirqs from task context). The task
- * bucket's growth over the quiet run's, less what the other kinds in the
- * run are known to leave, over the number of excursions of the kind, is
- * its residual. The median of five rounds is kept.
+ * The model (docs/proposals/per-task-counters.md): registers are read
+ * first at an entry and last at an exit, the reads through a driver in
+ * between, so for an event read from its register
  *
- * User mode can only be measured with a user-mode loop, which the module
- * has not got: the client runs one (CTXCOUNT_CMD_SESSION_CALIBRATE,
- * ctx_calib_user_*()). Until then hardirqs from user mode are given the
- * kernel-mode figures; the difference is the architecture's user-mode
- * entry and exit code (about 60 instructions on arm64).
+ *	residual = a[path][kind] + c[path][kind] x (other registers read)
  *
- * Results are kept per set of events (type, config, flags), so a session
- * with the same events as an earlier one starts at once.
+ * path being the irq callbacks' inline path or their out-of-line one
+ * (cpustate.h's CTX_EXC_SLOW). The hooks count, per CPU, the excursions and
+ * the other registers read at each (cpustate.h).
+ *
+ * Kernel mode, at module load, from a worker on one CPU of each CPU type,
+ * with the module's own counters of each event type below that the PMU
+ * has: a fixed loop (as long as takes about 25 of the timer's interrupts
+ * there) once quiet and once with an hrtimer firing at it every few
+ * microseconds, its handler doing nothing (a hardirq), scheduling a
+ * tasklet (a hardirq and its softirqs, with the exit read skipped or,
+ * forced, done), or with the loop run in slices under local_bh_disable()
+ * (softirqs from task context). The task bucket's growth over the quiet
+ * run's, less what the other kinds in the run are known to leave, over the
+ * number of excursions of the kind, is its residual; the median of five
+ * rounds is kept, and the rounds' spread tells whether the event type is
+ * measured well enough to apply (cycles of a real CPU are not). Four
+ * configurations give a and c of both paths: one and two registers,
+ * without and with a counter read through its driver (cpu-clock).
+ *
+ * User mode needs a user-mode loop, which the module has not got: a
+ * privileged client runs one (CTXCOUNT_CMD_SESSION_CALIBRATE,
+ * ctx_calib_user_*()); the module measures it with its own counters. Until
+ * then hardirqs from user mode are given the kernel-mode figures (READ's
+ * feature bits say so). Nothing a client sends is a figure: it only runs
+ * the loop.
  */
+#include <linux/cpu.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
@@ -37,22 +48,42 @@
 #include <linux/preempt.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task_stack.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "account.h"
 #include "calib.h"
+#include "compat.h"
 #include "cpustate.h"
 
 #define CTX_CALIB_CHUNK		1000	/* loop iterations, a run's unit */
 #define CTX_CALIB_FIRES		25	/* storm interrupts a run should take */
 #define CTX_CALIB_MAX_NS	(2 * NSEC_PER_MSEC)	/* to get them */
-#define CTX_CALIB_BUDGET_NS	(100 * NSEC_PER_MSEC)	/* a calibration */
+#define CTX_CALIB_BUDGET_NS	(100 * NSEC_PER_MSEC)	/* a storm, at most */
+#define CTX_CALIB_CONFIG_NS	(NSEC_PER_SEC)	/* a configuration */
 #define CTX_CALIB_BH_SLICES	25	/* local_bh_disable() slices per run */
 #define CTX_CALIB_PERIOD_NS	5000	/* between two timer interrupts */
 #define CTX_CALIB_ROUNDS	5
 #define CTX_CALIB_TRIES		5	/* per run, while foreign kinds land */
-#define CTX_CALIB_CACHE		8
+#define CTX_CALIB_CPU_TYPES	4
+/* A type is measured well when its rounds agree within this (counts, %). */
+#define CTX_CALIB_STABLE_ABS	2
+#define CTX_CALIB_STABLE_PCT	2
+
+/* The event types measured, each on its own (config A), twice (B). */
+static const struct ctx_event_spec ctx_calib_types[CTX_CALIB_NR_TYPES] = {
+	{ .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS },
+	{ .type = PERF_TYPE_HARDWARE,
+	  .config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES },
+};
+
+/* A counter read through its driver, for the out-of-line path. */
+static const struct ctx_event_spec ctx_calib_driver = {
+	.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+};
 
 /**
  * struct ctx_calib_run - one run of the loop
@@ -79,24 +110,44 @@ static const struct ctx_calib_run ctx_calib_runs[] = {
 };
 
 /**
- * struct ctx_calib_entry - the residuals of one set of events
- * @nr_events: number of events (0: unused entry)
- * @spec: the events
- * @residual: per kind and event
- * @user_done: the user-mode kinds were measured (ctx_calib_user_end())
- * @age: for replacement, the oldest first
+ * struct ctx_calib_fit - the model of one event type on one CPU type
+ * @measured: a and c are known (the type's counter is read from its
+ *	register there)
+ * @stable: the rounds agreed: applied
+ * @a: per path and kind (user-mode kinds included), the residual with no
+ *	other register read
+ * @c: per path and kind, what each other register read adds
+ * @spread: per path and kind, the rounds' interquartile range
+ * @user: the user-mode kinds were measured (ctx_calib_user_end())
  */
-struct ctx_calib_entry {
-	unsigned int nr_events;
-	struct ctx_event_spec spec[CTXCOUNT_MAX_EVENTS];
-	u64 residual[CTX_NR_EXC][CTXCOUNT_MAX_EVENTS];
-	bool user_done;
-	unsigned long age;
+struct ctx_calib_fit {
+	bool measured;
+	bool stable;
+	s64 a[2][CTX_NR_EXC];
+	s64 c[2][CTX_NR_EXC];
+	u64 spread[2][CTX_NR_EXC];
+	bool user;
 };
 
-/* Calibrations are serialized by the session mutex (START holds it). */
-static struct ctx_calib_entry ctx_calib_cache[CTX_CALIB_CACHE];
-static unsigned long ctx_calib_clock;
+/**
+ * struct ctx_calib_cputype - what was measured on one type of CPU
+ * @id: the type (compat.h's ctx_cpu_type_id())
+ * @fit: per event type
+ */
+struct ctx_calib_cputype {
+	u32 id;
+	struct ctx_calib_fit fit[CTX_CALIB_NR_TYPES];
+};
+
+/* Written at load (and by a user-mode calibration) under ctx_calib_lock. */
+static DEFINE_MUTEX(ctx_calib_lock);
+static struct ctx_calib_cputype ctx_cputypes[CTX_CALIB_CPU_TYPES];
+static unsigned int ctx_nr_cputypes;
+/* Per CPU, its entry in ctx_cputypes, or -1 (not seen at load). */
+static DEFINE_PER_CPU(int, ctx_cpu_calib) = -1;
+static bool ctx_calib_kernel_done;
+static bool ctx_calib_user_done;
+
 /**
  * struct ctx_calib_storm - a timer firing at one CPU every CTX_CALIB_PERIOD_NS
  * @timer: the pinned hrtimer
@@ -109,7 +160,6 @@ struct ctx_calib_storm {
 
 static struct ctx_calib_storm ctx_calib_storm;	/* kernel-mode runs */
 static struct ctx_calib_storm ctx_user_storm;	/* CALIBRATE's runs */
-static bool ctx_calib_timer_ready;
 static bool ctx_calib_tasklet_on;
 static unsigned int ctx_calib_fired;	/* timer interrupts, ever */
 static unsigned long ctx_calib_iters;	/* per run: ctx_calib_size() */
@@ -137,7 +187,7 @@ static enum hrtimer_restart ctx_calib_fire(struct hrtimer *t)
 	WRITE_ONCE(ctx_calib_fired, ctx_calib_fired + 1);
 	/*
 	 * Where one interrupt takes longer than the period (a slow or
-	 * emulated CPU: QEMU -icount with the other vCPU busy) or the client
+	 * emulated CPU: QEMU -icount with the other vCPU busy) or a client
 	 * stops between CALIBRATE's begin and end, the storm would leave its
 	 * CPU nothing else to run, for ever. It ends at its deadline; the
 	 * run then counts fewer interrupts, or fails.
@@ -214,7 +264,7 @@ static bool ctx_calib_size(void)
  * and the interrupt path's frames on the task's stack; one from this loop
  * with the same (its own registers) plus the loop's frames, which end at
  * @sp. Anything deeper than that plus another register frame is kernel
- * mode.
+ * mode. (x86 does not need it: compat.h.)
  */
 static void ctx_calib_user_depth(struct ctx_cpu_state *st, unsigned long sp)
 {
@@ -234,6 +284,16 @@ static void ctx_calib_user_depth(struct ctx_cpu_state *st, unsigned long sp)
 		WRITE_ONCE(per_cpu_ptr(&ctx_cpu_state, cpu)->user_limit, limit);
 }
 
+/* Excursions by kind, both paths together (the run decides the path). */
+static void ctx_calib_kinds(s64 *dexc, const u64 *e0, const u64 *e1)
+{
+	unsigned int k;
+
+	for (k = 0; k < CTX_NR_EXC; k++)
+		dexc[k] = (e1[k] - e0[k]) +
+			  (e1[k + CTX_EXC_SLOW] - e0[k + CTX_EXC_SLOW]);
+}
+
 /*
  * One run on this CPU: the task bucket's growth per event into @dt, the
  * excursions by kind into @dexc. The timer is started before the first
@@ -245,9 +305,9 @@ static bool ctx_calib_one(struct ctx_acct *a, const struct ctx_calib_run *run,
 			  s64 *dt, s64 *dexc)
 {
 	u64 t0[CTXCOUNT_MAX_EVENTS], t1[CTXCOUNT_MAX_EVENTS];
-	struct ctx_cpu_state *st;
-	u64 e0[CTX_NR_EXC], e1[CTX_NR_EXC];
+	u64 e0[2 * CTX_NR_EXC_ALL], e1[2 * CTX_NR_EXC_ALL];
 	unsigned long sp = current_stack_pointer;
+	struct ctx_cpu_state *st;
 	unsigned int i;
 	bool ok;
 
@@ -273,9 +333,8 @@ static bool ctx_calib_one(struct ctx_acct *a, const struct ctx_calib_run *run,
 		ctx_calib_user_depth(st, sp);
 	for (i = 0; i < a->nr_events; i++)
 		dt[i] = t1[i] - t0[i];
+	ctx_calib_kinds(dexc, e0, e1);
 	/* The loop is kernel mode, whatever the hooks took it for. */
-	for (i = 0; i < CTX_NR_EXC; i++)
-		dexc[i] = e1[i] - e0[i];
 	for (i = 0; i < CTX_EXC_SOFTIRQ; i++) {
 		dexc[i] += dexc[CTX_EXC_USER + i];
 		dexc[CTX_EXC_USER + i] = 0;
@@ -331,7 +390,6 @@ static bool ctx_calib_round(struct ctx_acct *a, s64 res[][CTXCOUNT_MAX_EVENTS],
 			    ctx_calib_clean(r, dexc))
 				break;
 		}
-		/* START waits, and every other client with it: not for long. */
 		if (t == CTX_CALIB_TRIES || local_clock() > deadline)
 			return false;
 		if (run->kind < 0) {
@@ -358,27 +416,21 @@ static int ctx_calib_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static struct ctx_calib_entry *ctx_calib_find(const struct ctx_event_spec *spec,
-					      unsigned int nr_events)
-{
-	struct ctx_calib_entry *e, *oldest = &ctx_calib_cache[0];
+/**
+ * struct ctx_calib_result - one configuration measured
+ * @med: per kind and event, the median of the rounds
+ * @spread: per kind and event, their interquartile range
+ */
+struct ctx_calib_result {
+	s64 med[CTX_NR_EXC][CTXCOUNT_MAX_EVENTS];
+	u64 spread[CTX_NR_EXC][CTXCOUNT_MAX_EVENTS];
+};
 
-	for (e = ctx_calib_cache; e < ctx_calib_cache + CTX_CALIB_CACHE; e++) {
-		if (e->nr_events == nr_events &&
-		    !memcmp(e->spec, spec, nr_events * sizeof(*spec)))
-			return e;
-		if (e->age < oldest->age)
-			oldest = e;
-	}
-	memset(oldest, 0, sizeof(*oldest));
-	return oldest;
-}
-
-/* Measure on the current CPU; the median of the rounds into @e. */
-static int ctx_calib_measure(struct ctx_acct *a, struct ctx_calib_entry *e)
+/* Measure @a on the current CPU: the medians of the rounds into @out. */
+static int ctx_calib_measure(struct ctx_acct *a, struct ctx_calib_result *out)
 {
 	static s64 res[CTX_CALIB_ROUNDS][CTX_NR_EXC][CTXCOUNT_MAX_EVENTS];
-	u64 deadline = local_clock() + CTX_CALIB_BUDGET_NS;
+	u64 deadline = local_clock() + CTX_CALIB_CONFIG_NS;
 	s64 v[CTX_CALIB_ROUNDS];
 	unsigned int r, k, i;
 	int err;
@@ -403,251 +455,532 @@ static int ctx_calib_measure(struct ctx_acct *a, struct ctx_calib_entry *e)
 			for (r = 0; r < CTX_CALIB_ROUNDS; r++)
 				v[r] = res[r][k][i];
 			sort(v, CTX_CALIB_ROUNDS, sizeof(*v), ctx_calib_cmp, NULL);
-			e->residual[k][i] = v[CTX_CALIB_ROUNDS / 2];
-			/* User mode: see the head comment. */
-			if (k < CTX_EXC_SOFTIRQ)
-				e->residual[CTX_EXC_USER + k][i] = e->residual[k][i];
+			out->med[k][i] = v[CTX_CALIB_ROUNDS / 2];
+			out->spread[k][i] = v[CTX_CALIB_ROUNDS * 3 / 4] -
+					    v[CTX_CALIB_ROUNDS / 4];
 		}
 	}
 	return 0;
 }
 
-/* The entry for @spec, measured now if it was not yet; NULL on failure. */
-static struct ctx_calib_entry *ctx_calib_entry(struct ctx_acct *a,
-					       const struct ctx_event_spec *spec)
+/*
+ * The module's own accounting of @nr counters of @spec on @cpu (the
+ * current CPU), as a system-wide session's of one CPU; NULL on failure or
+ * when the first counter is not read from its register here.
+ */
+static struct ctx_acct *ctx_calib_acct_new(const struct ctx_event_spec *spec,
+					   unsigned int nr, int cpu)
 {
-	struct ctx_calib_entry *e;
-	int err;
+	struct perf_event *event[CTXCOUNT_MAX_EVENTS] = { };
+	struct perf_event *old[2 * CTXCOUNT_MAX_EVENTS];
+	struct ctx_acct *a;
+	unsigned int i, gen;
 
-	if (!ctx_calib_timer_ready) {
-		hrtimer_init(&ctx_calib_storm.timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_HARD);
-		ctx_calib_storm.timer.function = ctx_calib_fire;
-		hrtimer_init(&ctx_user_storm.timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_HARD);
-		ctx_user_storm.timer.function = ctx_calib_fire;
-		ctx_calib_timer_ready = true;
-	}
-	e = ctx_calib_find(spec, a->nr_events);
-	if (!e->nr_events) {
-		cpus_read_lock();
-		migrate_disable();
-		err = ctx_calib_measure(a, e);
-		migrate_enable();
-		cpus_read_unlock();
-		if (err) {
-			pr_info_ratelimited("calibration failed (%d): no estimate\n",
-					    err);
-			return NULL;
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return NULL;
+	if (ctx_account_init(a, nr, spec, true, cpumask_of(cpu), false, 0))
+		goto err_free;
+	for (i = 0; i < nr; i++) {
+		event[i] = ctx_counter_create(&spec[i], cpu, NULL, 0, NULL);
+		if (IS_ERR(event[i])) {
+			event[i] = NULL;
+			goto err_events;
 		}
-		e->nr_events = a->nr_events;
-		memcpy(e->spec, spec, a->nr_events * sizeof(*spec));
 	}
-	e->age = ++ctx_calib_clock;
-	return e;
+	ctx_account_cpu_filled(a, cpu, &gen);
+	if (ctx_account_swap_events(a, cpu, event, old, gen))
+		goto err_events;
+	return a;
+
+err_events:
+	for (i = 0; i < nr; i++)
+		ctx_counter_release(event[i]);
+	ctx_account_destroy(a);
+err_free:
+	kfree(a);
+	return NULL;
 }
 
-/**
- * ctx_calib_session() - give @a the residuals of its events
- * @a: halted (or never started), with counters on the current CPU
- * @spec: its events
- *
- * Measured on the current CPU unless an earlier session had the same
- * events. On failure (the task was switched out in every try, no memory)
- * @a keeps what it had; the estimate is then zero for a new session.
- *
- * Context: process context, may sleep, session mutex held.
- */
-void ctx_calib_session(struct ctx_acct *a, const struct ctx_event_spec *spec)
+static void ctx_calib_acct_free(struct ctx_acct *a)
 {
-	struct ctx_calib_entry *e;
-
-	if (!a->estimate)
+	if (!a)
 		return;
-	e = ctx_calib_entry(a, spec);
-	if (e)
-		memcpy(a->residual, e->residual, sizeof(a->residual));
+	ctx_account_destroy(a);
+	kfree(a);
+}
+
+/* Is event @i of @a read from its register on the current CPU. */
+static bool ctx_calib_direct(struct ctx_acct *a, unsigned int i)
+{
+	struct ctx_acct_cpu *ac = this_cpu_ptr(a->cpu);
+
+	return (ac->checked & BIT(i)) && (ac->direct & BIT(i));
 }
 
 /*
- * User mode: the caller's thread runs a fixed user-mode loop between
- * ctx_calib_user_begin() and ctx_calib_user_end(), once quiet and once
- * with ctx_user_storm firing at its CPU; what the hardirqs that
- * interrupted it left in its task bucket, less what kernel-mode hardirqs
+ * One configuration of type @t on this CPU: @twice its counter, and with
+ * the driver's counter (@slow). Return: 0, or -ENODEV when the type's
+ * counter is not read from its register here.
+ */
+static int ctx_calib_config(unsigned int t, bool twice, bool slow,
+			    struct ctx_calib_result *out)
+{
+	struct ctx_event_spec spec[3];
+	unsigned int nr = 0;
+	struct ctx_acct *a;
+	int err;
+
+	spec[nr++] = ctx_calib_types[t];
+	if (twice)
+		spec[nr++] = ctx_calib_types[t];
+	if (slow)
+		spec[nr++] = ctx_calib_driver;
+	a = ctx_calib_acct_new(spec, nr, smp_processor_id());
+	if (!a)
+		return -ENODEV;
+	err = ctx_calib_measure(a, out);
+	if (!err && !ctx_calib_direct(a, 0))
+		err = -ENODEV;
+	ctx_calib_acct_free(a);
+	return err;
+}
+
+/* a, c and their spreads of one path, from its one- and two-register runs. */
+static void ctx_calib_fit_path(struct ctx_calib_fit *f, unsigned int path,
+			       const struct ctx_calib_result *one,
+			       const struct ctx_calib_result *two)
+{
+	unsigned int k;
+
+	for (k = 0; k < CTX_EXC_USER; k++) {
+		f->a[path][k] = one->med[k][0];
+		f->c[path][k] = two->med[k][0] - one->med[k][0];
+		f->spread[path][k] = max(one->spread[k][0], two->spread[k][0]);
+	}
+	/* Until a user-mode calibration, kernel mode's figures. */
+	for (k = 0; k < CTX_EXC_SOFTIRQ; k++) {
+		f->a[path][CTX_EXC_USER + k] = f->a[path][k];
+		f->c[path][CTX_EXC_USER + k] = f->c[path][k];
+		f->spread[path][CTX_EXC_USER + k] = f->spread[path][k];
+	}
+}
+
+static bool ctx_calib_stable(const struct ctx_calib_fit *f)
+{
+	unsigned int p;
+	u64 tol;
+
+	for (p = 0; p < 2; p++) {
+		tol = max_t(u64, CTX_CALIB_STABLE_ABS,
+			    abs(f->a[p][CTX_EXC_HARDIRQ]) *
+			    CTX_CALIB_STABLE_PCT / 100);
+		if (f->spread[p][CTX_EXC_HARDIRQ] > tol)
+			return false;
+	}
+	return true;
+}
+
+/* Every event type on this CPU, into @ct. */
+static long ctx_calib_cputype_fn(void *arg)
+{
+	static struct ctx_calib_result r[4];
+	struct ctx_calib_cputype *ct = arg;
+	struct ctx_calib_fit *f;
+	unsigned int t, i;
+	int err = 0;
+
+	for (t = 0; t < CTX_CALIB_NR_TYPES; t++) {
+		f = &ct->fit[t];
+		for (i = 0; i < 4; i++) {
+			err = ctx_calib_config(t, i & 1, i & 2, &r[i]);
+			if (err)
+				break;
+		}
+		if (err) {
+			pr_debug("calibration of event type %u on cpu%d: %d\n",
+				 t, smp_processor_id(), err);
+			continue;
+		}
+		ctx_calib_fit_path(f, 0, &r[0], &r[1]);
+		ctx_calib_fit_path(f, 1, &r[2], &r[3]);
+		f->stable = ctx_calib_stable(f);
+		f->measured = true;
+		pr_info("cpu%d: %s residual per hardirq %lld (+%lld per register read), %s\n",
+			smp_processor_id(),
+			t == 0 ? "instructions" : t == 1 ? "branches" : "cycles",
+			f->a[0][CTX_EXC_HARDIRQ], f->c[0][CTX_EXC_HARDIRQ],
+			f->stable ? "applied" : "not applied: rounds disagree");
+	}
+	return 0;
+}
+
+/* The type of @cpu, read there. */
+static void ctx_calib_read_type(void *info)
+{
+	*(u32 *)info = ctx_cpu_type_id();
+}
+
+/**
+ * ctx_calib_init() - measure the kernel-mode residuals
+ *
+ * On one online CPU of each CPU type, from a worker bound to it. No
+ * session exists yet and nothing global is held: a CPU that goes away
+ * meanwhile only leaves its type unmeasured. Where the PMU has none of
+ * the event types (x86 under QEMU) this costs nothing.
+ *
+ * Context: module init, process context, may sleep.
+ */
+void ctx_calib_init(void)
+{
+	struct ctx_calib_cputype *ct;
+	unsigned int i;
+	u32 id;
+	int cpu;
+
+	hrtimer_init(&ctx_calib_storm.timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_PINNED_HARD);
+	ctx_calib_storm.timer.function = ctx_calib_fire;
+	hrtimer_init(&ctx_user_storm.timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_PINNED_HARD);
+	ctx_user_storm.timer.function = ctx_calib_fire;
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (smp_call_function_single(cpu, ctx_calib_read_type, &id, 1))
+			continue;
+		for (i = 0; i < ctx_nr_cputypes; i++)
+			if (ctx_cputypes[i].id == id)
+				break;
+		if (i == ctx_nr_cputypes) {
+			if (i == CTX_CALIB_CPU_TYPES)
+				continue;
+			ctx_cputypes[ctx_nr_cputypes++].id = id;
+		}
+		per_cpu(ctx_cpu_calib, cpu) = i;
+	}
+	cpus_read_unlock();
+	for (i = 0; i < ctx_nr_cputypes; i++) {
+		ct = &ctx_cputypes[i];
+		for_each_online_cpu(cpu)
+			if (per_cpu(ctx_cpu_calib, cpu) == i)
+				break;
+		if (cpu >= nr_cpu_ids)
+			continue;
+		mutex_lock(&ctx_calib_lock);
+		work_on_cpu(cpu, ctx_calib_cputype_fn, ct);
+		mutex_unlock(&ctx_calib_lock);
+	}
+	for (i = 0; i < ctx_nr_cputypes; i++)
+		if (ctx_cputypes[i].fit[0].measured)
+			WRITE_ONCE(ctx_calib_kernel_done, true);
+}
+
+/* The calibrated type of @spec, or -1. */
+static int ctx_calib_type_of(const struct ctx_event_spec *spec)
+{
+	unsigned int t;
+
+	for (t = 0; t < CTX_CALIB_NR_TYPES; t++)
+		if (spec->type == ctx_calib_types[t].type &&
+		    (spec->config & 0xffffffffULL) == ctx_calib_types[t].config)
+			return t;
+	return -1;
+}
+
+/**
+ * ctx_calib_estimate() - what @cpu's excursions left in an event's task bucket
+ * @cpu: the CPU
+ * @spec: the event
+ * @sum: what the session counted on @cpu
+ * @direct: the event was read from its register on @cpu
+ * @enabled: the session asked for the estimate
+ * @est: set to the estimate (counts)
+ * @err: set to its uncertainty (counts)
+ * @state: set to enum ctxcount_est_state
+ *
+ * Context: any; the figures change only at load and at a user-mode
+ * calibration, and a READ that races one takes old or new figures.
+ */
+void ctx_calib_estimate(int cpu, const struct ctx_event_spec *spec,
+			const struct ctx_acct_sums *sum, bool direct,
+			bool enabled, u64 *est, u64 *err, u32 *state)
+{
+	const struct ctx_calib_fit *f;
+	int t = ctx_calib_type_of(spec), ti = per_cpu(ctx_cpu_calib, cpu);
+	unsigned int p, k, i;
+	s64 e = 0;
+	u64 u = 0;
+
+	*est = 0;
+	*err = 0;
+	if (!enabled) {
+		*state = CTXCOUNT_EST_DISABLED;
+		return;
+	}
+	if (spec->flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL) {
+		*state = CTXCOUNT_EST_NONE_NEEDED;
+		return;
+	}
+	f = t >= 0 && ti >= 0 ? &ctx_cputypes[ti].fit[t] : NULL;
+	if (!f || !READ_ONCE(f->measured)) {
+		*state = CTXCOUNT_EST_NOT_MEASURED;
+		return;
+	}
+	if (!f->stable) {
+		*state = CTXCOUNT_EST_UNSTABLE;
+		return;
+	}
+	if (!direct) {
+		*state = CTXCOUNT_EST_DRIVER_READ;
+		return;
+	}
+	for (p = 0; p < 2; p++) {
+		for (k = 0; k < CTX_NR_EXC; k++) {
+			i = k + p * CTX_EXC_SLOW;
+			e += f->a[p][k] * (s64)sum->excursions[i] +
+			     f->c[p][k] * (s64)sum->exc_reads[i];
+			u += f->spread[p][k] * sum->excursions[i];
+		}
+	}
+	*est = max_t(s64, e, 0);
+	*err = u;
+	*state = CTXCOUNT_EST_APPLIED;
+}
+
+/**
+ * ctx_calib_features() - what the estimate knows here
+ *
+ * Return: CTXCOUNT_FEATURE_EST_KERNEL, CTXCOUNT_FEATURE_EST_USER bits.
+ */
+u32 ctx_calib_features(void)
+{
+	return (READ_ONCE(ctx_calib_kernel_done) ?
+		CTXCOUNT_FEATURE_EST_KERNEL : 0) |
+	       (READ_ONCE(ctx_calib_user_done) ? CTXCOUNT_FEATURE_EST_USER : 0);
+}
+
+/*
+ * User mode: a privileged client's thread runs a fixed user-mode loop
+ * between ctx_calib_user_begin() and ctx_calib_user_end(), once quiet and
+ * once with ctx_user_storm firing at its CPU, counted by the module's own
+ * counters of every measured event type of that CPU's type; what the
+ * hardirqs that interrupted it left, less what kernel-mode hardirqs
  * leave, is what the architecture's user-mode entry and exit add, the
- * same for every kind of hardirq excursion. One calibration at a time.
+ * same for every kind of hardirq excursion. One calibration at a time;
+ * nothing is held between begin and end, and the storm ends at its
+ * budget whatever the client does.
  */
 static struct {
-	struct ctx_acct *a;		/* between begin and end */
-	struct ctx_acct *owner;		/* whose runs @have are */
+	const void *owner;		/* the client between its begin and end */
+	struct ctx_acct *a;		/* its counters, on @cpu */
+	int type[CTX_CALIB_NR_TYPES];	/* event type of each counter */
+	struct ctx_event_spec spec[CTX_CALIB_NR_TYPES];
+	int cpu;
+	bool open;			/* between a begin and its end */
+	u64 begun;			/* local_clock() at the begin */
 	bool storm;
-	u64 t0[CTXCOUNT_MAX_EVENTS], e0[CTX_NR_EXC];
+	u64 t0[CTXCOUNT_MAX_EVENTS], e0[2 * CTX_NR_EXC_ALL];
 	bool have[2];
 	s64 dt[2][CTXCOUNT_MAX_EVENTS], dexc[2][CTX_NR_EXC];
 } ctx_user;
 
+/* The counters of the user-mode runs, on this CPU; under ctx_calib_lock. */
+static int ctx_calib_user_counters(void)
+{
+	int ti = per_cpu(ctx_cpu_calib, smp_processor_id());
+	unsigned int t, nr = 0;
+
+	if (ctx_user.a && ctx_user.cpu == smp_processor_id())
+		return 0;
+	ctx_calib_acct_free(ctx_user.a);
+	ctx_user.a = NULL;
+	memset(ctx_user.have, 0, sizeof(ctx_user.have));
+	if (ti < 0)
+		return -ENODEV;
+	for (t = 0; t < CTX_CALIB_NR_TYPES; t++) {
+		if (!ctx_cputypes[ti].fit[t].measured)
+			continue;
+		ctx_user.type[nr] = t;
+		ctx_user.spec[nr++] = ctx_calib_types[t];
+	}
+	if (!nr)
+		return -ENODEV;
+	ctx_user.a = ctx_calib_acct_new(ctx_user.spec, nr, smp_processor_id());
+	if (!ctx_user.a)
+		return -ENODEV;
+	ctx_user.cpu = smp_processor_id();
+	return 0;
+}
+
+/*
+ * End the open run; under ctx_calib_lock. @t1, @e1: NULL to drop it.
+ * Return: the run counted.
+ */
+static bool ctx_calib_user_close(u64 *t1, u64 *e1)
+{
+	bool ok;
+
+	migrate_disable();
+	ok = t1 && smp_processor_id() == ctx_user.cpu;
+	if (ok) {
+		preempt_disable();
+		ctx_account_probe_sample(ctx_user.a, t1, e1);
+		ok = ctx_account_probe_close(ctx_user.a);
+		preempt_enable();
+	}
+	migrate_enable();
+	hrtimer_cancel(&ctx_user_storm.timer);
+	ctx_account_probe_end(ctx_user.a);
+	ctx_user.open = false;
+	ctx_user.owner = NULL;
+	return ok;
+}
+
 /**
- * ctx_calib_user_begin() - start a user-mode run for @a
- * @a: halted (or never started), with counters on the current CPU
- * @spec: its events
+ * ctx_calib_user_begin() - start a user-mode run on the caller's CPU
+ * @owner: the client (its socket), for ctx_calib_user_abort()
  * @storm: fire the timer at this CPU until ctx_calib_user_end()
  *
- * Context: process context, may sleep, session mutex held.
- * Return: 0; -EEXIST when sessions of these events were calibrated
- * already (the run is not needed), -EBUSY when another session is
- * between its begin and end, -ENOMEM, -ENODEV when @a does not count on
- * this CPU (a CPU list), -EAGAIN when kernel mode could not
- * be measured first.
+ * Context: process context of a privileged client, may sleep.
+ * Return: 0; -EEXIST when user mode was measured already (no run is
+ * needed), -EBUSY when another client is between its begin and end (for
+ * at most a storm's budget: a client that never ends is replaced),
+ * -ENODEV when nothing is measured on this CPU's type, -EAGAIN when the
+ * caller moved meanwhile.
  */
-int ctx_calib_user_begin(struct ctx_acct *a, const struct ctx_event_spec *spec,
-			 bool storm)
+int ctx_calib_user_begin(const void *owner, bool storm)
 {
-	struct ctx_calib_entry *e;
 	int err;
 
-	if (ctx_user.a)
-		return -EBUSY;
-	/* A hint (the caller may move): ctx_account_probe_begin() decides. */
-	if (!ctx_account_cpu_listed(a, raw_smp_processor_id()))
-		return -ENODEV;
-	e = ctx_calib_entry(a, spec);
-	if (!e)
-		return -EAGAIN;
-	if (e->user_done)
-		return -EEXIST;
-	if (ctx_user.owner != a) {
-		memset(ctx_user.have, 0, sizeof(ctx_user.have));
-		ctx_user.owner = a;
-	}
-	cpus_read_lock();
+	mutex_lock(&ctx_calib_lock);
+	err = -EEXIST;
+	if (ctx_calib_user_done)
+		goto out_unlock;
+	err = -EBUSY;
+	/* A client gone since its begin leaves no storm, nor the slot. */
+	if (ctx_user.open && local_clock() - ctx_user.begun < CTX_CALIB_BUDGET_NS)
+		goto out_unlock;
+	if (ctx_user.open)
+		ctx_calib_user_close(NULL, NULL);
 	migrate_disable();
-	err = ctx_account_probe_begin(a);
+	err = ctx_calib_user_counters();
+	if (!err)
+		err = ctx_account_probe_begin(ctx_user.a);
 	if (!err) {
 		preempt_disable();
 		if (storm)
 			ctx_calib_storm_start(&ctx_user_storm,
 					      CTX_CALIB_BUDGET_NS);
-		ctx_account_probe_open(a);
-		ctx_account_probe_sample(a, ctx_user.t0, ctx_user.e0);
+		ctx_account_probe_open(ctx_user.a);
+		ctx_account_probe_sample(ctx_user.a, ctx_user.t0, ctx_user.e0);
 		preempt_enable();
-		ctx_user.a = a;
+		ctx_user.open = true;
+		ctx_user.begun = local_clock();
+		ctx_user.owner = owner;
 		ctx_user.storm = storm;
 	}
 	migrate_enable();
-	cpus_read_unlock();
+out_unlock:
+	mutex_unlock(&ctx_calib_lock);
 	return err;
 }
 
-/* Both runs are in: the user-mode kinds of @e and @a. */
-static void ctx_calib_user_apply(struct ctx_acct *a, struct ctx_calib_entry *e)
+/*
+ * Both runs are in: per type, what a user-mode hardirq leaves beyond a
+ * kernel-mode one, added to the user-mode kinds of every path.
+ */
+static void ctx_calib_user_apply(void)
 {
 	const int uh = CTX_EXC_USER + CTX_EXC_HARDIRQ;
 	s64 n = ctx_user.dexc[1][uh] - ctx_user.dexc[0][uh];
+	int ti = per_cpu(ctx_cpu_calib, ctx_user.cpu);
+	unsigned int i, k, p, others = ctx_user.a->nr_events - 1;
+	struct ctx_calib_fit *f;
 	s64 sum, extra;
-	unsigned int i, k;
 
-	if (n <= 0)
+	if (n <= 0 || ti < 0)
 		return;
-	for (i = 0; i < a->nr_events; i++) {
+	for (i = 0; i < ctx_user.a->nr_events; i++) {
+		f = &ctx_cputypes[ti].fit[ctx_user.type[i]];
 		sum = ctx_user.dt[1][i] - ctx_user.dt[0][i];
 		for (k = 0; k < CTX_NR_EXC; k++)
 			if (k != uh)
 				sum -= (ctx_user.dexc[1][k] - ctx_user.dexc[0][k]) *
-				       (s64)e->residual[k][i];
-		extra = sum / n - (s64)e->residual[CTX_EXC_HARDIRQ][i];
-		for (k = 0; k < CTX_EXC_SOFTIRQ; k++)
-			e->residual[CTX_EXC_USER + k][i] =
-				max_t(s64, 0, (s64)e->residual[k][i] + extra);
+				       (f->a[0][k] + f->c[0][k] * others);
+		extra = sum / n - (f->a[0][CTX_EXC_HARDIRQ] +
+				   f->c[0][CTX_EXC_HARDIRQ] * others);
+		for (p = 0; p < 2; p++)
+			for (k = 0; k < CTX_EXC_SOFTIRQ; k++)
+				f->a[p][CTX_EXC_USER + k] =
+					max_t(s64, 0, f->a[p][k] + extra);
+		f->user = true;
+		pr_info("cpu%d: user-mode hardirqs leave %lld more of event type %u\n",
+			ctx_user.cpu, extra, ctx_user.type[i]);
 	}
-	e->user_done = true;
-	memcpy(a->residual, e->residual, sizeof(a->residual));
+	WRITE_ONCE(ctx_calib_user_done, true);
 }
 
 /**
- * ctx_calib_user_end() - end @a's user-mode run
- * @a: the session of the last ctx_calib_user_begin()
- * @spec: its events
+ * ctx_calib_user_end() - end the caller's user-mode run
+ * @owner: the client that began it
  *
- * After a quiet and a storm run, @a (and later sessions of the same
- * events) gets the user-mode kinds' residuals.
+ * After a quiet and a storm run, user mode is measured for good (until
+ * the module is unloaded).
  *
- * Context: process context, may sleep, session mutex held.
- * Return: 0; -EINVAL without a begin; -EAGAIN when the caller changed CPU
- * or was switched out meanwhile (the run does not count: run it again).
+ * Context: process context of a privileged client, may sleep.
+ * Return: 0; -EINVAL without a begin of @owner; -EAGAIN when the caller
+ * changed CPU or was switched out meanwhile (run it again).
  */
-int ctx_calib_user_end(struct ctx_acct *a, const struct ctx_event_spec *spec)
+int ctx_calib_user_end(const void *owner)
 {
-	u64 t1[CTXCOUNT_MAX_EVENTS], e1[CTX_NR_EXC];
-	int run = ctx_user.storm;
-	struct ctx_calib_entry *e;
+	u64 t1[CTXCOUNT_MAX_EVENTS], e1[2 * CTX_NR_EXC_ALL];
+	s64 dexc[CTX_NR_EXC];
 	unsigned int i;
-	bool ok;
+	int run, err = 0;
 
-	if (ctx_user.a != a)
-		return -EINVAL;
-	cpus_read_lock();
-	migrate_disable();
-	ok = smp_processor_id() == a->probe_cpu;
-	if (ok) {
-		preempt_disable();
-		ctx_account_probe_sample(a, t1, e1);
-		ok = ctx_account_probe_close(a);
-		preempt_enable();
+	mutex_lock(&ctx_calib_lock);
+	if (!ctx_user.open || ctx_user.owner != owner) {
+		err = -EINVAL;
+		goto out_unlock;
 	}
-	hrtimer_cancel(&ctx_user_storm.timer);
-	ctx_account_probe_end(a);
-	migrate_enable();
-	cpus_read_unlock();
-	ctx_user.a = NULL;
-	if (!ok)
-		return -EAGAIN;
+	run = ctx_user.storm;
+	if (!ctx_calib_user_close(t1, e1)) {
+		err = -EAGAIN;
+		goto out_unlock;
+	}
+	ctx_calib_kinds(dexc, ctx_user.e0, e1);
 	/*
 	 * Whatever else lands in a quiet run only adds to it (a page fault,
 	 * a slow path): of several, the least counts.
 	 */
 	if (!run && ctx_user.have[0] &&
-	    t1[0] - ctx_user.t0[0] >= ctx_user.dt[0][0])
-		return 0;
-	for (i = 0; i < a->nr_events; i++)
+	    (s64)(t1[0] - ctx_user.t0[0]) >= ctx_user.dt[0][0])
+		goto out_unlock;
+	for (i = 0; i < ctx_user.a->nr_events; i++)
 		ctx_user.dt[run][i] = t1[i] - ctx_user.t0[i];
-	for (i = 0; i < CTX_NR_EXC; i++)
-		ctx_user.dexc[run][i] = e1[i] - ctx_user.e0[i];
+	memcpy(ctx_user.dexc[run], dexc, sizeof(dexc));
 	ctx_user.have[run] = true;
-	e = ctx_calib_find(spec, a->nr_events);
-	if (ctx_user.have[0] && ctx_user.have[1] && e->nr_events)
-		ctx_calib_user_apply(a, e);
-	return 0;
-}
-
-/**
- * ctx_calib_user_abort() - @a is going away: drop its user-mode run
- * @a: a session being destroyed
- *
- * Context: process context, may sleep, session mutex held.
- */
-void ctx_calib_user_abort(struct ctx_acct *a)
-{
-	if (ctx_user.owner == a)
-		ctx_user.owner = NULL;
-	if (ctx_user.a != a)
-		return;
-	hrtimer_cancel(&ctx_user_storm.timer);
-	cpus_read_lock();
-	ctx_account_probe_end(a);
-	cpus_read_unlock();
-	ctx_user.a = NULL;
+	if (ctx_user.have[0] && ctx_user.have[1])
+		ctx_calib_user_apply();
+out_unlock:
+	mutex_unlock(&ctx_calib_lock);
+	return err;
 }
 
 /**
  * ctx_calib_exit() - stop what calibration may have left behind
  *
- * Context: module exit.
+ * Context: module exit, no client left.
  */
 void ctx_calib_exit(void)
 {
-	if (ctx_calib_timer_ready) {
-		hrtimer_cancel(&ctx_calib_storm.timer);
-		hrtimer_cancel(&ctx_user_storm.timer);
-	}
+	mutex_lock(&ctx_calib_lock);
+	if (ctx_user.open)
+		ctx_calib_user_close(NULL, NULL);
+	ctx_calib_acct_free(ctx_user.a);
+	ctx_user.a = NULL;
+	mutex_unlock(&ctx_calib_lock);
+	hrtimer_cancel(&ctx_calib_storm.timer);
+	hrtimer_cancel(&ctx_user_storm.timer);
 	tasklet_kill(&ctx_calib_tasklet);
 }

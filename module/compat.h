@@ -20,8 +20,11 @@
 
 #include <linux/bits.h>
 #include <linux/interrupt.h>
+#include <linux/perf_event.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/thread_info.h>
 #include <linux/version.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
@@ -84,6 +87,79 @@ static __always_inline bool ctx_softirq_runs_inline(u32 pending)
 	return true;
 }
 #endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0) */
+
+/*
+ * A task's perf contexts, which hold its per-task events. Before 6.2 a task
+ * had one per kind of PMU (perf_event_ctxp[perf_nr_task_contexts]:
+ * hardware and software); 6.2's "perf: Rewrite core context handling"
+ * made it one context for all. Under RCU; NULL where there is none.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define CTX_NR_TASK_PERF_CTX	perf_nr_task_contexts
+static __always_inline struct perf_event_context *
+ctx_task_perf_ctx(struct task_struct *t, unsigned int n)
+{
+	return rcu_dereference(t->perf_event_ctxp[n]);
+}
+#else
+#define CTX_NR_TASK_PERF_CTX	1
+static __always_inline struct perf_event_context *
+ctx_task_perf_ctx(struct task_struct *t, unsigned int n)
+{
+	return rcu_dereference(t->perf_event_ctxp);
+}
+#endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0) */
+
+/*
+ * Not a version but an architecture: did the hardirq whose exit hook runs
+ * @depth bytes below the top of the current task's stack interrupt user
+ * mode? x86 runs irq_enter_rcu()/irq_exit_rcu() on the per-CPU hardirq
+ * stack unless the interrupt came from user mode or that stack is in use
+ * already (call_on_irqstack_cond(), arch/x86/include/asm/irq_stack.h, 6.1
+ * and 6.12): a callback on the task's stack is one from user mode. arm64
+ * calls them on the task's stack either way (__el0_irq(), __el1_irq());
+ * one from user mode has only the user registers and the interrupt path
+ * below it, less than @limit (calib.c measures it; 0: not known, kernel
+ * mode).
+ */
+#ifdef CONFIG_X86_64
+static __always_inline bool ctx_irq_from_user(unsigned long depth,
+					      unsigned long limit)
+{
+	return depth < THREAD_SIZE;
+}
+#else
+static __always_inline bool ctx_irq_from_user(unsigned long depth,
+					      unsigned long limit)
+{
+	return depth < limit;
+}
+#endif /* CONFIG_X86_64 */
+
+/*
+ * Not a version but an architecture: which type of CPU the current one is,
+ * for figures measured on one CPU of a type and used on all of them
+ * (calib.c): arm64's MIDR_EL1 (big.LITTLE cores differ), x86's hybrid
+ * core type (CPUID leaf 0x1A), else one type.
+ */
+#if defined(CONFIG_ARM64)
+#include <asm/cputype.h>
+static inline u32 ctx_cpu_type_id(void)
+{
+	return read_cpuid_id();
+}
+#elif defined(CONFIG_X86)
+#include <asm/cpufeature.h>
+static inline u32 ctx_cpu_type_id(void)
+{
+	return boot_cpu_has(X86_FEATURE_HYBRID_CPU) ? cpuid_eax(0x1a) >> 24 : 0;
+}
+#else
+static inline u32 ctx_cpu_type_id(void)
+{
+	return 0;
+}
+#endif
 
 #ifdef CONFIG_ARM64
 /*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-CPU kernel counters: creation, release, and the check that decides
- * whether a counter is read from the PMU's registers. The read is inline
+ * Kernel counters (a session's task events, per-CPU counters): creation,
+ * release, and the check that decides whether a counter is read from the
+ * PMU's registers. The read is inline
  * in counters.h because the hooks call it at every context boundary.
  */
 #include <linux/ctxcount.h>
@@ -27,33 +28,84 @@
 #define CTX_DIRECT_SLACK	10000
 
 /**
- * ctx_counter_create() - create one pinned counting event on a CPU
- * @spec: what to count
- * @cpu: an online CPU
+ * ctx_counter_mark() - the overflow handler of a session's task events
+ * @event: the event
+ * @data: unused
+ * @regs: unused
  *
- * The counter is pinned so that it is never multiplexed: it either holds a
- * hardware counter for its whole life or goes to ERROR state, and then
- * time_running stops growing instead of a silently scaled count. It has no
- * sample period and no overflow handler: counting only.
+ * Never called (the events count, they do not sample): its address marks
+ * the events, and their children, as a session's (ctx_counter_tag_of()).
+ */
+void ctx_counter_mark(struct perf_event *event, struct perf_sample_data *data,
+		      struct pt_regs *regs)
+{
+}
+
+/**
+ * ctx_counter_create() - create one counting event
+ * @spec: what to count
+ * @cpu: an online CPU for a CPU counter, -1 for a task event
+ * @task: the task of a task event, NULL for a CPU counter
+ * @flags: CTX_COUNTER_* for a task event
+ * @tag: what a task event carries (its children too), NULL for a CPU
+ *	counter
+ *
+ * Flexible, as perf stat's: perf multiplexes it with every other event
+ * when the PMU is short of counters, and its time running says so. A task
+ * event holds a hardware counter only while its task runs; with
+ * CTX_COUNTER_INHERIT perf gives every task forked from it a child of its
+ * own, with CTX_COUNTER_ENABLE_ON_EXEC it counts from the task's exec
+ * (perf_event_exec()). No sample period: counting only.
  *
  * Context: process context, may sleep.
  * Return: the event, or an ERR_PTR() with the perf core's error (e.g.
- * -ENOENT when this PMU does not have the event).
+ * -ENOENT when this PMU does not have the event), -EOPNOTSUPP for a PMU
+ * that counts no CPU's or task's own work (ctx_counter_pmu_ok()).
  */
 struct perf_event *ctx_counter_create(const struct ctx_event_spec *spec,
-				      int cpu)
+				      int cpu, struct task_struct *task,
+				      unsigned int flags,
+				      struct ctx_counter_tag *tag)
 {
 	struct perf_event_attr attr = {
 		.type		= spec->type,
 		.size		= sizeof(attr),
 		.config		= spec->config,
-		.pinned		= 1,
 		.exclude_user	= !!(spec->flags & CTXCOUNT_EVENT_F_EXCLUDE_USER),
 		.exclude_kernel	= !!(spec->flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL),
 		.exclude_hv	= !!(spec->flags & CTXCOUNT_EVENT_F_EXCLUDE_HV),
+		.read_format	= PERF_FORMAT_TOTAL_TIME_ENABLED |
+				  PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.inherit	= !!(flags & CTX_COUNTER_INHERIT),
+		.disabled	= !!(flags & CTX_COUNTER_ENABLE_ON_EXEC),
+		.enable_on_exec	= !!(flags & CTX_COUNTER_ENABLE_ON_EXEC),
 	};
+	struct perf_event *event;
 
-	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	event = perf_event_create_kernel_counter(&attr, cpu, task,
+						 task ? ctx_counter_mark : NULL,
+						 tag);
+	if (!IS_ERR(event) && !ctx_counter_pmu_ok(event)) {
+		perf_event_release_kernel(event);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	return event;
+}
+
+/**
+ * ctx_counter_pmu_ok() - does @event count its own CPU's or task's work
+ * @event: an event just created
+ *
+ * Uncore-style PMUs (no task context) count a package or a device, and
+ * move a CPU event to their package's CPU; some of their reads take
+ * locks, which no hook may. perf refuses them per task; a session refuses
+ * them everywhere.
+ *
+ * Return: true if a session may read @event in its hooks.
+ */
+bool ctx_counter_pmu_ok(const struct perf_event *event)
+{
+	return event->pmu->task_ctx_nr != perf_invalid_context;
 }
 
 /**

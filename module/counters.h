@@ -20,16 +20,57 @@ struct ctx_event_spec {
 	u32 flags;
 };
 
+struct ctx_acct;
+
+/**
+ * struct ctx_counter_tag - what a session's task event is
+ * @acct: the session's accounting
+ * @index: the event's index in the session
+ *
+ * A task event of a session, and every event perf inherits from it,
+ * carries the module's overflow handler (never called: nothing samples)
+ * and this as its context, which is how the hooks find a task's events
+ * among the others of its perf context.
+ */
+struct ctx_counter_tag {
+	struct ctx_acct *acct;
+	unsigned int index;
+};
+
+/* How ctx_counter_create() makes a task event. */
+#define CTX_COUNTER_INHERIT		BIT(0)
+#define CTX_COUNTER_ENABLE_ON_EXEC	BIT(1)
+
 struct perf_event *ctx_counter_create(const struct ctx_event_spec *spec,
-				      int cpu);
+				      int cpu, struct task_struct *task,
+				      unsigned int flags,
+				      struct ctx_counter_tag *tag);
 void ctx_counter_release(struct perf_event *event);
+bool ctx_counter_pmu_ok(const struct perf_event *event);
+void ctx_counter_mark(struct perf_event *event, struct perf_sample_data *data,
+		      struct pt_regs *regs);
+
+/**
+ * ctx_counter_tag_of() - the session event @event counts for, if any
+ * @event: an event of some perf context
+ *
+ * Context: under RCU, or with @event's context locked.
+ * Return: its tag, or NULL when it is not a session's task event.
+ */
+static __always_inline struct ctx_counter_tag *
+ctx_counter_tag_of(struct perf_event *event)
+{
+	if (READ_ONCE(event->overflow_handler) != ctx_counter_mark)
+		return NULL;
+	return READ_ONCE(event->overflow_handler_context);
+}
 
 /**
  * ctx_counter_running() - is @event counting on this CPU right now
- * @event: a per-CPU counter of the current CPU
+ * @event: a counter of the current CPU or task
  *
- * A pinned counter that lost its hardware counter goes to ERROR state and
- * a counter whose CPU went offline to OFF; neither counts any more.
+ * A counter perf multiplexed out is INACTIVE, one whose CPU went offline
+ * OFF; neither counts then.
  *
  * Return: true if @event is ACTIVE on the current CPU.
  */
@@ -41,7 +82,7 @@ static __always_inline bool ctx_counter_running(struct perf_event *event)
 
 /**
  * ctx_counter_live() - is @event's count moving on this CPU
- * @event: a per-CPU counter of the current CPU
+ * @event: a counter of the current CPU or task
  *
  * ACTIVE and not stopped: perf stops a counter (PERF_HES_STOPPED, its count
  * brought up to date) while it moves it between hardware counters, e.g.
@@ -75,7 +116,7 @@ static __always_inline u64 ctx_counter_read_direct(struct perf_event *event)
 
 /**
  * ctx_counter_read() - current value of a counter of this CPU
- * @event: a per-CPU counter created for the current CPU
+ * @event: a counter of the current CPU or task
  * @direct: read the PMU's register (ctx_pmu_read_direct()): only for a
  *	counter ctx_counter_direct_check() accepted on this CPU
  *

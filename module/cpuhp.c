@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A session's counters and CPU hotplug. Each session is an instance of a
- * multi-instance CPU hotplug state. Counters are created by the session's
+ * A system-wide session's per-CPU counters and CPU hotplug (task sessions'
+ * events are perf's to move between CPUs). Each such session is an
+ * instance of a multi-instance CPU hotplug state. Counters are created by the session's
  * fill work, for every online CPU that has none for its current online
  * period: at SESSION_NEW (which waits for it), and whenever a CPU comes
  * online (the startup callback queues it). The teardown callback, which
@@ -64,7 +65,7 @@ static void ctx_cpuhp_fill_cpu(struct ctx_session *s, unsigned int cpu,
 	for (i = 0; i < s->nr_events; i++) {
 		if (s->error[i])
 			continue;
-		event[i] = ctx_counter_create(&s->spec[i], cpu);
+		event[i] = ctx_counter_create(&s->spec[i], cpu, NULL, 0, NULL);
 		if (!IS_ERR(event[i]))
 			continue;
 		err = PTR_ERR(event[i]);
@@ -85,6 +86,8 @@ static void ctx_cpuhp_fill_cpu(struct ctx_session *s, unsigned int cpu,
 	}
 	if (ctx_account_swap_events(&s->acct, cpu, event, old, gen))
 		goto out_release;
+	/* What the old counters counted is kept before they go. */
+	ctx_pv_cpu_install(&s->pv, cpu, event);
 	ctx_cpuhp_release_array(old, ARRAY_SIZE(old));
 	if (lost) {
 		atomic_inc(&s->cpus_lost);
@@ -173,23 +176,6 @@ int ctx_cpuhp_add(struct ctx_session *s)
 }
 
 /**
- * ctx_cpuhp_first_counter() - one of @s's counters for event @i
- * @s: a session that is not started (its counters stay where they are)
- * @i: the event
- *
- * What the perf core made of the request: every CPU's counter of an event
- * was created from the same attributes.
- *
- * Context: process context, CPU hotplug locked (cpus_read_lock()).
- * Return: a counter, or NULL when no CPU has one.
- */
-struct perf_event *ctx_cpuhp_first_counter(struct ctx_session *s,
-					   unsigned int i)
-{
-	return ctx_account_first_counter(&s->acct, i);
-}
-
-/**
  * ctx_cpuhp_remove() - take @s out of CPU hotplug and release its counters
  * @s: a session that no hook can reach any more
  *
@@ -197,6 +183,8 @@ struct perf_event *ctx_cpuhp_first_counter(struct ctx_session *s,
  */
 void ctx_cpuhp_remove(struct ctx_session *s)
 {
+	if (!s->acct.system_wide)
+		return;
 	/* No hotplug callback runs for @s once this returns... */
 	if (s->cpuhp_node.pprev)
 		cpuhp_state_remove_instance_nocalls(ctx_cpuhp_state,

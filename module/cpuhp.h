@@ -10,8 +10,6 @@ void ctx_cpuhp_exit(void);
 
 void ctx_cpuhp_session_init(struct ctx_session *s);
 int ctx_cpuhp_add(struct ctx_session *s);
-struct perf_event *ctx_cpuhp_first_counter(struct ctx_session *s,
-					   unsigned int i);
 void ctx_cpuhp_remove(struct ctx_session *s);
 
 #endif /* _CTXCOUNT_CPUHP_H */

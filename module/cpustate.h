@@ -12,6 +12,7 @@
 #ifndef _CTXCOUNT_CPUSTATE_H
 #define _CTXCOUNT_CPUSTATE_H
 
+#include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/ctxcount.h>
 #include <linux/list.h>
@@ -63,6 +64,16 @@ enum ctx_excursion {
 };
 
 /*
+ * The path an excursion's boundaries took, which decides how much of the
+ * hooks lies on the task's side of the reads (calib.c): the irq
+ * callbacks' inline path (every open interval read from the registers)
+ * or the out-of-line one. &struct ctx_cpu_state.excursions holds the
+ * counts of both, kind + CTX_EXC_SLOW for the second.
+ */
+#define CTX_EXC_SLOW	CTX_NR_EXC
+#define CTX_NR_EXC_ALL	(2 * CTX_NR_EXC)
+
+/*
  * What the last boundary left for the next one to settle (&struct
  * ctx_cpu_state.after): 0 nothing; 1 + a softirq vector whose exit at the
  * stack's bottom it was (softirqs of one run come in rising vector order,
@@ -75,8 +86,17 @@ enum ctx_excursion {
 #define CTX_AFTER_MAYBE	0x40
 #define CTX_AFTER_DEFER	0x80
 
-/* &struct ctx_cpu_state.walk: not every interval can be read inline. */
-#define CTX_WALK_SLOW	1UL
+/*
+ * &struct ctx_cpu_state.walk's low bits, each sending the irq callbacks to
+ * their out-of-line path: not every interval can be read inline; the
+ * intervals of the task on the CPU are to be found (a switch-in, START);
+ * the context stack is to be rebuilt (the hooks were off). The CPU itself
+ * and START set them, so every change is atomic.
+ */
+#define CTX_WALK_SLOW		1UL
+#define CTX_WALK_RESOLVE	2UL
+#define CTX_WALK_RESET		4UL
+#define CTX_WALK_BITS		(CTX_WALK_SLOW | CTX_WALK_RESOLVE | CTX_WALK_RESET)
 
 /**
  * struct ctx_cpu_state - which context a CPU is in
@@ -86,7 +106,14 @@ enum ctx_excursion {
  *	CTX_WALK_SLOW set when an interval there has a counter that is not
  *	read from its register, or an event without a counter: then they take
  *	the path that calls the driver's read (account.c keeps it with
- *	@active). One load tells both.
+ *	@active); CTX_WALK_RESOLVE and CTX_WALK_RESET (above) send them there
+ *	too. One load tells all.
+ * @others: counters read from their registers at a boundary, over every
+ *	open interval, less one (0 when none): what lies on the task's side
+ *	of each one's read besides the hooks themselves (account.c keeps it
+ *	with @walk)
+ * @noresolve: the task whose intervals perf_event_exit_task() closed on
+ *	this CPU: none opens again for it (compared, never dereferenced)
  * @stack: contexts entered and not yet left (enum ctxcount_bucket, or
  *	CTX_SRC)
  * @depth: entries in @stack; task context when 0
@@ -107,8 +134,10 @@ enum ctx_excursion {
  * @bh_task: PREEMPT_RT only: the task switched out in the middle of a
  *	softirq vector's handler on this CPU (compared, never dereferenced)
  * @excursions: excursions from task context taken on this CPU, by kind
- *	(enum ctx_excursion); only counted while the hooks are live. A
- *	hardirq is counted at its exit, a run of softirqs at its first entry.
+ *	(enum ctx_excursion, + CTX_EXC_SLOW on the out-of-line path); only
+ *	counted while the hooks are live. A hardirq is counted at its exit,
+ *	a run of softirqs at its first entry.
+ * @exc_reads: per excursion counted in @excursions, @others then
  * @src_key: for each CTX_SRC entry of @stack, its source's key
  *	(sources.h); meaningless for other entries
  * @src_name: the same entries' handler names (the irqaction's, valid
@@ -118,7 +147,9 @@ enum ctx_excursion {
  */
 struct ctx_cpu_state {
 	struct hlist_head active;
-	unsigned long walk;
+	atomic_long_t walk;
+	unsigned int others;
+	const struct task_struct *noresolve;
 	u8 stack[CTX_MAX_NESTING];
 	u8 depth;
 	u8 top;
@@ -129,7 +160,8 @@ struct ctx_cpu_state {
 	unsigned long exit_depth;
 	unsigned long user_limit;
 	const struct task_struct *bh_task;
-	u64 excursions[CTX_NR_EXC];
+	u64 excursions[CTX_NR_EXC_ALL];
+	u64 exc_reads[CTX_NR_EXC_ALL];
 	u32 src_key[CTX_MAX_NESTING];
 	const char *src_name[CTX_MAX_NESTING];
 };
@@ -328,10 +360,10 @@ static __always_inline unsigned int ctx_cpu_context(void)
 /**
  * ctx_cpu_reset() - rebuild this CPU's stack after the hooks were off
  *
- * Nothing was kept while they were off. In a hardirq (the IPI of the START
- * that turned them on, whose entry they saw) the stack is that hardirq,
- * else task context. A softirq it interrupted is not known; its exit still
- * attributes to it (an exit charges the context it leaves).
+ * Nothing was kept while they were off (CTX_WALK_RESET). Inside a hardirq
+ * (the one whose hook runs now, or one it nests in) the stack is that
+ * hardirq, else task context. A softirq it interrupted is not known; its
+ * exit still attributes to it (an exit charges the context it leaves).
  *
  * Context: CPU claimed, hooks on.
  */
@@ -343,7 +375,7 @@ static inline void ctx_cpu_reset(void)
 	st->top = CTXCOUNT_BUCKET_TASK;
 	st->after = 0;
 	st->bh_task = NULL;
-	if (in_hardirq())
+	if (hardirq_count())
 		ctx_cpu_push(st, CTXCOUNT_BUCKET_HARDIRQ);
 }
 
@@ -351,7 +383,7 @@ static inline void ctx_cpu_reset(void)
  * ctx_cpu_excursions() - this CPU's excursion counts
  *
  * Context: CPU claimed.
- * Return: CTX_NR_EXC counts, by enum ctx_excursion.
+ * Return: CTX_NR_EXC_ALL counts (&struct ctx_cpu_state.excursions).
  */
 static __always_inline const u64 *ctx_cpu_excursions(void)
 {

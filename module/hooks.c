@@ -72,12 +72,20 @@ static __always_inline int ctx_softirq_follows(struct ctx_cpu_state *st,
 	return ctx_softirq_runs_inline(pending) && !st->noskip ? 2 : 1;
 }
 
+/* Where an excursion's count goes: its kind on the path it took. */
+static __always_inline void ctx_count_excursion(struct ctx_cpu_state *st,
+						unsigned int idx)
+{
+	st->excursions[idx]++;
+	st->exc_reads[idx] += st->others;
+}
+
 /*
  * A softirq vector is entered (@bucket): settle what the boundary before
  * it left open (CTX_AFTER_*). Hardirqs are counted at their exit, where
  * their kind is known, except that one counted as a plain hardirq turns
  * out to have run softirqs after its read; softirqs are counted once per
- * run from task context.
+ * run from task context, on the path their intervals take.
  */
 static __always_inline void ctx_softirq_begins(struct ctx_cpu_state *st,
 					       unsigned int bucket)
@@ -91,22 +99,21 @@ static __always_inline void ctx_softirq_begins(struct ctx_cpu_state *st,
 	if (after >= CTX_AFTER_MAYBE) {
 		after -= CTX_AFTER_MAYBE;
 		st->excursions[after]--;
-		st->excursions[after + CTX_EXC_HARDIRQ_THEN_SOFTIRQ -
-			       CTX_EXC_HARDIRQ]++;
+		st->exc_reads[after] -= st->others;
+		ctx_count_excursion(st, after + CTX_EXC_HARDIRQ_THEN_SOFTIRQ -
+				    CTX_EXC_HARDIRQ);
 		return;
 	}
 	if (!st->depth && (!after || after >= bucket + 1))
-		st->excursions[CTX_EXC_SOFTIRQ]++;
+		ctx_count_excursion(st, CTX_EXC_SOFTIRQ +
+				    (atomic_long_read(&st->walk) & CTX_WALK_SLOW ?
+				     CTX_EXC_SLOW : 0));
 }
 
 /*
- * Did the hardirq returning to task context interrupt user mode? Its exit
- * hook runs in the same frame as its entry's, which a hardirq from user
- * mode reaches with nothing on the task's kernel stack but the user
- * registers, so at the same, least, depth every time; from kernel mode
- * there is at least one more register frame below that. calib.c estimates
- * that depth (@st->user_limit) from @st->exit_depth. @sp: the callback's
- * stack pointer (the same on its inline and its out-of-line path).
+ * Did the hardirq returning to task context interrupt user mode
+ * (compat.h's ctx_irq_from_user(), from the callback's stack pointer
+ * @sp, the same on its inline and its out-of-line path)?
  * Return: CTX_EXC_USER if it did, else 0.
  */
 static __always_inline unsigned int ctx_from_user(struct ctx_cpu_state *st,
@@ -116,7 +123,8 @@ static __always_inline unsigned int ctx_from_user(struct ctx_cpu_state *st,
 			      THREAD_SIZE - sp;
 
 	st->exit_depth = depth;
-	return depth < READ_ONCE(st->user_limit) ? CTX_EXC_USER : 0;
+	return ctx_irq_from_user(depth, READ_ONCE(st->user_limit)) ?
+	       CTX_EXC_USER : 0;
 }
 
 /*
@@ -125,17 +133,21 @@ static __always_inline unsigned int ctx_from_user(struct ctx_cpu_state *st,
  * the task's :t). So the bodies are inlined into the callbacks, an entry
  * reads before it does its bookkeeping, and an exit does it before it
  * reads. With no session started, the static branch sends them straight
- * back. @fast: no interval on this CPU needs the driver's read
+ * back. @fast: nothing on this CPU needs the out-of-line path
  * (&struct ctx_cpu_state.walk), so the boundary calls nothing and the
  * irq callbacks need no frame; they leave the other case to an
- * out-of-line copy.
+ * out-of-line copy, which first finds the current task's intervals or
+ * rebuilds the stack if asked to.
  */
 static __always_inline void __ctx_hook_enter(struct ctx_cpu_state *st,
 					     unsigned int bucket, bool fast)
 {
 	if (!__ctx_cpu_claim(st))
 		return;
-	ctx_account_boundary(st, st->top, fast);
+	if (!fast && (atomic_long_read(&st->walk) &
+		      (CTX_WALK_RESOLVE | CTX_WALK_RESET)) && !in_nmi())
+		ctx_account_resolve(st);
+	ctx_account_boundary(st, st->top, fast, true);
 	/*
 	 * Only a softirq settles what the last boundary left: a hardirq's
 	 * exit sets it anew, and an NMI nests anywhere, even between a
@@ -159,8 +171,11 @@ static __always_inline void __ctx_hook_exit(struct ctx_cpu_state *st,
 {
 	if (!__ctx_cpu_claim(st))
 		return;
+	if ((atomic_long_read(&st->walk) &
+	     (CTX_WALK_RESOLVE | CTX_WALK_RESET)) && !in_nmi())
+		ctx_account_resolve(st);
 	ctx_cpu_pop(st, bucket);
-	ctx_account_boundary(st, bucket, false);
+	ctx_account_boundary(st, bucket, false, false);
 	if (ctx_is_softirq(bucket) && !st->depth)
 		st->after = bucket + 1;
 	__ctx_cpu_release(st);
@@ -169,7 +184,8 @@ static __always_inline void __ctx_hook_exit(struct ctx_cpu_state *st,
 /*
  * A hardirq's exit: when softirqs run next, leave the read to the first
  * softirq's entry (one read less, and the code in between is the
- * hardirq's). Back in task context, count the excursion by its kind.
+ * hardirq's). Back in task context, count the excursion by its kind and
+ * path.
  */
 static __always_inline void ctx_hook_irq_exit(struct ctx_cpu_state *st,
 					      bool fast, unsigned long sp)
@@ -181,6 +197,9 @@ static __always_inline void ctx_hook_irq_exit(struct ctx_cpu_state *st,
 
 	if (!__ctx_cpu_claim(st))
 		return;
+	if (!fast && (atomic_long_read(&st->walk) &
+		      (CTX_WALK_RESOLVE | CTX_WALK_RESET)))
+		ctx_account_resolve(st);
 	/* Usually this hardirq alone on the stack: back to task context. */
 	if (likely(st->depth == 1 && st->stack[0] == CTXCOUNT_BUCKET_HARDIRQ)) {
 		st->depth = 0;
@@ -191,50 +210,63 @@ static __always_inline void ctx_hook_irq_exit(struct ctx_cpu_state *st,
 	st->after = 0;
 	if (!st->depth) {
 		follows = ctx_softirq_follows(st, pending);
-		kind = ctx_from_user(st, sp);
+		kind = ctx_from_user(st, sp) + (fast ? 0 : CTX_EXC_SLOW);
 		if (likely(!follows)) {
-			st->excursions[kind + CTX_EXC_HARDIRQ]++;
+			ctx_count_excursion(st, kind + CTX_EXC_HARDIRQ);
 		} else if (follows == 2) {
-			st->excursions[kind + CTX_EXC_HARDIRQ_SOFTIRQ]++;
+			ctx_count_excursion(st, kind + CTX_EXC_HARDIRQ_SOFTIRQ);
 			st->top = CTXCOUNT_BUCKET_HARDIRQ;
 			st->after = CTX_AFTER_DEFER;
 			goto out;
 		} else {
-			st->excursions[kind + CTX_EXC_HARDIRQ]++;
+			ctx_count_excursion(st, kind + CTX_EXC_HARDIRQ);
 			st->after = CTX_AFTER_MAYBE + kind + CTX_EXC_HARDIRQ;
 		}
 	}
-	ctx_account_boundary(st, CTXCOUNT_BUCKET_HARDIRQ, fast);
+	ctx_account_boundary(st, CTXCOUNT_BUCKET_HARDIRQ, fast, false);
 out:
 	__ctx_cpu_release(st);
 }
 
 /**
- * ctx_hook_enter() - this CPU enters a context
- * @bucket: the context entered (enum ctxcount_bucket)
+ * ctx_hook_nmi_enter() - this CPU enters an NMI
  *
- * Context: interrupts disabled, or NMI.
+ * Context: NMI.
  */
-void ctx_hook_enter(unsigned int bucket)
+void ctx_hook_nmi_enter(void)
 {
-	if (ctx_account_live())
-		__ctx_hook_enter(this_cpu_ptr(&ctx_cpu_state), bucket, false);
+	struct ctx_cpu_state *st;
+
+	if (!ctx_account_live())
+		return;
+	st = this_cpu_ptr(&ctx_cpu_state);
+	if (!__ctx_cpu_claim(st))
+		return;
+	ctx_account_boundary_nmi(st, st->top);
+	ctx_cpu_push(st, CTXCOUNT_BUCKET_NMI);
+	__ctx_cpu_release(st);
 }
 
 /**
- * ctx_hook_exit() - this CPU leaves a context
- * @bucket: the context left (enum ctxcount_bucket)
+ * ctx_hook_nmi_exit() - this CPU leaves an NMI
  *
- * Counts since the last boundary go to @bucket even when its entry was
- * missed. The stack is popped down to the matching entry, dropping entries
- * whose exit was missed; without a matching entry it is left alone.
+ * Counts since the last boundary go to the NMI even when its entry was
+ * missed.
  *
- * Context: interrupts disabled, or NMI.
+ * Context: NMI.
  */
-void ctx_hook_exit(unsigned int bucket)
+void ctx_hook_nmi_exit(void)
 {
-	if (ctx_account_live())
-		__ctx_hook_exit(this_cpu_ptr(&ctx_cpu_state), bucket);
+	struct ctx_cpu_state *st;
+
+	if (!ctx_account_live())
+		return;
+	st = this_cpu_ptr(&ctx_cpu_state);
+	if (!__ctx_cpu_claim(st))
+		return;
+	ctx_cpu_pop(st, CTXCOUNT_BUCKET_NMI);
+	ctx_account_boundary_nmi(st, CTXCOUNT_BUCKET_NMI);
+	__ctx_cpu_release(st);
 }
 
 /* The irq callbacks' case with an interval that needs the driver's read. */
@@ -273,7 +305,7 @@ static void ctx_ftrace_irq_enter(unsigned long ip, unsigned long parent_ip,
 	if (!ctx_account_live())
 		return;
 	st = this_cpu_ptr(&ctx_cpu_state);
-	if (unlikely(st->walk & CTX_WALK_SLOW))
+	if (unlikely(atomic_long_read(&st->walk) & CTX_WALK_BITS))
 		ctx_irq_enter_slow(st);
 	else
 		__ctx_hook_enter(st, CTXCOUNT_BUCKET_HARDIRQ, true);
@@ -288,7 +320,7 @@ static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
 	if (!ctx_account_live())
 		return;
 	st = this_cpu_ptr(&ctx_cpu_state);
-	if (unlikely(st->walk & CTX_WALK_SLOW))
+	if (unlikely(atomic_long_read(&st->walk) & CTX_WALK_BITS))
 		ctx_irq_exit_slow(st, current_stack_pointer);
 	else
 		ctx_hook_irq_exit(st, true, current_stack_pointer);
@@ -367,6 +399,7 @@ static void ctx_ftrace_perf_exit(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_regs *fregs)
 {
 	ctx_session_perf_exit(current);
+	ctx_account_drop_current();
 }
 
 static struct ftrace_ops ctx_exec_ops = {
@@ -466,7 +499,7 @@ static void ctx_probe_sched_switch(void *data, bool preempt,
 	st->depth = 0;
 	st->top = CTXCOUNT_BUCKET_TASK;
 	st->after = 0;
-	ctx_account_switch(prev, next, bucket);
+	ctx_account_switch(prev, bucket);
 	ctx_switch_in(st, next);
 	ctx_cpu_release();
 }
@@ -634,8 +667,10 @@ int ctx_hooks_register(void)
 	 * task's side of a read (the exec and exit ops, in between, cost
 	 * each hardirq two tests there, on its own side).
 	 */
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		per_cpu_ptr(&ctx_cpu_state, cpu)->top = CTXCOUNT_BUCKET_TASK;
+		atomic_long_set(&per_cpu_ptr(&ctx_cpu_state, cpu)->walk, 0);
+	}
 	ctx_probe_softirq_inline();
 	err = ctx_ftrace_attach(&ctx_irq_exit_ops, ctx_irq_exit_funcs,
 				ARRAY_SIZE(ctx_irq_exit_funcs));

@@ -9,8 +9,8 @@ int ctx_hooks_register(void);
 void ctx_hooks_unregister(void);
 u32 ctx_hooks_features(void);
 
-void ctx_hook_enter(unsigned int bucket);
-void ctx_hook_exit(unsigned int bucket);
+void ctx_hook_nmi_enter(void);
+void ctx_hook_nmi_exit(void);
 
 #ifdef CONFIG_X86
 int ctx_nmi_hooks_register(void);

@@ -70,11 +70,6 @@ static struct ctx_user *ctx_user_find(kuid_t uid)
 	return NULL;
 }
 
-static unsigned int ctx_limits_counters(unsigned int nr_events)
-{
-	return nr_events * num_possible_cpus();
-}
-
 /* The limits of unprivileged users. */
 static int ctx_limits_check(const struct ctx_user *u, unsigned int counters,
 			    struct netlink_ext_ack *extack)
@@ -87,7 +82,7 @@ static int ctx_limits_check(const struct ctx_user *u, unsigned int counters,
 	if ((u ? u->counters : 0) + counters >
 	    READ_ONCE(max_counters_per_user)) {
 		NL_SET_ERR_MSG_MOD(extack,
-				   "too many counters for this user, events x CPUs (module parameter max_counters_per_user)");
+				   "too many counters for this user, events x threads or CPUs (module parameter max_counters_per_user)");
 		return -ENOSPC;
 	}
 	if (ctx_unprivileged_sessions >= READ_ONCE(max_sessions)) {
@@ -101,7 +96,8 @@ static int ctx_limits_check(const struct ctx_user *u, unsigned int counters,
 /**
  * ctx_limits_charge() - count a new session against its user's limits
  * @charge: filled with what was charged, for ctx_limits_uncharge()
- * @nr_events: the session's events
+ * @counters: the session's counters: events x threads of the target, or
+ *	events x CPUs counted
  * @privileged: the sender may exceed the limits (ctx_perm_privileged())
  * @socket_sessions: sessions the sending socket already has
  * @extack: names the limit that was reached
@@ -109,11 +105,10 @@ static int ctx_limits_check(const struct ctx_user *u, unsigned int counters,
  * Context: the sender's process context (its uid), may sleep.
  * Return: 0, -ENOSPC (a limit) or -ENOMEM; nothing is charged on error.
  */
-int ctx_limits_charge(struct ctx_charge *charge, unsigned int nr_events,
+int ctx_limits_charge(struct ctx_charge *charge, unsigned int counters,
 		      bool privileged, unsigned int socket_sessions,
 		      struct netlink_ext_ack *extack)
 {
-	unsigned int counters = ctx_limits_counters(nr_events);
 	kuid_t uid = current_uid();
 	struct ctx_user *u, *fresh;
 	int err = 0;

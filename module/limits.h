@@ -10,7 +10,7 @@ struct netlink_ext_ack;
 /**
  * struct ctx_charge - what a session counts against its user's limits
  * @uid: the user charged
- * @counters: counters charged (events x possible CPUs)
+ * @counters: counters charged (events x threads or CPUs)
  * @privileged: the sender could exceed the limits; not part of the total
  *	of unprivileged sessions
  */
@@ -20,7 +20,7 @@ struct ctx_charge {
 	bool privileged;
 };
 
-int ctx_limits_charge(struct ctx_charge *charge, unsigned int nr_events,
+int ctx_limits_charge(struct ctx_charge *charge, unsigned int counters,
 		      bool privileged, unsigned int socket_sessions,
 		      struct netlink_ext_ack *extack);
 void ctx_limits_uncharge(const struct ctx_charge *charge);

@@ -30,12 +30,15 @@ static int __init ctx_init(void)
 	err = ctx_cpuhp_init();
 	if (err)
 		goto err_hooks;
+	/* Before any session: the estimate's figures, measured here. */
+	ctx_calib_init();
 	err = ctx_netlink_register();
 	if (err)
 		goto err_hotplug;
 	return 0;
 
 err_hotplug:
+	ctx_calib_exit();
 	ctx_cpuhp_exit();
 err_hooks:
 	ctx_hooks_unregister();

@@ -15,6 +15,7 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
+#include "calib.h"
 #include "compat.h"
 #include "hooks.h"
 #include "irqsrc.h"
@@ -464,32 +465,52 @@ out_free:
 	return err;
 }
 
+/*
+ * A user-mode calibration step (calib.c): module-wide, and only for a
+ * privileged caller, as it fires interrupts at the caller's CPU. The
+ * session id of older clients is ignored.
+ */
 static int ctx_nl_session_calibrate(struct sk_buff *skb,
 				    struct genl_info *info)
 {
-	struct ctx_owner owner;
-	u32 id;
+	const void *owner = NETLINK_CB(skb).sk;
+	u32 step;
 	int err;
 
-	err = ctx_nl_session_id(info, &id);
-	if (err)
-		return err;
 	if (GENL_REQ_ATTR_CHECK(info, CTXCOUNT_A_CALIBRATE)) {
 		NL_SET_ERR_MSG_MOD(info->extack, "missing calibration step");
 		return -EINVAL;
 	}
-	ctx_nl_owner(skb, info, &owner);
-	err = ctx_session_calibrate(&owner, id,
-				    nla_get_u32(info->attrs[CTXCOUNT_A_CALIBRATE]),
-				    info->extack);
-	return ctx_nl_session_err(info, err);
+	if (!ctx_perm_privileged(skb)) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "calibration needs CAP_PERFMON or CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	step = nla_get_u32(info->attrs[CTXCOUNT_A_CALIBRATE]);
+	if (step == CTXCOUNT_CALIBRATE_END) {
+		err = ctx_calib_user_end(owner);
+		if (err == -EINVAL)
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "calibration end without its begin");
+		return err;
+	}
+	err = ctx_calib_user_begin(owner,
+				   step == CTXCOUNT_CALIBRATE_STORM_BEGIN);
+	if (err == -EBUSY)
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "another client is calibrating");
+	else if (err == -ENODEV)
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "no event measured on this CPU's type");
+	return err;
 }
 
 static int ctx_nl_fill_stats(struct sk_buff *msg, const void *data)
 {
 	if (nla_put_u32(msg, CTXCOUNT_A_STATS_SESSIONS, ctx_session_count()) ||
 	    nla_put_u32(msg, CTXCOUNT_A_STATS_FEATURES,
-			ctx_hooks_features() | ctx_irqsrc_features()))
+			ctx_hooks_features() | ctx_irqsrc_features() |
+			ctx_calib_features()))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -162,12 +162,15 @@ static int ctx_nl_put_event(struct sk_buff *msg,
 	    nla_put_s32(msg, CTXCOUNT_EVENT_A_ERROR, rep->error[i]) ||
 	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_FULL, t->full[i],
 			   CTXCOUNT_EVENT_A_PAD) ||
-	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_TIME_ENABLED, t->enabled,
+	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_TIME_ENABLED, t->enabled[i],
 			   CTXCOUNT_EVENT_A_PAD) ||
 	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_TIME_RUNNING, t->running[i],
 			   CTXCOUNT_EVENT_A_PAD) ||
 	    ctx_nl_put_buckets(msg, t->buckets[i]) ||
-	    nla_put_u32(msg, CTXCOUNT_EVENT_A_DIRECT_CPUS, t->direct_cpus[i]))
+	    nla_put_u32(msg, CTXCOUNT_EVENT_A_DIRECT_CPUS, t->direct_cpus[i]) ||
+	    nla_put_u32(msg, CTXCOUNT_EVENT_A_EST_STATE, t->est_state[i]) ||
+	    ctx_nl_put_u64(msg, CTXCOUNT_EVENT_A_EST_ERROR, t->est_error[i],
+			   CTXCOUNT_EVENT_A_PAD))
 		return -EMSGSIZE;
 	if (src &&
 	    ctx_nl_put_event_sources(msg, &rep->src, src,
@@ -337,8 +340,8 @@ static size_t ctx_nl_events_size(unsigned int nr_events, unsigned int rows)
 {
 	size_t u64_attr = nla_total_size_64bit(sizeof(u64));
 	size_t buckets = nla_total_size(0) + CTXCOUNT_BUCKET_MAX * u64_attr;
-	size_t event = nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) +
-		       3 * u64_attr + buckets;
+	size_t event = nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) +
+		       4 * u64_attr + buckets;
 
 	if (rows)
 		event += nla_total_size(0) + rows * u64_attr;

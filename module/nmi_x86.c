@@ -20,13 +20,13 @@
 
 static int ctx_nmi_first(unsigned int type, struct pt_regs *regs)
 {
-	ctx_hook_enter(CTXCOUNT_BUCKET_NMI);
+	ctx_hook_nmi_enter();
 	return NMI_DONE;
 }
 
 static int ctx_nmi_last(unsigned int type, struct pt_regs *regs)
 {
-	ctx_hook_exit(CTXCOUNT_BUCKET_NMI);
+	ctx_hook_nmi_exit();
 	return NMI_DONE;
 }
 

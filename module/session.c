@@ -28,11 +28,11 @@
 #include <net/sock.h>
 
 #include "account.h"
-#include "calib.h"
 #include "cpuhp.h"
 #include "irqsrc.h"
 #include "limits.h"
 #include "perm.h"
+#include "perfvals.h"
 #include "session.h"
 
 static DEFINE_MUTEX(ctx_lock);
@@ -90,12 +90,24 @@ static unsigned int ctx_owner_sessions(const struct ctx_owner *owner)
 	return n;
 }
 
+/*
+ * Release @s's events: the hooks no longer read them (an RCU grace period
+ * after its halt). A resolution walk may still hold one of their children
+ * until another grace period has passed: ctx_session_free() comes after
+ * it, as the children's tags point into @s.
+ */
+static void ctx_session_release(struct ctx_session *s)
+{
+	ctx_cpuhp_remove(s);
+	ctx_pv_release(&s->pv);
+}
+
 static void ctx_session_free(struct ctx_session *s)
 {
 	bool sources = s->acct.src;
 
-	ctx_cpuhp_remove(s);
 	ctx_account_destroy(&s->acct);
+	ctx_pv_destroy(&s->pv);
 	/* Its hooks go with the last session that has sources. */
 	if (sources)
 		ctx_irqsrc_put();
@@ -115,32 +127,39 @@ static unsigned int ctx_session_spare_tasks(u32 target_flags)
 	return CTX_TASKSET_SPARE;
 }
 
-/* Charged to the sender's memory cgroup, as perf's own allocations are not. */
-static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq)
+/*
+ * Charged to the sender's memory cgroup, as perf's own allocations are not.
+ * @threads: a task session's target's threads.
+ */
+static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq,
+					     unsigned int threads)
 {
+	bool system_wide = nreq->target.flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE;
 	struct ctx_session *s;
 	unsigned int i;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return NULL;
+	for (i = 0; i < nreq->nr_events; i++)
+		s->spec[i] = nreq->req[i].spec;
 	if (ctx_taskset_init(&s->tasks,
 			     ctx_session_spare_tasks(nreq->target.flags)))
 		goto err_taskset;
-	if (ctx_account_init(&s->acct, nreq->nr_events, &s->tasks,
-			     nreq->target.flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+	if (ctx_pv_init(&s->pv, nreq->nr_events, system_wide,
+			threads + CTX_TASKSET_WALK_SLACK))
+		goto err_pv;
+	if (ctx_account_init(&s->acct, nreq->nr_events, s->spec, system_wide,
 			     nreq->target.cpus,
 			     !(nreq->flags & CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE),
 			     nreq->max_sources))
-		goto err_taskset;
+		goto err_pv;
 	if (nreq->max_sources && ctx_irqsrc_get())
 		goto err_acct;
 	s->owner = nreq->owner;
 	sock_hold(s->owner.sk);
 	s->target_flags = nreq->target.flags;
 	s->nr_events = nreq->nr_events;
-	for (i = 0; i < nreq->nr_events; i++)
-		s->spec[i] = nreq->req[i].spec;
 	atomic64_set(&s->tasks_seen, 0);
 	atomic64_set(&s->tasks_lost, 0);
 	atomic_set(&s->cpus_lost, 0);
@@ -149,6 +168,8 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq)
 
 err_acct:
 	ctx_account_destroy(&s->acct);
+err_pv:
+	ctx_pv_destroy(&s->pv);
 err_taskset:
 	ctx_taskset_destroy(&s->tasks);
 	kfree(s);
@@ -264,27 +285,83 @@ static void ctx_session_report(struct ctx_session *s,
 	rep->cpus_lost = atomic_read(&s->cpus_lost);
 }
 
+/* How a task session's events count: as perf stat's would. */
+static unsigned int ctx_session_counter_flags(u32 target_flags)
+{
+	return (target_flags & CTXCOUNT_TARGET_F_INHERIT ?
+		CTX_COUNTER_INHERIT : 0) |
+	       (target_flags & CTXCOUNT_TARGET_F_ENABLE_ON_EXEC ?
+		CTX_COUNTER_ENABLE_ON_EXEC : 0);
+}
+
+/*
+ * A task event per event on each thread of @task's process that its
+ * proofs cover (perf stat -p opens one per thread); perf gives threads
+ * and children created later their own with INHERIT. @task's
+ * exec_update_lock is held: no exec replaces the threads or their
+ * credentials meanwhile.
+ */
+static int ctx_session_task_events(struct ctx_session *s,
+				   struct task_struct *task)
+{
+	unsigned int n = 0, i, max = s->pv.max_threads;
+	struct task_struct **threads, *t;
+	int err = 0;
+
+	threads = kcalloc(max, sizeof(*threads), GFP_KERNEL);
+	if (!threads)
+		return -ENOMEM;
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		if (n == max)
+			break;
+		if (!ctx_perm_same_access(task, t))
+			continue;
+		get_task_struct(t);
+		threads[n++] = t;
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++) {
+		if (!err)
+			err = ctx_pv_add_thread(&s->pv, threads[i], s->spec,
+						ctx_session_counter_flags(s->target_flags),
+						s->acct.tag, s->error);
+		put_task_struct(threads[i]);
+	}
+	kfree(threads);
+	return err;
+}
+
 /*
  * Create the counters, then check that the perf core made of each request
  * what it made of its proof (perm.c).
  */
 static int ctx_session_create_counters(struct ctx_session *s,
 				       const struct ctx_new_req *nreq,
+				       struct task_struct *task,
 				       struct file **proof,
 				       struct netlink_ext_ack *extack)
 {
 	unsigned int i;
 	int err;
 
-	err = ctx_cpuhp_add(s);
-	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "cannot set up the session's CPU hotplug state");
-		return err;
+	if (task) {
+		err = ctx_session_task_events(s, task);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "cannot create the target's events");
+			return err;
+		}
+	} else {
+		err = ctx_cpuhp_add(s);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "cannot set up the session's CPU hotplug state");
+			return err;
+		}
 	}
 	cpus_read_lock();
 	for (i = 0; i < s->nr_events && !err; i++)
 		err = ctx_perm_check_counter(proof[i],
-					     ctx_cpuhp_first_counter(s, i),
+					     ctx_pv_first_event(&s->pv, i),
 					     &nreq->req[i], extack);
 	cpus_read_unlock();
 	return err;
@@ -307,7 +384,7 @@ static int ctx_session_prove_and_link(struct ctx_session *s,
 				  nreq->nr_events, proof, extack);
 	if (err)
 		return err;
-	err = ctx_session_create_counters(s, nreq, proof, extack);
+	err = ctx_session_create_counters(s, nreq, task, proof, extack);
 	ctx_perm_put_proofs(proof, nreq->nr_events);
 	if (err)
 		return err;
@@ -324,6 +401,7 @@ static int ctx_session_prove_and_link(struct ctx_session *s,
  * anything is allocated: a refused request costs nothing.
  */
 static int ctx_session_charge(const struct ctx_new_req *nreq,
+			      unsigned int counters,
 			      struct ctx_charge *charge,
 			      struct ctx_pending *pend,
 			      struct netlink_ext_ack *extack)
@@ -331,7 +409,7 @@ static int ctx_session_charge(const struct ctx_new_req *nreq,
 	int err;
 
 	mutex_lock(&ctx_lock);
-	err = ctx_limits_charge(charge, nreq->nr_events, nreq->privileged,
+	err = ctx_limits_charge(charge, counters, nreq->privileged,
 				ctx_owner_sessions(&nreq->owner), extack);
 	if (!err)
 		list_add(&pend->node, &ctx_pending);
@@ -387,6 +465,7 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 	struct ctx_pending pend = { .sk = nreq->owner.sk };
 	struct task_struct *task = NULL;
 	struct ctx_charge charge = { };
+	unsigned int threads = 0, counted;
 	struct ctx_session *s;
 	int err;
 
@@ -396,11 +475,17 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 			NL_SET_ERR_MSG_MOD(extack, "no such process");
 			return -ESRCH;
 		}
+		threads = get_nr_threads(task);
+		counted = threads;
+	} else {
+		counted = nreq->target.cpus ? cpumask_weight(nreq->target.cpus) :
+			  num_possible_cpus();
 	}
-	err = ctx_session_charge(nreq, &charge, &pend, extack);
+	err = ctx_session_charge(nreq, nreq->nr_events * counted, &charge,
+				 &pend, extack);
 	if (err)
 		goto out_put_task;
-	s = ctx_session_alloc(nreq);
+	s = ctx_session_alloc(nreq, threads);
 	if (!s) {
 		ctx_session_unpend(&pend);
 		ctx_limits_uncharge(&charge);
@@ -412,6 +497,9 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 	err = ctx_session_new_locked(s, nreq, task, &pend, extack);
 	if (err) {
 		ctx_session_unpend(&pend);
+		/* Its events may be in perf contexts the hooks walk. */
+		ctx_session_release(s);
+		synchronize_rcu();
 		ctx_session_free(s);
 		goto out_put_task;
 	}
@@ -464,8 +552,7 @@ int ctx_session_start(const struct ctx_owner *owner, u32 id,
 		err = -EALREADY;
 		goto out_unlock;
 	}
-	ctx_calib_user_abort(&s->acct);
-	ctx_calib_session(&s->acct, s->spec);
+	ctx_pv_start(&s->pv);
 	if (s->target_flags & CTXCOUNT_TARGET_F_ENABLE_ON_EXEC)
 		ctx_account_arm(&s->acct);
 	else
@@ -502,9 +589,38 @@ int ctx_session_stop(const struct ctx_owner *owner, u32 id,
 		goto out_unlock;
 	}
 	ctx_account_halt(&s->acct);
+	ctx_pv_stop(&s->pv);
 out_unlock:
 	mutex_unlock(&ctx_lock);
 	return err;
+}
+
+/*
+ * The task buckets, from perf's counts: per CPU, and the totals as the
+ * CPUs' sum where there are rows, so that they add up exactly.
+ */
+static void ctx_session_finish(struct ctx_session_report *rep)
+{
+	struct ctx_totals *t = &rep->tot;
+	unsigned int n, i;
+
+	if (!rep->cpu) {
+		ctx_totals_finish(t, rep->nr_events);
+		return;
+	}
+	for (i = 0; i < rep->nr_events; i++) {
+		t->buckets[i][CTXCOUNT_BUCKET_TASK] = 0;
+		t->buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST] = 0;
+	}
+	for (n = 0; n < rep->nr_cpus; n++) {
+		ctx_totals_finish(&rep->cpu[n].tot, rep->nr_events);
+		for (i = 0; i < rep->nr_events; i++) {
+			t->buckets[i][CTXCOUNT_BUCKET_TASK] +=
+				rep->cpu[n].tot.buckets[i][CTXCOUNT_BUCKET_TASK];
+			t->buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST] +=
+				rep->cpu[n].tot.buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST];
+		}
+	}
 }
 
 /**
@@ -530,6 +646,12 @@ int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		err = -ENOENT;
 		goto out_unlock;
 	}
+	if (rep->cpu && !s->acct.system_wide) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "per-CPU totals need a system-wide session (perf has no per-CPU value of a task event)");
+		err = -EINVAL;
+		goto out_unlock;
+	}
 	memset(&rep->tot, 0, sizeof(rep->tot));
 	err = ctx_src_report_init(&rep->src, s->acct.src, rep->cpu,
 				  rep->cpu ? num_possible_cpus() : 0);
@@ -540,8 +662,10 @@ int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		NL_SET_ERR_MSG_MOD(extack, "no memory to read the session");
 		goto out_unlock;
 	}
-	ctx_src_report_info(&rep->src, s->acct.src);
+	ctx_pv_read(&s->pv, &rep->tot, rep->cpu, rep->nr_cpus);
 	ctx_session_report(s, rep);
+	ctx_session_finish(rep);
+	ctx_src_report_info(&rep->src, s->acct.src);
 out_unlock:
 	mutex_unlock(&ctx_lock);
 	return err;
@@ -556,47 +680,10 @@ void ctx_session_report_free(struct ctx_session_report *rep)
 	ctx_src_report_free(&rep->src);
 }
 
-/**
- * ctx_session_calibrate() - one step of a user-mode calibration
- * @owner: the socket that asks
- * @id: the session
- * @step: enum ctxcount_calibrate
- * @extack: for error messages
- *
- * Context: process context, may sleep.
- * Return: 0, -ENOENT (no such session), -EALREADY (started), or what
- * ctx_calib_user_begin() and ctx_calib_user_end() return.
- */
-int ctx_session_calibrate(const struct ctx_owner *owner, u32 id, u32 step,
-			  struct netlink_ext_ack *extack)
-{
-	struct ctx_session *s;
-	int err;
-
-	mutex_lock(&ctx_lock);
-	s = ctx_session_find(owner, id, extack);
-	if (!s) {
-		err = -ENOENT;
-	} else if (ctx_account_running(&s->acct)) {
-		NL_SET_ERR_MSG_MOD(extack, "session already started");
-		err = -EALREADY;
-	} else if (step == CTXCOUNT_CALIBRATE_END) {
-		err = ctx_calib_user_end(&s->acct, s->spec);
-	} else {
-		err = ctx_calib_user_begin(&s->acct, s->spec,
-					   step == CTXCOUNT_CALIBRATE_STORM_BEGIN);
-		if (err == -ENODEV)
-			NL_SET_ERR_MSG_MOD(extack, "CPU list leaves out the caller's CPU");
-	}
-	mutex_unlock(&ctx_lock);
-	return err;
-}
-
 /* Takes @s off every list; the caller frees it after a grace period. */
 static void ctx_session_unlink(struct ctx_session *s, struct list_head *dead)
 {
 	lockdep_assert_held(&ctx_lock);
-	ctx_calib_user_abort(&s->acct);
 	if (ctx_account_running(&s->acct))
 		ctx_account_halt(&s->acct);
 	list_del_rcu(&s->node);
@@ -611,7 +698,11 @@ static void ctx_session_free_list(struct list_head *dead)
 
 	if (list_empty(dead))
 		return;
-	/* No hook may still be looking at them. */
+	/* No hook may still be reading their events... */
+	synchronize_rcu();
+	list_for_each_entry(s, dead, free_node)
+		ctx_session_release(s);
+	/* ...nor hold a child of one, whose tag points into the session. */
 	synchronize_rcu();
 	list_for_each_entry_safe(s, tmp, dead, free_node)
 		ctx_session_free(s);
@@ -656,6 +747,25 @@ static bool ctx_session_orphaned(const struct ctx_session *s,
 	       sock_flag(s->owner.sk, SOCK_DEAD);
 }
 
+/* Lockless: does a session of @owner's closed socket exist? */
+static bool ctx_session_any_orphaned(const struct ctx_owner *owner)
+{
+	struct ctx_session *s;
+	bool found = false;
+
+	if (!READ_ONCE(ctx_nr_sessions))
+		return false;
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &ctx_sessions, node) {
+		if (ctx_session_orphaned(s, owner)) {
+			found = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 /**
  * ctx_session_release_owner() - destroy every session of a closed socket
  * @owner: the socket's net and port id; @owner->sk is NULL (the release
@@ -673,11 +783,12 @@ void ctx_session_release_owner(const struct ctx_owner *owner)
 	LIST_HEAD(dead);
 
 	/*
-	 * Every generic netlink socket's release comes here: do not take the
-	 * lock when there is nothing to find. The owner's own sessions were
-	 * created before its release, so they cannot be missed.
+	 * Every generic netlink socket's release comes here: take the lock
+	 * only when a session of that socket exists. Its sessions were
+	 * created before its release, so they cannot be missed; a session
+	 * being freed stays readable for a grace period.
 	 */
-	if (!READ_ONCE(ctx_nr_sessions))
+	if (!ctx_session_any_orphaned(owner))
 		return;
 	mutex_lock(&ctx_lock);
 	list_for_each_entry_safe(s, tmp, &ctx_sessions, node) {
@@ -788,7 +899,7 @@ void ctx_session_exec(struct task_struct *task)
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &ctx_sessions, node) {
 		if (ctx_account_armed(&s->acct) &&
-		    ctx_account_monitors(&s->acct, task))
+		    ctx_taskset_has(&s->tasks, task))
 			ctx_account_exec_start(&s->acct);
 	}
 	rcu_read_unlock();
@@ -815,10 +926,8 @@ void ctx_session_perf_exit(struct task_struct *task)
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &ctx_sessions, node) {
-		if (!ctx_taskset_has(&s->tasks, task))
-			continue;
-		ctx_taskset_del(&s->tasks, task);
-		ctx_account_drop_current(&s->acct);
+		if (ctx_taskset_has(&s->tasks, task))
+			ctx_taskset_del(&s->tasks, task);
 	}
 	rcu_read_unlock();
 }

@@ -12,6 +12,7 @@
 #include "account.h"
 #include "counters.h"
 #include "limits.h"
+#include "perfvals.h"
 #include "sources.h"
 #include "taskset.h"
 
@@ -95,12 +96,14 @@ struct ctx_new_req {
  * @spec: the events
  * @error: per event, 0 or the error the perf core gave when creating it
  * @charge: what the session counts against its user's limits
- * @acct: the counters and their attribution, started or armed (account.h)
+ * @acct: the attribution of the counters' deltas, started or armed
+ *	(account.h)
+ * @pv: the root events and what perf counted (perfvals.h)
  * @tasks: monitored tasks (taskset.h)
  * @tasks_seen: tasks ever added to @tasks
  * @tasks_lost: tasks that could not be added (allocation failure)
- * @cpus_lost: CPUs that came online and could not get a counter for every
- *	event: what monitored tasks ran there is missing from the counts
+ * @cpus_lost: system-wide: CPUs that came online and could not get a
+ *	counter for every event: what ran there is missing from the counts
  * @creating: SESSION_NEW is creating the counters: an event that fails on
  *	one CPU is the event's error, not a lost CPU
  * @cpuhp_node: the session's instance of the CPU hotplug state
@@ -118,6 +121,7 @@ struct ctx_session {
 	int error[CTXCOUNT_MAX_EVENTS];
 	struct ctx_charge charge;
 	struct ctx_acct acct;
+	struct ctx_perfvals pv;
 	struct ctx_taskset tasks;
 	atomic64_t tasks_seen;
 	atomic64_t tasks_lost;
@@ -168,8 +172,6 @@ int ctx_session_stop(const struct ctx_owner *owner, u32 id,
 int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		     struct ctx_session_report *rep,
 		     struct netlink_ext_ack *extack);
-int ctx_session_calibrate(const struct ctx_owner *owner, u32 id, u32 step,
-			  struct netlink_ext_ack *extack);
 int ctx_session_del(const struct ctx_owner *owner, u32 id,
 		    struct netlink_ext_ack *extack);
 void ctx_session_report_free(struct ctx_session_report *rep);

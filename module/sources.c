@@ -237,7 +237,7 @@ void ctx_src_bind(struct ctx_srctab *t, struct ctx_acct_cpu *ac, int cpu)
  * @t: its table, or NULL (nothing to do)
  * @started: whether it starts
  *
- * Context: session mutex and CPU hotplug lock (read) held.
+ * Context: session mutex held, not the CPU hotplug lock.
  */
 void ctx_src_started(struct ctx_srctab *t, bool started)
 {
@@ -245,9 +245,9 @@ void ctx_src_started(struct ctx_srctab *t, bool started)
 		return;
 	if (started) {
 		if (!ctx_src_nr_started++)
-			static_branch_enable_cpuslocked(&ctx_src_live);
+			static_branch_enable(&ctx_src_live);
 	} else if (!--ctx_src_nr_started) {
-		static_branch_disable_cpuslocked(&ctx_src_live);
+		static_branch_disable(&ctx_src_live);
 	}
 }
 

@@ -741,7 +741,8 @@ int cst_calibrate_step(struct cst_sock *s, uint32_t id, uint32_t step)
 
 	if (!m)
 		return -ENOMEM;
-	if (nla_put_u32(m, CTXCOUNT_A_SESSION_ID, id) ||
+	/* Module-wide since version 5: older modules wanted a session. */
+	if ((id && nla_put_u32(m, CTXCOUNT_A_SESSION_ID, id)) ||
 	    nla_put_u32(m, CTXCOUNT_A_CALIBRATE, step)) {
 		nlmsg_free(m);
 		return -EMSGSIZE;

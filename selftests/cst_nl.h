@@ -198,7 +198,10 @@ int cst_read(struct cst_sock *s, uint32_t id, uint32_t flags,
  * module has its figures (measured now or known), else the last error.
  */
 int cst_calibrate(struct cst_sock *s, uint32_t id);
-/* One step of it (enum ctxcount_calibrate): 0 or the ack's -errno. */
+/*
+ * One step of it (enum ctxcount_calibrate): 0 or the ack's -errno. @id 0
+ * sends no session id (the module ignores it since version 5).
+ */
 int cst_calibrate_step(struct cst_sock *s, uint32_t id, uint32_t step);
 /* STATS' enum ctxcount_feature bits; 0 when it cannot be asked. */
 uint32_t cst_features(void);

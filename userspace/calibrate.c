@@ -30,24 +30,26 @@ static void __attribute__((noinline)) calibrate_loop(unsigned long n)
 }
 
 /* One run: begin, the loop, end. */
-static int calibrate_run(struct ctx_nl *nl, uint32_t id, uint32_t begin)
+static int calibrate_run(struct ctx_nl *nl, uint32_t begin)
 {
-	int err = ctx_nl_session_calibrate(nl, id, begin);
+	int err = ctx_nl_calibrate(nl, begin);
 
 	if (err)
 		return err;
 	calibrate_loop(CALIBRATE_ITERS);
-	return ctx_nl_session_calibrate(nl, id, CTXCOUNT_CALIBRATE_END);
+	return ctx_nl_calibrate(nl, CTXCOUNT_CALIBRATE_END);
 }
 
-int ctx_calibrate(struct ctx_nl *nl, uint32_t id, int cpu)
+int ctx_calibrate(struct ctx_nl *nl, uint32_t features)
 {
 	cpu_set_t old, one;
-	int tries, err = -EAGAIN;
+	int tries, cpu, err = -EAGAIN;
 
-	/* Both runs on one CPU: the module's timer is pinned to it. */
-	if (cpu < 0)
-		cpu = sched_getcpu();
+	if (!(features & CTXCOUNT_FEATURE_EST_KERNEL) ||
+	    (features & CTXCOUNT_FEATURE_EST_USER))
+		return 0;
+	/* Every run on one CPU: the module's timer is pinned to it. */
+	cpu = sched_getcpu();
 	if (cpu < 0 || sched_getaffinity(0, sizeof(old), &old))
 		return -errno;
 	CPU_ZERO(&one);
@@ -59,12 +61,12 @@ int ctx_calibrate(struct ctx_nl *nl, uint32_t id, int cpu)
 		 * The first quiet run warms up (the loop's page, the module's
 		 * paths); the module keeps the least quiet run.
 		 */
-		err = calibrate_run(nl, id, CTXCOUNT_CALIBRATE_QUIET_BEGIN);
+		err = calibrate_run(nl, CTXCOUNT_CALIBRATE_QUIET_BEGIN);
 		if (!err)
-			err = calibrate_run(nl, id, CTXCOUNT_CALIBRATE_QUIET_BEGIN);
+			err = calibrate_run(nl, CTXCOUNT_CALIBRATE_QUIET_BEGIN);
 		if (!err)
-			err = calibrate_run(nl, id, CTXCOUNT_CALIBRATE_STORM_BEGIN);
+			err = calibrate_run(nl, CTXCOUNT_CALIBRATE_STORM_BEGIN);
 	}
 	sched_setaffinity(0, sizeof(old), &old);
-	return err == -EEXIST ? 0 : err;
+	return err == -EEXIST || err == -EPERM ? 0 : err;
 }

@@ -3,7 +3,9 @@
  * calibrate: the user-mode half of the module's estimate of what an
  * interrupt leaves on the task's side of the counter reads
  * (CTXCOUNT_CMD_SESSION_CALIBRATE): a fixed user-mode loop, run on one CPU
- * once quiet and once while the module fires a timer at that CPU.
+ * once quiet and once while the module fires a timer at that CPU. The
+ * module measures kernel mode itself when it is loaded; user mode once,
+ * for everyone, when a privileged ctxstat runs this.
  */
 #ifndef CTXSTAT_CALIBRATE_H
 #define CTXSTAT_CALIBRATE_H
@@ -13,12 +15,13 @@
 #include "nlclient.h"
 
 /*
- * Calibrate session @id (created, not started) on CPU @cpu (-1: the one
- * ctxstat is on; a -C session has counters on its CPUs only). Best
- * effort: returns 0 when the module has its figures (measured now or
- * already known), else the last error; without them the module
- * estimates hardirqs from user mode with its kernel-mode figures.
+ * Measure user mode if the module has kernel-mode figures and no
+ * user-mode ones yet (@features: its STATS features), on the CPU ctxstat
+ * is on. Best effort, outside every measured run: returns 0 when the
+ * module has its figures or leaves them to a privileged user (-EPERM),
+ * else the last error; without them the module estimates hardirqs from
+ * user mode with its kernel-mode figures.
  */
-int ctx_calibrate(struct ctx_nl *nl, uint32_t id, int cpu);
+int ctx_calibrate(struct ctx_nl *nl, uint32_t features);
 
 #endif /* CTXSTAT_CALIBRATE_H */

@@ -143,12 +143,9 @@ struct nl_msg *ctx_nl_build_stats(int family)
 	return new_request(family, CTXCOUNT_CMD_STATS);
 }
 
-struct nl_msg *ctx_nl_build_session_calibrate(int family, uint32_t session_id,
-					      uint32_t step)
+struct nl_msg *ctx_nl_build_calibrate(int family, uint32_t step)
 {
-	struct nl_msg *msg = ctx_nl_build_session_cmd(family,
-						      CTXCOUNT_CMD_SESSION_CALIBRATE,
-						      session_id);
+	struct nl_msg *msg = new_request(family, CTXCOUNT_CMD_SESSION_CALIBRATE);
 
 	if (msg && nla_put_u32(msg, CTXCOUNT_A_CALIBRATE, step)) {
 		nlmsg_free(msg);
@@ -165,6 +162,8 @@ static struct nla_policy event_policy[CTXCOUNT_EVENT_A_MAX + 1] = {
 	[CTXCOUNT_EVENT_A_TIME_RUNNING]	= { .type = NLA_U64 },
 	[CTXCOUNT_EVENT_A_BUCKETS]	= { .type = NLA_NESTED },
 	[CTXCOUNT_EVENT_A_SOURCES]	= { .type = NLA_NESTED },
+	[CTXCOUNT_EVENT_A_EST_STATE]	= { .type = NLA_U32 },
+	[CTXCOUNT_EVENT_A_EST_ERROR]	= { .type = NLA_U64 },
 };
 
 static struct nla_policy reply_policy[CTXCOUNT_A_MAX + 1] = {
@@ -223,6 +222,9 @@ static int parse_event(struct nlattr *attr, struct ctx_nl_event_val *ev,
 	v->full = get_u64_or_0(tb[CTXCOUNT_EVENT_A_FULL]);
 	v->time_enabled = get_u64_or_0(tb[CTXCOUNT_EVENT_A_TIME_ENABLED]);
 	v->time_running = get_u64_or_0(tb[CTXCOUNT_EVENT_A_TIME_RUNNING]);
+	if (tb[CTXCOUNT_EVENT_A_EST_STATE])
+		v->est_state = nla_get_u32(tb[CTXCOUNT_EVENT_A_EST_STATE]);
+	v->est_error = get_u64_or_0(tb[CTXCOUNT_EVENT_A_EST_ERROR]);
 	if (tb[CTXCOUNT_EVENT_A_BUCKETS] &&
 	    parse_buckets(tb[CTXCOUNT_EVENT_A_BUCKETS], v))
 		return -EINVAL;
@@ -495,12 +497,9 @@ int ctx_nl_session_cmd(struct ctx_nl *nl, uint8_t cmd, uint32_t session_id)
 						     session_id), NULL);
 }
 
-int ctx_nl_session_calibrate(struct ctx_nl *nl, uint32_t session_id,
-			     uint32_t step)
+int ctx_nl_calibrate(struct ctx_nl *nl, uint32_t step)
 {
-	return transact(nl, ctx_nl_build_session_calibrate(nl->family,
-							   session_id, step),
-			NULL);
+	return transact(nl, ctx_nl_build_calibrate(nl->family, step), NULL);
 }
 
 int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,

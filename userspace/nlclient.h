@@ -47,6 +47,10 @@ struct ctx_nl_event_val {
 	uint64_t time_enabled;
 	uint64_t time_running;
 	uint64_t bucket[CTXCOUNT_BUCKET_MAX + 1];
+	/* enum ctxcount_est_state (0 from a module before version 5) */
+	uint32_t est_state;
+	/* the estimate's uncertainty (counts) */
+	uint64_t est_error;
 	/* CTXCOUNT_EVENT_A_SOURCES: the hardirq bucket by source id */
 	uint64_t src[CTX_NL_SOURCE_IDS];
 };
@@ -110,8 +114,8 @@ struct nl_msg *ctx_nl_build_session_cmd(int family, uint8_t cmd,
 struct nl_msg *ctx_nl_build_session_read(int family, uint32_t session_id,
 					 uint32_t flags);
 struct nl_msg *ctx_nl_build_stats(int family);
-struct nl_msg *ctx_nl_build_session_calibrate(int family, uint32_t session_id,
-					      uint32_t step);
+/* A CALIBRATE step (module-wide since protocol version 5: no session). */
+struct nl_msg *ctx_nl_build_calibrate(int family, uint32_t step);
 
 /* Parse a reply (SESSION_NEW, SESSION_READ or STATS); 0 or -EINVAL. */
 int ctx_nl_parse_reply(struct nlmsghdr *nlh, struct ctx_nl_reply *r);
@@ -138,8 +142,7 @@ int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
 		       struct ctx_nl_reply *reply);
 int ctx_nl_session_cmd(struct ctx_nl *nl, uint8_t cmd, uint32_t session_id);
 /* One step (enum ctxcount_calibrate) of a user-mode calibration. */
-int ctx_nl_session_calibrate(struct ctx_nl *nl, uint32_t session_id,
-			     uint32_t step);
+int ctx_nl_calibrate(struct ctx_nl *nl, uint32_t step);
 int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 			struct ctx_nl_reply *reply);
 int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply);

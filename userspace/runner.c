@@ -415,9 +415,6 @@ int ctx_runner_run(struct ctx_runner *r)
 		have_session = !err;
 	}
 	if (have_session) {
-		if (!a->no_irq_estimate)
-			ctx_calibrate(&r->nl, id,
-				      r->pc.cpu_list ? r->pc.cpu_list->cpu[0] : -1);
 		err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, id);
 		if (err) {
 			report_nl_error(r, "cannot start counting", err);
@@ -487,6 +484,9 @@ struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 		return NULL;
 	}
 	r->no_nmi_bucket = !a->null_run && !(r->features & CTXCOUNT_FEATURE_NMI);
+	/* Once, before anything is measured, and only where it is missing. */
+	if (!a->null_run && !a->no_irq_estimate)
+		ctx_calibrate(&r->nl, r->features);
 	return r;
 }
 

@@ -38,6 +38,11 @@
  *
  * oracle_loop() is two instructions per iteration (see selftests/README.md,
  * "The loop of known length"), so K iterations retire exactly 2K.
+ *
+ * It also registers a PMU "ctxoracle_uncore" that behaves as uncore PMUs
+ * do for what ctxcount must refuse (issue 21): no task context, and a CPU
+ * event moved to the first online CPU (the package's); each read adds
+ * 1,000 to the count.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -48,6 +53,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
@@ -413,6 +419,52 @@ static int oracle_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(oracle_stats);
 
+static struct pmu oracle_uncore_pmu;
+
+static int oracle_uncore_init(struct perf_event *event)
+{
+	if (event->attr.type != oracle_uncore_pmu.type)
+		return -ENOENT;
+	if (event->cpu < 0)
+		return -EINVAL;
+	/* One counter per package, on its first CPU, as uncore drivers do. */
+	event->cpu = cpumask_first(cpu_online_mask);
+	return 0;
+}
+
+static void oracle_uncore_read(struct perf_event *event)
+{
+	local64_add(1000, &event->count);
+}
+
+static int oracle_uncore_add(struct perf_event *event, int flags)
+{
+	return 0;
+}
+
+static void oracle_uncore_del(struct perf_event *event, int flags)
+{
+}
+
+static void oracle_uncore_start(struct perf_event *event, int flags)
+{
+}
+
+static void oracle_uncore_stop(struct perf_event *event, int flags)
+{
+}
+
+static struct pmu oracle_uncore_pmu = {
+	.task_ctx_nr	= perf_invalid_context,
+	.capabilities	= PERF_PMU_CAP_NO_EXCLUDE,
+	.event_init	= oracle_uncore_init,
+	.add		= oracle_uncore_add,
+	.del		= oracle_uncore_del,
+	.start		= oracle_uncore_start,
+	.stop		= oracle_uncore_stop,
+	.read		= oracle_uncore_read,
+};
+
 static int __init oracle_init(void)
 {
 	int err;
@@ -426,6 +478,11 @@ static int __init oracle_init(void)
 	err = oracle_nmi_register();
 	if (err)
 		return err;
+	err = perf_pmu_register(&oracle_uncore_pmu, "ctxoracle_uncore", -1);
+	if (err) {
+		oracle_nmi_unregister();
+		return err;
+	}
 	oracle_virq_setup();
 	oracle_dir = debugfs_create_dir("ctxoracle", NULL);
 	debugfs_create_file("run", 0200, oracle_dir, NULL, &oracle_run_fops);
@@ -443,6 +500,7 @@ static void __exit oracle_exit(void)
 	oracle_virq_teardown();
 	tasklet_kill(&oracle_tasklet);
 	tasklet_kill(&oracle_empty);
+	perf_pmu_unregister(&oracle_uncore_pmu);
 	oracle_nmi_unregister();
 }
 

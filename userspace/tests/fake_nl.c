@@ -86,11 +86,9 @@ int ctx_nl_session_cmd(struct ctx_nl *nl, uint8_t cmd, uint32_t session_id)
 	return err;
 }
 
-/* Like a module that calibrated these events already: no run needed. */
-int ctx_nl_session_calibrate(struct ctx_nl *nl, uint32_t session_id,
-			     uint32_t step)
+/* Like a module that calibrated user mode already: no run needed. */
+int ctx_nl_calibrate(struct ctx_nl *nl, uint32_t step)
 {
-	(void)session_id;
 	(void)step;
 	return fails(nl, CTXCOUNT_CMD_SESSION_CALIBRATE) ?: -EEXIST;
 }

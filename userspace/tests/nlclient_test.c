@@ -116,18 +116,18 @@ TEST(session_new_flags)
 	nlmsg_free(msg);
 }
 
-TEST(session_calibrate_request)
+/* Module-wide since version 5: the step alone, no session id. */
+TEST(calibrate_request)
 {
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
 	struct nl_msg *msg;
 
-	msg = ctx_nl_build_session_calibrate(FAMILY, 42,
-					     CTXCOUNT_CALIBRATE_STORM_BEGIN);
+	msg = ctx_nl_build_calibrate(FAMILY, CTXCOUNT_CALIBRATE_STORM_BEGIN);
 	ASSERT_NE(NULL, msg);
 	EXPECT_EQ(CTXCOUNT_CMD_SESSION_CALIBRATE,
 		  ((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->cmd);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
-	EXPECT_EQ(42, nla_get_u32(tb[CTXCOUNT_A_SESSION_ID]));
+	EXPECT_EQ(NULL, tb[CTXCOUNT_A_SESSION_ID]);
 	EXPECT_EQ(CTXCOUNT_CALIBRATE_STORM_BEGIN,
 		  nla_get_u32(tb[CTXCOUNT_A_CALIBRATE]));
 	nlmsg_free(msg);

@@ -80,12 +80,17 @@
  *       CTXCOUNT_EVENTS_A_EVENT: NLA_NESTED
  *         CTXCOUNT_EVENT_A_INDEX: NLA_U32
  *         CTXCOUNT_EVENT_A_ERROR: NLA_S32
- *         CTXCOUNT_EVENT_A_FULL: NLA_U64, everything counted while a
- *                                monitored task was on a CPU (what
- *                                perf stat reports); the buckets add
+ *         CTXCOUNT_EVENT_A_FULL: NLA_U64, what perf counted for the
+ *                                event (since version 5 perf's own
+ *                                value: the task events and their
+ *                                children, or the CPU counters, as
+ *                                perf stat reads them); the buckets add
  *                                up to it
- *         CTXCOUNT_EVENT_A_TIME_ENABLED: NLA_U64, ns monitored tasks ran
- *         CTXCOUNT_EVENT_A_TIME_RUNNING: NLA_U64, ns of that the counter ran
+ *         CTXCOUNT_EVENT_A_TIME_ENABLED: NLA_U64, perf's time enabled (ns)
+ *         CTXCOUNT_EVENT_A_TIME_RUNNING: NLA_U64, perf's time running (ns):
+ *                                        less than enabled when perf
+ *                                        multiplexed the counter; scale
+ *                                        as perf stat does
  *         CTXCOUNT_EVENT_A_BUCKETS: NLA_NESTED
  *           one NLA_U64 per context, attribute type = enum ctxcount_bucket
  *         CTXCOUNT_EVENT_A_DIRECT_CPUS: NLA_U32, CPUs on which the counter
@@ -100,6 +105,11 @@
  *                                   they add up to BUCKETS[HARDIRQ]
  *                                   (in a CPU's nest: OUTSIDE and the
  *                                   sources that ran or counted there)
+ *         CTXCOUNT_EVENT_A_EST_STATE: NLA_U32, since version 5: enum
+ *                                     ctxcount_est_state, whether
+ *                                     BUCKETS[IRQ_ENTRY_EST] is applied
+ *         CTXCOUNT_EVENT_A_EST_ERROR: NLA_U64, since version 5: the
+ *                                     estimate's uncertainty (counts)
  *     CTXCOUNT_A_SOURCES: NLA_NESTED, only for a session with
  *                         CTXCOUNT_SESSION_F_IRQ_SOURCES, after
  *                         CTXCOUNT_A_EVENTS: the sources seen so far
@@ -123,7 +133,9 @@
  *                                 "_entry" (e.g. "local_timer")
  *         CTXCOUNT_SOURCE_A_COUNT: NLA_U64, handler runs counted (0 for
  *                                  OUTSIDE, which is no handler)
- *     CTXCOUNT_A_CPU: NLA_NESTED, only with CTXCOUNT_READ_F_PER_CPU: one
+ *     CTXCOUNT_A_CPU: NLA_NESTED, only with CTXCOUNT_READ_F_PER_CPU (since
+ *                     version 5 only for SYSTEM_WIDE sessions: perf
+ *                     has no per-CPU value of a task event): one
  *                     per CPU, in increasing CPU order, after
  *                     CTXCOUNT_A_EVENTS; for each CPU of the session's
  *                     CPU list (every possible CPU without one) that is
@@ -149,21 +161,23 @@
  * *_BEGIN, runs a fixed user-mode loop on the same CPU, sends _END; once
  * with CTXCOUNT_CALIBRATE_QUIET_BEGIN and once with
  * CTXCOUNT_CALIBRATE_STORM_BEGIN (the module fires a timer interrupt at
- * that CPU every few microseconds until _END), the same loop both times
- * (the quiet run may be repeated, the first as a warm-up: the least
- * counts).
- * Kernel mode is measured by the module itself (at the first of these or
- * at START). Results are kept for later sessions with the same events.
- * Only for a session that is not started.
+ * that CPU every few microseconds until _END, for at most 100 ms), the
+ * same loop both times (the quiet run may be repeated, the first as a
+ * warm-up: the least counts). The module counts with counters of its own;
+ * the result holds for every session until the module is unloaded
+ * (CTXCOUNT_FEATURE_EST_USER). Kernel mode is measured by the module
+ * itself when it is loaded (CTXCOUNT_FEATURE_EST_KERNEL).
+ * Since version 5 module-wide, and only for a caller with CAP_PERFMON or
+ * CAP_SYS_ADMIN (sender and socket opener); no session is needed.
  *   request:
- *     CTXCOUNT_A_SESSION_ID: NLA_U32
+ *     CTXCOUNT_A_SESSION_ID: NLA_U32, ignored (before version 5: required)
  *     CTXCOUNT_A_CALIBRATE: NLA_U32, enum ctxcount_calibrate
- *   errors: -EEXIST at a _BEGIN: these events were calibrated already, no
- *   run is needed; -EAGAIN at _END: the caller changed CPU or was
- *   switched out, run it again; -EBUSY: another session is between its
- *   _BEGIN and _END; -EALREADY: the session is started; -EINVAL: _END
- *   without _BEGIN; -ENODEV at a _BEGIN: the session has a CPU list
- *   without the caller's CPU (run it on a listed CPU).
+ *   errors: -EPERM: not privileged; -EEXIST at a _BEGIN: user mode was
+ *   measured already, no run is needed; -EAGAIN at _END: the caller
+ *   changed CPU or was switched out, run it again; -EBUSY: another client
+ *   is between its _BEGIN and _END; -EINVAL: _END without _BEGIN;
+ *   -ENODEV at a _BEGIN: nothing is measured on this CPU's type (no
+ *   counter the estimate applies to).
  *
  * CTXCOUNT_CMD_SESSION_DEL: destroy a session now.
  *   request:
@@ -191,10 +205,12 @@
 /*
  * 3: CTXCOUNT_A_READ_FLAGS (per-CPU totals) and CTXCOUNT_TARGET_A_CPUS.
  * 4: CTXCOUNT_SESSION_F_IRQ_SOURCES and CTXCOUNT_A_MAX_SOURCES.
+ * 5: per-task events (FULL and the times are perf's), CTXCOUNT_EVENT_A_EST_*,
+ *    module-wide privileged CALIBRATE, per-CPU READ for SYSTEM_WIDE only.
  * A client that needs them checks the family's version first: older
  * versions reject the attributes as unknown and the flag as unsupported.
  */
-#define CTXCOUNT_GENL_VERSION	4
+#define CTXCOUNT_GENL_VERSION	5
 
 /* Protocol limits; the module may enforce lower limits of its own. */
 #define CTXCOUNT_MAX_EVENTS	16
@@ -340,6 +356,8 @@ enum ctxcount_event_attr {
 	CTXCOUNT_EVENT_A_PERF_FD,
 	CTXCOUNT_EVENT_A_DIRECT_CPUS,
 	CTXCOUNT_EVENT_A_SOURCES,
+	CTXCOUNT_EVENT_A_EST_STATE,
+	CTXCOUNT_EVENT_A_EST_ERROR,
 	__CTXCOUNT_EVENT_A_LAST
 };
 
@@ -365,9 +383,10 @@ enum ctxcount_event_flag {
  * of CTXCOUNT_BUCKET_TASK: the code every interrupt leaves on the task's
  * side of the counter reads (the architecture's interrupt entry and exit,
  * ftrace's dispatch to the hooks, the reads themselves), per interrupt of
- * each kind as calibrated when the session starts, times the interrupts of
- * that kind the monitored tasks took. Zero with
- * CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE. The buckets still add up to FULL.
+ * each kind as the module measured it, times the interrupts of that kind
+ * the monitored tasks took. Zero with CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE
+ * and where CTXCOUNT_EVENT_A_EST_STATE says it is not applied. The
+ * buckets still add up to FULL.
  */
 enum ctxcount_bucket {
 	CTXCOUNT_BUCKET_UNSPEC,
@@ -472,6 +491,32 @@ enum ctxcount_feature {
 	CTXCOUNT_FEATURE_IRQ_SOURCES	= 1U << 1,
 	/* ... and x86's system vectors (local timer, IPIs) get rows too. */
 	CTXCOUNT_FEATURE_IRQ_VECTORS	= 1U << 2,
+	/* The estimate is measured for kernel mode (at load) for some event. */
+	CTXCOUNT_FEATURE_EST_KERNEL	= 1U << 3,
+	/* ... and for user mode (a privileged CALIBRATE). */
+	CTXCOUNT_FEATURE_EST_USER	= 1U << 4,
+};
+
+/*
+ * CTXCOUNT_EVENT_A_EST_STATE: whether the estimate is applied to an event,
+ * and if not, why. Measured well means: a counter read from its register,
+ * of an event type the module measured at load (instructions, branches,
+ * cycles) whose rounds agreed (cycles of a real CPU do not).
+ */
+enum ctxcount_est_state {
+	CTXCOUNT_EST_UNSPEC,
+	CTXCOUNT_EST_APPLIED,
+	/* CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE */
+	CTXCOUNT_EST_DISABLED,
+	/* It counts no kernel code (exclude_kernel): nothing to move. */
+	CTXCOUNT_EST_NONE_NEEDED,
+	/* Not an event type the module measures, or not on this CPU type. */
+	CTXCOUNT_EST_NOT_MEASURED,
+	/* Measured, but its rounds disagreed (e.g. cycles of a real CPU). */
+	CTXCOUNT_EST_UNSTABLE,
+	/* Read through its driver on some CPU: the model does not hold. */
+	CTXCOUNT_EST_DRIVER_READ,
+	__CTXCOUNT_EST_LAST
 };
 
 #endif /* _UAPI_LINUX_CTXCOUNT_H */
