@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "calibrate.h"
+#include "estnote.h"
 #include "interval.h"
 #include "modcheck.h"
 #include "proof.h"
@@ -315,9 +316,11 @@ static void warn_lost(const struct ctx_runner *r, const struct ctx_nl_reply *rp)
 		fprintf(stderr,
 			"ctxstat: warning: %u CPUs came online without counters; counts are short\n",
 			rp->cpus_lost);
-	if (r->args->verbose)
+	if (r->args->verbose) {
 		fprintf(stderr, "ctxstat: session %u: %llu tasks monitored\n",
 			rp->session_id, (unsigned long long)rp->tasks_seen);
+		ctx_est_notes(stderr, r->events, rp, r->features);
+	}
 }
 
 /* Whether the reply has a count for counter @i; notes why not. */
