@@ -19,6 +19,7 @@
  *    its CPU that never runs softirqs gets none.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -307,8 +308,9 @@ TEST_F_TIMEOUT(attr, user_loop_known_length, 120)
 
 /*
  * The fast path is taken where it can be: where the module reads counters
- * from the PMU's registers (arm64 PMUv3), every online CPU reads a
- * hardware counter that way; software events always go through perf. The
+ * from the PMU's registers (arm64 PMUv3), every online CPU the task ran
+ * on while counted reads a hardware counter that way; software events
+ * always go through perf. The
  * x86 path (rdpmc) cannot run under TCG, which emulates no PMU: a SKIP
  * says so.
  */
@@ -324,7 +326,24 @@ TEST_F_TIMEOUT(attr, direct_counter_reads, 60)
 	/* Perf gives no proof for an event it cannot count: no session then. */
 	int nev = err ? 1 : 2;
 
+	cpu_set_t all, one;
+	int cpu;
+
 	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, ev + 2 - nev, nev, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
+			     NULL));
+	/*
+	 * A task's events are checked on a CPU where it runs while counted
+	 * and an interrupt lands: spin on each CPU through a few ticks.
+	 */
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	for (cpu = 0; cpu < online; cpu++) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+		cst_spin_ms(50);
+	}
+	sched_setaffinity(0, sizeof(all), &all);
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
 	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL, NULL);
 	ASSERT_EQ(nev, r->nev);
@@ -650,6 +669,106 @@ TEST_F_TIMEOUT(attr, softirq_preempted_stays_with_its_task, 300)
 				       self->ev[i].name);
 	}
 	free(rs);
+}
+
+/* For stack_rebuilt_when_hooks_come_on: a long tasklet on CPU 1. */
+struct long_tasklet {
+	int err;
+};
+
+static void *long_tasklet_fn(void *arg)
+{
+	struct long_tasklet *lt = arg;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	/* 80 M instructions of TASKLET from this thread's local_bh_enable() */
+	lt->err = cst_oracle_cmd("softirq 1 40000000");
+	return NULL;
+}
+
+static void spin_fn(void *ms)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	cst_spin_ms((uintptr_t)ms);
+}
+
+/*
+ * The hooks go off while CPU 1 is inside a softirq vector (a long tasklet
+ * of the oracle's): its context stack keeps that vector, as nothing is
+ * kept while they are off. Whoever turns them on next (here a user-mode
+ * calibration's probe, on CPU 0, where one can run; else a START) must
+ * have every CPU rebuild its stack: a process spinning on CPU 1 under a
+ * session started then counts task context, not TASKLET. Before issue 21
+ * the calibration's probe rebuilt its own CPU's stack only, and a START
+ * while it ran rebuilt none.
+ */
+TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
+{
+	static const struct cst_ev clock = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
+	struct cst_res *r = self->res;
+	struct long_tasklet lt = { 0 };
+	struct cst_sock cal;
+	struct cst_child c;
+	uint64_t tasklet;
+	char params[256];
+	cpu_set_t zero;
+	pthread_t th;
+	int err, begun;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs a second CPU");
+	err = cst_oracle_load();
+	if (err)
+		SKIP(return, "oracle module %s: %s", cst_oracle_ko_path(),
+		     strerror(-err));
+	/* A fresh module: user mode not yet measured, so a probe can run. */
+	cst_close(&self->s);
+	cst_current_params(params, sizeof(params));
+	ASSERT_EQ(0, cst_rmmod());
+	ASSERT_EQ(0, cst_insmod(params));
+	ASSERT_EQ(0, cst_open(&self->s));
+	CPU_ZERO(&zero);
+	CPU_SET(0, &zero);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(zero), &zero));
+	/* The hooks on, then off while CPU 1 runs the tasklet. */
+	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, &clock, 1, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
+			     NULL));
+	ASSERT_EQ(0, pthread_create(&th, NULL, long_tasklet_fn, &lt));
+	usleep(100000);
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL,
+			     NULL));
+	pthread_join(th, NULL);
+	ASSERT_EQ(0, lt.err);
+	ASSERT_EQ(0, cst_live_sessions());
+	/* On again, by a probe where user mode is still to be measured. */
+	ASSERT_EQ(0, cst_open(&cal));
+	begun = cst_calibrate_step(&cal, 0, CTXCOUNT_CALIBRATE_QUIET_BEGIN);
+	TH_LOG("calibration's begin: %s", begun ? strerror(-begun) :
+	       "a probe turned the hooks on");
+	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)300));
+	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, &clock, 1, r, NULL));
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
+			     NULL));
+	ASSERT_EQ(0, cst_child_go(&c));
+	ASSERT_EQ(0, cst_child_wait(&c));
+	ASSERT_EQ(0, cst_read(&self->s, r->id, 0, r, NULL));
+	if (!begun)
+		cst_calibrate_step(&cal, 0, CTXCOUNT_CALIBRATE_END);
+	cst_close(&cal);
+	tasklet = r->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_TASKLET];
+	TH_LOG("the spinner on CPU 1: %llu ns counted, %llu of them TASKLET",
+	       (unsigned long long)r->ev[0].full, (unsigned long long)tasklet);
+	EXPECT_LT(100000000ULL, r->ev[0].full);
+	EXPECT_GT(r->ev[0].full / 100, tasklet);
+	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL, NULL);
 }
 
 CST_TEST_MAIN

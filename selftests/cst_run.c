@@ -234,3 +234,10 @@ void cst_loop_fn(void *iters)
 {
 	cst_loop(*(uint64_t *)iters);
 }
+
+void cst_dd_fn(void *arg)
+{
+	execl("/bin/dd", "dd", "if=/dev/zero", "of=/dev/null", "bs=16M",
+	      "count=64", "status=none", (char *)NULL);
+	_exit(127);
+}

@@ -14,6 +14,8 @@
 
 /* cst_loop(*(uint64_t *)iters), for cst_child_fork() and cst_perf_count(). */
 void cst_loop_fn(void *iters);
+/* dd's kernel-mode copies (/dev/zero to /dev/null, 1 GiB), for cst_child_fork(). */
+void cst_dd_fn(void *arg);
 
 struct cst_child {
 	pid_t pid;

@@ -278,6 +278,55 @@ TEST_F_TIMEOUT(hp, system_wide, 240)
 	EXPECT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
 }
 
+/*
+ * After the CPU went down and came back, a READ still settles a CPU that
+ * counts in an IPI there, not from a copy taken while its hooks write.
+ * Before issue 21 the dead CPU's last interval (the stopper's) was dropped
+ * with its sequence count odd: parity inverted for good, READ took the
+ * counting CPU for idle and sent it nothing. Each READ of a started
+ * system-wide session of one event, from another CPU, interrupts the
+ * counting CPU twice: the module's settling IPI and perf's read of the
+ * CPU's counter (perf_event_read_value()); with the parity inverted only
+ * perf's remained.
+ */
+#define HP_READS 10
+
+TEST_F_TIMEOUT(hp, read_interrupts_a_counting_cpu, 240)
+{
+	const char *line = "Function call interrupts";
+	struct spinner sp;
+	long long i0, i1;
+	uint32_t id;
+	int i;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (cst_cpu_interrupts(line, self->cpu) < 0)
+		SKIP(return, "no \"%s\" line in /proc/interrupts", line);
+	ASSERT_EQ(0, cst_new(&self->s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE,
+			     &ev_cpu_clock, 1, self->res, NULL));
+	id = self->res->id;
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+	usleep(100000);
+	ASSERT_EQ(0, cycle_cpu(_metadata, self->cpu, 200));
+	ASSERT_EQ(0, spinner_fork(&sp, self->cpu, 1500));
+	ASSERT_EQ(0, spinner_go(&sp));
+	/* The reader on CPU 0, the spinner on the CPU that came back. */
+	ASSERT_EQ(0, pin(0, 0));
+	usleep(200000);
+	i0 = cst_cpu_interrupts(line, self->cpu);
+	for (i = 0; i < HP_READS; i++)
+		ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_READ, id,
+				     self->res, NULL));
+	i1 = cst_cpu_interrupts(line, self->cpu);
+	spinner_cpu_time(&sp);
+	EXPECT_EQ(0, spinner_reap(&sp));
+	TH_LOG("%d READs: %lld function-call interrupts on cpu%d", HP_READS,
+	       i1 - i0, self->cpu);
+	EXPECT_LE(2 * HP_READS, i1 - i0);
+	EXPECT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
+}
+
 /* A CPU that is offline when the session is created counts once it is up. */
 TEST_F_TIMEOUT(hp, offline_at_creation, 240)
 {
