@@ -784,6 +784,17 @@ static struct {
 	s64 dt[2][CTXCOUNT_MAX_EVENTS], dexc[2][CTX_NR_EXC];
 } ctx_user;
 
+/* Has anything been measured on CPU type @ti. */
+static bool ctx_calib_measured(int ti)
+{
+	unsigned int t;
+
+	for (t = 0; t < CTX_CALIB_NR_TYPES; t++)
+		if (ctx_cputypes[ti].fit[t].measured)
+			return true;
+	return false;
+}
+
 /* The counters of the user-mode runs, on this CPU; under ctx_calib_lock. */
 static int ctx_calib_user_counters(void)
 {
@@ -841,6 +852,9 @@ static bool ctx_calib_user_close(u64 *t1, u64 *e1)
  * @owner: the client (its socket), for ctx_calib_user_abort()
  * @storm: fire the timer at this CPU until ctx_calib_user_end()
  *
+ * Where the module measured nothing for this CPU's type at load (busy
+ * then), kernel mode is measured first.
+ *
  * Context: process context of a privileged client, may sleep.
  * Return: 0; -EEXIST when user mode was measured already (no run is
  * needed), -EBUSY when another client is between its begin and end (for
@@ -850,7 +864,7 @@ static bool ctx_calib_user_close(u64 *t1, u64 *e1)
  */
 int ctx_calib_user_begin(const void *owner, bool storm)
 {
-	int err;
+	int err, ti;
 
 	mutex_lock(&ctx_calib_lock);
 	err = -EEXIST;
@@ -862,6 +876,18 @@ int ctx_calib_user_begin(const void *owner, bool storm)
 		goto out_unlock;
 	if (ctx_user.open)
 		ctx_calib_user_close(NULL, NULL);
+	/*
+	 * Kernel mode first, if the load's measurement failed on this CPU's
+	 * type (the machine was busy then): a privileged request may fire
+	 * the storm again.
+	 */
+	ti = per_cpu(ctx_cpu_calib, raw_smp_processor_id());
+	if (ti >= 0 && !ctx_calib_measured(ti)) {
+		work_on_cpu(raw_smp_processor_id(), ctx_calib_cputype_fn,
+			    &ctx_cputypes[ti]);
+		if (ctx_calib_measured(ti))
+			WRITE_ONCE(ctx_calib_kernel_done, true);
+	}
 	migrate_disable();
 	err = ctx_calib_user_counters();
 	if (!err)
