@@ -280,7 +280,14 @@ static void ctx_open(struct ctx_acct_cpu *ac)
 	ctx_seq_begin(ac);
 	ctx_direct_decide(ac);
 	ctx_fast_update(ac);
-	ctx_restart(ac);
+	/*
+	 * A task resuming the softirq vector it was switched out in
+	 * continues from its last reads: what its events counted since
+	 * (perf's switch-out, its switch back in) was done in that vector.
+	 */
+	if (!ac->carry || ac->carry_task != current)
+		ctx_restart(ac);
+	ac->carry = false;
 	memcpy(ac->exc_in, st->excursions, sizeof(ac->exc_in));
 	memcpy(ac->reads_in, st->exc_reads, sizeof(ac->reads_in));
 	WRITE_ONCE(ac->active, true);
@@ -316,15 +323,24 @@ static void ctx_open_started(struct ctx_acct *a, struct ctx_acct_cpu *ac)
 		ctx_close(ac, CTXCOUNT_BUCKET_TASK);
 }
 
-/* Close the current task's intervals; the last stretch goes to @bucket. */
-static void ctx_close_task(struct ctx_cpu_state *st, unsigned int bucket)
+/*
+ * Close the current task's intervals; the last stretch goes to @bucket.
+ * @carry: the task leaves inside that softirq vector (PREEMPT_RT) and
+ * resumes it later: its intervals will continue from these reads.
+ */
+static void ctx_close_task(struct ctx_cpu_state *st, unsigned int bucket,
+			   bool carry)
 {
 	struct ctx_acct_cpu *ac;
 	struct hlist_node *tmp;
 
-	hlist_for_each_entry_safe(ac, tmp, &st->active, active_node)
-		if (ac->task)
-			ctx_close(ac, bucket);
+	hlist_for_each_entry_safe(ac, tmp, &st->active, active_node) {
+		if (!ac->task)
+			continue;
+		ctx_close(ac, bucket);
+		ac->carry = carry;
+		ac->carry_task = current;
+	}
 }
 
 /**
@@ -342,7 +358,8 @@ void ctx_account_switch(struct task_struct *prev, unsigned int bucket)
 {
 	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
 
-	ctx_close_task(st, bucket);
+	ctx_close_task(st, bucket, bucket >= CTXCOUNT_BUCKET_SOFTIRQ_FIRST &&
+				   bucket <= CTXCOUNT_BUCKET_SOFTIRQ_RCU);
 	st->noresolve = NULL;
 	/* The stack was emptied by the switch: a pending reset is done. */
 	atomic_long_andnot(CTX_WALK_RESET, &st->walk);
@@ -369,6 +386,9 @@ static void ctx_resolve_event(struct hlist_head *stage, struct perf_event *ev,
 	if (ac->found & BIT(tag->index))
 		return;
 	ac->found |= BIT(tag->index);
+	/* Its events changed (a context swap): it cannot continue. */
+	if (ac->slot[tag->index].event != ev)
+		ac->carry = false;
 	ac->slot[tag->index].event = ev;
 }
 
@@ -789,7 +809,7 @@ void ctx_account_drop_current(void)
 	st = this_cpu_ptr(&ctx_cpu_state);
 	if (ctx_cpu_claim()) {
 		st->noresolve = current;
-		ctx_close_task(st, ctx_cpu_context());
+		ctx_close_task(st, ctx_cpu_context(), false);
 		ctx_cpu_release();
 	}
 	local_irq_restore(flags);

@@ -101,6 +101,10 @@ struct ctx_acct_sums {
  * @task: the interval is the current task's (closed at a switch), not a
  *	system-wide session's (open from START to STOP)
  * @found: resolution: bit i: the current task's event i was found
+ * @carry: the task interval was closed with its task inside a softirq
+ *	vector it resumes later (PREEMPT_RT): reopened for that task with
+ *	the same events, it continues from its last reads
+ * @carry_task: that task (compared, never dereferenced)
  * @stage_node: resolution: in the CPU's list of intervals being found
  * @slot: per event, the counter and its last value
  * @slot_end: the end of @slot's events
@@ -133,6 +137,8 @@ struct ctx_acct_cpu {
 	bool active;
 	bool task;
 	u16 found;
+	bool carry;
+	const struct task_struct *carry_task;
 	struct hlist_node stage_node;
 	struct ctx_acct_slot slot[CTXCOUNT_MAX_EVENTS];
 	struct ctx_acct_slot *slot_end;
@@ -331,9 +337,11 @@ static __always_inline void ctx_account_boundary_slow(struct ctx_cpu_state *st,
  * @st: this CPU's state
  * @bucket: the context the counts since the last boundary belong to
  *	(enum ctxcount_bucket < CTX_NR_CONTEXTS, or CTX_SRC)
- * @fast: @st->walk is clear of CTX_WALK_BITS: every interval is read
+ * @fast: @walk is clear of CTX_WALK_BITS: every interval is read
  *	inline, no call
  * @entering: a context is entered (else one is left)
+ * @walk: with @fast, the walk word the caller loaded (another CPU may set
+ *	bits in it since: START), else unused
  *
  * Inline: a call and its frame around the reads would be counted outside
  * the boundary.
@@ -342,7 +350,8 @@ static __always_inline void ctx_account_boundary_slow(struct ctx_cpu_state *st,
  */
 static __always_inline void ctx_account_boundary(struct ctx_cpu_state *st,
 						 unsigned int bucket,
-						 bool fast, bool entering)
+						 bool fast, bool entering,
+						 unsigned long walk)
 {
 	struct ctx_acct_cpu *ac;
 	struct hlist_node *n;
@@ -351,8 +360,7 @@ static __always_inline void ctx_account_boundary(struct ctx_cpu_state *st,
 		ctx_account_boundary_slow(st, bucket, entering);
 		return;
 	}
-	n = (struct hlist_node *)atomic_long_read(&st->walk);
-	for (; n; n = n->next) {
+	for (n = (struct hlist_node *)walk; n; n = n->next) {
 		ac = hlist_entry(n, struct ctx_acct_cpu, active_node);
 		ctx_attribute_fast(ac, bucket);
 	}

@@ -140,14 +140,15 @@ static __always_inline unsigned int ctx_from_user(struct ctx_cpu_state *st,
  * rebuilds the stack if asked to.
  */
 static __always_inline void __ctx_hook_enter(struct ctx_cpu_state *st,
-					     unsigned int bucket, bool fast)
+					     unsigned int bucket, bool fast,
+					     unsigned long walk)
 {
 	if (!__ctx_cpu_claim(st))
 		return;
 	if (!fast && (atomic_long_read(&st->walk) &
 		      (CTX_WALK_RESOLVE | CTX_WALK_RESET)) && !in_nmi())
 		ctx_account_resolve(st);
-	ctx_account_boundary(st, st->top, fast, true);
+	ctx_account_boundary(st, st->top, fast, true, walk);
 	/*
 	 * Only a softirq settles what the last boundary left: a hardirq's
 	 * exit sets it anew, and an NMI nests anywhere, even between a
@@ -175,7 +176,7 @@ static __always_inline void __ctx_hook_exit(struct ctx_cpu_state *st,
 	     (CTX_WALK_RESOLVE | CTX_WALK_RESET)) && !in_nmi())
 		ctx_account_resolve(st);
 	ctx_cpu_pop(st, bucket);
-	ctx_account_boundary(st, bucket, false, false);
+	ctx_account_boundary(st, bucket, false, false, 0);
 	if (ctx_is_softirq(bucket) && !st->depth)
 		st->after = bucket + 1;
 	__ctx_cpu_release(st);
@@ -188,7 +189,8 @@ static __always_inline void __ctx_hook_exit(struct ctx_cpu_state *st,
  * path.
  */
 static __always_inline void ctx_hook_irq_exit(struct ctx_cpu_state *st,
-					      bool fast, unsigned long sp)
+					      bool fast, unsigned long walk,
+					      unsigned long sp)
 {
 	/* Read before the stores below: one per-CPU offset for both. */
 	u32 pending = local_softirq_pending();
@@ -223,7 +225,7 @@ static __always_inline void ctx_hook_irq_exit(struct ctx_cpu_state *st,
 			st->after = CTX_AFTER_MAYBE + kind + CTX_EXC_HARDIRQ;
 		}
 	}
-	ctx_account_boundary(st, CTXCOUNT_BUCKET_HARDIRQ, fast, false);
+	ctx_account_boundary(st, CTXCOUNT_BUCKET_HARDIRQ, fast, false, walk);
 out:
 	__ctx_cpu_release(st);
 }
@@ -272,13 +274,13 @@ void ctx_hook_nmi_exit(void)
 /* The irq callbacks' case with an interval that needs the driver's read. */
 static noinline void ctx_irq_enter_slow(struct ctx_cpu_state *st)
 {
-	__ctx_hook_enter(st, CTXCOUNT_BUCKET_HARDIRQ, false);
+	__ctx_hook_enter(st, CTXCOUNT_BUCKET_HARDIRQ, false, 0);
 }
 
 static noinline void ctx_irq_exit_slow(struct ctx_cpu_state *st,
 				       unsigned long sp)
 {
-	ctx_hook_irq_exit(st, false, sp);
+	ctx_hook_irq_exit(st, false, 0, sp);
 }
 
 /*
@@ -301,14 +303,17 @@ static void ctx_ftrace_irq_enter(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_regs *fregs)
 {
 	struct ctx_cpu_state *st;
+	unsigned long walk;
 
 	if (!ctx_account_live())
 		return;
 	st = this_cpu_ptr(&ctx_cpu_state);
-	if (unlikely(atomic_long_read(&st->walk) & CTX_WALK_BITS))
+	/* One load: START may set bits in it from another CPU meanwhile. */
+	walk = atomic_long_read(&st->walk);
+	if (unlikely(walk & CTX_WALK_BITS))
 		ctx_irq_enter_slow(st);
 	else
-		__ctx_hook_enter(st, CTXCOUNT_BUCKET_HARDIRQ, true);
+		__ctx_hook_enter(st, CTXCOUNT_BUCKET_HARDIRQ, true, walk);
 }
 
 static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
@@ -316,14 +321,16 @@ static void ctx_ftrace_irq_exit(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_regs *fregs)
 {
 	struct ctx_cpu_state *st;
+	unsigned long walk;
 
 	if (!ctx_account_live())
 		return;
 	st = this_cpu_ptr(&ctx_cpu_state);
-	if (unlikely(atomic_long_read(&st->walk) & CTX_WALK_BITS))
+	walk = atomic_long_read(&st->walk);
+	if (unlikely(walk & CTX_WALK_BITS))
 		ctx_irq_exit_slow(st, current_stack_pointer);
 	else
-		ctx_hook_irq_exit(st, true, current_stack_pointer);
+		ctx_hook_irq_exit(st, true, walk, current_stack_pointer);
 }
 
 static struct ftrace_ops ctx_irq_enter_ops = {
@@ -425,7 +432,7 @@ static void ctx_probe_softirq_entry(void *data, unsigned int vec_nr)
 	/* Softirq tracepoints run with interrupts enabled. */
 	local_irq_save(flags);
 	st = this_cpu_ptr(&ctx_cpu_state);
-	__ctx_hook_enter(st, CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr, false);
+	__ctx_hook_enter(st, CTXCOUNT_BUCKET_SOFTIRQ_FIRST + vec_nr, false, 0);
 	local_irq_restore(flags);
 }
 

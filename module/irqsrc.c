@@ -46,7 +46,7 @@ static __always_inline void ctx_src_enter(u32 key, const char *name)
 		return;
 	top = st->top;
 	if (top == CTXCOUNT_BUCKET_HARDIRQ) {
-		ctx_account_boundary(st, CTXCOUNT_BUCKET_HARDIRQ, false, false);
+		ctx_account_boundary(st, CTXCOUNT_BUCKET_HARDIRQ, false, false, 0);
 		ctx_cpu_push_src(st, key, name);
 	} else if (top == CTX_SRC) {
 		/* A window inside another one (a demultiplexed irq). */
