@@ -615,6 +615,32 @@ static long ctx_calib_cputype_fn(void *arg)
 	return 0;
 }
 
+/*
+ * Where hardirqs from user mode reach the exit hook (ctx_irq_from_user(),
+ * where the architecture needs a limit): the storm at a kernel-mode loop
+ * with the hooks on, no counter needed, so that the limit is known on a
+ * machine without a PMU too. Measurements repeat it as they go.
+ */
+static long ctx_calib_depth_fn(void *arg)
+{
+	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+	unsigned long sp = current_stack_pointer;
+	unsigned int fired;
+	u64 t0;
+
+	ctx_account_live_get();
+	fired = READ_ONCE(ctx_calib_fired);
+	t0 = local_clock();
+	ctx_calib_storm_start(&ctx_calib_storm, CTX_CALIB_MAX_NS);
+	while (READ_ONCE(ctx_calib_fired) - fired < CTX_CALIB_FIRES &&
+	       local_clock() - t0 < CTX_CALIB_MAX_NS)
+		ctx_calib_loop(CTX_CALIB_CHUNK);
+	hrtimer_cancel(&ctx_calib_storm.timer);
+	ctx_calib_user_depth(st, sp);
+	ctx_account_live_put();
+	return 0;
+}
+
 /* The type of @cpu, read there. */
 static void ctx_calib_read_type(void *info)
 {
@@ -659,6 +685,7 @@ void ctx_calib_init(void)
 		per_cpu(ctx_cpu_calib, cpu) = i;
 	}
 	cpus_read_unlock();
+	work_on_cpu(raw_smp_processor_id(), ctx_calib_depth_fn, NULL);
 	for (i = 0; i < ctx_nr_cputypes; i++) {
 		ct = &ctx_cputypes[i];
 		for_each_online_cpu(cpu)

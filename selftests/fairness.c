@@ -402,4 +402,58 @@ TEST_F_TIMEOUT(fair, dd_interrupts_are_kernel_mode, 600)
 	}
 }
 
+/* A user-mode loop, pinned, under a session: the excursions by kind. */
+static void spin_run(struct __test_metadata *_metadata, uint64_t *kernel,
+		     uint64_t *user)
+{
+	static const struct cst_ev ev = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
+	struct cst_res *res = calloc(1, sizeof(*res));
+	uint64_t iters = 20000000;
+	struct cst_child c;
+	struct cst_ack ack;
+	struct cst_sock s;
+	int k;
+
+	ASSERT_NE(NULL, res);
+	ASSERT_EQ(0, cst_open(&s));
+	ASSERT_EQ(0, cst_child_fork(&c, cst_loop_fn, &iters));
+	ASSERT_EQ(0, cst_new(&s, c.pid, 0, &ev, 1, res, &ack)) TH_LOG("%s", ack.msg);
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, res->id, NULL,
+			     NULL));
+	ASSERT_EQ(0, cst_child_go(&c));
+	ASSERT_EQ(0, cst_child_wait(&c));
+	ASSERT_EQ(0, cst_read(&s, res->id, 0, res, &ack));
+	*kernel = *user = 0;
+	for (k = CTXCOUNT_EXCURSION_HARDIRQ;
+	     k <= CTXCOUNT_EXCURSION_HARDIRQ_THEN_SOFTIRQ; k++)
+		*kernel += res->exc[k];
+	for (k = CTXCOUNT_EXCURSION_USER_HARDIRQ;
+	     k <= CTXCOUNT_EXCURSION_USER_HARDIRQ_THEN_SOFTIRQ; k++)
+		*user += res->exc[k];
+	cst_close(&s);
+	free(res);
+}
+
+/*
+ * The other side: a loop in user mode takes its hardirqs from user mode.
+ * Before issue 21, x86's stack-depth test had no limit until a kernel-mode
+ * calibration succeeded (never under TCG) and counted every one as from
+ * kernel mode.
+ */
+TEST_F_TIMEOUT(fair, user_loop_interrupts_are_user_mode, 600)
+{
+	uint64_t kernel, user;
+	int i;
+
+	for (i = 0; i < DD_RUNS; i++) {
+		spin_run(_metadata, &kernel, &user);
+		TH_LOG("run %d: hardirqs from kernel mode %llu, from user mode %llu",
+		       i + 1, (unsigned long long)kernel,
+		       (unsigned long long)user);
+		EXPECT_LT(0, user);
+		EXPECT_LE(kernel * 10, kernel + user)
+			TH_LOG("more than 10 %% of a user loop's hardirqs counted as from kernel mode");
+	}
+}
+
 CST_TEST_MAIN
