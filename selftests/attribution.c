@@ -684,8 +684,11 @@ static void *long_tasklet_fn(void *arg)
 	CPU_ZERO(&one);
 	CPU_SET(1, &one);
 	sched_setaffinity(0, sizeof(one), &one);
-	/* 80 M instructions of TASKLET from this thread's local_bh_enable() */
-	lt->err = cst_oracle_cmd("softirq 1 40000000");
+	/*
+	 * 200 M instructions of TASKLET from this thread's local_bh_enable():
+	 * 200 ms of an -icount guest's time, more under TCG without it.
+	 */
+	lt->err = cst_oracle_cmd("softirq 1 100000000");
 	return NULL;
 }
 
@@ -745,7 +748,7 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
 			     NULL));
 	ASSERT_EQ(0, pthread_create(&th, NULL, long_tasklet_fn, &lt));
-	usleep(100000);
+	usleep(20000);
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL,
 			     NULL));
 	pthread_join(th, NULL);
@@ -791,9 +794,13 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	EXPECT_LT(50000000ULL, r->ev[0].full);
 	EXPECT_GT(r->ev[0].full / 100,
 		  r->ev[0].b[CTXCOUNT_BUCKET_SOFTIRQ_TASKLET]);
-	/* Each tick of a CPU that spins takes it out and back (READ's too). */
+	/*
+	 * The ticks take it out of task context and back: a stale stack
+	 * counts none (not all ticks land while it runs: the count is not
+	 * compared with them).
+	 */
 	ASSERT_LT(10, ticks);
-	EXPECT_LE(ticks * 8 / 10, (long long)exc);
+	EXPECT_LE(10, exc);
 	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL, NULL);
 }
 
