@@ -15,6 +15,7 @@
 #include "modcheck.h"
 #include "proof.h"
 #include "runner.h"
+#include "signals.h"
 #include "targetwait.h"
 #include "workload.h"
 
@@ -250,6 +251,9 @@ static int measure(struct ctx_runner *r, struct ctx_workload *w,
 	double t0;
 	int err;
 
+	/* Ctrl-C before the exec: the command never runs. */
+	if (a->cmd && ctx_interrupted())
+		return -EINTR;
 	t0 = now_ns();
 	if (a->cmd) {
 		err = ctx_workload_start(w);
@@ -392,7 +396,7 @@ int ctx_runner_run(struct ctx_runner *r)
 	const struct ctx_args *a = r->args;
 	struct ctx_workload w = { .go_fd = -1, .err_fd = -1 };
 	struct ctx_nl_reply *reply = NULL;
-	bool have_session = false;
+	bool have_session = false, cut_short = false;
 	double elapsed_ns;
 	uint32_t id = 0;
 	int err;
@@ -425,6 +429,8 @@ int ctx_runner_run(struct ctx_runner *r)
 		}
 	}
 	err = measure(r, &w, id, have_session, &elapsed_ns);
+	/* Without a command, Ctrl-C is how -p and -a end: nothing is cut. */
+	cut_short = a->cmd && (err == -EINTR || ctx_interrupted());
 	if (!err && have_session)
 		err = stop_and_read(r, id, reply);
 	if (!err && reply)
@@ -434,6 +440,8 @@ int ctx_runner_run(struct ctx_runner *r)
 		err = ctx_interval_print(r->interval, reply,
 					 a->no_aggr ? &r->pc.cpus : NULL,
 					 r->interval->t0_ns + elapsed_ns);
+	if (!err && cut_short && !r->keep_cut_short)
+		err = -EINTR;
 	if (!err)
 		err = keep(r, reply, elapsed_ns);
 	if (!err && a->no_aggr &&
@@ -447,8 +455,10 @@ out:
 	ctx_workload_kill(&w);
 	if (have_session)
 		ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_DEL, id);
-	if (!err)
+	if (!err) {
 		r->runs_done++;
+		r->cut_short = cut_short;
+	}
 	free(reply);
 	return err;
 }

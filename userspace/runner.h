@@ -38,6 +38,13 @@ struct ctx_runner {
 	int status;		/* workload wait status of the last run */
 	int runs_done;
 	bool exec_failed;	/* the workload could not be executed */
+	/*
+	 * A run with a command during which SIGINT or SIGTERM came was cut
+	 * short: kept only with keep_cut_short (set by the caller: a single
+	 * run, whose counts perf prints), then cut_short says so.
+	 */
+	bool keep_cut_short;
+	bool cut_short;
 	/* -I: set by the caller, the run prints its intervals through it */
 	struct ctx_interval *interval;
 	/* -C's CPUs, -A's rows and values */
@@ -54,7 +61,10 @@ struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 				  struct ctx_event_list *l);
 void ctx_runner_free(struct ctx_runner *r);
 
-/* One run: 0 (runs_done counts it), or -errno after printing why. */
+/*
+ * One run: 0 (runs_done counts it), -EINTR when it was cut short and not
+ * kept (nothing printed), or -errno after printing why.
+ */
 int ctx_runner_run(struct ctx_runner *r);
 
 /* The values of displayed event @i over the runs done. */

@@ -5,6 +5,7 @@
  * --save.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "runner.h"
 #include "targetwait.h"
 #include "save.h"
+#include "signals.h"
 #include "stat.h"
 
 static double timeval_s(const struct timeval *tv)
@@ -114,10 +116,32 @@ static int start_intervals(struct ctx_runner *r, FILE *out,
 	return 0;
 }
 
+/*
+ * What happened to a run that Ctrl-C (or SIGTERM) cut short: run @run
+ * was left out (@dropped), or the single run's counts are printed.
+ */
+static void say_cut_short(const struct ctx_runner *r, int run, bool dropped)
+{
+	const struct ctx_args *a = r->args;
+	const char *sig = ctx_signal_name(ctx_interrupt_signal());
+
+	if (dropped && ctx_max_runs(a) > 1)
+		fprintf(stderr, "ctxstat: run %d of %s%d cut short by %s: left out of the counts%s%s\n",
+			run, a->repeat_until ? "at most " : "", ctx_max_runs(a),
+			sig, a->save ? " and of " : "", a->save ?: "");
+	else if (dropped)
+		fprintf(stderr, "ctxstat: %s before '%s' ran: nothing counted\n",
+			sig, a->cmd[0]);
+	else
+		fprintf(stderr, "ctxstat: '%s' cut short by %s: the counts are of the part that ran%s%s\n",
+			a->cmd[0], sig, a->save ? "; not saved to " : "",
+			a->save ?: "");
+}
+
 static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 		      FILE *out)
 {
-	int i, err = 0, code, watch = ctx_until_event(a, l);
+	int i, err = 0, code, dropped = 0, watch = ctx_until_event(a, l);
 	struct ctx_progress progress;
 	struct ctx_interval iv;
 	struct ctx_runner *r;
@@ -127,29 +151,35 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 	r = ctx_runner_new(a, l);
 	if (!r)
 		return 1;
-	ctx_install_signal_handlers();
+	ctx_signals_install();
 	if (a->interval_ms && start_intervals(r, out, &iv)) {
 		ctx_runner_free(r);
 		return 1;
 	}
+	/* perf prints the counts of a single run that Ctrl-C ended. */
+	r->keep_cut_short = ctx_max_runs(a) == 1;
 	ctx_progress_init(&progress, stderr, "ctxstat", ctx_max_runs(a),
 			  a->repeat_until, a->verbose);
-	for (i = 0; i < ctx_max_runs(a) && !err; i++) {
+	for (i = 0; i < ctx_max_runs(a) && !err && !ctx_interrupted(); i++) {
 		ctx_progress_run(&progress, i + 1, NULL);
 		err = ctx_runner_run(r);
-		/* Ctrl-C ends a repeated series early, as in perf. */
-		if (ctx_interrupted())
+		if (err == -EINTR) {
+			dropped = i + 1;
+			err = 0;
 			break;
+		}
 		if (a->repeat_until && ctx_precise_enough(r, watch))
 			break;
 	}
 	ctx_progress_done(&progress);
+	if (dropped || (r->cut_short && r->runs_done))
+		say_cut_short(r, dropped ?: r->runs_done, dropped);
 	if (r->runs_done)
 		print_series(r, out);
 	if (r->runs_done && a->repeat_until)
 		ctx_print_until(r, watch, "");
 	ctx_print_outliers(r, "");
-	if (r->runs_done && a->save && ctx_save_stat(r) && !err)
+	if (r->runs_done && a->save && !r->cut_short && ctx_save_stat(r) && !err)
 		err = -EIO;
 	code = ctx_runner_exit_code(r, err);
 	if (r->interval)
@@ -230,5 +260,6 @@ int ctx_stat_main(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 	code = run_series(&args, &events, out);
 	if (out != stderr)
 		fclose(out);
+	ctx_signals_reraise();
 	return code;
 }
