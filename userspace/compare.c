@@ -57,15 +57,20 @@ static int compare_table(const struct ctx_runner *ra,
 	return 0;
 }
 
-/* A command that fails makes every number meaningless: stop and say so. */
-static int check_status(const struct ctx_runner *r, const char *who)
+/*
+ * A command that fails makes every number meaningless: stop and say so
+ * (run @i, 0-based, of the ABBA series).
+ */
+static int check_status(const struct ctx_runner *r, int i)
 {
 	int code = ctx_exit_code(r->status);
+	char what[64];
 
 	if (!code)
 		return 0;
-	fprintf(stderr, "ctxstat: command %s ('%s') exited with status %d; comparison stopped\n",
-		who, r->args->cmd[0], code);
+	ctx_status_text(r->status, what, sizeof(what));
+	fprintf(stderr, "ctxstat: run %d (%s): '%s' %s; comparison stopped\n",
+		i + 1, ctx_abba_is_b(i) ? "B" : "A", r->args->cmd[0], what);
 	return code;
 }
 
@@ -120,7 +125,7 @@ static int run_compare(const struct ctx_args *args,
 			break;
 		}
 		if (!err)
-			code = check_status(r, is_b ? "B" : "A");
+			code = check_status(r, i);
 		if (args->repeat_until && precise_enough(ra, rb, watch))
 			break;
 	}

@@ -123,6 +123,18 @@ static void each_sample(struct ctx_counter_values *c,
 		fn(&c->src[i]);
 }
 
+void ctx_counter_remove(struct ctx_counter_values *c, int i)
+{
+	struct ctx_sample *s[NR_SAMPLES];
+	int j;
+
+	samples_of(c, s);
+	for (j = 0; j < NR_SAMPLES; j++)
+		ctx_sample_remove(s[j], i);
+	for (j = 0; j < c->nr_src; j++)
+		ctx_sample_remove(&c->src[j], i);
+}
+
 void ctx_counter_free(struct ctx_counter_values *c)
 {
 	each_sample(c, ctx_sample_free);

@@ -54,6 +54,8 @@ int ctx_counter_reserve_src(struct ctx_counter_values *c, int nr_src, int n);
 int ctx_counter_add(struct ctx_counter_values *c,
 		    const struct ctx_counter_reading *rd);
 void ctx_counter_free(struct ctx_counter_values *c);
+/* Remove run @i's values from every sample of @c. */
+void ctx_counter_remove(struct ctx_counter_values *c, int i);
 /* No runs, the room kept (-I reuses one set of samples per interval). */
 void ctx_counter_clear(struct ctx_counter_values *c);
 

@@ -343,13 +343,17 @@ static bool counted(struct ctx_runner *r, const struct ctx_nl_reply *rp, int i)
  * one value per run kept: room first, then values.
  */
 static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp,
-		double elapsed_ns)
+		double elapsed_ns, bool cut_short)
 {
+	int i, n = r->runs_done + 1, code = ctx_exit_code(r->status);
+	bool *failed = realloc(r->failed, n * sizeof(*failed));
 	uint64_t rows[CTX_SOURCE_ROWS];
 	const struct ctx_nl_event_val *v;
 	struct ctx_counter_reading rd;
-	int i, n = r->runs_done + 1;
 
+	if (!failed)
+		goto oom;
+	r->failed = failed;
 	if (ctx_sample_reserve(&r->elapsed_ns, n))
 		goto oom;
 	for (i = 0; rp && i < r->events->nr_counters; i++)
@@ -358,6 +362,12 @@ static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp,
 		     ctx_counter_reserve_src(&r->counters[i], r->sources.nr, n)))
 			goto oom;
 	ctx_sample_add(&r->elapsed_ns, elapsed_ns);
+	/* killed by Ctrl-C is not a failure of the command */
+	r->failed[n - 1] = r->args->cmd && !cut_short && code;
+	if (r->failed[n - 1]) {
+		r->runs_failed++;
+		r->fail_code = code;
+	}
 	for (i = 0; rp && i < r->events->nr_counters; i++) {
 		v = &rp->ev[i];
 		if (!counted(r, rp, i))
@@ -443,7 +453,7 @@ int ctx_runner_run(struct ctx_runner *r)
 	if (!err && cut_short && !r->keep_cut_short)
 		err = -EINTR;
 	if (!err)
-		err = keep(r, reply, elapsed_ns);
+		err = keep(r, reply, elapsed_ns, cut_short);
 	if (!err && a->no_aggr &&
 	    ctx_percpu_keep(&r->pc, r->events->nr_counters, r->counters,
 			    sources_of(r))) {
@@ -463,6 +473,27 @@ out:
 	return err;
 }
 
+void ctx_runner_drop_failed(struct ctx_runner *r)
+{
+	int k, i;
+
+	if (r->runs_failed == r->runs_done)
+		return;
+	for (k = r->runs_done - 1; k >= 0; k--) {
+		if (!r->failed[k])
+			continue;
+		/* a counter that missed a run shows its error, not values */
+		for (i = 0; i < r->events->nr_counters; i++)
+			if (r->counters[i].full.n == r->runs_done)
+				ctx_counter_remove(&r->counters[i], k);
+		ctx_sample_remove(&r->elapsed_ns, k);
+		memmove(&r->failed[k], &r->failed[k + 1],
+			(r->runs_done - k - 1) * sizeof(*r->failed));
+		r->runs_done--;
+		r->runs_failed--;
+	}
+}
+
 const struct ctx_sample *ctx_runner_values(const struct ctx_runner *r, int i)
 {
 	return ctx_event_values(&r->events->ev[i], r->counters);
@@ -476,7 +507,7 @@ int ctx_runner_exit_code(const struct ctx_runner *r, int err)
 	 */
 	if (err)
 		return r->exec_failed && err == -ENOENT ? 127 : 1;
-	return r->args->cmd ? ctx_exit_code(r->status) : 0;
+	return r->args->cmd ? r->fail_code : 0;
 }
 
 struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
@@ -511,5 +542,6 @@ void ctx_runner_free(struct ctx_runner *r)
 		ctx_counter_free(&r->counters[i]);
 	ctx_percpu_free(&r->pc);
 	ctx_sample_free(&r->elapsed_ns);
+	free(r->failed);
 	free(r);
 }

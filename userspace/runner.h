@@ -37,6 +37,13 @@ struct ctx_runner {
 	struct rusage rusage;	/* the workload's, last run */
 	int status;		/* workload wait status of the last run */
 	int runs_done;
+	/*
+	 * Runs whose command exited non-zero or was killed (never one cut
+	 * short): failed[k] for run k kept, how many, the last one's exit code.
+	 */
+	bool *failed;
+	int runs_failed;
+	int fail_code;
 	bool exec_failed;	/* the workload could not be executed */
 	/*
 	 * A run with a command during which SIGINT or SIGTERM came was cut
@@ -67,13 +74,19 @@ void ctx_runner_free(struct ctx_runner *r);
  */
 int ctx_runner_run(struct ctx_runner *r);
 
+/*
+ * Leave the failed runs out of every kept value (when others succeeded:
+ * a command that fails every time still has its counts printed).
+ */
+void ctx_runner_drop_failed(struct ctx_runner *r);
+
 /* The values of displayed event @i over the runs done. */
 const struct ctx_sample *ctx_runner_values(const struct ctx_runner *r, int i);
 
 /*
  * ctxstat's exit code after the runs, @err the failure that ended them
  * (0: none): 127 for a command that does not exist, 1 for a counting
- * failure, else the command's own (0 without a command).
+ * failure, else the last failed run's (0 without a command or failure).
  */
 int ctx_runner_exit_code(const struct ctx_runner *r, int err);
 

@@ -16,6 +16,7 @@
 #include "repeat.h"
 #include "runner.h"
 #include "targetwait.h"
+#include "workload.h"
 #include "save.h"
 #include "signals.h"
 #include "stat.h"
@@ -116,6 +117,18 @@ static int start_intervals(struct ctx_runner *r, FILE *out,
 	return 0;
 }
 
+/* "run 2 of 3: " with several runs, "" with one. */
+static const char *run_label(const struct ctx_args *a, int run)
+{
+	static char buf[48];
+
+	buf[0] = '\0';
+	if (ctx_max_runs(a) > 1)
+		snprintf(buf, sizeof(buf), "run %d of %s%d: ", run,
+			 a->repeat_until ? "at most " : "", ctx_max_runs(a));
+	return buf;
+}
+
 /*
  * What happened to a run that Ctrl-C (or SIGTERM) cut short: run @run
  * was left out (@dropped), or the single run's counts are printed.
@@ -126,8 +139,8 @@ static void say_cut_short(const struct ctx_runner *r, int run, bool dropped)
 	const char *sig = ctx_signal_name(ctx_interrupt_signal());
 
 	if (dropped && ctx_max_runs(a) > 1)
-		fprintf(stderr, "ctxstat: run %d of %s%d cut short by %s: left out of the counts%s%s\n",
-			run, a->repeat_until ? "at most " : "", ctx_max_runs(a),
+		fprintf(stderr, "ctxstat: %.*s cut short by %s: left out of the counts%s%s\n",
+			(int)strlen(run_label(a, run)) - 2, run_label(a, run),
 			sig, a->save ? " and of " : "", a->save ?: "");
 	else if (dropped)
 		fprintf(stderr, "ctxstat: %s before '%s' ran: nothing counted\n",
@@ -136,6 +149,37 @@ static void say_cut_short(const struct ctx_runner *r, int run, bool dropped)
 		fprintf(stderr, "ctxstat: '%s' cut short by %s: the counts are of the part that ran%s%s\n",
 			a->cmd[0], sig, a->save ? "; not saved to " : "",
 			a->save ?: "");
+}
+
+/* A run whose command failed, named as it ends. */
+static void say_failed(const struct ctx_runner *r, int run)
+{
+	char what[64];
+
+	ctx_status_text(r->status, what, sizeof(what));
+	fprintf(stderr, "ctxstat: %s'%s' %s\n", run_label(r->args, run),
+		r->args->cmd[0], what);
+}
+
+/*
+ * After several runs: how many failed; left out of the counts when
+ * others succeeded (a command that always fails keeps its counts).
+ */
+static void drop_failed(struct ctx_runner *r)
+{
+	const struct ctx_args *a = r->args;
+
+	if (!r->runs_failed || r->runs_done < 2)
+		return;
+	if (r->runs_failed == r->runs_done) {
+		fprintf(stderr, "ctxstat: all %d runs failed: the counts are theirs\n",
+			r->runs_done);
+		return;
+	}
+	fprintf(stderr, "ctxstat: %d of %d runs failed: left out of the counts%s%s\n",
+		r->runs_failed, r->runs_done, a->save ? " and of " : "",
+		a->save ?: "");
+	ctx_runner_drop_failed(r);
 }
 
 static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
@@ -168,12 +212,17 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 			err = 0;
 			break;
 		}
+		if (!err && r->failed[r->runs_done - 1]) {
+			ctx_progress_done(&progress);
+			say_failed(r, i + 1);
+		}
 		if (a->repeat_until && ctx_precise_enough(r, watch))
 			break;
 	}
 	ctx_progress_done(&progress);
 	if (dropped || (r->cut_short && r->runs_done))
 		say_cut_short(r, dropped ?: r->runs_done, dropped);
+	drop_failed(r);
 	if (r->runs_done)
 		print_series(r, out);
 	if (r->runs_done && a->repeat_until)
