@@ -20,7 +20,7 @@
 enum {
 	OPT_BREAKDOWN = 256, OPT_LIST, OPT_REPEAT_UNTIL, OPT_REPEAT_EVENT,
 	OPT_SAVE, OPT_NAME, OPT_LABEL, OPT_NO_NOISE_CHECK, OPT_NO_IRQ_ESTIMATE,
-	OPT_SUMMARY, OPT_IRQ_SOURCES,
+	OPT_SUMMARY, OPT_IRQ_SOURCES, OPT_APPEND,
 };
 
 static const struct option long_options[] = {
@@ -31,6 +31,7 @@ static const struct option long_options[] = {
 	{ "json",		no_argument,		NULL, 'j' },
 	{ "json-output",	no_argument,		NULL, 'j' },
 	{ "output",		required_argument,	NULL, 'o' },
+	{ "append",		no_argument,		NULL, OPT_APPEND },
 	{ "pid",		required_argument,	NULL, 'p' },
 	{ "all-cpus",		no_argument,		NULL, 'a' },
 	{ "cpu",		required_argument,	NULL, 'C' },
@@ -69,7 +70,9 @@ void ctx_args_usage(FILE *f)
 "    -x, --field-separator <sep>\n"
 "                          CSV output with this separator (perf's fields)\n"
 "    -j, --json            JSON output, one object per line\n"
-"    -o, --output <file>   write the counts to <file> instead of stderr\n"
+"    -o, --output <file>   write the counts to <file> instead of stderr, after\n"
+"                          perf's '# started on <date>' line\n"
+"        --append          append to the -o file instead of replacing it\n"
 "    -p, --pid <pid>       count an existing process (and children it forks)\n"
 "                          until it exits or Ctrl-C, or while <command> runs\n"
 "    -a, --all-cpus        count every task (system wide); needs CAP_PERFMON\n"
@@ -171,6 +174,7 @@ void ctx_args_compare_usage(FILE *f)
 "                          separate, A runs, B runs, A sd, B sd, B/A, B/A\n"
 "                          CI low, B/A CI high, p (Holm); clocks in msec\n"
 "    -o, --output <file>   write the comparison to <file> instead of stdout\n"
+"        --append          append to the -o file instead of replacing it\n"
 "        --save <file.json>\n"
 "                          save every run of A and B (for ctxstat report)\n"
 "        --name <name>     benchmark name in the saved file\n"
@@ -279,6 +283,9 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case 'o':
 		a->output = arg;
+		return 0;
+	case OPT_APPEND:
+		a->append = true;
 		return 0;
 	case 'p':
 		if (parse_positive(arg, INT_MAX, &v))

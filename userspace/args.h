@@ -21,6 +21,7 @@ struct ctx_args {
 	const char *field_sep;	/* non-NULL: CSV output with this separator */
 	bool json;
 	const char *output;	/* file name, NULL for stderr */
+	bool append;		/* --append to -o's file */
 	pid_t pid;		/* 0: none */
 	bool system_wide;	/* -a, or implied by -C */
 	bool all_cpus;		/* -a itself */

@@ -12,6 +12,7 @@
 #include "abprint.h"
 #include "compare.h"
 #include "noise.h"
+#include "outfile.h"
 #include "progress.h"
 #include "repeat.h"
 #include "runner.h"
@@ -173,8 +174,9 @@ int ctx_compare_main(int argc, char **argv)
 	if (code)
 		return code;
 	code = run_compare(&args, &events, out);
-	if (out != stdout)
-		fclose(out);
+	if (ctx_outfile_close(out, ctx_stat_output(&args), "ctxstat compare") &&
+	    !code)
+		code = 1;
 	ctx_signals_reraise();
 	return code;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "args.h"
+#include "outfile.h"
 #include "report.h"
 #include "restable.h"
 
@@ -90,8 +91,7 @@ int ctx_report_main(int argc, char **argv)
 		ctx_results_free(&set);
 		return 1;
 	}
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "ctxstat report: cannot open %s: %m\n", output);
+	if (output && !(out = ctx_outfile_open(output, false, false))) {
 		ctx_results_free(&set);
 		return 1;
 	}
@@ -99,8 +99,8 @@ int ctx_report_main(int argc, char **argv)
 		fprintf(stderr, "ctxstat report: the files hold no results\n");
 		ret = 1;
 	}
-	if (out != stdout)
-		fclose(out);
+	if (ctx_outfile_close(out, output, "ctxstat report"))
+		ret = 1;
 	ctx_results_free(&set);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "noise.h"
+#include "outfile.h"
 #include "output.h"
 #include "progress.h"
 #include "repeat.h"
@@ -256,6 +257,11 @@ bad:
 	return -1;
 }
 
+const char *ctx_stat_output(const struct ctx_args *a)
+{
+	return a->output && strcmp(a->output, "-") ? a->output : NULL;
+}
+
 int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
 		     FILE *dflt, FILE **out)
 {
@@ -269,13 +275,11 @@ int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
 	if (a->save && ctx_save_check(a->save))
 		return 1;
 	*out = dflt;
-	if (a->output) {
-		*out = fopen(a->output, "w");
-		if (!*out) {
-			fprintf(stderr, "ctxstat: cannot open %s: %s\n",
-				a->output, strerror(errno));
+	/* perf: "-" is the default stream, without the started-on line */
+	if (ctx_stat_output(a)) {
+		*out = ctx_outfile_open(a->output, a->append, !a->compare);
+		if (!*out)
 			return 1;
-		}
 	}
 	return 0;
 }
@@ -307,8 +311,8 @@ int ctx_stat_main(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 	if (code)
 		return code;
 	code = run_series(&args, &events, out);
-	if (out != stderr)
-		fclose(out);
+	if (ctx_outfile_close(out, ctx_stat_output(&args), "ctxstat") && !code)
+		code = 1;
 	ctx_signals_reraise();
 	return code;
 }
