@@ -13,10 +13,21 @@
 /* Exit status for a bad command line; perf uses 129 as well. */
 #define CTX_EXIT_USAGE 129
 
+/* perf's aggregation modes that ctxstat has (perf's AGGR_*) */
+enum ctx_aggr {
+	CTX_AGGR_GLOBAL,	/* the default: one row per event */
+	CTX_AGGR_NONE,		/* -A: per CPU */
+	CTX_AGGR_CORE,		/* --per-core */
+	CTX_AGGR_DIE,		/* --per-die */
+	CTX_AGGR_SOCKET,	/* --per-socket */
+	CTX_AGGR_NODE,		/* --per-node */
+};
+
 struct ctx_args {
 	const char *event_specs[CTX_ARGS_MAX_EVENT_SPECS];
 	int nr_event_specs;
 	int repeat;
+	bool forever;		/* -r 0: run and print until Ctrl-C */
 	bool null_run;
 	const char *field_sep;	/* non-NULL: CSV output with this separator */
 	bool json;
@@ -24,9 +35,11 @@ struct ctx_args {
 	bool append;		/* --append to -o's file */
 	pid_t pid;		/* 0: none */
 	bool system_wide;	/* -a, or implied by -C */
-	bool all_cpus;		/* -a itself */
+	bool all_cpus;		/* -a itself, or implied (no command, no -p) */
+	bool implied_all;	/* no command and no target: perf's -a */
 	const char *cpu_list;	/* -C: "0,2-3", syntax checked; NULL: all */
-	bool no_aggr;		/* -A: a row per CPU */
+	bool no_aggr;		/* per-CPU READs: -A or a --per-* mode */
+	enum ctx_aggr aggr;	/* how the CPUs' rows are printed */
 	int verbose;
 	bool breakdown;
 	bool help;
@@ -44,11 +57,24 @@ struct ctx_args {
 	bool irq_sources;	/* --irq-sources: hardirq rows per source */
 	unsigned int max_sources;	/* --irq-sources=N, 0: the module's */
 	unsigned int interval_ms;	/* -I: print every this many ms, 0 off */
+	int interval_count;	/* --interval-count: that many, 0 no limit */
 	bool summary;		/* --summary: the total after the intervals */
+	bool no_csv_summary;	/* --no-csv-summary: no "summary" field */
+	int big_num;		/* -B 1, --no-big-num 0, -1 unset */
+	bool no_inherit;	/* -i: children are not counted */
+	bool sync;		/* -S: sync() before each run */
+	bool quiet;		/* --quiet: no counts printed */
+	bool no_twins;		/* --no-twins: perf's default rows exactly */
+	bool perf_only;		/* the error is a perf option ctxstat lacks */
 	bool compare;		/* ctxstat compare */
 	char **cmd_b;		/* compare: command B, NULL-terminated */
 	int cmd_b_argc;
 };
+
+/* -r at most; -p at most (the kernel's PID_MAX_LIMIT); -I at most (a day) */
+#define CTX_MAX_RUNS		100000
+#define CTX_PID_MAX		4194304
+#define CTX_INTERVAL_MAX_MS	86400000
 
 /* Runs without -r: per side for compare, the maximum for --repeat-until. */
 #define CTX_COMPARE_DEFAULT_RUNS	10
@@ -58,6 +84,13 @@ struct ctx_args {
 
 /* --repeat-until never stops before this many runs. */
 #define CTX_REPEAT_UNTIL_MIN_RUNS	3
+
+/*
+ * Read argv's options into @a, as they are (args.c); ctx_args_parse()
+ * also checks how they combine (argcheck.c). Same return convention.
+ */
+int ctx_args_read(struct ctx_args *a, int argc, char **argv,
+		  char *err, size_t errlen);
 
 /*
  * Parse argv into @a. Returns 0, or -1 for a usage error with a message
@@ -73,6 +106,9 @@ int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
  */
 int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 			   char *err, size_t errlen);
+
+/* "-A", "--per-core", ...: the option of an aggregation mode. */
+const char *ctx_aggr_option(enum ctx_aggr mode);
 
 void ctx_args_usage(FILE *f);
 void ctx_args_compare_usage(FILE *f);

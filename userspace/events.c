@@ -260,13 +260,29 @@ int ctx_events_add(struct ctx_event_list *l, const char *specs,
 	return ret;
 }
 
-int ctx_events_add_defaults(struct ctx_event_list *l, char *err, size_t errlen)
+int ctx_events_add_defaults(struct ctx_event_list *l, bool system_wide,
+			    bool twins, char *err, size_t errlen)
 {
-	return ctx_events_add(l,
-		"task-clock,task-clock:t,context-switches,cpu-migrations,"
-		"page-faults,cycles,cycles:t,instructions,instructions:t,"
-		"branches,branches:t,branch-misses,branch-misses:t",
-		err, errlen);
+	/* twin: interrupts inflate it (software counts of the task do not) */
+	static const struct { const char *name; bool twin; } dflt[] = {
+		{ "task-clock", true }, { "context-switches", false },
+		{ "cpu-migrations", false }, { "page-faults", false },
+		{ "cycles", true }, { "instructions", true },
+		{ "branches", true }, { "branch-misses", true },
+	};
+	char spec[CTX_EVENT_NAME_MAX];
+	const char *name;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dflt); i++) {
+		name = !i && system_wide ? "cpu-clock" : dflt[i].name;
+		if (add_one(l, name, err, errlen))
+			return -1;
+		snprintf(spec, sizeof(spec), "%s:t", name);
+		if (twins && dflt[i].twin && add_one(l, spec, err, errlen))
+			return -1;
+	}
+	return 0;
 }
 
 static size_t min3(size_t a, size_t b, size_t c)

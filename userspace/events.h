@@ -47,8 +47,13 @@ int ctx_event_parse(const char *spec, struct ctx_event *ev,
 int ctx_events_add(struct ctx_event_list *l, const char *specs,
 		   char *err, size_t errlen);
 
-/* perf stat's default events, with :t twins where interrupts inflate. */
-int ctx_events_add_defaults(struct ctx_event_list *l, char *err, size_t errlen);
+/*
+ * perf stat's default events (cpu-clock instead of task-clock
+ * @system_wide, as perf 6.1), with @twins a :t twin beside those that
+ * interrupts inflate.
+ */
+int ctx_events_add_defaults(struct ctx_event_list *l, bool system_wide,
+			    bool twins, char *err, size_t errlen);
 
 /* The closest known event name to @name, or NULL if none is close. */
 const char *ctx_event_suggest(const char *name);

@@ -295,6 +295,8 @@ void ctx_output_series(const struct ctx_output_opts *o,
 	bool here;
 	int i;
 
+	if (o->quiet)
+		return;
 	/* CSV and JSON are for programs; perf's table groups per locale. */
 	if (o->format != CTX_OUTPUT_STD)
 		old = uselocale(ctx_c_locale());

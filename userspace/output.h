@@ -72,6 +72,12 @@ struct ctx_output_opts {
 	bool interval_header;
 	/* --summary after the intervals: CSV rows begin with "summary". */
 	bool summary;
+	/* --no-csv-summary: CSV --summary rows without that first field */
+	bool no_csv_summary;
+	/* --no-big-num: no thousands grouped (perf's -B is the default) */
+	bool no_big_num;
+	/* --quiet: print nothing */
+	bool quiet;
 	/* Standard rows without trailing blanks (a terminal: no wrapping). */
 	bool trim;
 };

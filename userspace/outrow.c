@@ -103,7 +103,7 @@ static void print_row_prefix(const struct ctx_printer *p)
 	case CTX_OUTPUT_CSV:
 		if (o->interval)
 			fprintf(o->f, "%6lu.%09lu%s", s, ns, o->sep);
-		else if (o->summary)
+		else if (o->summary && !o->no_csv_summary)
 			fprintf(o->f, "%*s%s", SUMMARY_LEN, "summary", o->sep);
 		if (p->cpu >= 0)
 			fprintf(o->f, "CPU%d%s", p->cpu, o->sep);
@@ -127,8 +127,12 @@ static void print_std_row(const struct ctx_printer *p, const struct ctx_row *row
 
 	if (row_ok(row)) {
 		/* %' groups thousands per LC_NUMERIC, as perf's big_num. */
-		fprintf(f, scale != 1.0 ? "%'*.2f " : "%'*.0f ", COUNTS_LEN,
-			ctx_sample_mean(row->val) * scale);
+		if (!p->o->no_big_num)
+			fprintf(f, scale != 1.0 ? "%'*.2f " : "%'*.0f ",
+				COUNTS_LEN, ctx_sample_mean(row->val) * scale);
+		else
+			fprintf(f, scale != 1.0 ? "%*.2f " : "%*.0f ",
+				COUNTS_LEN, ctx_sample_mean(row->val) * scale);
 		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
 		fprintf(f, "%-*s", EVNAME_LEN, row->name);
 		print_std_metric(f, &row->metric);

@@ -43,6 +43,8 @@ int ctx_report_main(int argc, char **argv)
 		{ "markdown",		no_argument,		NULL, 'm' },
 		{ "output",		required_argument,	NULL, 'o' },
 		{ "help",		no_argument,		NULL, 'h' },
+		/* perf stat report's, named as such */
+		{ "input",		required_argument,	NULL, 'i' },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum ctx_table_format fmt = CTX_TABLE_TEXT;
@@ -54,8 +56,11 @@ int ctx_report_main(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:x:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:x:o:hi:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'i':
+			fprintf(stderr, "ctxstat report: perf stat report (-i, reading perf stat record's data) is not supported by ctxstat: ctxstat report tabulates files saved with --save\n");
+			return CTX_EXIT_USAGE;
 		case 'x':
 			if (!*optarg)
 				return report_usage_error("empty field separator");

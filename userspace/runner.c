@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "calibrate.h"
 #include "interval.h"
@@ -68,10 +69,12 @@ static void session_target(const struct ctx_runner *r, pid_t pid,
 		return;
 	}
 	target->pid = pid;
-	target->flags = CTXCOUNT_TARGET_F_INHERIT;
+	/* -i: perf's no_inherit, the forked tasks are not counted */
+	target->flags = r->args->no_inherit ? 0 : CTXCOUNT_TARGET_F_INHERIT;
 	if (r->args->cmd && !r->args->pid)
 		target->flags |= CTXCOUNT_TARGET_F_ENABLE_ON_EXEC;
-	*pt = (struct ctx_proof_target){ .pid = pid, .cpu = -1, .inherit = true };
+	*pt = (struct ctx_proof_target){ .pid = pid, .cpu = -1,
+					 .inherit = !r->args->no_inherit };
 }
 
 /*
@@ -277,7 +280,7 @@ static int measure(struct ctx_runner *r, struct ctx_workload *w,
 			fprintf(stderr, "ctxstat: wait: %s\n", strerror(-err));
 			return err;
 		}
-	} else {
+	} else if (!r->interval || !ctx_interval_done(r->interval)) {
 		ctx_target_wait_open(&tw, pid, false);
 		ctx_target_wait_until(&tw, -1);
 		ctx_target_wait_close(&tw);
@@ -413,6 +416,8 @@ int ctx_runner_run(struct ctx_runner *r)
 
 	if (!a->null_run && !(reply = calloc(1, sizeof(*reply))))
 		return -ENOMEM;
+	if (a->sync)
+		sync();
 	if (a->cmd) {
 		err = ctx_workload_prepare(&w, a->cmd);
 		if (err) {
@@ -446,7 +451,7 @@ int ctx_runner_run(struct ctx_runner *r)
 	if (!err && reply)
 		reply_by_counter(r, reply, &r->pc.cpus);
 	/* The last interval: from the last READ to the end. */
-	if (!err && r->interval)
+	if (!err && r->interval && !ctx_interval_done(r->interval))
 		err = ctx_interval_print(r->interval, reply,
 					 a->no_aggr ? &r->pc.cpus : NULL,
 					 r->interval->t0_ns + elapsed_ns);
@@ -471,6 +476,16 @@ out:
 	}
 	free(reply);
 	return err;
+}
+
+void ctx_runner_clear(struct ctx_runner *r)
+{
+	int i;
+
+	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
+		ctx_counter_clear(&r->counters[i]);
+	ctx_sample_clear(&r->elapsed_ns);
+	r->runs_done = r->runs_failed = 0;
 }
 
 void ctx_runner_drop_failed(struct ctx_runner *r)

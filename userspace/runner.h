@@ -74,6 +74,9 @@ void ctx_runner_free(struct ctx_runner *r);
  */
 int ctx_runner_run(struct ctx_runner *r);
 
+/* Forget the runs kept so far (-r 0 prints each and starts anew). */
+void ctx_runner_clear(struct ctx_runner *r);
+
 /*
  * Leave the failed runs out of every kept value (when others succeeded:
  * a command that fails every time still has its counts printed).

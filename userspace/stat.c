@@ -63,6 +63,9 @@ static void output_of(const struct ctx_runner *r, FILE *out,
 		.breakdown = a->breakdown,
 		.verbose = a->verbose,
 		.summary = a->summary,
+		.no_csv_summary = a->no_csv_summary,
+		.no_big_num = !a->big_num,
+		.quiet = a->quiet,
 		.trim = isatty(fileno(out)),
 	};
 	*s = (struct ctx_series){
@@ -72,7 +75,9 @@ static void output_of(const struct ctx_runner *r, FILE *out,
 		.null_run = a->null_run,
 		.elapsed_ns = &r->elapsed_ns,
 		/* user/sys are the command's: meaningless when it is not the target */
-		.show_rusage = a->cmd && !a->pid && r->runs_done == 1,
+		/* perf: one run, no -p/-a/-C: the command's own times */
+		.show_rusage = a->cmd && !a->pid && !a->system_wide &&
+			       r->runs_done == 1,
 		.user_s = timeval_s(&r->rusage.ru_utime),
 		.sys_s = timeval_s(&r->rusage.ru_stime),
 		.target = a->system_wide ? CTX_TARGET_SYSTEM_WIDE :
@@ -110,7 +115,8 @@ static int start_intervals(struct ctx_runner *r, FILE *out,
 
 	output_of(r, out, &o, &s);
 	if (ctx_interval_init(iv, &o, &s, r->args->interval_ms,
-			      r->args->no_aggr ? r->pc.cpus.cap : 0)) {
+			      r->args->no_aggr ? r->pc.cpus.cap : 0,
+			      r->args->interval_count)) {
 		fprintf(stderr, "ctxstat: out of memory\n");
 		return -ENOMEM;
 	}
@@ -124,7 +130,9 @@ static const char *run_label(const struct ctx_args *a, int run)
 	static char buf[48];
 
 	buf[0] = '\0';
-	if (ctx_max_runs(a) > 1)
+	if (a->forever)
+		snprintf(buf, sizeof(buf), "run %d: ", run);
+	else if (ctx_max_runs(a) > 1)
 		snprintf(buf, sizeof(buf), "run %d of %s%d: ", run,
 			 a->repeat_until ? "at most " : "", ctx_max_runs(a));
 	return buf;
@@ -205,7 +213,8 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 	r->keep_cut_short = ctx_max_runs(a) == 1;
 	ctx_progress_init(&progress, stderr, "ctxstat", ctx_max_runs(a),
 			  a->repeat_until, a->verbose);
-	for (i = 0; i < ctx_max_runs(a) && !err && !ctx_interrupted(); i++) {
+	for (i = 0; (a->forever || i < ctx_max_runs(a)) && !err &&
+	     !ctx_interrupted(); i++) {
 		ctx_progress_run(&progress, i + 1, NULL);
 		err = ctx_runner_run(r);
 		if (err == -EINTR) {
@@ -219,9 +228,14 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 		}
 		if (a->repeat_until && ctx_precise_enough(r, watch))
 			break;
+		/* -r 0: perf's forever, each run printed on its own */
+		if (!err && a->forever) {
+			print_series(r, out);
+			ctx_runner_clear(r);
+		}
 	}
 	ctx_progress_done(&progress);
-	if (dropped || (r->cut_short && r->runs_done))
+	if ((dropped && !a->forever) || (r->cut_short && r->runs_done))
 		say_cut_short(r, dropped ?: r->runs_done, dropped);
 	drop_failed(r);
 	if (r->runs_done)
@@ -249,7 +263,9 @@ static int add_events(const struct ctx_args *a, struct ctx_event_list *l)
 		if (ctx_events_add(l, a->event_specs[i], err, sizeof(err)))
 			goto bad;
 	}
-	if (!a->nr_event_specs && ctx_events_add_defaults(l, err, sizeof(err)))
+	if (!a->nr_event_specs &&
+	    ctx_events_add_defaults(l, a->system_wide, !a->no_twins, err,
+				    sizeof(err)))
 		goto bad;
 	return 0;
 bad:
@@ -293,6 +309,11 @@ int ctx_stat_main(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 	int code;
 
 	if (ctx_args_parse(&args, argc, argv, err, sizeof(err))) {
+		/* a perf option: its name says it all, the usage would not */
+		if (args.perf_only) {
+			fprintf(stderr, "ctxstat: %s\n", err);
+			return CTX_EXIT_USAGE;
+		}
 		fprintf(stderr, "  Error: %s\n\n", err);
 		ctx_args_usage(stderr);
 		subcommands_usage(stderr);

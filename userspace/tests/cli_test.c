@@ -58,8 +58,12 @@ TEST(usage_error_exits_129)
 	EXPECT_EQ(129, RUN("--bogus", "true"));
 	EXPECT_NE(NULL, strstr(out, "Error: unknown option `bogus'"));
 	EXPECT_NE(NULL, strstr(out, "Usage: ctxstat"));
-	EXPECT_EQ(129, RUN("-r", "0", "true"));
-	EXPECT_EQ(129, ctxstat((char *const[]){ "ctxstat", NULL }, out, sizeof(out)));
+	EXPECT_EQ(129, RUN("-r", "x", "true"));
+	EXPECT_EQ(129, RUN("-n"));
+	/* a perf option ctxstat lacks: named, no usage */
+	EXPECT_EQ(129, RUN("--per-thread", "-a"));
+	EXPECT_STREQ("ctxstat: perf option not supported by ctxstat: --per-thread (the ctxcount module sums the monitored tasks: it has no per-thread counts)\n",
+		     out);
 }
 
 TEST(unknown_event_exits_129)
@@ -194,6 +198,9 @@ TEST(report_files)
 	EXPECT_NE(NULL, strstr(out, "ctxstat report: /nonexistent.json: No such file or directory"));
 	EXPECT_EQ(129, RUN("report"));
 	EXPECT_NE(NULL, strstr(out, "no results file given"));
+	/* perf stat report -i -: perf's, not ours, and said so */
+	EXPECT_EQ(129, RUN("report", "-i", "-"));
+	EXPECT_NE(NULL, strstr(out, "ctxstat report: perf stat report (-i, reading perf stat record's data) is not supported by ctxstat"));
 	/* the same (benchmark, configuration) twice: refused, not dropped */
 	EXPECT_EQ(1, RUN("report", path, path));
 	EXPECT_NE(NULL, strstr(out, "ctxstat report: benchmark 'hackbench', configuration '6.1': in ")) TH_LOG("%s", out);

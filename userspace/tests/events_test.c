@@ -204,7 +204,7 @@ TEST(defaults)
 	char err[256];
 
 	memset(&l, 0, sizeof(l));
-	ASSERT_EQ(0, ctx_events_add_defaults(&l, err, sizeof(err)));
+	ASSERT_EQ(0, ctx_events_add_defaults(&l, false, true, err, sizeof(err)));
 	EXPECT_EQ(13, l.nr);
 	EXPECT_EQ(8, l.nr_counters);
 	EXPECT_STREQ("task-clock", l.ev[0].name);
@@ -212,6 +212,33 @@ TEST(defaults)
 	EXPECT_TRUE(l.ev[1].task_only);
 	EXPECT_EQ(l.ev[0].counter, l.ev[1].counter);
 	EXPECT_STREQ("branch-misses:t", l.ev[12].name);
+}
+
+/*
+ * System wide, perf 6.1 counts cpu-clock (a task clock of every task
+ * would be meaningless: "CPUs utilized" was wrong); --no-twins gives
+ * perf's 8 rows exactly.
+ */
+TEST(defaults_system_wide_and_no_twins)
+{
+	static const char *const perf[] = {
+		"cpu-clock", "context-switches", "cpu-migrations", "page-faults",
+		"cycles", "instructions", "branches", "branch-misses",
+	};
+	struct ctx_event_list l;
+	char err[256];
+	int i;
+
+	memset(&l, 0, sizeof(l));
+	ASSERT_EQ(0, ctx_events_add_defaults(&l, true, true, err, sizeof(err)));
+	EXPECT_STREQ("cpu-clock", l.ev[0].name);
+	EXPECT_STREQ("cpu-clock:t", l.ev[1].name);
+	EXPECT_EQ(PERF_COUNT_SW_CPU_CLOCK, l.counters[0].config);
+	memset(&l, 0, sizeof(l));
+	ASSERT_EQ(0, ctx_events_add_defaults(&l, true, false, err, sizeof(err)));
+	ASSERT_EQ(8, l.nr);
+	for (i = 0; i < 8; i++)
+		EXPECT_STREQ(perf[i], l.ev[i].name);
 }
 
 TEST(counter_limit)

@@ -261,4 +261,34 @@ TEST(ctrl_c_compare)
 	scratch_done(&s);
 }
 
+/*
+ * -r 0, perf's forever: each run printed on its own until Ctrl-C, the
+ * run it cuts short left out (it was refused as a bad repeat count).
+ */
+TEST(forever_until_ctrl_c)
+{
+	char script[512], *out;
+	struct scratch s;
+	int status;
+
+	fake_nl_reset();
+	scratch_init(&s);
+	snprintf(script, sizeof(script),
+		 "n=$(cat %s/n 2>/dev/null || echo 0); echo $((n + 1)) > %s/n; "
+		 "if [ $n -ge 2 ]; then : > %s; exec sleep 60; fi",
+		 s.dir, s.dir, s.marker);
+	status = interrupt_at(&s, stat_main,
+			      ARGV("ctxstat", "-r", "0", "-e", "instructions", "-x,",
+				   "-o", s.out, "sh", "-c", script),
+			      s.marker, false);
+	EXPECT_TRUE(died_by(status, SIGINT)) TH_LOG("wait status %#x", status);
+	out = read_file(s.out);
+	ASSERT_NE(NULL, out);
+	/* two runs, each its own: one row each, no variance field */
+	EXPECT_NE(NULL, strstr(out, "\n1000000,,instructions,1000000,100.00,,\n"
+				    "1000001,,instructions,1000001,100.00,,\n")) TH_LOG("%s", out);
+	free(out);
+	scratch_done(&s);
+}
+
 TEST_HARNESS_MAIN

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf compatibility tests: perf 6.1's options and defaults that scripts
+ * written for perf stat rely on, end to end against tests/fake_nl.c.
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "comma_locale.h"
+#include "fake_nl.h"
+#include "runs_fixture.h"
+
+/* Lines of @text that contain @needle. */
+static int count_lines(const char *text, const char *needle)
+{
+	const char *p = text, *nl;
+	int n = 0;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (memmem(p, nl - p, needle, strlen(needle)))
+			n++;
+		if (!*nl)
+			break;
+	}
+	return n;
+}
+
+/*
+ * perf's stat+csv_summary.sh: no command and no target is system wide;
+ * --interval-count 1 ends it after one interval, then the summary, with
+ * or without its "summary" field.
+ */
+TEST(interval_count_and_csv_summary)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "-x", " ", "-I", "20",
+			    "--interval-count", "2", "--summary"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_TRUE(fake_nl.target.flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE);
+	EXPECT_EQ(2, count_lines(o.err, " instructions ") - 1) TH_LOG("%s", o.err);
+	EXPECT_EQ(1, count_lines(o.err, "         summary ")) TH_LOG("%s", o.err);
+	done(&o);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "-x", " ", "-I", "20",
+			    "--interval-count", "1", "--summary", "--no-csv-summary"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(0, count_lines(o.err, "summary")) TH_LOG("%s", o.err);
+	EXPECT_EQ(2, count_lines(o.err, " instructions ")) TH_LOG("%s", o.err);
+	done(&o);
+}
+
+/*
+ * System wide without -e: perf's cpu-clock (a task clock was counted),
+ * and no "seconds user"/"seconds sys" (they are the command's, not the
+ * system's, and perf leaves them out).
+ */
+TEST(system_wide_defaults)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-a", "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_NE(NULL, strstr(o.err, " msec cpu-clock ")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, " msec cpu-clock:t ")) TH_LOG("%s", o.err);
+	EXPECT_EQ(NULL, strstr(o.err, "task-clock")) TH_LOG("%s", o.err);
+	EXPECT_EQ(NULL, strstr(o.err, "seconds user")) TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "seconds user")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, " msec task-clock ")) TH_LOG("%s", o.err);
+	done(&o);
+	/* --no-twins: perf's 8 rows */
+	run(stat_main, ARGV("ctxstat", "--no-twins", "-x,", "true"), &o);
+	EXPECT_EQ(8, count_lines(o.err, ",")) TH_LOG("%s", o.err);
+	EXPECT_EQ(NULL, strstr(o.err, ":t")) TH_LOG("%s", o.err);
+	done(&o);
+}
+
+/* -x '\t' is a tab (it printed a backslash and a t). */
+TEST(tab_separator)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "-x", "\\t", "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_EQ(0, strncmp(o.err, "1000000\t\tinstructions\t", 22)) TH_LOG("%s", o.err);
+	done(&o);
+}
+
+/* --no-big-num: no thousands separators, whatever the locale says. */
+TEST(no_big_num)
+{
+	const char *why = comma_locale();
+	struct outcome o;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "         1.000.000      instructions")) TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "--no-big-num", "-e", "instructions", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "           1000000      instructions")) TH_LOG("%s", o.err);
+	done(&o);
+	setlocale(LC_ALL, "C");
+}
+
+/* --quiet prints no counts; -i counts the command without its children. */
+TEST(quiet_and_no_inherit)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "--quiet", "-i", "-e", "instructions", "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_STREQ("", o.err);
+	EXPECT_FALSE(fake_nl.target.flags & CTXCOUNT_TARGET_F_INHERIT);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "true"), &o);
+	EXPECT_TRUE(fake_nl.target.flags & CTXCOUNT_TARGET_F_INHERIT);
+	done(&o);
+}
+
+TEST_HARNESS_MAIN
