@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "args.h"
 #include "counts.h"
 #include "events.h"
 #include "sources.h"
@@ -42,6 +43,11 @@ struct ctx_series {
 	 */
 	int nr_cpus;
 	const int *cpu_ids;
+	/*
+	 * --per-core/die/socket/node: the CPUs' rows summed per core, die,
+	 * socket or node (aggr.h); CTX_AGGR_NONE: a row per CPU (-A)
+	 */
+	enum ctx_aggr aggr;
 	/* -C without -a: the header names the list, as perf's */
 	const char *cpu_list;
 	const struct ctx_counter_values *cpu_counters;

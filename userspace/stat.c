@@ -89,6 +89,7 @@ static void output_of(const struct ctx_runner *r, FILE *out,
 		.nr_cpus = r->pc.nr_cpus,
 		.cpu_ids = r->pc.cpu_ids,
 		.cpu_counters = r->pc.cpu_counters,
+		.aggr = a->aggr,
 		.sources = a->irq_sources ? &r->sources : NULL,
 	};
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kselftest_harness.h"
 #include "comma_locale.h"
@@ -129,6 +130,89 @@ TEST(quiet_and_no_inherit)
 	run(stat_main, ARGV("ctxstat", "-e", "instructions", "true"), &o);
 	EXPECT_TRUE(fake_nl.target.flags & CTXCOUNT_TARGET_F_INHERIT);
 	done(&o);
+}
+
+/*
+ * A fake sysfs: CPU 0 and 1 (the fake module's -A CPUs) on @sockets
+ * sockets (1: both on socket 0, core 0), node per socket.
+ */
+static void topology(char *root, size_t len, int sockets)
+{
+	char path[256];
+	FILE *f;
+	int cpu;
+
+	snprintf(root, len, "/tmp/ctxstat-topo-XXXXXX");
+	if (!mkdtemp(root))
+		abort();
+	for (cpu = 0; cpu < 2; cpu++) {
+		int socket = sockets > 1 ? cpu : 0;
+
+		snprintf(path, sizeof(path), "mkdir -p %s/devices/system/cpu/cpu%d/topology "
+			 "%s/devices/system/node/node%d/cpu%d", root, cpu, root, socket, cpu);
+		if (system(path))
+			abort();
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/physical_package_id",
+			 root, cpu);
+		f = fopen(path, "w");
+		fprintf(f, "%d\n", socket);
+		fclose(f);
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/core_id",
+			 root, cpu);
+		f = fopen(path, "w");
+		fprintf(f, "0\n");
+		fclose(f);
+	}
+	setenv("CTX_SYSFS_ROOT", root, 1);
+}
+
+static void topology_done(const char *root)
+{
+	char cmd[96];
+
+	unsetenv("CTX_SYSFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		abort();
+}
+
+/*
+ * --per-core, --per-socket, --per-node (exit 129 before): the CPUs'
+ * rows summed by sysfs's topology, perf 6.1's ids and CPU counts first;
+ * the fake gives CPU 1 a quarter of each count.
+ */
+TEST(aggregation_modes)
+{
+	struct outcome o;
+	char root[64];
+
+	fake_nl_reset();
+	topology(root, sizeof(root), 1);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-core", "-e", "instructions", "-x,", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "S0-D0-C0,2,1000000,,instructions,")) TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-die", "-e", "instructions", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "\nS0-D0           2            1000000      instructions "))
+		TH_LOG("%s", o.err);
+	done(&o);
+	topology_done(root);
+	fake_nl_reset();
+	topology(root, sizeof(root), 2);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-socket", "-e", "instructions", "-x,", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "S0,1,750000,,instructions,")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "S1,1,250000,,instructions,")) TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-node", "-e", "instructions", "-j", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "{\"node\" : \"N1\", \"aggregate-number\" : 1, \"counter-value\" : \"250000.000000\", "))
+		TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-socket", "-e", "instructions", "-I", "20",
+			    "--interval-count", "1", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "#           time socket cpus             counts unit events\n"))
+		TH_LOG("%s", o.err);
+	done(&o);
+	topology_done(root);
 }
 
 TEST_HARNESS_MAIN
