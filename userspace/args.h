@@ -82,8 +82,12 @@ struct ctx_args {
 /* -I below this is refused: as perf 5.x, "print interval must be >= 10ms". */
 #define CTX_INTERVAL_MIN_MS	10
 
-/* --repeat-until never stops before this many runs. */
-#define CTX_REPEAT_UNTIL_MIN_RUNS	3
+/*
+ * --repeat-until never stops before this many runs, and only once the
+ * target holds with this confidence (repeat.h).
+ */
+#define CTX_REPEAT_UNTIL_MIN_RUNS	5
+#define CTX_REPEAT_UNTIL_CONF		0.99
 
 /*
  * Read argv's options into @a, as they are (args.c); ctx_args_parse()
