@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "abtest.h"
 #include "args.h"
 #include "util.h"
 
@@ -55,6 +56,11 @@ static int check_no_aggr(struct ctx_args *a, char *err, size_t errlen)
 	return 0;
 }
 
+double ctx_args_threshold(const struct ctx_args *a)
+{
+	return a->threshold >= 0 ? a->threshold : CTX_THRESHOLD_PCT;
+}
+
 const char *ctx_aggr_option(enum ctx_aggr mode)
 {
 	static const char *const names[] = {
@@ -85,6 +91,11 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 	if ((a->repeat > 1 || a->forever) && !a->cmd)
 		return ctx_err(err, errlen,
 			       "--repeat needs a command to repeat");
+	if (a->threshold >= 0)
+		return ctx_err(err, errlen,
+			       "--threshold is compare's and report's: a single series has no verdict");
+	if (a->warmup && !a->cmd)
+		return ctx_err(err, errlen, "--warmup needs a command to run");
 	if (a->forever && (a->repeat_until || a->save))
 		return ctx_err(err, errlen,
 			       "-r 0 repeats until Ctrl-C, printing each run: --repeat-until and --save do not apply");

@@ -23,7 +23,8 @@ enum {
 	OPT_SAVE, OPT_NAME, OPT_LABEL, OPT_NO_NOISE_CHECK, OPT_NO_IRQ_ESTIMATE,
 	OPT_SUMMARY, OPT_IRQ_SOURCES, OPT_APPEND, OPT_NO_BIG_NUM, OPT_NO_MERGE,
 	OPT_QUIET, OPT_INTERVAL_COUNT, OPT_NO_CSV_SUMMARY, OPT_NO_TWINS,
-	OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE,
+	OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_THRESHOLD,
+	OPT_WARMUP,
 	/* + index in ctx_perf_only[] */
 	OPT_PERF_ONLY = 1024,
 };
@@ -71,6 +72,8 @@ static const struct option ctxstat_options[] = {
 	{ "per-die",		no_argument,		NULL, OPT_PER_DIE },
 	{ "per-socket",		no_argument,		NULL, OPT_PER_SOCKET },
 	{ "per-node",		no_argument,		NULL, OPT_PER_NODE },
+	{ "threshold",		required_argument,	NULL, OPT_THRESHOLD },
+	{ "warmup",		required_argument,	NULL, OPT_WARMUP },
 };
 
 /*
@@ -105,7 +108,8 @@ static const struct option *options(const char **letters)
 	return all;
 }
 
-static int parse_percent(const char *s, double *out)
+/* "0.5%" or "0.5", above @min (or equal with @min_ok), below 100. */
+static int parse_pct(const char *s, double min, bool min_ok, double *out)
 {
 	char *end;
 	double v;
@@ -115,10 +119,16 @@ static int parse_percent(const char *s, double *out)
 	v = strtod_l(s, &end, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
 	if (end != s && *end == '%')
 		end++;
-	if (errno || end == s || *end || !(v > 0 && v < 100))
+	if (errno || end == s || *end || !(v < 100) ||
+	    !(v > min || (min_ok && v == min)))
 		return -1;
 	*out = v;
 	return 0;
+}
+
+static int parse_percent(const char *s, double *out)
+{
+	return parse_pct(s, 0, false, out);
 }
 
 static int parse_positive(const char *s, long max, long *out)
@@ -302,6 +312,18 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case OPT_NO_TWINS:
 		a->no_twins = true;
 		return 0;
+	case OPT_THRESHOLD:
+		if (parse_pct(arg, 0, true, &a->threshold))
+			return ctx_err(err, errlen,
+				       "bad --threshold '%s' (a percentage from 0, e.g. 1%%)",
+				       arg);
+		return 0;
+	case OPT_WARMUP:
+		if (strcmp(arg, "0") && parse_positive(arg, CTX_MAX_RUNS, &v))
+			return ctx_err(err, errlen, "bad --warmup '%s' (0 to %d runs)",
+				       arg, CTX_MAX_RUNS);
+		a->warmup = strcmp(arg, "0") ? v : 0;
+		return 0;
 	case OPT_SUMMARY:
 		a->summary = true;
 		return 0;
@@ -405,6 +427,7 @@ int ctx_args_read(struct ctx_args *a, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	a->repeat = 1;
 	a->big_num = -1;
+	a->threshold = -1;
 	opts = options(&letters);
 	optind = 0;	/* full getopt reset: parse may run more than once */
 	opterr = 0;

@@ -66,6 +66,8 @@ struct ctx_args {
 	bool quiet;		/* --quiet: no counts printed */
 	bool no_twins;		/* --no-twins: perf's default rows exactly */
 	bool perf_only;		/* the error is a perf option ctxstat lacks */
+	double threshold;	/* compare --threshold, percent; < 0 unset */
+	int warmup;		/* --warmup: runs before the measured ones */
 	bool compare;		/* ctxstat compare */
 	char **cmd_b;		/* compare: command B, NULL-terminated */
 	int cmd_b_argc;
@@ -110,6 +112,9 @@ int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
  */
 int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 			   char *err, size_t errlen);
+
+/* compare's --threshold, or its default (CTX_THRESHOLD_PCT). */
+double ctx_args_threshold(const struct ctx_args *a);
 
 /* "-A", "--per-core", ...: the option of an aggregation mode. */
 const char *ctx_aggr_option(enum ctx_aggr mode);

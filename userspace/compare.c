@@ -52,7 +52,7 @@ static int compare_table(const struct ctx_runner *ra,
 		r->a = ctx_runner_values(ra, i);
 		r->b = ctx_runner_values(rb, i);
 	}
-	ctx_compare_eval(rows, l->nr);
+	ctx_compare_eval(rows, l->nr, ctx_args_threshold(a));
 	ctx_compare_print(&p, rows, l->nr);
 	free(rows);
 	return 0;
@@ -110,6 +110,17 @@ static int run_compare(const struct ctx_args *args,
 		return 1;
 	}
 	ctx_signals_install();
+	/* each command warmed up before either is counted */
+	for (i = 0; i < args->warmup && !err; i++) {
+		r = ra;
+		err = ctx_runner_warmup(ra, i + 1, "ctxstat compare (A)");
+		if (!err) {
+			r = rb;
+			err = ctx_runner_warmup(rb, i + 1, "ctxstat compare (B)");
+		}
+	}
+	if (err == -EINTR)
+		err = 0;
 	ctx_progress_init(&progress, stderr, "ctxstat compare",
 			  2 * ctx_max_runs(args), args->repeat_until,
 			  args->verbose);

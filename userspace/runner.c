@@ -16,6 +16,7 @@
 #include "modcheck.h"
 #include "proof.h"
 #include "runner.h"
+#include "workload.h"
 #include "signals.h"
 #include "targetwait.h"
 #include "workload.h"
@@ -476,6 +477,39 @@ out:
 	}
 	free(reply);
 	return err;
+}
+
+int ctx_runner_warmup(struct ctx_runner *r, int run, const char *who)
+{
+	struct ctx_workload w = { .go_fd = -1, .err_fd = -1 };
+	struct rusage ru;
+	char what[64];
+	int err, status = 0;
+
+	if (r->args->verbose)
+		fprintf(stderr, "[ %s: warm-up run #%d ... ]\n", who, run);
+	if (r->args->sync)
+		sync();
+	err = ctx_workload_prepare(&w, r->args->cmd);
+	if (err) {
+		fprintf(stderr, "ctxstat: fork: %s\n", strerror(-err));
+		return err;
+	}
+	err = ctx_interrupted() ? -EINTR : ctx_workload_start(&w);
+	if (err && err != -EINTR) {
+		fprintf(stderr, "ctxstat: cannot run '%s': %s\n", r->args->cmd[0],
+			strerror(-err));
+		r->exec_failed = true;
+	}
+	if (!err)
+		err = ctx_workload_wait(&w, &status, &ru);
+	ctx_workload_kill(&w);
+	if (!err && ctx_exit_code(status) && !ctx_interrupted()) {
+		ctx_status_text(status, what, sizeof(what));
+		fprintf(stderr, "%s: warm-up run %d: '%s' %s\n", who, run,
+			r->args->cmd[0], what);
+	}
+	return ctx_interrupted() ? -EINTR : err;
 }
 
 void ctx_runner_clear(struct ctx_runner *r)

@@ -74,6 +74,14 @@ void ctx_runner_free(struct ctx_runner *r);
  */
 int ctx_runner_run(struct ctx_runner *r);
 
+/*
+ * A warm-up run (--warmup): the command run as a measured run runs it,
+ * nothing counted or kept. A command that fails is said, not fatal
+ * (@who: "ctxstat", "ctxstat compare (A)"). 0, or -EINTR, or -errno
+ * after saying why it could not run.
+ */
+int ctx_runner_warmup(struct ctx_runner *r, int run, const char *who);
+
 /* Forget the runs kept so far (-r 0 prints each and starts anew). */
 void ctx_runner_clear(struct ctx_runner *r);
 

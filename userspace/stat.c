@@ -212,6 +212,10 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 	}
 	/* perf prints the counts of a single run that Ctrl-C ended. */
 	r->keep_cut_short = ctx_max_runs(a) == 1;
+	for (i = 0; i < a->warmup && !err && !ctx_interrupted(); i++)
+		err = ctx_runner_warmup(r, i + 1, "ctxstat");
+	if (err == -EINTR)
+		err = 0;
 	ctx_progress_init(&progress, stderr, "ctxstat", ctx_max_runs(a),
 			  a->repeat_until, a->verbose);
 	for (i = 0; (a->forever || i < ctx_max_runs(a)) && !err &&
