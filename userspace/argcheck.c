@@ -110,6 +110,9 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 	if (a->null_run && (a->repeat_until || a->save))
 		return ctx_err(err, errlen,
 			       "-n counts nothing to repeat on or save");
+	if (a->nr_pids > 1 && a->irq_sources)
+		return ctx_err(err, errlen,
+			       "--irq-sources with several pids: each session numbers its sources apart");
 	if (a->null_run && a->irq_sources)
 		return ctx_err(err, errlen,
 			       "-n counts nothing to split by interrupt source");

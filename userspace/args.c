@@ -165,6 +165,47 @@ static int parse_repeat(struct ctx_args *a, const char *arg,
 	return 0;
 }
 
+/*
+ * -p: perf's list of pids, "1,2,3" (each counted with what it forks and
+ * all its threads; a session each, so at most CTX_MAX_PIDS).
+ */
+static int parse_pids(struct ctx_args *a, const char *arg,
+		      char *err, size_t errlen)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int ret = 0, k;
+	long v;
+
+	if (!copy)
+		return ctx_err(err, errlen, "out of memory");
+	a->nr_pids = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (parse_positive(tok, CTX_PID_MAX, &v))
+			ret = ctx_err(err, errlen, "bad pid '%s' in '%s'", tok, arg);
+		else if (a->nr_pids == CTX_MAX_PIDS)
+			ret = ctx_err(err, errlen,
+				      "-p: at most %d pids (a counting session each)",
+				      CTX_MAX_PIDS);
+		for (k = 0; !ret && k < a->nr_pids; k++)
+			if (a->pids[k] == v)
+				ret = ctx_err(err, errlen, "-p: pid %ld twice in '%s'", v, arg);
+		if (!ret)
+			a->pids[a->nr_pids++] = v;
+	}
+	free(copy);
+	if (!ret && (!a->nr_pids || arg[strlen(arg) - 1] == ',' || *arg == ',' ||
+		     strstr(arg, ",,")))
+		ret = ctx_err(err, errlen, "bad pid list '%s'", arg);
+	if (ret) {
+		a->nr_pids = 0;
+		return ret;
+	}
+	a->pid = a->pids[0];
+	a->pid_list = arg;
+	return 0;
+}
+
 /* -I: 0 is off, as in perf 6.1; below 10 ms refused (perf 5.x's words). */
 static int parse_interval(struct ctx_args *a, const char *arg,
 			  char *err, size_t errlen)
@@ -260,10 +301,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		a->append = true;
 		return 0;
 	case 'p':
-		if (parse_positive(arg, CTX_PID_MAX, &v))
-			return ctx_err(err, errlen, "bad pid '%s'", arg);
-		a->pid = v;
-		return 0;
+		return parse_pids(a, arg, err, errlen);
 	case 'a':
 		a->system_wide = true;
 		a->all_cpus = true;

@@ -9,6 +9,8 @@
 #include <sys/types.h>
 
 #define CTX_ARGS_MAX_EVENT_SPECS 64
+/* -p's pids at most: a session each, the module's max_sessions_per_socket */
+#define CTX_MAX_PIDS 8
 
 /* Exit status for a bad command line; perf uses 129 as well. */
 #define CTX_EXIT_USAGE 129
@@ -33,7 +35,10 @@ struct ctx_args {
 	bool json;
 	const char *output;	/* file name, NULL for stderr */
 	bool append;		/* --append to -o's file */
-	pid_t pid;		/* 0: none */
+	pid_t pid;		/* 0: none; the first of -p's list */
+	pid_t pids[CTX_MAX_PIDS];	/* -p 1,2: perf's list, a session each */
+	int nr_pids;
+	const char *pid_list;	/* -p as given, for the header */
 	bool system_wide;	/* -a, or implied by -C */
 	bool all_cpus;		/* -a itself, or implied (no command, no -p) */
 	bool implied_all;	/* no command and no target: perf's -a */

@@ -210,7 +210,10 @@ static void print_header(const struct ctx_printer *p)
 			fprintf(f, "'system wide");
 		break;
 	case CTX_TARGET_PID:
-		fprintf(f, "process id '%d", (int)p->r->pid);
+		if (p->r->pid_list)
+			fprintf(f, "process id '%s", p->r->pid_list);
+		else
+			fprintf(f, "process id '%d", (int)p->r->pid);
 		break;
 	case CTX_TARGET_COMMAND:
 		fputc('\'', f);

@@ -37,6 +37,7 @@ struct ctx_series {
 	bool no_nmi_bucket;
 	char **cmd;		/* NULL-terminated argv, may be NULL */
 	pid_t pid;
+	const char *pid_list;	/* -p as given: "1,2" */
 	/*
 	 * -A: each event's rows for CPU cpu_ids[k] (k < nr_cpus) instead of
 	 * the aggregate, from cpu_counters[k * CTXCOUNT_MAX_EVENTS + counter]

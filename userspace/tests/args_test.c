@@ -83,6 +83,22 @@ TEST(targets)
 	ASSERT_EQ(0, PARSE(&a, "--pid=42", "sleep", "1"));
 	EXPECT_EQ(42, a.pid);
 	EXPECT_STREQ("sleep", a.cmd[0]);
+	/* perf's list of pids */
+	ASSERT_EQ(0, PARSE(&a, "-p", "10,20,30"));
+	EXPECT_EQ(3, a.nr_pids);
+	EXPECT_EQ(10, a.pid);
+	EXPECT_EQ(30, a.pids[2]);
+	EXPECT_STREQ("10,20,30", a.pid_list);
+	EXPECT_EQ(-1, PARSE(&a, "-p", "10,,20"));
+	EXPECT_EQ(-1, PARSE(&a, "-p", "10,"));
+	EXPECT_EQ(-1, PARSE(&a, "-p", "10,10"));
+	EXPECT_STREQ("-p: pid 10 twice in '10,10'", err);
+	EXPECT_EQ(-1, PARSE(&a, "-p", "1,2,3,4,5,6,7,8,9"));
+	EXPECT_STREQ("-p: at most 8 pids (a counting session each)", err);
+	EXPECT_EQ(-1, PARSE(&a, "-p", "1,x"));
+	EXPECT_STREQ("bad pid 'x' in '1,x'", err);
+	EXPECT_EQ(-1, PARSE(&a, "-p", "1,2", "--irq-sources"));
+	ASSERT_EQ(0, PARSE(&a, "-p", "1", "--irq-sources"));
 	ASSERT_EQ(0, PARSE(&a, "-a"));
 	EXPECT_TRUE(a.system_wide);
 	ASSERT_EQ(0, PARSE(&a, "--all-cpus", "-n", "sleep", "1"));

@@ -3,6 +3,7 @@
  * perf compatibility tests: perf 6.1's options and defaults that scripts
  * written for perf stat rely on, end to end against tests/fake_nl.c.
  */
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +214,39 @@ TEST(aggregation_modes)
 		TH_LOG("%s", o.err);
 	done(&o);
 	topology_done(root);
+}
+
+/*
+ * -p 1,2 (perf takes a list; it was "bad pid"): a session per pid, their
+ * counts summed (the fake counts base + run in each, 1000000 and then
+ * 1000001), the header naming the list; every session deleted.
+ */
+TEST(pid_list)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-p", "1,2", "-e", "instructions", "-x,", "--", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(2, fake_nl.sessions);
+	EXPECT_EQ(0, fake_nl.live);
+	EXPECT_EQ(2, fake_nl.target.pid);
+	EXPECT_NE(NULL, strstr(o.err, "2000001,,instructions,2000001,100.00,,")) TH_LOG("%s", o.err);
+	done(&o);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-p", "1,2", "-e", "instructions", "--", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, " Performance counter stats for process id '1,2':\n")) TH_LOG("%s", o.err);
+	done(&o);
+	/* a failed second session leaves none behind */
+	fake_nl_reset();
+	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_NEW;
+	fake_nl.fail_at = 2;
+	fake_nl.fail_err = -ESRCH;
+	run(stat_main, ARGV("ctxstat", "-p", "1,2", "-e", "instructions", "--", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_EQ(0, fake_nl.live);
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: no process 2\n")) TH_LOG("%s", o.err);
+	done(&o);
 }
 
 TEST_HARNESS_MAIN
