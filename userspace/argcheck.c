@@ -75,7 +75,7 @@ const char *ctx_aggr_option(enum ctx_aggr mode)
 /* Combinations that perf rejects too, or that would leave nothing to count. */
 static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 {
-	if (a->help || a->list)
+	if (a->help || a->list || a->version)
 		return 0;
 	if (a->field_sep && a->json)
 		return ctx_err(err, errlen, "-x and -j are exclusive");

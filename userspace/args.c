@@ -24,7 +24,7 @@ enum {
 	OPT_SUMMARY, OPT_IRQ_SOURCES, OPT_APPEND, OPT_NO_BIG_NUM, OPT_NO_MERGE,
 	OPT_QUIET, OPT_INTERVAL_COUNT, OPT_NO_CSV_SUMMARY, OPT_NO_TWINS,
 	OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_THRESHOLD,
-	OPT_WARMUP,
+	OPT_WARMUP, OPT_VERSION,
 	/* + index in ctx_perf_only[] */
 	OPT_PERF_ONLY = 1024,
 };
@@ -74,6 +74,7 @@ static const struct option ctxstat_options[] = {
 	{ "per-node",		no_argument,		NULL, OPT_PER_NODE },
 	{ "threshold",		required_argument,	NULL, OPT_THRESHOLD },
 	{ "warmup",		required_argument,	NULL, OPT_WARMUP },
+	{ "version",		no_argument,		NULL, OPT_VERSION },
 };
 
 /*
@@ -376,6 +377,9 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case OPT_LIST:
 		a->list = true;
+		return 0;
+	case OPT_VERSION:
+		a->version = true;
 		return 0;
 	case OPT_REPEAT_UNTIL:
 		if (parse_percent(arg, &a->repeat_until))

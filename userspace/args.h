@@ -48,6 +48,7 @@ struct ctx_args {
 	int verbose;
 	bool breakdown;
 	bool help;
+	bool version;		/* --version */
 	bool list;
 	char **cmd;		/* workload argv, NULL-terminated; NULL if none */
 	int cmd_argc;

@@ -334,6 +334,11 @@ int ctx_stat_main(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 		ctx_events_print_known(stdout);
 		return 0;
 	}
+	/* perf's "perf version 6.1.192" */
+	if (args.version) {
+		printf("ctxstat version %s\n", CTX_VERSION);
+		return 0;
+	}
 	code = ctx_stat_prepare(&args, &events, stderr, &out);
 	if (code)
 		return code;

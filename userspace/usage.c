@@ -67,6 +67,7 @@ void ctx_args_usage(FILE *f)
 "                          source, as /proc/interrupts names them (at most N\n"
 "                          sources, 1 to 64; default: the module's limit)\n"
 "        --list            list the event names ctxstat knows\n"
+"        --version         ctxstat's version\n"
 "        --repeat-until <rel>%\n"
 "                          repeat until the relative standard error of the\n"
 "                          mean of one event is below <rel>% with 99%\n"

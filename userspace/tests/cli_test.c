@@ -82,6 +82,8 @@ TEST(help_and_list)
 
 	EXPECT_EQ(0, RUN("--help"));
 	EXPECT_NE(NULL, strstr(out, ":tu = task context, user mode"));
+	EXPECT_EQ(0, RUN("--version"));
+	EXPECT_EQ(0, strncmp(out, "ctxstat version ", 16)) TH_LOG("%s", out);
 	EXPECT_EQ(0, RUN("--list"));
 	EXPECT_NE(NULL, strstr(out, "L1-dcache-load-misses"));
 }

@@ -204,6 +204,13 @@ TEST(aggregation_modes)
 	EXPECT_NE(NULL, strstr(o.err, "S0,1,750000,,instructions,")) TH_LOG("%s", o.err);
 	EXPECT_NE(NULL, strstr(o.err, "S1,1,250000,,instructions,")) TH_LOG("%s", o.err);
 	done(&o);
+	/* :t and --breakdown per socket: each row's context rows after it */
+	run(stat_main, ARGV("ctxstat", "-a", "--per-socket", "--breakdown", "-e",
+			    "instructions,instructions:t", "-x,", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "S1,1,250000,,instructions,")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "S1,1,2,,instructions [hardirq],")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "S1,1,249998,,instructions:t,")) TH_LOG("%s", o.err);
+	done(&o);
 	run(stat_main, ARGV("ctxstat", "-a", "--per-node", "-e", "instructions", "-j", "true"), &o);
 	EXPECT_NE(NULL, strstr(o.err, "{\"node\" : \"N1\", \"aggregate-number\" : 1, \"counter-value\" : \"250000.000000\", "))
 		TH_LOG("%s", o.err);
