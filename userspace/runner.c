@@ -2,7 +2,8 @@
 /*
  * runner: the measured-run machinery. The workload is forked blocked so
  * that the session names its pid before it runs a single instruction of
- * the command (workload.c); the session counts it and every task it forks.
+ * the command (workload.c); the session counts it and every task it forks
+ * (runsession.c makes, reads and ends the sessions).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,13 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "calibrate.h"
 #include "interval.h"
 #include "modcheck.h"
-#include "proof.h"
 #include "runner.h"
 #include "runsession.h"
-#include "workload.h"
 #include "signals.h"
 #include "targetwait.h"
 #include "workload.h"
