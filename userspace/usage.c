@@ -105,6 +105,9 @@ void ctx_args_usage(FILE *f)
 "page-faults, cycles, cycles:t, instructions, instructions:t, branches,\n"
 "branches:t, branch-misses, branch-misses:t.\n"
 "\n"
+"System wide, cpu-clock in task-clock's place, as perf; --no-twins: without\n"
+"the :t ones.\n"
+"\n"
 "--breakdown rows are named '<event> [<context>]', context one of task,\n"
 "hardirq, softirq:<VECTOR> (HI, TIMER, NET_TX, NET_RX, BLOCK, IRQ_POLL,\n"
 "TASKLET, SCHED, HRTIMER, RCU; only non-zero ones unless -v), nmi (where\n"
@@ -118,8 +121,10 @@ void ctx_args_usage(FILE *f)
 "(1.4826 x median absolute deviation) from the median are reported as\n"
 "outliers on stderr; they stay in the mean.\n"
 "\n"
-"Exit status: the command's (128+N if killed by signal N), 129 for a\n"
-"usage error, 1 if counting failed.\n", f);
+"Exit status: the command's (128+N if killed by signal N; with -r, the\n"
+"last failed run's), 129 for a usage error or a perf option ctxstat lacks,\n"
+"1 if counting failed or the output could not be written. Ctrl-C: the\n"
+"counts so far (the run it cut short left out), then ctxstat dies by it.\n", f);
 }
 
 void ctx_args_compare_usage(FILE *f)
