@@ -52,9 +52,9 @@ TEST_F(cli, bad_flags_usage_error)
 {
 	static const char *const bad[][4] = {
 		{ "--no-such-option", "true", NULL },
-		{ "-r", "0", "true", NULL },
+		{ "-r", "2000000000", "true", NULL },	/* at most 100,000 */
 		{ "-r", "x", "true", NULL },
-		{ "-e", "cpu-clock", NULL },		/* no command, -p or -a */
+		{ "-n", NULL },				/* no command, -p or -a */
 		{ "-p", "1", "-a", NULL },		/* exclusive */
 		{ "-x,", "-j", "true", NULL },		/* exclusive */
 		{ "-e", NULL },				/* missing value */

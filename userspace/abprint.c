@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abprint: for people, a summary to read first (per event A's and B's
- * mean and spread with 4 significant digits, B/A with its interval, the
- * verdict), then the full table with every digit, thousands grouped per
- * the locale, within 100 columns; for programs, CSV with every digit
- * %.17g keeps, in the C locale.
+ * mean and its standard error, perf's "+-", with 4 significant digits,
+ * B/A with its interval, the verdict), then the full table with every
+ * digit, thousands grouped per the locale, within 100 columns; for
+ * programs, CSV with every digit %.17g keeps, in the C locale.
  */
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,7 +77,7 @@ static const char *const count_prefix[] = { "", "k", "M", "G", "T", "P", NULL };
 static const char *const clock_unit[] = { "ns", "us", "ms", "s", NULL };
 
 /*
- * Mean with 4 significant digits, standard deviation with 3: "20.73M ±
+ * Mean with 4 significant digits, its standard error with 3: "20.73M ±
  * 1.78k"; clocks each in the unit that suits it, "20.73ms ± 1.78us".
  */
 static void mean_sd(const struct ctx_compare_row *r, double mean, double sd,
@@ -90,20 +91,30 @@ static void mean_sd(const struct ctx_compare_row *r, double mean, double sd,
 	snprintf(buf, len, "%s ± %s", m, s);
 }
 
+/*
+ * What separates an interval's ends: "; " where the locale's decimal
+ * point is a comma (de_DE's "1,0500 [1,0500,1,0500]" read as four
+ * numbers), ", " elsewhere.
+ */
+static const char *interval_sep(void)
+{
+	return strchr(localeconv()->decimal_point, ',') ? "; " : ", ";
+}
+
 static void ratio(const struct ctx_compare_row *r, char *buf, size_t len)
 {
 	if (isnan(r->ratio))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.4f [%.4f,%.4f]", r->ratio, r->ratio_lo,
-			 r->ratio_hi);
+		snprintf(buf, len, "%.4f [%.4f%s%.4f]", r->ratio, r->ratio_lo,
+			 interval_sep(), r->ratio_hi);
 }
 
 static const char *verdict(const struct ctx_compare_row *r)
 {
 	if (r->verdict == CTX_VERDICT_TOO_FEW && r->error)
 		return r->error;
-	return ctx_verdict_name(r->verdict);
+	return ctx_verdict_name(r->verdict, r->clock, r->threshold_pct);
 }
 
 struct summary_cells {
@@ -116,8 +127,8 @@ static void summary_cells(const struct ctx_compare_row *r,
 	memset(c, 0, sizeof(*c));
 	if (r->verdict == CTX_VERDICT_TOO_FEW)
 		return;
-	mean_sd(r, r->w.mean_a, r->sd_a, c->a, sizeof(c->a));
-	mean_sd(r, r->w.mean_b, r->sd_b, c->b, sizeof(c->b));
+	mean_sd(r, r->w.mean_a, ctx_sample_se(r->a), c->a, sizeof(c->a));
+	mean_sd(r, r->w.mean_b, ctx_sample_se(r->b), c->b, sizeof(c->b));
 	ratio(r, c->ratio, sizeof(c->ratio));
 }
 
@@ -134,8 +145,8 @@ static void print_summary(FILE *f, const struct ctx_compare_row *rows, int nr)
 		wr = max_int(wr, columns(c.ratio));
 	}
 	fprintf(f, "\n%-*s", wn + 1, " event");
-	cell(f, "A: mean ± sd", wa, true);
-	cell(f, "B: mean ± sd", wb, true);
+	cell(f, "A: mean ± se", wa, true);
+	cell(f, "B: mean ± se", wb, true);
 	cell(f, "B/A [95% CI]", wr, false);
 	cell(f, "verdict", 0, false);
 	fputc('\n', f);
@@ -206,7 +217,7 @@ static void table_cells(const struct ctx_compare_row *r,
 	grouped(r, r->w.diff, true, c->d, sizeof(c->d));
 	pct(r, r->w.ci_lo, lo, sizeof(lo));
 	pct(r, r->w.ci_hi, hi, sizeof(hi));
-	snprintf(c->ci, sizeof(c->ci), "[%s, %s]", lo, hi);
+	snprintf(c->ci, sizeof(c->ci), "[%s%s%s]", lo, interval_sep(), hi);
 	fmt_p(r->p_holm, c->p, sizeof(c->p));
 	if (r->runs_to_separate)
 		snprintf(c->runs, sizeof(c->runs), "%d", r->runs_to_separate);
@@ -403,8 +414,11 @@ void ctx_compare_print(const struct ctx_compare_print *p,
 	print_summary(f, rows, nr);
 	print_table(f, rows, nr);
 	print_twins(f, rows, nr, p->runs);
-	fprintf(f, "\n B/A: 95%% interval per event (Fieller). Verdict, p: Welch's t-test with Holm's\n"
-		" correction for the %d events tested; runs: the fewest per side from which on\n"
-		" p < 0.05/%d. More counts = slower; the table's clocks in msec. See ctxstat-compare(1).\n\n",
-		tested(rows, nr), tested(rows, nr) ? tested(rows, nr) : 1);
+	fprintf(f, "\n ±: standard error of the mean (perf's +-). B/A: 95%% interval (Fieller).\n"
+		" Verdict: Welch's t-test with Holm's correction for the %d events tested (p), and\n"
+		" a change of %g%% at least (--threshold): clocks slower or faster, counts more or\n"
+		" fewer. Runs: the fewest per side from which on p < 0.05/%d. Clocks in msec.\n"
+		" See ctxstat-compare(1).\n\n",
+		tested(rows, nr), nr ? rows[0].threshold_pct : CTX_THRESHOLD_PCT,
+		tested(rows, nr) ? tested(rows, nr) : 1);
 }

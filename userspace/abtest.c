@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * abtest: from two kept samples per event to a verdict. B is compared
- * against A; for every event more is slower (more cycles, instructions,
- * cache misses, clock time, context switches...).
+ * against A; only a clock's change is a matter of time (slower, faster):
+ * more instructions or page faults are more, not slower.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,22 +17,31 @@ bool ctx_abba_is_b(int i)
 	return ((i / 2) & 1) ^ (i & 1);
 }
 
-enum ctx_verdict ctx_verdict_of(double diff, double p, double alpha)
+enum ctx_verdict ctx_verdict_of(double diff, double p, double alpha,
+				double ratio, double threshold_pct)
 {
 	if (!(p < alpha))
 		return CTX_VERDICT_SAME;
-	return diff > 0 ? CTX_VERDICT_SLOWER : CTX_VERDICT_FASTER;
+	if (!isnan(ratio) && fabs(ratio - 1) * 100 < threshold_pct)
+		return CTX_VERDICT_SMALL;
+	return diff > 0 ? CTX_VERDICT_MORE : CTX_VERDICT_LESS;
 }
 
-const char *ctx_verdict_name(enum ctx_verdict v)
+const char *ctx_verdict_name(enum ctx_verdict v, bool clock,
+			     double threshold_pct)
 {
+	static char small[32];
+
 	switch (v) {
 	case CTX_VERDICT_SAME:
 		return "no significant change";
-	case CTX_VERDICT_SLOWER:
-		return "slower";
-	case CTX_VERDICT_FASTER:
-		return "faster";
+	case CTX_VERDICT_SMALL:
+		snprintf(small, sizeof(small), "changed < %g%%", threshold_pct);
+		return small;
+	case CTX_VERDICT_MORE:
+		return clock ? "slower" : "more";
+	case CTX_VERDICT_LESS:
+		return clock ? "faster" : "fewer";
 	default:
 		return "too few runs";
 	}
@@ -135,7 +145,8 @@ static bool test_row(struct ctx_compare_row *r)
 	return true;
 }
 
-void ctx_compare_eval(struct ctx_compare_row *rows, int nr)
+void ctx_compare_eval(struct ctx_compare_row *rows, int nr,
+		      double threshold_pct)
 {
 	double *p = calloc(nr ? nr : 1, sizeof(*p));
 	double *adj = calloc(nr ? nr : 1, sizeof(*adj));
@@ -154,8 +165,10 @@ void ctx_compare_eval(struct ctx_compare_row *rows, int nr)
 			continue;
 		/* no memory for Holm: Bonferroni */
 		r->p_holm = p && adj ? adj[i] : fmin(1, r->w.p * m);
-		r->verdict = ctx_verdict_of(r->w.diff, r->p_holm,
-					    CTX_COMPARE_ALPHA);
+		r->verdict = ctx_verdict_of(r->w.diff, r->p_holm, CTX_COMPARE_ALPHA,
+					    r->w.mean_a ? r->w.mean_b / r->w.mean_a : NAN,
+					    threshold_pct);
+		r->threshold_pct = threshold_pct;
 		r->runs_to_separate = ctx_runs_to_separate(r->a, r->b,
 							   CTX_COMPARE_ALPHA / m);
 	}

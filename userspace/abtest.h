@@ -15,12 +15,21 @@
 #include "welch.h"
 
 #define CTX_COMPARE_ALPHA	0.05	/* 95 % confidence */
+/* --threshold's default: a smaller change is not called one, in percent */
+#define CTX_THRESHOLD_PCT	1.0
 
+/*
+ * What compare and report say of B against A, in the same words: a
+ * change needs Welch's test, corrected for the events tested (Holm),
+ * and at least the threshold; clocks are slower or faster, counts more
+ * or fewer.
+ */
 enum ctx_verdict {
 	CTX_VERDICT_TOO_FEW,	/* fewer than 2 runs on a side */
 	CTX_VERDICT_SAME,	/* no significant change */
-	CTX_VERDICT_SLOWER,	/* B counts significantly more than A */
-	CTX_VERDICT_FASTER,	/* B counts significantly less than A */
+	CTX_VERDICT_SMALL,	/* significant, but less than the threshold */
+	CTX_VERDICT_MORE,	/* B significantly more: slower for a clock */
+	CTX_VERDICT_LESS,	/* B significantly less: faster for a clock */
 };
 
 /*
@@ -29,9 +38,21 @@ enum ctx_verdict {
  */
 bool ctx_abba_is_b(int i);
 
-/* Slower or faster when @p < @alpha, by the sign of B - A (@diff). */
-enum ctx_verdict ctx_verdict_of(double diff, double p, double alpha);
-const char *ctx_verdict_name(enum ctx_verdict v);
+/*
+ * More or less when @p < @alpha, by the sign of B - A (@diff), and B/A
+ * (@ratio; NAN when A's mean is 0: any change is large) is at least
+ * @threshold_pct percent from 1; else small or the same.
+ */
+enum ctx_verdict ctx_verdict_of(double diff, double p, double alpha,
+				double ratio, double threshold_pct);
+
+/*
+ * "more", "fewer" (counts); "slower", "faster" (@clock); "no significant
+ * change", "changed < 1%" (@threshold_pct), "too few runs". Static or
+ * in a static buffer.
+ */
+const char *ctx_verdict_name(enum ctx_verdict v, bool clock,
+			     double threshold_pct);
 
 /*
  * Holm's step-down adjustment of @n p-values (S. Holm, Scand. J. Statist.
@@ -65,6 +86,7 @@ int ctx_runs_to_separate(const struct ctx_sample *a,
 
 struct ctx_compare_row {
 	const char *name;
+	double threshold_pct;	/* --threshold: said with the verdict */
 	int counter;		/* rows with the same counter are :t twins */
 	bool task_only;
 	bool clock;		/* values in ns, shown in msec */
@@ -75,16 +97,18 @@ struct ctx_compare_row {
 	double sd_a, sd_b;
 	double ratio, ratio_lo, ratio_hi;	/* B / A; NAN: none */
 	double p_holm;		/* w.p adjusted over the rows tested */
-	enum ctx_verdict verdict;	/* from p_holm */
+	enum ctx_verdict verdict;	/* from p_holm and the threshold */
 	int runs_to_separate;	/* at alpha / rows tested; 0: not */
 };
 
 /*
  * Test every row, then correct over the rows tested (those with two runs
  * a side and no error): verdicts from Holm's adjusted p at
- * CTX_COMPARE_ALPHA; runs to separate at Holm's strictest level,
- * alpha / rows tested, so that a row that separates is significant.
+ * CTX_COMPARE_ALPHA and @threshold_pct; runs to separate at Holm's
+ * strictest level, alpha / rows tested, so that a row that separates is
+ * significant.
  */
-void ctx_compare_eval(struct ctx_compare_row *rows, int nr);
+void ctx_compare_eval(struct ctx_compare_row *rows, int nr,
+		      double threshold_pct);
 
 #endif

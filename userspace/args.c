@@ -15,22 +15,31 @@
 
 #include "args.h"
 #include "cpulist.h"
+#include "perfonly.h"
 #include "util.h"
 
 enum {
 	OPT_BREAKDOWN = 256, OPT_LIST, OPT_REPEAT_UNTIL, OPT_REPEAT_EVENT,
 	OPT_SAVE, OPT_NAME, OPT_LABEL, OPT_NO_NOISE_CHECK, OPT_NO_IRQ_ESTIMATE,
-	OPT_SUMMARY, OPT_IRQ_SOURCES,
+	OPT_SUMMARY, OPT_IRQ_SOURCES, OPT_APPEND, OPT_NO_BIG_NUM, OPT_NO_MERGE,
+	OPT_QUIET, OPT_INTERVAL_COUNT, OPT_NO_CSV_SUMMARY, OPT_NO_TWINS,
+	OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_THRESHOLD,
+	OPT_WARMUP, OPT_VERSION,
+	/* + index in ctx_perf_only[] */
+	OPT_PERF_ONLY = 1024,
 };
 
-static const struct option long_options[] = {
+/* perf's letters; those of ctx_perf_only[] are added to it */
+#define SHORT_OPTIONS "e:r:nx:jo:p:aC:AI:vhBgiS"
+
+static const struct option ctxstat_options[] = {
 	{ "event",		required_argument,	NULL, 'e' },
 	{ "repeat",		required_argument,	NULL, 'r' },
 	{ "null",		no_argument,		NULL, 'n' },
 	{ "field-separator",	required_argument,	NULL, 'x' },
-	{ "json",		no_argument,		NULL, 'j' },
 	{ "json-output",	no_argument,		NULL, 'j' },
 	{ "output",		required_argument,	NULL, 'o' },
+	{ "append",		no_argument,		NULL, OPT_APPEND },
 	{ "pid",		required_argument,	NULL, 'p' },
 	{ "all-cpus",		no_argument,		NULL, 'a' },
 	{ "cpu",		required_argument,	NULL, 'C' },
@@ -49,142 +58,59 @@ static const struct option long_options[] = {
 	{ "no-noise-check",	no_argument,		NULL, OPT_NO_NOISE_CHECK },
 	{ "no-irq-estimate",	no_argument,		NULL, OPT_NO_IRQ_ESTIMATE },
 	{ "irq-sources",	optional_argument,	NULL, OPT_IRQ_SOURCES },
-	{ NULL, 0, NULL, 0 }
+	{ "big-num",		no_argument,		NULL, 'B' },
+	{ "no-big-num",		no_argument,		NULL, OPT_NO_BIG_NUM },
+	{ "no-merge",		no_argument,		NULL, OPT_NO_MERGE },
+	{ "group",		no_argument,		NULL, 'g' },
+	{ "no-inherit",		no_argument,		NULL, 'i' },
+	{ "sync",		no_argument,		NULL, 'S' },
+	{ "quiet",		no_argument,		NULL, OPT_QUIET },
+	{ "interval-count",	required_argument,	NULL, OPT_INTERVAL_COUNT },
+	{ "no-csv-summary",	no_argument,		NULL, OPT_NO_CSV_SUMMARY },
+	{ "no-twins",		no_argument,		NULL, OPT_NO_TWINS },
+	{ "per-core",		no_argument,		NULL, OPT_PER_CORE },
+	{ "per-die",		no_argument,		NULL, OPT_PER_DIE },
+	{ "per-socket",		no_argument,		NULL, OPT_PER_SOCKET },
+	{ "per-node",		no_argument,		NULL, OPT_PER_NODE },
+	{ "threshold",		required_argument,	NULL, OPT_THRESHOLD },
+	{ "warmup",		required_argument,	NULL, OPT_WARMUP },
+	{ "version",		no_argument,		NULL, OPT_VERSION },
 };
 
-void ctx_args_usage(FILE *f)
+/*
+ * getopt_long's table and letters: ctxstat's options, then perf's that
+ * it lacks (recognized only to be named as such).
+ */
+static const struct option *options(const char **letters)
 {
-	fputs(
-"Usage: ctxstat [<options>] [--] <command> [<args>]\n"
-"       ctxstat [<options>] -p <pid> | -a | -C <cpus> [-A] [<command>]\n"
-"       ctxstat compare [<options>] [--] <command A> --- <command B>\n"
-"       ctxstat report [<options>] <file.json>...\n"
-"\n"
-"Count perf events of a workload like perf stat, and split every count\n"
-"into the contexts it happened in: task, hardirq, softirq (per vector), NMI.\n"
-"\n"
-"    -e, --event <event>   event to count; repeatable, or a comma list\n"
-"    -r, --repeat <n>      run the command n times, print mean and stddev\n"
-"    -n, --null            null run: count nothing, time the command only\n"
-"    -x, --field-separator <sep>\n"
-"                          CSV output with this separator (perf's fields)\n"
-"    -j, --json            JSON output, one object per line\n"
-"    -o, --output <file>   write the counts to <file> instead of stderr\n"
-"    -p, --pid <pid>       count an existing process (and children it forks)\n"
-"                          until it exits or Ctrl-C, or while <command> runs\n"
-"    -a, --all-cpus        count every task (system wide); needs CAP_PERFMON\n"
-"    -C, --cpu <cpus>      system wide on these CPUs only: perf's list\n"
-"                          syntax, e.g. 0,2-3\n"
-"    -A, --no-aggr         with -a or -C, a row per CPU (perf's CPU<n>)\n"
-"    -I, --interval-print <ms>\n"
-"                          print the counts of every <ms> milliseconds (at\n"
-"                          least 10) as they go, perf's interval format\n"
-"        --summary         with -I, the whole run's counts after the intervals\n"
-"    -v, --verbose         more detail: all breakdown rows, kernel errors,\n"
-"                          a line per run\n"
-"        --breakdown       after each event, one row per context\n"
-"        --no-irq-estimate leave in :t what interrupts leave on the task's side\n"
-"                          of the counter reads (default: estimated and moved\n"
-"                          to an [irq entry/exit estimate] row)\n"
-"        --irq-sources[=N] --breakdown with the hardirq row split by interrupt\n"
-"                          source, as /proc/interrupts names them (at most N\n"
-"                          sources, 1 to 64; default: the module's limit)\n"
-"        --list            list the event names ctxstat knows\n"
-"        --repeat-until <rel>%\n"
-"                          repeat until the relative standard error of the\n"
-"                          mean of one event is below <rel>%, at most -r\n"
-"                          runs (default 100), at least 3\n"
-"        --repeat-event <event>\n"
-"                          the event --repeat-until watches (default: the\n"
-"                          first one)\n"
-"        --save <file.json>\n"
-"                          save every run's values (for ctxstat report)\n"
-"        --name <name>     benchmark name in the saved file (default: the\n"
-"                          command line)\n"
-"        --label <label>   configuration name in the saved file (default:\n"
-"                          the file name without .json)\n"
-"        --no-noise-check  no warnings about a noisy setup (cpufreq\n"
-"                          governor, turbo, NMI watchdog) before -r runs\n"
-"    -h, --help            this text\n"
-"\n"
-"Events: perf's names (cycles, instructions, task-clock, page-faults,\n"
-"L1-dcache-load-misses, ..., rNNNN raw), with modifiers after ':':\n"
-"    t   task context only: leave out everything counted in hardirq,\n"
-"        softirq and NMI context (the interrupt handlers that ran while\n"
-"        the workload was on the CPU)\n"
-"    u   user mode only (as perf's :u: exclude kernel and hypervisor)\n"
-"    k   kernel mode only (as perf's :k: exclude user and hypervisor)\n"
-"    h   hypervisor (as perf's :h)\n"
-"  Combined: :tu = task context, user mode (what the program itself did);\n"
-"  :tk = task context, kernel mode (its system calls and page faults, no\n"
-"  interrupts); :t = task context, both modes. An event and its :t twin\n"
-"  share one counter: the plain row is the full count, the :t row its\n"
-"  task-context part.\n"
-"\n"
-"Without -e: task-clock, task-clock:t, context-switches, cpu-migrations,\n"
-"page-faults, cycles, cycles:t, instructions, instructions:t, branches,\n"
-"branches:t, branch-misses, branch-misses:t.\n"
-"\n"
-"--breakdown rows are named '<event> [<context>]', context one of task,\n"
-"hardirq, softirq:<VECTOR> (HI, TIMER, NET_TX, NET_RX, BLOCK, IRQ_POLL,\n"
-"TASKLET, SCHED, HRTIMER, RCU; only non-zero ones unless -v), nmi (where\n"
-"the module has an NMI bucket, or when non-zero). With --irq-sources the\n"
-"hardirq row is followed by its sources, largest first, non-zero ones\n"
-"unless -v: hardirq:<irq> <name>, hardirq:IPI<n> <description> (arm64),\n"
-"hardirq:<vector> (x86, e.g. local_timer), hardirq: outside handlers,\n"
-"hardirq: other sources; they add up to the hardirq row.\n"
-"\n"
-"With -r or --repeat-until, runs whose value is more than 3 scaled MADs\n"
-"(1.4826 x median absolute deviation) from the median are reported as\n"
-"outliers on stderr; they stay in the mean.\n"
-"\n"
-"Exit status: the command's (128+N if killed by signal N), 129 for a\n"
-"usage error, 1 if counting failed.\n", f);
+	static struct option all[ARRAY_SIZE(ctxstat_options) + 64];
+	static char short_opts[128];
+	size_t i, n = ARRAY_SIZE(ctxstat_options);
+	char *p;
+
+	if (all[0].name) {
+		*letters = short_opts;
+		return all;
+	}
+	memcpy(all, ctxstat_options, sizeof(ctxstat_options));
+	p = short_opts + snprintf(short_opts, sizeof(short_opts), "+:%s",
+				  SHORT_OPTIONS);
+	for (i = 0; i < ctx_nr_perf_only && n + 1 < ARRAY_SIZE(all); i++) {
+		all[n++] = (struct option){ ctx_perf_only[i].name,
+					    ctx_perf_only[i].has_arg, NULL,
+					    OPT_PERF_ONLY + i };
+		if (ctx_perf_only[i].letter) {
+			*p++ = ctx_perf_only[i].letter;
+			if (ctx_perf_only[i].has_arg == required_argument)
+				*p++ = ':';
+		}
+	}
+	*letters = short_opts;
+	return all;
 }
 
-void ctx_args_compare_usage(FILE *f)
-{
-	fputs(
-"Usage: ctxstat compare [<options>] [--] <command A> [<args>] --- <command B> [<args>]\n"
-"\n"
-"Run A and B alternately in ABBA order (A B B A A B B A ...), -r times\n"
-"each (default 10), and print on stdout a summary, per event A's and B's\n"
-"mean +- standard deviation, B/A with its 95% confidence interval and a\n"
-"verdict, then the full table: means, B - A with its 95% confidence\n"
-"interval, p. Verdicts: slower (B counts significantly more), faster\n"
-"(less) or no significant change, by Welch's t-test with Holm's correction\n"
-"for the number of events compared. For an event and its :t twin it says\n"
-"which one separates A from B with fewer runs.\n"
-"\n"
-"    -e, --event <event>   event to compare; repeatable, or a comma list\n"
-"    -r, --repeat <n>      runs per command (default 10; with\n"
-"                          --repeat-until the most it makes)\n"
-"        --repeat-until <rel>%\n"
-"                          stop once A and B both have a relative standard\n"
-"                          error below <rel>% on --repeat-event (at least 3\n"
-"                          runs each)\n"
-"        --repeat-event <event>\n"
-"                          the event --repeat-until watches (default: first)\n"
-"    -x, --field-separator <sep>\n"
-"                          CSV, a line per event: event, A mean, B mean,\n"
-"                          B - A, CI low, CI high, p, df, verdict, runs to\n"
-"                          separate, A runs, B runs, A sd, B sd, B/A, B/A\n"
-"                          CI low, B/A CI high, p (Holm); clocks in msec\n"
-"    -o, --output <file>   write the comparison to <file> instead of stdout\n"
-"        --save <file.json>\n"
-"                          save every run of A and B (for ctxstat report)\n"
-"        --name <name>     benchmark name in the saved file\n"
-"        --label <a>,<b>   configuration names in the saved file (A,B)\n"
-"        --no-noise-check  no warnings about a noisy setup\n"
-"    -v, --verbose         more detail: a line per run\n"
-"    -h, --help            this text\n"
-"\n"
-"More counts are slower, for every event. Runs to separate: the fewest\n"
-"runs per side from which on Welch's p stays below 0.05 / the number of\n"
-"events compared (Holm's first step).\n", f);
-}
-
-static int parse_percent(const char *s, double *out)
+/* "0.5%" or "0.5", above @min (or equal with @min_ok), below 100. */
+static int parse_pct(const char *s, double min, bool min_ok, double *out)
 {
 	char *end;
 	double v;
@@ -194,10 +120,16 @@ static int parse_percent(const char *s, double *out)
 	v = strtod_l(s, &end, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
 	if (end != s && *end == '%')
 		end++;
-	if (errno || end == s || *end || !(v > 0 && v < 100))
+	if (errno || end == s || *end || !(v < 100) ||
+	    !(v > min || (min_ok && v == min)))
 		return -1;
 	*out = v;
 	return 0;
+}
+
+static int parse_percent(const char *s, double *out)
+{
+	return parse_pct(s, 0, false, out);
 }
 
 static int parse_positive(const char *s, long max, long *out)
@@ -210,6 +142,101 @@ static int parse_positive(const char *s, long max, long *out)
 	if (errno || end == s || *end || v < 1 || v > max)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* -r: 1 to CTX_MAX_RUNS, or 0 for perf's "forever". */
+static int parse_repeat(struct ctx_args *a, const char *arg,
+			char *err, size_t errlen)
+{
+	long v;
+
+	if (!strcmp(arg, "0")) {
+		a->forever = true;
+		a->repeat = 1;
+	} else if (parse_positive(arg, CTX_MAX_RUNS, &v)) {
+		return ctx_err(err, errlen,
+			       "bad repeat count '%s' (1 to %d, or 0: until Ctrl-C)",
+			       arg, CTX_MAX_RUNS);
+	} else {
+		a->repeat = v;
+		a->forever = false;
+	}
+	a->repeat_set = true;
+	return 0;
+}
+
+/*
+ * -p: perf's list of pids, "1,2,3" (each counted with what it forks and
+ * all its threads; a session each, so at most CTX_MAX_PIDS).
+ */
+static int parse_pids(struct ctx_args *a, const char *arg,
+		      char *err, size_t errlen)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int ret = 0, k;
+	long v;
+
+	if (!copy)
+		return ctx_err(err, errlen, "out of memory");
+	a->nr_pids = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (parse_positive(tok, CTX_PID_MAX, &v))
+			ret = ctx_err(err, errlen, "bad pid '%s' in '%s'", tok, arg);
+		else if (a->nr_pids == CTX_MAX_PIDS)
+			ret = ctx_err(err, errlen,
+				      "-p: at most %d pids (a counting session each)",
+				      CTX_MAX_PIDS);
+		for (k = 0; !ret && k < a->nr_pids; k++)
+			if (a->pids[k] == v)
+				ret = ctx_err(err, errlen, "-p: pid %ld twice in '%s'", v, arg);
+		if (!ret)
+			a->pids[a->nr_pids++] = v;
+	}
+	free(copy);
+	if (!ret && (!a->nr_pids || arg[strlen(arg) - 1] == ',' || *arg == ',' ||
+		     strstr(arg, ",,")))
+		ret = ctx_err(err, errlen, "bad pid list '%s'", arg);
+	if (ret) {
+		a->nr_pids = 0;
+		return ret;
+	}
+	a->pid = a->pids[0];
+	a->pid_list = arg;
+	return 0;
+}
+
+/* -I: 0 is off, as in perf 6.1; below 10 ms refused (perf 5.x's words). */
+static int parse_interval(struct ctx_args *a, const char *arg,
+			  char *err, size_t errlen)
+{
+	long v = 0;
+
+	if (strcmp(arg, "0") && parse_positive(arg, CTX_INTERVAL_MAX_MS, &v))
+		return ctx_err(err, errlen, "bad interval '%s' (milliseconds, at most %d)",
+			       arg, CTX_INTERVAL_MAX_MS);
+	if (v && v < CTX_INTERVAL_MIN_MS)
+		return ctx_err(err, errlen, "print interval must be >= %dms",
+			       CTX_INTERVAL_MIN_MS);
+	a->interval_ms = v;
+	return 0;
+}
+
+/* -x: perf takes "\\t" for a tab. */
+static int parse_separator(struct ctx_args *a, const char *arg,
+			   char *err, size_t errlen)
+{
+	if (!*arg)
+		return ctx_err(err, errlen, "empty field separator");
+	a->field_sep = strcmp(arg, "\\t") ? arg : "\t";
+	return 0;
+}
+
+static int set_aggr(struct ctx_args *a, enum ctx_aggr mode)
+{
+	a->aggr = mode;
+	a->no_aggr = true;
 	return 0;
 }
 
@@ -259,32 +286,23 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		a->event_specs[a->nr_event_specs++] = arg;
 		return 0;
 	case 'r':
-		if (parse_positive(arg, INT_MAX, &v))
-			return ctx_err(err, errlen,
-				       "bad repeat count '%s'", arg);
-		a->repeat = v;
-		a->repeat_set = true;
-		return 0;
+		return parse_repeat(a, arg, err, errlen);
 	case 'n':
 		a->null_run = true;
 		return 0;
 	case 'x':
-		if (!*arg)
-			return ctx_err(err, errlen,
-				       "empty field separator");
-		a->field_sep = arg;
-		return 0;
+		return parse_separator(a, arg, err, errlen);
 	case 'j':
 		a->json = true;
 		return 0;
 	case 'o':
 		a->output = arg;
 		return 0;
-	case 'p':
-		if (parse_positive(arg, INT_MAX, &v))
-			return ctx_err(err, errlen, "bad pid '%s'", arg);
-		a->pid = v;
+	case OPT_APPEND:
+		a->append = true;
 		return 0;
+	case 'p':
+		return parse_pids(a, arg, err, errlen);
 	case 'a':
 		a->system_wide = true;
 		a->all_cpus = true;
@@ -292,16 +310,58 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case 'C':
 		return check_cpu_list(a, arg, err, errlen);
 	case 'A':
-		a->no_aggr = true;
-		return 0;
+		return set_aggr(a, CTX_AGGR_NONE);
+	case OPT_PER_CORE:
+		return set_aggr(a, CTX_AGGR_CORE);
+	case OPT_PER_DIE:
+		return set_aggr(a, CTX_AGGR_DIE);
+	case OPT_PER_SOCKET:
+		return set_aggr(a, CTX_AGGR_SOCKET);
+	case OPT_PER_NODE:
+		return set_aggr(a, CTX_AGGR_NODE);
 	case 'I':
+		return parse_interval(a, arg, err, errlen);
+	case OPT_INTERVAL_COUNT:
 		if (parse_positive(arg, INT_MAX, &v))
-			return ctx_err(err, errlen, "bad interval '%s' (milliseconds)",
+			return ctx_err(err, errlen, "bad --interval-count '%s'", arg);
+		a->interval_count = v;
+		return 0;
+	case OPT_NO_CSV_SUMMARY:
+		a->no_csv_summary = true;
+		return 0;
+	case 'B':
+		a->big_num = 1;
+		return 0;
+	case OPT_NO_BIG_NUM:
+		a->big_num = 0;
+		return 0;
+	/* ctxstat never merges events, and its counters are all pinned */
+	case OPT_NO_MERGE:
+	case 'g':
+		return 0;
+	case 'i':
+		a->no_inherit = true;
+		return 0;
+	case 'S':
+		a->sync = true;
+		return 0;
+	case OPT_QUIET:
+		a->quiet = true;
+		return 0;
+	case OPT_NO_TWINS:
+		a->no_twins = true;
+		return 0;
+	case OPT_THRESHOLD:
+		if (parse_pct(arg, 0, true, &a->threshold))
+			return ctx_err(err, errlen,
+				       "bad --threshold '%s' (a percentage from 0, e.g. 1%%)",
 				       arg);
-		if (v < CTX_INTERVAL_MIN_MS)
-			return ctx_err(err, errlen, "print interval must be >= %dms",
-				       CTX_INTERVAL_MIN_MS);
-		a->interval_ms = v;
+		return 0;
+	case OPT_WARMUP:
+		if (strcmp(arg, "0") && parse_positive(arg, CTX_MAX_RUNS, &v))
+			return ctx_err(err, errlen, "bad --warmup '%s' (0 to %d runs)",
+				       arg, CTX_MAX_RUNS);
+		a->warmup = strcmp(arg, "0") ? v : 0;
 		return 0;
 	case OPT_SUMMARY:
 		a->summary = true;
@@ -317,6 +377,9 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case OPT_LIST:
 		a->list = true;
+		return 0;
+	case OPT_VERSION:
+		a->version = true;
 		return 0;
 	case OPT_REPEAT_UNTIL:
 		if (parse_percent(arg, &a->repeat_until))
@@ -345,6 +408,15 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case OPT_IRQ_SOURCES:
 		return parse_irq_sources(a, arg, err, errlen);
 	}
+	if (c >= OPT_PERF_ONLY && c < OPT_PERF_ONLY + (int)ctx_nr_perf_only) {
+		a->perf_only = true;
+		return ctx_perf_only_err(&ctx_perf_only[c - OPT_PERF_ONLY],
+					 err, errlen);
+	}
+	if (ctx_perf_only_letter(c)) {
+		a->perf_only = true;
+		return ctx_perf_only_err(ctx_perf_only_letter(c), err, errlen);
+	}
 	return ctx_err(err, errlen, "unknown option");
 }
 
@@ -371,165 +443,46 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
 }
 
 /*
- * -I prints one run as it goes: several runs would print their intervals
- * one after the other with nothing to average.
+ * perf stat's own subcommands: a first non-option of 3 letters or more
+ * that begins "record" or "report" (perf's strstarts() test).
  */
-static int check_interval(struct ctx_args *a, char *err, size_t errlen)
+static int perf_subcommand(struct ctx_args *a, char *err, size_t errlen)
 {
-	if (a->summary && !a->interval_ms)
-		return ctx_err(err, errlen, "--summary needs -I");
-	if (!a->interval_ms)
+	const char *w = a->cmd ? a->cmd[0] : "";
+	size_t n = strlen(w);
+
+	if (n < 3 || (strncmp("record", w, n) && strncmp("report", w, n)))
 		return 0;
-	if (a->repeat > 1 || a->repeat_until)
-		return ctx_err(err, errlen,
-			       "-I prints the intervals of one run: -r and --repeat-until do not apply");
-	if (a->null_run)
-		return ctx_err(err, errlen, "-n counts nothing to print every interval");
-	if (a->save)
-		return ctx_err(err, errlen, "--save keeps whole runs: not with -I");
-	return 0;
+	a->perf_only = true;
+	return ctx_err(err, errlen,
+		       "perf stat %s is not supported by ctxstat (--save keeps every run for ctxstat report; '-- %s' runs a command of that name)",
+		       strncmp("record", w, n) ? "report" : "record", w);
 }
 
-/*
- * -A: perf's refusal without -a/-C. One run's CPUs: nothing to average
- * or save per CPU (ctxstat's choice; perf prints per-CPU means).
- */
-static int check_no_aggr(struct ctx_args *a, char *err, size_t errlen)
+int ctx_args_read(struct ctx_args *a, int argc, char **argv,
+		  char *err, size_t errlen)
 {
-	if (!a->no_aggr)
-		return 0;
-	if (!a->system_wide)
-		return ctx_err(err, errlen,
-			       "both cgroup and no-aggregation modes only available in system-wide mode");
-	if (a->repeat > 1 || a->repeat_until)
-		return ctx_err(err, errlen,
-			       "-A prints the CPUs of one run: -r and --repeat-until do not apply");
-	if (a->save)
-		return ctx_err(err, errlen, "--save keeps whole runs' totals: not with -A");
-	return 0;
-}
-
-/* Combinations that perf rejects too, or that would leave nothing to count. */
-static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
-{
-	if (a->help || a->list)
-		return 0;
-	if (a->field_sep && a->json)
-		return ctx_err(err, errlen, "-x and -j are exclusive");
-	if (a->pid && a->system_wide)
-		return ctx_err(err, errlen, a->cpu_list ? "-p and -C are exclusive" :
-				       "-p and -a are exclusive");
-	if (!a->cmd && !a->pid && !a->system_wide)
-		return ctx_err(err, errlen,
-			       "a command, -p <pid> or -a is required");
-	if (a->repeat > 1 && !a->cmd)
-		return ctx_err(err, errlen,
-			       "--repeat needs a command to repeat");
-	if (a->null_run && a->nr_event_specs)
-		return ctx_err(err, errlen, "-n and -e are exclusive");
-	if (a->repeat_until && !a->cmd)
-		return ctx_err(err, errlen,
-			       "--repeat-until needs a command to repeat");
-	if (a->repeat_event && !a->repeat_until)
-		return ctx_err(err, errlen,
-			       "--repeat-event needs --repeat-until");
-	if (a->null_run && (a->repeat_until || a->save))
-		return ctx_err(err, errlen,
-			       "-n counts nothing to repeat on or save");
-	if (a->null_run && a->irq_sources)
-		return ctx_err(err, errlen,
-			       "-n counts nothing to split by interrupt source");
-	if (check_no_aggr(a, err, errlen))
-		return -1;
-	return check_interval(a, err, errlen);
-}
-
-static int parse(struct ctx_args *a, int argc, char **argv,
-		 char *err, size_t errlen)
-{
-	int c;
+	const struct option *opts;
+	const char *letters;
+	int c, dashdash;
 
 	memset(a, 0, sizeof(*a));
 	a->repeat = 1;
+	a->big_num = -1;
+	a->threshold = -1;
+	opts = options(&letters);
 	optind = 0;	/* full getopt reset: parse may run more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:r:nx:jo:p:aC:AI:vh",
-				long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return bad_option(c, argv, err, errlen);
 		if (handle_option(a, c, optarg, err, errlen))
 			return -1;
 	}
+	dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
 	if (optind < argc) {
 		a->cmd = &argv[optind];
 		a->cmd_argc = argc - optind;
 	}
-	return 0;
-}
-
-int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
-		   char *err, size_t errlen)
-{
-	if (parse(a, argc, argv, err, errlen))
-		return -1;
-	return check_combinations(a, err, errlen);
-}
-
-static int split_commands(struct ctx_args *a, char *err, size_t errlen)
-{
-	int i;
-
-	for (i = 0; i < a->cmd_argc && strcmp(a->cmd[i], "---"); i++)
-		;
-	if (i == a->cmd_argc)
-		return ctx_err(err, errlen,
-			       "two commands are needed: <command A> --- <command B>");
-	if (i == 0 || i == a->cmd_argc - 1)
-		return ctx_err(err, errlen, "empty command %s around '---'",
-			       i ? "B" : "A");
-	a->cmd[i] = NULL;
-	a->cmd_b = &a->cmd[i + 1];
-	a->cmd_b_argc = a->cmd_argc - i - 1;
-	a->cmd_argc = i;
-	return 0;
-}
-
-/* "a,b" with a and b different (report keeps a configuration once). */
-static bool two_labels(const char *label)
-{
-	const char *comma = strchr(label, ',');
-
-	return comma && (strlen(comma + 1) != (size_t)(comma - label) ||
-			 strncmp(label, comma + 1, comma - label));
-}
-
-int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
-			   char *err, size_t errlen)
-{
-	if (parse(a, argc, argv, err, errlen))
-		return -1;
-	a->compare = true;
-	if (a->help)
-		return 0;
-	if (a->pid || a->system_wide || a->null_run || a->list || a->json ||
-	    a->breakdown || a->interval_ms || a->summary || a->no_aggr)
-		return ctx_err(err, errlen,
-			       "compare runs two commands: -p, -a, -C, -A, -n, -j, -I, --summary, --list, --breakdown and --irq-sources do not apply");
-	if (!a->cmd)
-		return ctx_err(err, errlen,
-			       "two commands are needed: <command A> --- <command B>");
-	if (split_commands(a, err, errlen))
-		return -1;
-	if (!a->repeat_set)
-		a->repeat = CTX_COMPARE_DEFAULT_RUNS;
-	if (a->repeat < 2)
-		return ctx_err(err, errlen,
-			       "compare needs at least 2 runs of each command");
-	if (a->repeat_event && !a->repeat_until)
-		return ctx_err(err, errlen,
-			       "--repeat-event needs --repeat-until");
-	if (a->label && !two_labels(a->label))
-		return ctx_err(err, errlen,
-			       "--label for compare is '<A label>,<B label>', two different names");
-	return 0;
+	return dashdash ? 0 : perf_subcommand(a, err, errlen);
 }

@@ -9,26 +9,46 @@
 #include <sys/types.h>
 
 #define CTX_ARGS_MAX_EVENT_SPECS 64
+/* -p's pids at most: a session each, the module's max_sessions_per_socket */
+#define CTX_MAX_PIDS 8
 
 /* Exit status for a bad command line; perf uses 129 as well. */
 #define CTX_EXIT_USAGE 129
+
+/* perf's aggregation modes that ctxstat has (perf's AGGR_*) */
+enum ctx_aggr {
+	CTX_AGGR_GLOBAL,	/* the default: one row per event */
+	CTX_AGGR_NONE,		/* -A: per CPU */
+	CTX_AGGR_CORE,		/* --per-core */
+	CTX_AGGR_DIE,		/* --per-die */
+	CTX_AGGR_SOCKET,	/* --per-socket */
+	CTX_AGGR_NODE,		/* --per-node */
+};
 
 struct ctx_args {
 	const char *event_specs[CTX_ARGS_MAX_EVENT_SPECS];
 	int nr_event_specs;
 	int repeat;
+	bool forever;		/* -r 0: run and print until Ctrl-C */
 	bool null_run;
 	const char *field_sep;	/* non-NULL: CSV output with this separator */
 	bool json;
 	const char *output;	/* file name, NULL for stderr */
-	pid_t pid;		/* 0: none */
+	bool append;		/* --append to -o's file */
+	pid_t pid;		/* 0: none; the first of -p's list */
+	pid_t pids[CTX_MAX_PIDS];	/* -p 1,2: perf's list, a session each */
+	int nr_pids;
+	const char *pid_list;	/* -p as given, for the header */
 	bool system_wide;	/* -a, or implied by -C */
-	bool all_cpus;		/* -a itself */
+	bool all_cpus;		/* -a itself, or implied (no command, no -p) */
+	bool implied_all;	/* no command and no target: perf's -a */
 	const char *cpu_list;	/* -C: "0,2-3", syntax checked; NULL: all */
-	bool no_aggr;		/* -A: a row per CPU */
+	bool no_aggr;		/* per-CPU READs: -A or a --per-* mode */
+	enum ctx_aggr aggr;	/* how the CPUs' rows are printed */
 	int verbose;
 	bool breakdown;
 	bool help;
+	bool version;		/* --version */
 	bool list;
 	char **cmd;		/* workload argv, NULL-terminated; NULL if none */
 	int cmd_argc;
@@ -43,11 +63,26 @@ struct ctx_args {
 	bool irq_sources;	/* --irq-sources: hardirq rows per source */
 	unsigned int max_sources;	/* --irq-sources=N, 0: the module's */
 	unsigned int interval_ms;	/* -I: print every this many ms, 0 off */
+	int interval_count;	/* --interval-count: that many, 0 no limit */
 	bool summary;		/* --summary: the total after the intervals */
+	bool no_csv_summary;	/* --no-csv-summary: no "summary" field */
+	int big_num;		/* -B 1, --no-big-num 0, -1 unset */
+	bool no_inherit;	/* -i: children are not counted */
+	bool sync;		/* -S: sync() before each run */
+	bool quiet;		/* --quiet: no counts printed */
+	bool no_twins;		/* --no-twins: perf's default rows exactly */
+	bool perf_only;		/* the error is a perf option ctxstat lacks */
+	double threshold;	/* compare --threshold, percent; < 0 unset */
+	int warmup;		/* --warmup: runs before the measured ones */
 	bool compare;		/* ctxstat compare */
 	char **cmd_b;		/* compare: command B, NULL-terminated */
 	int cmd_b_argc;
 };
+
+/* -r at most; -p at most (the kernel's PID_MAX_LIMIT); -I at most (a day) */
+#define CTX_MAX_RUNS		100000
+#define CTX_PID_MAX		4194304
+#define CTX_INTERVAL_MAX_MS	86400000
 
 /* Runs without -r: per side for compare, the maximum for --repeat-until. */
 #define CTX_COMPARE_DEFAULT_RUNS	10
@@ -55,8 +90,19 @@ struct ctx_args {
 /* -I below this is refused: as perf 5.x, "print interval must be >= 10ms". */
 #define CTX_INTERVAL_MIN_MS	10
 
-/* --repeat-until never stops before this many runs. */
-#define CTX_REPEAT_UNTIL_MIN_RUNS	3
+/*
+ * --repeat-until never stops before this many runs, and only once the
+ * target holds with this confidence (repeat.h).
+ */
+#define CTX_REPEAT_UNTIL_MIN_RUNS	5
+#define CTX_REPEAT_UNTIL_CONF		0.99
+
+/*
+ * Read argv's options into @a, as they are (args.c); ctx_args_parse()
+ * also checks how they combine (argcheck.c). Same return convention.
+ */
+int ctx_args_read(struct ctx_args *a, int argc, char **argv,
+		  char *err, size_t errlen);
 
 /*
  * Parse argv into @a. Returns 0, or -1 for a usage error with a message
@@ -72,6 +118,12 @@ int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
  */
 int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
 			   char *err, size_t errlen);
+
+/* compare's --threshold, or its default (CTX_THRESHOLD_PCT). */
+double ctx_args_threshold(const struct ctx_args *a);
+
+/* "-A", "--per-core", ...: the option of an aggregation mode. */
+const char *ctx_aggr_option(enum ctx_aggr mode);
 
 void ctx_args_usage(FILE *f);
 void ctx_args_compare_usage(FILE *f);

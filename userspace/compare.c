@@ -12,12 +12,13 @@
 #include "abprint.h"
 #include "compare.h"
 #include "noise.h"
+#include "outfile.h"
 #include "progress.h"
 #include "repeat.h"
 #include "runner.h"
 #include "save.h"
+#include "signals.h"
 #include "stat.h"
-#include "targetwait.h"
 #include "workload.h"
 
 static int compare_table(const struct ctx_runner *ra,
@@ -51,21 +52,26 @@ static int compare_table(const struct ctx_runner *ra,
 		r->a = ctx_runner_values(ra, i);
 		r->b = ctx_runner_values(rb, i);
 	}
-	ctx_compare_eval(rows, l->nr);
+	ctx_compare_eval(rows, l->nr, ctx_args_threshold(a));
 	ctx_compare_print(&p, rows, l->nr);
 	free(rows);
 	return 0;
 }
 
-/* A command that fails makes every number meaningless: stop and say so. */
-static int check_status(const struct ctx_runner *r, const char *who)
+/*
+ * A command that fails makes every number meaningless: stop and say so
+ * (run @i, 0-based, of the ABBA series).
+ */
+static int check_status(const struct ctx_runner *r, int i)
 {
 	int code = ctx_exit_code(r->status);
+	char what[64];
 
 	if (!code)
 		return 0;
-	fprintf(stderr, "ctxstat: command %s ('%s') exited with status %d; comparison stopped\n",
-		who, r->args->cmd[0], code);
+	ctx_status_text(r->status, what, sizeof(what));
+	fprintf(stderr, "ctxstat: run %d (%s): '%s' %s; comparison stopped\n",
+		i + 1, ctx_abba_is_b(i) ? "B" : "A", r->args->cmd[0], what);
 	return code;
 }
 
@@ -76,13 +82,22 @@ static bool precise_enough(const struct ctx_runner *ra,
 	       ctx_precise_enough(rb, watch);
 }
 
+/* Ctrl-C cut run @i (0-based) of the ABBA series short. */
+static void say_cut_short(const struct ctx_args *a, int i)
+{
+	fprintf(stderr, "ctxstat: run %d (%s) cut short by %s: left out of the comparison%s%s\n",
+		i + 1, ctx_abba_is_b(i) ? "B" : "A",
+		ctx_signal_name(ctx_interrupt_signal()),
+		a->save ? " and of " : "", a->save ?: "");
+}
+
 static int run_compare(const struct ctx_args *args,
 		       struct ctx_event_list *l, FILE *out)
 {
 	struct ctx_args a = *args, b = *args;
 	struct ctx_runner *ra, *rb, *r = NULL;
 	struct ctx_progress progress;
-	int i, err = 0, code = 0, watch = ctx_until_event(args, l);
+	int i, err = 0, code = 0, cut = -1, watch = ctx_until_event(args, l);
 
 	b.cmd = args->cmd_b;
 	b.cmd_argc = args->cmd_b_argc;
@@ -94,24 +109,41 @@ static int run_compare(const struct ctx_args *args,
 		ctx_runner_free(ra);
 		return 1;
 	}
-	ctx_install_signal_handlers();
+	ctx_signals_install();
+	/* each command warmed up before either is counted */
+	for (i = 0; i < args->warmup && !err; i++) {
+		r = ra;
+		err = ctx_runner_warmup(ra, i + 1, "ctxstat compare (A)");
+		if (!err) {
+			r = rb;
+			err = ctx_runner_warmup(rb, i + 1, "ctxstat compare (B)");
+		}
+	}
+	if (err == -EINTR)
+		err = 0;
 	ctx_progress_init(&progress, stderr, "ctxstat compare",
 			  2 * ctx_max_runs(args), args->repeat_until,
 			  args->verbose);
-	for (i = 0; i < 2 * ctx_max_runs(args) && !err && !code; i++) {
+	for (i = 0; i < 2 * ctx_max_runs(args) && !err && !code &&
+	     !ctx_interrupted(); i++) {
 		bool is_b = ctx_abba_is_b(i);
 
 		ctx_progress_run(&progress, i + 1, is_b ? "B" : "A");
 		r = is_b ? rb : ra;
 		err = ctx_runner_run(r);
-		if (!err)
-			code = check_status(r, is_b ? "B" : "A");
-		if (ctx_interrupted())
+		if (err == -EINTR) {
+			cut = i;
+			err = 0;
 			break;
+		}
+		if (!err)
+			code = check_status(r, i);
 		if (args->repeat_until && precise_enough(ra, rb, watch))
 			break;
 	}
 	ctx_progress_done(&progress);
+	if (cut >= 0)
+		say_cut_short(args, cut);
 	if (!err && !code) {
 		err = compare_table(ra, rb, out);
 		if (args->repeat_until) {
@@ -153,7 +185,9 @@ int ctx_compare_main(int argc, char **argv)
 	if (code)
 		return code;
 	code = run_compare(&args, &events, out);
-	if (out != stdout)
-		fclose(out);
+	if (ctx_outfile_close(out, ctx_stat_output(&args), "ctxstat compare") &&
+	    !code)
+		code = 1;
+	ctx_signals_reraise();
 	return code;
 }

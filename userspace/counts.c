@@ -123,6 +123,52 @@ static void each_sample(struct ctx_counter_values *c,
 		fn(&c->src[i]);
 }
 
+/* @dst += @src value by value; values @dst lacks are taken as 0. */
+static int sample_accumulate(struct ctx_sample *dst, const struct ctx_sample *src)
+{
+	int j;
+
+	if (ctx_sample_reserve(dst, src->n))
+		return -ENOMEM;
+	for (j = 0; j < src->n; j++) {
+		if (j < dst->n)
+			dst->v[j] += src->v[j];
+		else
+			ctx_sample_add(dst, src->v[j]);
+	}
+	return 0;
+}
+
+int ctx_counter_accumulate(struct ctx_counter_values *dst,
+			   const struct ctx_counter_values *src)
+{
+	struct ctx_sample *d[NR_SAMPLES], *s[NR_SAMPLES];
+	int j, err;
+
+	dst->error = dst->error ?: src->error;
+	dst->counted |= src->counted;
+	samples_of(dst, d);
+	samples_of((struct ctx_counter_values *)src, s);
+	err = ctx_counter_reserve_src(dst, src->nr_src, src->full.n);
+	for (j = 0; j < NR_SAMPLES && !err; j++)
+		err = sample_accumulate(d[j], s[j]);
+	for (j = 0; j < src->nr_src && !err; j++)
+		err = sample_accumulate(&dst->src[j], &src->src[j]);
+	return err;
+}
+
+void ctx_counter_remove(struct ctx_counter_values *c, int i)
+{
+	struct ctx_sample *s[NR_SAMPLES];
+	int j;
+
+	samples_of(c, s);
+	for (j = 0; j < NR_SAMPLES; j++)
+		ctx_sample_remove(s[j], i);
+	for (j = 0; j < c->nr_src; j++)
+		ctx_sample_remove(&c->src[j], i);
+}
+
 void ctx_counter_free(struct ctx_counter_values *c)
 {
 	each_sample(c, ctx_sample_free);

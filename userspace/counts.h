@@ -54,6 +54,16 @@ int ctx_counter_reserve_src(struct ctx_counter_values *c, int nr_src, int n);
 int ctx_counter_add(struct ctx_counter_values *c,
 		    const struct ctx_counter_reading *rd);
 void ctx_counter_free(struct ctx_counter_values *c);
+/*
+ * Add @src's values to @dst's, run by run (a CPU's to its core's, as
+ * perf sums count, enabled and running); an empty @dst takes @src's.
+ * An error of either stays. 0, or -ENOMEM (@dst then partly summed).
+ */
+int ctx_counter_accumulate(struct ctx_counter_values *dst,
+			   const struct ctx_counter_values *src);
+
+/* Remove run @i's values from every sample of @c. */
+void ctx_counter_remove(struct ctx_counter_values *c, int i);
 /* No runs, the room kept (-I reuses one set of samples per interval). */
 void ctx_counter_clear(struct ctx_counter_values *c);
 

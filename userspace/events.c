@@ -11,6 +11,7 @@
 #include <linux/perf_event.h>
 
 #include "events.h"
+#include "pmuevents.h"
 #include "util.h"
 
 struct named_event {
@@ -49,22 +50,35 @@ static const struct named_event named_events[] = {
 	{ "emulation-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
 };
 
-/* Hardware cache events: <cache>-<op>[-misses] as perf names them. */
-static const char *const cache_names[PERF_COUNT_HW_CACHE_MAX] = {
-	[PERF_COUNT_HW_CACHE_L1D]	= "L1-dcache",
-	[PERF_COUNT_HW_CACHE_L1I]	= "L1-icache",
-	[PERF_COUNT_HW_CACHE_LL]	= "LLC",
-	[PERF_COUNT_HW_CACHE_DTLB]	= "dTLB",
-	[PERF_COUNT_HW_CACHE_ITLB]	= "iTLB",
-	[PERF_COUNT_HW_CACHE_BPU]	= "branch",
-	[PERF_COUNT_HW_CACHE_NODE]	= "node",
+/*
+ * Hardware cache events as perf 6.1 spells them (evsel.c's alias tables,
+ * which its lexer matches exactly, case included): <cache>[-<op>][-<result>].
+ */
+#define MAX_ALIASES 6
+static const char *const cache_names[PERF_COUNT_HW_CACHE_MAX][MAX_ALIASES] = {
+	{ "L1-dcache", "l1-d", "l1d", "L1-data" },
+	{ "L1-icache", "l1-i", "l1i", "L1-instruction" },
+	{ "LLC", "L2" },
+	{ "dTLB", "d-tlb", "Data-TLB" },
+	{ "iTLB", "i-tlb", "Instruction-TLB" },
+	{ "branch", "branches", "bpu", "btb", "bpc" },
+	{ "node" },
 };
 
-/* The op as it reads in "<cache>-loads" and in "<cache>-load-misses". */
-static const char *const cache_ops[PERF_COUNT_HW_CACHE_OP_MAX][2] = {
-	[PERF_COUNT_HW_CACHE_OP_READ]		= { "loads", "load-misses" },
-	[PERF_COUNT_HW_CACHE_OP_WRITE]		= { "stores", "store-misses" },
-	[PERF_COUNT_HW_CACHE_OP_PREFETCH]	= { "prefetches", "prefetch-misses" },
+static const char *const cache_ops[PERF_COUNT_HW_CACHE_OP_MAX][MAX_ALIASES] = {
+	{ "load", "loads", "read" },
+	{ "store", "stores", "write" },
+	{ "prefetch", "prefetches", "speculative-read", "speculative-load" },
+};
+
+static const char *const cache_results[PERF_COUNT_HW_CACHE_RESULT_MAX][MAX_ALIASES] = {
+	{ "refs", "Reference", "ops", "access" },
+	{ "misses", "miss" },
+};
+
+/* The ops each cache has (perf's evsel__hw_cache_stat). */
+static const unsigned int cache_ops_valid[PERF_COUNT_HW_CACHE_MAX] = {
+	7, 5, 7, 7, 1, 1, 7,
 };
 
 static int lookup_named(const char *name, struct ctx_event *ev)
@@ -81,28 +95,63 @@ static int lookup_named(const char *name, struct ctx_event *ev)
 	return -1;
 }
 
-/* perf matches cache event names case-insensitively. */
-static int lookup_cache(const char *name, struct ctx_event *ev)
+/*
+ * The alias of @names (@n rows) that @s begins with, followed by '-' or
+ * the end; its row, with @s moved past it; -1 if none.
+ */
+static int match_alias(const char **s, const char *const names[][MAX_ALIASES],
+		       int n)
 {
-	size_t cache, op, miss, len;
+	size_t len, best = 0;
+	int i, j, row = -1;
 
-	for (cache = 0; cache < PERF_COUNT_HW_CACHE_MAX; cache++) {
-		len = strlen(cache_names[cache]);
-		if (strncasecmp(name, cache_names[cache], len) || name[len] != '-')
-			continue;
-		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
-			for (miss = 0; miss < 2; miss++) {
-				if (strcasecmp(name + len + 1, cache_ops[op][miss]))
-					continue;
-				ev->type = PERF_TYPE_HW_CACHE;
-				ev->config = cache | op << 8 |
-					(miss ? PERF_COUNT_HW_CACHE_RESULT_MISS :
-					 PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
-				return 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < MAX_ALIASES && names[i][j]; j++) {
+			len = strlen(names[i][j]);
+			if (len > best && !strncmp(*s, names[i][j], len) &&
+			    (!(*s)[len] || ((*s)[len] == '-' && (*s)[len + 1]))) {
+				best = len;
+				row = i;
 			}
 		}
+	if (row >= 0)
+		*s += best + ((*s)[best] == '-');
+	return row;
+}
+
+/*
+ * perf's parse_events_add_cache(): after the cache, up to two words, an
+ * op first if the first is one, else a result; read and access when
+ * not named. An op the cache does not have is refused.
+ */
+static int lookup_cache(const char *name, struct ctx_event *ev)
+{
+	int cache, op = -1, result = -1, k, v;
+
+	cache = match_alias(&name, cache_names, PERF_COUNT_HW_CACHE_MAX);
+	if (cache < 0)
+		return -1;
+	for (k = 0; k < 2 && *name; k++) {
+		if (op < 0 && (v = match_alias(&name, cache_ops,
+					       PERF_COUNT_HW_CACHE_OP_MAX)) >= 0)
+			op = v;
+		else if (result < 0 && (v = match_alias(&name, cache_results,
+						      PERF_COUNT_HW_CACHE_RESULT_MAX)) >= 0)
+			result = v;
+		else
+			return -1;
 	}
-	return -1;
+	if (*name)
+		return -1;
+	if (op < 0)
+		op = PERF_COUNT_HW_CACHE_OP_READ;
+	if (result < 0)
+		result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
+	if (!(cache_ops_valid[cache] & 1 << op))
+		return -1;
+	ev->type = PERF_TYPE_HW_CACHE;
+	ev->config = cache | op << 8 | result << 16;
+	return 0;
 }
 
 /* "rNNNN": a raw, model-specific event code in hex, as perf takes it. */
@@ -125,8 +174,34 @@ static int lookup_raw(const char *name, struct ctx_event *ev)
 }
 
 /*
- * perf's rule: naming any of u/k/h excludes the privilege levels not named;
- * naming none counts them all. t is ours and independent of the others.
+ * perf's check_modifier(): each letter at most once ('p' up to three
+ * times), and no more than perf has.
+ */
+static int check_modifiers(const char *mods, const struct ctx_event *ev,
+			   char *err, size_t errlen)
+{
+	const char *p;
+	int precise = 0;
+
+	if (!*mods || strlen(mods) > sizeof("tukhGHpppPSDIWeb") - 1)
+		goto bad;
+	for (p = mods; *p; p++) {
+		precise += *p == 'p';
+		if ((*p != 'p' && strchr(p + 1, *p)) || precise > 3)
+			goto bad;
+	}
+	return 0;
+bad:
+	return ctx_err(err, errlen, "bad event modifier '%s' in '%s' (each at most once)",
+		       mods, ev->name);
+}
+
+/*
+ * perf's rule: naming any of u/k/h excludes the privilege levels not
+ * named; naming none counts them all. t is ours and independent of the
+ * others. p, P (precise: sampling's skid), W (weak group) and D
+ * (pinned: every ctxstat counter is) change nothing a count shows;
+ * perf's other letters ask for what the ctxcount module cannot do.
  */
 static int parse_modifiers(const char *mods, struct ctx_event *ev,
 			   char *err, size_t errlen)
@@ -134,6 +209,8 @@ static int parse_modifiers(const char *mods, struct ctx_event *ev,
 	bool user = false, kernel = false, hv = false;
 	const char *p;
 
+	if (check_modifiers(mods, ev, err, errlen))
+		return -1;
 	for (p = mods; *p; p++) {
 		switch (*p) {
 		case 't':
@@ -148,6 +225,12 @@ static int parse_modifiers(const char *mods, struct ctx_event *ev,
 		case 'h':
 			hv = true;
 			break;
+		case 'p': case 'P': case 'W': case 'D':
+			break;
+		case 'G': case 'H': case 'I': case 'S': case 'e': case 'b':
+			return ctx_err(err, errlen,
+				       "modifier '%c' in '%s' is perf's but not supported by ctxstat (t, u, k, h; p, P, W and D change nothing here)",
+				       *p, ev->name);
 		default:
 			return ctx_err(err, errlen,
 				       "unknown modifier '%c' in '%s' (known: t, u, k, h)",
@@ -165,6 +248,28 @@ static int parse_modifiers(const char *mods, struct ctx_event *ev,
 	return 0;
 }
 
+/*
+ * "pmu/terms/" with perf's modifiers after it ("cpu/event=0x3c/u", or
+ * after a colon): the name is as written, unless a name= term renames it.
+ */
+static int parse_pmu_event(const char *spec, struct ctx_event *ev,
+			   char *err, size_t errlen)
+{
+	const char *s1 = strchr(spec, '/'), *s2 = strchr(s1 + 1, '/');
+	char pmu[CTX_EVENT_NAME_MAX], terms[CTX_EVENT_NAME_MAX];
+	const char *mods;
+
+	if (!s2)
+		return ctx_err(err, errlen, "event syntax error: '%s': no closing '/'",
+			       spec);
+	snprintf(pmu, sizeof(pmu), "%.*s", (int)(s1 - spec), spec);
+	snprintf(terms, sizeof(terms), "%.*s", (int)(s2 - s1 - 1), s1 + 1);
+	mods = s2 + 1 + (s2[1] == ':');
+	if (ctx_pmu_event_parse(pmu, terms, ev, err, errlen))
+		return -1;
+	return *mods ? parse_modifiers(mods, ev, err, errlen) : 0;
+}
+
 int ctx_event_parse(const char *spec, struct ctx_event *ev,
 		    char *err, size_t errlen)
 {
@@ -179,6 +284,8 @@ int ctx_event_parse(const char *spec, struct ctx_event *ev,
 	if (!*spec)
 		return ctx_err(err, errlen, "empty event name");
 	snprintf(ev->name, sizeof(ev->name), "%s", spec);
+	if (strchr(spec, '/'))
+		return parse_pmu_event(spec, ev, err, errlen);
 	colon = strchr(spec, ':');
 	len = colon ? (size_t)(colon - spec) : strlen(spec);
 	memcpy(base, spec, len);
@@ -197,6 +304,15 @@ int ctx_event_parse(const char *spec, struct ctx_event *ev,
 	if (colon && parse_modifiers(colon + 1, ev, err, errlen))
 		return -1;
 	return 0;
+}
+
+int ctx_modifiers_check(const char *what, const char *mods,
+			char *err, size_t errlen)
+{
+	struct ctx_event ev = { 0 };
+
+	snprintf(ev.name, sizeof(ev.name), "%s", what);
+	return parse_modifiers(mods, &ev, err, errlen);
 }
 
 /* One kernel counter per distinct type/config/flags: :t is only a view. */
@@ -226,8 +342,8 @@ static int assign_counter(struct ctx_event_list *l, struct ctx_event *ev,
 	return 0;
 }
 
-static int add_one(struct ctx_event_list *l, const char *spec,
-		   char *err, size_t errlen)
+int ctx_events_add_one(struct ctx_event_list *l, const char *spec,
+		       char *err, size_t errlen)
 {
 	struct ctx_event *ev;
 
@@ -242,31 +358,29 @@ static int add_one(struct ctx_event_list *l, const char *spec,
 	return 0;
 }
 
-int ctx_events_add(struct ctx_event_list *l, const char *specs,
-		   char *err, size_t errlen)
+int ctx_events_add_defaults(struct ctx_event_list *l, bool system_wide,
+			    bool twins, char *err, size_t errlen)
 {
-	char *copy, *spec, *save = NULL;
-	int ret = 0;
+	/* twin: interrupts inflate it (software counts of the task do not) */
+	static const struct { const char *name; bool twin; } dflt[] = {
+		{ "task-clock", true }, { "context-switches", false },
+		{ "cpu-migrations", false }, { "page-faults", false },
+		{ "cycles", true }, { "instructions", true },
+		{ "branches", true }, { "branch-misses", true },
+	};
+	char spec[CTX_EVENT_NAME_MAX];
+	const char *name;
+	size_t i;
 
-	copy = strdup(specs);
-	if (!copy)
-		return ctx_err(err, errlen, "out of memory");
-	if (!*copy)
-		ret = ctx_err(err, errlen, "empty event list");
-	for (spec = strtok_r(copy, ",", &save); spec && !ret;
-	     spec = strtok_r(NULL, ",", &save))
-		ret = add_one(l, spec, err, errlen);
-	free(copy);
-	return ret;
-}
-
-int ctx_events_add_defaults(struct ctx_event_list *l, char *err, size_t errlen)
-{
-	return ctx_events_add(l,
-		"task-clock,task-clock:t,context-switches,cpu-migrations,"
-		"page-faults,cycles,cycles:t,instructions,instructions:t,"
-		"branches,branches:t,branch-misses,branch-misses:t",
-		err, errlen);
+	for (i = 0; i < ARRAY_SIZE(dflt); i++) {
+		name = !i && system_wide ? "cpu-clock" : dflt[i].name;
+		if (ctx_events_add_one(l, name, err, errlen))
+			return -1;
+		snprintf(spec, sizeof(spec), "%s:t", name);
+		if (twins && dflt[i].twin && ctx_events_add_one(l, spec, err, errlen))
+			return -1;
+	}
+	return 0;
 }
 
 static size_t min3(size_t a, size_t b, size_t c)
@@ -310,6 +424,19 @@ static void consider(const char *name, const char *cand,
 	}
 }
 
+/*
+ * perf list's name of cache event (@cache, @op, @miss), or "" when the
+ * cache has no such op: "L1-dcache-loads", "L1-dcache-load-misses".
+ */
+static void cache_event_name(size_t cache, size_t op, bool miss,
+			     char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (cache_ops_valid[cache] & 1 << op)
+		snprintf(buf, len, "%s-%s%s", cache_names[cache][0],
+			 cache_ops[op][!miss], miss ? "-misses" : "");
+}
+
 /* Cache event names are generated, not listed: try every combination. */
 static void consider_cache_events(const char *name, char *best, size_t len,
 				  size_t *best_dist)
@@ -320,9 +447,9 @@ static void consider_cache_events(const char *name, char *best, size_t len,
 	for (cache = 0; cache < PERF_COUNT_HW_CACHE_MAX; cache++)
 		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++)
 			for (miss = 0; miss < 2; miss++) {
-				snprintf(cand, sizeof(cand), "%s-%s",
-					 cache_names[cache], cache_ops[op][miss]);
-				consider(name, cand, best, len, best_dist);
+				cache_event_name(cache, op, miss, cand, sizeof(cand));
+				if (cand[0])
+					consider(name, cand, best, len, best_dist);
 			}
 }
 
@@ -344,6 +471,7 @@ const char *ctx_event_suggest(const char *name)
 
 void ctx_events_print_known(FILE *f)
 {
+	char name[CTX_EVENT_NAME_MAX];
 	size_t i, op, miss;
 
 	fprintf(f, "Hardware and software events:\n");
@@ -354,9 +482,12 @@ void ctx_events_print_known(FILE *f)
 	fprintf(f, "\nHardware cache events:\n");
 	for (i = 0; i < PERF_COUNT_HW_CACHE_MAX; i++)
 		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++)
-			for (miss = 0; miss < 2; miss++)
-				fprintf(f, "  %s-%s\n", cache_names[i],
-					cache_ops[op][miss]);
+			for (miss = 0; miss < 2; miss++) {
+				cache_event_name(i, op, miss, name, sizeof(name));
+				if (name[0])
+					fprintf(f, "  %s\n", name);
+			}
 	fprintf(f, "\nRaw events:\n  rNNNN  (hex, model specific)\n"
+		"\nPMU events: pmu/term=value,.../ or pmu/event/, as perf list shows them\n"
 		"\nModifiers: name:[t][u][k][h]  (see ctxstat --help)\n");
 }

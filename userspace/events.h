@@ -43,12 +43,29 @@ struct ctx_event_list {
 int ctx_event_parse(const char *spec, struct ctx_event *ev,
 		    char *err, size_t errlen);
 
-/* Add a comma-separated list of event specs; assigns counters. */
+/* Whether @mods are modifiers ctxstat takes (@what names them in @err). */
+int ctx_modifiers_check(const char *what, const char *mods,
+			char *err, size_t errlen);
+
+/* Add one event spec to @l, sharing a counter where one counts it. */
+int ctx_events_add_one(struct ctx_event_list *l, const char *spec,
+		       char *err, size_t errlen);
+
+/*
+ * Add perf's event list syntax (evlist.c): events separated by commas,
+ * groups "{a,b}" with modifiers for all ("{a,b}:u"), PMU events
+ * "pmu/a=1,b=2/" whose commas are theirs.
+ */
 int ctx_events_add(struct ctx_event_list *l, const char *specs,
 		   char *err, size_t errlen);
 
-/* perf stat's default events, with :t twins where interrupts inflate. */
-int ctx_events_add_defaults(struct ctx_event_list *l, char *err, size_t errlen);
+/*
+ * perf stat's default events (cpu-clock instead of task-clock
+ * @system_wide, as perf 6.1), with @twins a :t twin beside those that
+ * interrupts inflate.
+ */
+int ctx_events_add_defaults(struct ctx_event_list *l, bool system_wide,
+			    bool twins, char *err, size_t errlen);
 
 /* The closest known event name to @name, or NULL if none is close. */
 const char *ctx_event_suggest(const char *name);

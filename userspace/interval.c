@@ -17,7 +17,7 @@
 
 int ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
 		      const struct ctx_series *s, unsigned int ms,
-		      int cpu_rows)
+		      int cpu_rows, int count)
 {
 	memset(iv, 0, sizeof(*iv));
 	if (cpu_rows) {
@@ -41,6 +41,7 @@ int ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
 	iv->s.cpu_ids = iv->cpu_ids;
 	iv->s.cpu_counters = iv->cpu_delta;
 	iv->ms = ms;
+	iv->count = count;
 	return 0;
 }
 
@@ -195,7 +196,7 @@ int ctx_interval_loop(struct ctx_interval *iv,
 
 	const struct ctx_nl_cpus *cpus = NULL;
 
-	while (!err && !src->wait(src->arg, deadline)) {
+	while (!err && !ctx_interval_done(iv) && !src->wait(src->arg, deadline)) {
 		err = src->read(src->arg, rp, &cpus);
 		now = now_ns();
 		err = err ?: ctx_interval_print(iv, rp, cpus, now);

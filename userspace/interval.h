@@ -28,6 +28,7 @@ struct ctx_interval {
 	struct ctx_series s;
 	unsigned int ms;
 	int printed;		/* intervals printed so far */
+	int count;		/* --interval-count: at most this many, 0 all */
 	double t0_ns;		/* CLOCK_MONOTONIC of the start: the runner's */
 	struct ctx_nl_reply prev;	/* the last READ, in counter order */
 	struct ctx_counter_values delta[CTXCOUNT_MAX_EVENTS];
@@ -61,11 +62,18 @@ struct ctx_interval_source {
  * Start: @o says how to print (the interval fields are set here), @s what
  * the run counts (its counters, runs and elapsed time are replaced per
  * interval), @ms the interval. With @cpu_rows (not 0: -A, room for that
- * many CPUs) every interval prints per CPU. 0, or -ENOMEM.
+ * many CPUs) every interval prints per CPU; with @count (not 0) the loop
+ * stops after that many. 0, or -ENOMEM.
  */
 int ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
 		      const struct ctx_series *s, unsigned int ms,
-		      int cpu_rows);
+		      int cpu_rows, int count);
+
+/* --interval-count's intervals are all printed: nothing more. */
+static inline bool ctx_interval_done(const struct ctx_interval *iv)
+{
+	return iv->count && iv->printed >= iv->count;
+}
 void ctx_interval_free(struct ctx_interval *iv);
 
 /*

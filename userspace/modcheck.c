@@ -4,10 +4,13 @@
  * rather than passing on the kernel's EINVAL or EOPNOTSUPP.
  */
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "modcheck.h"
 
@@ -63,6 +66,23 @@ static int check_version(struct ctx_nl *nl, const struct ctx_args *a,
 	return -EOPNOTSUPP;
 }
 
+void ctx_module_load_hint(const char *exe, char *buf, size_t len)
+{
+	char *copy = strdup(exe), ko[PATH_MAX], *real = NULL;
+
+	/* the source tree: <top>/userspace/ctxstat and <top>/module/ctxcount.ko */
+	if (copy && *copy &&
+	    snprintf(ko, sizeof(ko), "%s/../module/ctxcount.ko", dirname(copy)) <
+	    (int)sizeof(ko))
+		real = realpath(ko, NULL);
+	if (real && !access(real, R_OK))
+		snprintf(buf, len, "sudo insmod %s", real);
+	else
+		snprintf(buf, len, "sudo modprobe ctxcount");
+	free(real);
+	free(copy);
+}
+
 int ctx_module_connect(struct ctx_nl *nl, const struct ctx_args *a,
 		       uint32_t *features)
 {
@@ -77,8 +97,13 @@ int ctx_module_connect(struct ctx_nl *nl, const struct ctx_args *a,
 		}
 	}
 	if (err == -ENOENT) {
-		fprintf(stderr,
-			"ctxstat: kernel module not loaded; load it with `sudo insmod module/ctxcount.ko` (or `modprobe ctxcount`)\n");
+		char exe[PATH_MAX], hint[PATH_MAX + 32];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		exe[n > 0 ? n : 0] = '\0';
+		ctx_module_load_hint(exe, hint, sizeof(hint));
+		fprintf(stderr, "ctxstat: kernel module not loaded; load it with `%s`\n",
+			hint);
 	} else if (err) {
 		fprintf(stderr, "ctxstat: cannot talk to the kernel over generic netlink: %s\n",
 			strerror(-err));

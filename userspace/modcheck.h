@@ -8,6 +8,7 @@
 #ifndef CTXSTAT_MODCHECK_H
 #define CTXSTAT_MODCHECK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "args.h"
@@ -20,5 +21,12 @@
  */
 int ctx_module_connect(struct ctx_nl *nl, const struct ctx_args *a,
 		       uint32_t *features);
+
+/*
+ * How to load the module, for ctxstat at @exe: from a source tree
+ * (userspace/ctxstat beside a built module/ctxcount.ko) "sudo insmod
+ * <that file>", else, installed, "sudo modprobe ctxcount".
+ */
+void ctx_module_load_hint(const char *exe, char *buf, size_t len);
 
 #endif

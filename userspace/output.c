@@ -210,7 +210,10 @@ static void print_header(const struct ctx_printer *p)
 			fprintf(f, "'system wide");
 		break;
 	case CTX_TARGET_PID:
-		fprintf(f, "process id '%d", (int)p->r->pid);
+		if (p->r->pid_list)
+			fprintf(f, "process id '%s", p->r->pid_list);
+		else
+			fprintf(f, "process id '%d", (int)p->r->pid);
 		break;
 	case CTX_TARGET_COMMAND:
 		fputc('\'', f);
@@ -273,16 +276,59 @@ static bool breakdown_here(const struct ctx_event_list *l, int i,
 	return true;
 }
 
-/* perf 6.1's print_interval(): AGGR_NONE has a CPU column. */
+/* perf 6.1's print_interval(): the aggregation's columns after the time. */
 static void print_interval_header(const struct ctx_output_opts *o,
 				  const struct ctx_series *r)
 {
-	if (r->cpu_ids)
+	static const char *const aggr[] = {
+		[CTX_AGGR_CORE] = " core            cpus",
+		[CTX_AGGR_DIE] = " die          cpus",
+		[CTX_AGGR_SOCKET] = " socket cpus",
+		[CTX_AGGR_NODE] = " node   cpus",
+	};
+
+	if (r->cpu_ids && r->aggr <= CTX_AGGR_NONE)
 		fprintf(o->f, "#%*s CPU    %*s %*s events\n", INTERVAL_LEN - 1,
 			"time", COUNTS_LEN + 4, "counts", UNIT_LEN, "unit");
 	else
-		fprintf(o->f, "#%*s %*s %*s events\n", INTERVAL_LEN - 1, "time",
-			COUNTS_LEN, "counts", UNIT_LEN, "unit");
+		fprintf(o->f, "#%*s%s %*s %*s events\n", INTERVAL_LEN - 1, "time",
+			r->cpu_ids ? aggr[r->aggr] : "", COUNTS_LEN, "counts",
+			UNIT_LEN, "unit");
+}
+
+/*
+ * --per-core/die/socket/node: perf 6.1's print_aggr(), every event of a
+ * row, row after row; each row's metrics from its own counts.
+ */
+static void print_aggr_rows(const struct ctx_printer *p)
+{
+	const struct ctx_series *r = p->r;
+	struct ctx_printer pc = *p;
+	struct ctx_aggr_rows rows;
+	struct ctx_series rc = *r;
+	bool done[CTXCOUNT_MAX_EVENTS];
+	int k, i;
+
+	if (ctx_aggr_rows_build(&rows, r->aggr, r->nr_cpus, r->cpu_ids,
+				r->cpu_counters, r->events->nr_counters)) {
+		fprintf(p->o->f, "ctxstat: out of memory summing the CPUs' rows\n");
+		return;
+	}
+	pc.r = &rc;
+	for (k = 0; k < rows.nr; k++) {
+		rc.counters = &rows.counters[k * CTXCOUNT_MAX_EVENTS];
+		pc.aggr_id = &rows.id[k];
+		pc.aggr_nr = rows.nr_cpus[k];
+		memset(done, 0, sizeof(done));
+		for (i = 0; i < r->events->nr; i++) {
+			bool here = breakdown_here(r->events, i, done);
+
+			print_event(&pc, &r->events->ev[i], here);
+			if (here)
+				done[r->events->ev[i].counter] = true;
+		}
+	}
+	ctx_aggr_rows_free(&rows);
 }
 
 void ctx_output_series(const struct ctx_output_opts *o,
@@ -295,6 +341,8 @@ void ctx_output_series(const struct ctx_output_opts *o,
 	bool here;
 	int i;
 
+	if (o->quiet)
+		return;
 	/* CSV and JSON are for programs; perf's table groups per locale. */
 	if (o->format != CTX_OUTPUT_STD)
 		old = uselocale(ctx_c_locale());
@@ -302,7 +350,10 @@ void ctx_output_series(const struct ctx_output_opts *o,
 		print_header(&p);
 	if (o->format == CTX_OUTPUT_STD && o->interval && o->interval_header)
 		print_interval_header(o, r);
-	for (i = 0; !r->null_run && i < r->events->nr; i++) {
+	if (r->cpu_ids && r->aggr > CTX_AGGR_NONE && !r->null_run)
+		print_aggr_rows(&p);
+	for (i = 0; !r->null_run && !(r->cpu_ids && r->aggr > CTX_AGGR_NONE) &&
+	     i < r->events->nr; i++) {
 		ev = &r->events->ev[i];
 		here = breakdown_here(r->events, i, done);
 		if (r->cpu_ids)

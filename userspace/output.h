@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "args.h"
 #include "counts.h"
 #include "events.h"
 #include "sources.h"
@@ -36,12 +37,18 @@ struct ctx_series {
 	bool no_nmi_bucket;
 	char **cmd;		/* NULL-terminated argv, may be NULL */
 	pid_t pid;
+	const char *pid_list;	/* -p as given: "1,2" */
 	/*
 	 * -A: each event's rows for CPU cpu_ids[k] (k < nr_cpus) instead of
 	 * the aggregate, from cpu_counters[k * CTXCOUNT_MAX_EVENTS + counter]
 	 */
 	int nr_cpus;
 	const int *cpu_ids;
+	/*
+	 * --per-core/die/socket/node: the CPUs' rows summed per core, die,
+	 * socket or node (aggr.h); CTX_AGGR_NONE: a row per CPU (-A)
+	 */
+	enum ctx_aggr aggr;
 	/* -C without -a: the header names the list, as perf's */
 	const char *cpu_list;
 	const struct ctx_counter_values *cpu_counters;
@@ -72,6 +79,12 @@ struct ctx_output_opts {
 	bool interval_header;
 	/* --summary after the intervals: CSV rows begin with "summary". */
 	bool summary;
+	/* --no-csv-summary: CSV --summary rows without that first field */
+	bool no_csv_summary;
+	/* --no-big-num: no thousands grouped (perf's -B is the default) */
+	bool no_big_num;
+	/* --quiet: print nothing */
+	bool quiet;
 	/* Standard rows without trailing blanks (a terminal: no wrapping). */
 	bool trim;
 };

@@ -82,6 +82,46 @@ static void print_std_metric(FILE *f, const struct ctx_metric *m)
 }
 
 /*
+ * perf 6.1's aggr_printout() for --per-core/die/socket/node: the row's
+ * ids, then how many CPUs it sums; in the standard format the fields are
+ * padded and the separator is a blank.
+ */
+static void print_aggr_prefix(const struct ctx_printer *p)
+{
+	const struct ctx_aggr_id *id = p->aggr_id;
+	const struct ctx_output_opts *o = p->o;
+	bool csv = o->format == CTX_OUTPUT_CSV;
+	const char *sep = csv ? o->sep : " ";
+	char label[64];
+
+	switch (p->r->aggr) {
+	case CTX_AGGR_CORE:
+		snprintf(label, sizeof(label), "S%d-D%d-C%*d", id->socket, id->die,
+			 csv ? 0 : -8, id->core);
+		break;
+	case CTX_AGGR_DIE:
+		snprintf(label, sizeof(label), "S%d-D%*d", id->socket,
+			 csv ? 0 : -8, id->die);
+		break;
+	case CTX_AGGR_SOCKET:
+		snprintf(label, sizeof(label), "S%*d", csv ? 0 : -5, id->socket);
+		break;
+	default:
+		snprintf(label, sizeof(label), "N%*d", csv ? 0 : -5, id->node);
+		break;
+	}
+	if (o->format != CTX_OUTPUT_JSON) {
+		fprintf(o->f, "%s%s%*d%s", label, sep, csv ? 0 : 4, p->aggr_nr, sep);
+		return;
+	}
+	/* JSON: the same ids without padding, under perf's key */
+	label[strcspn(label, " ")] = '\0';
+	fprintf(o->f, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ",
+		p->r->aggr == CTX_AGGR_CORE ? "core" : p->r->aggr == CTX_AGGR_DIE ? "die" :
+		p->r->aggr == CTX_AGGR_SOCKET ? "socket" : "node", label, p->aggr_nr);
+}
+
+/*
  * What begins a row: with -I the time column ("%6lu.%09lu", perf's
  * prepare_interval()), after --summary "summary" in CSV; JSON opens the
  * row's object here.
@@ -103,7 +143,7 @@ static void print_row_prefix(const struct ctx_printer *p)
 	case CTX_OUTPUT_CSV:
 		if (o->interval)
 			fprintf(o->f, "%6lu.%09lu%s", s, ns, o->sep);
-		else if (o->summary)
+		else if (o->summary && !o->no_csv_summary)
 			fprintf(o->f, "%*s%s", SUMMARY_LEN, "summary", o->sep);
 		if (p->cpu >= 0)
 			fprintf(o->f, "CPU%d%s", p->cpu, o->sep);
@@ -117,6 +157,8 @@ static void print_row_prefix(const struct ctx_printer *p)
 			fprintf(o->f, "\"cpu\" : \"%d\", ", p->cpu);
 		break;
 	}
+	if (p->aggr_id)
+		print_aggr_prefix(p);
 }
 
 static void print_std_row(const struct ctx_printer *p, const struct ctx_row *row)
@@ -127,8 +169,12 @@ static void print_std_row(const struct ctx_printer *p, const struct ctx_row *row
 
 	if (row_ok(row)) {
 		/* %' groups thousands per LC_NUMERIC, as perf's big_num. */
-		fprintf(f, scale != 1.0 ? "%'*.2f " : "%'*.0f ", COUNTS_LEN,
-			ctx_sample_mean(row->val) * scale);
+		if (!p->o->no_big_num)
+			fprintf(f, scale != 1.0 ? "%'*.2f " : "%'*.0f ",
+				COUNTS_LEN, ctx_sample_mean(row->val) * scale);
+		else
+			fprintf(f, scale != 1.0 ? "%*.2f " : "%*.0f ",
+				COUNTS_LEN, ctx_sample_mean(row->val) * scale);
 		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
 		fprintf(f, "%-*s", EVNAME_LEN, row->name);
 		print_std_metric(f, &row->metric);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "aggr.h"
 #include "counts.h"
 #include "events.h"
 #include "metric.h"
@@ -33,6 +34,9 @@ struct ctx_printer {
 	const struct ctx_output_opts *o;
 	const struct ctx_series *r;
 	int cpu;	/* -A: the CPU of the rows, else -1 */
+	/* --per-*: the rows' core, die, socket or node and its CPUs, or NULL */
+	const struct ctx_aggr_id *aggr_id;
+	int aggr_nr;
 };
 
 void ctx_print_row(const struct ctx_printer *p, const struct ctx_row *row);

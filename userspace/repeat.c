@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chisq.h"
 #include "repeat.h"
 
 int ctx_max_runs(const struct ctx_args *a)
@@ -26,6 +27,31 @@ int ctx_until_event(const struct ctx_args *a, const struct ctx_event_list *l)
 	return -1;
 }
 
+/* chi-square's (1 - conf) quantile for k degrees of freedom, kept. */
+static double chisq_low(int k)
+{
+	static double q[1024];
+
+	if (k >= (int)(sizeof(q) / sizeof(q[0])))
+		return ctx_chisq_quantile(1 - CTX_REPEAT_UNTIL_CONF, k);
+	if (!q[k])
+		q[k] = ctx_chisq_quantile(1 - CTX_REPEAT_UNTIL_CONF, k);
+	return q[k];
+}
+
+double ctx_rse_upper_pct(const struct ctx_sample *v)
+{
+	if (v->n < 2)
+		return INFINITY;
+	return ctx_sample_rse_pct(v) * sqrt((v->n - 1) / chisq_low(v->n - 1));
+}
+
+bool ctx_rse_holds(const struct ctx_sample *v, double target_pct)
+{
+	return v->n >= CTX_REPEAT_UNTIL_MIN_RUNS &&
+	       ctx_rse_upper_pct(v) < target_pct;
+}
+
 bool ctx_precise_enough(const struct ctx_runner *r, int ev)
 {
 	const struct ctx_sample *v = ctx_runner_values(r, ev);
@@ -34,7 +60,7 @@ bool ctx_precise_enough(const struct ctx_runner *r, int ev)
 		return false;
 	if (!v->n)
 		return true;
-	return ctx_sample_rse_pct(v) < r->args->repeat_until;
+	return ctx_rse_holds(v, r->args->repeat_until);
 }
 
 void ctx_print_until(const struct ctx_runner *r, int ev, const char *who)
@@ -48,9 +74,10 @@ void ctx_print_until(const struct ctx_runner *r, int ev, const char *who)
 			who, name);
 		return;
 	}
-	fprintf(stderr, "ctxstat: %s%s: relative standard error %.3f%% after %d runs (target %g%%%s)\n",
-		who, name, ctx_sample_rse_pct(v), r->runs_done, target,
-		ctx_sample_rse_pct(v) < target ? "" : ", not reached");
+	fprintf(stderr, "ctxstat: %s%s: relative standard error %.3f%% after %d runs, at most %.3f%% with %g%% confidence (target %g%%%s)\n",
+		who, name, ctx_sample_rse_pct(v), v->n, ctx_rse_upper_pct(v),
+		100 * CTX_REPEAT_UNTIL_CONF, target,
+		ctx_rse_holds(v, target) ? "" : ", not reached");
 }
 
 /* Plain numbers (no grouping): the line must not look like a CSV row. */

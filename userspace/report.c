@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "abtest.h"
 #include "args.h"
+#include "outfile.h"
 #include "report.h"
 #include "restable.h"
+#include "util.h"
 
 void ctx_report_usage(FILE *f)
 {
@@ -18,12 +21,15 @@ void ctx_report_usage(FILE *f)
 "\n"
 "Tabulate results saved with `ctxstat --save` or `ctxstat compare --save`:\n"
 "a row per benchmark and event, a column per configuration, cells\n"
-"'mean ± 95% CI'; columns after the first show the change against the\n"
-"first, '*' when significant (Welch, p < 0.05).\n"
+"'mean ± se' (the standard error of the mean, perf's +-); columns after\n"
+"the first show the change against the first and compare's verdict\n"
+"(Welch, Holm's correction over a benchmark's events, the threshold).\n"
 "\n"
 "    -x, --field-separator <sep>\n"
 "                          CSV with this separator\n"
 "        --markdown        a Markdown table\n"
+"        --threshold <rel>%\n"
+"                          a smaller change is not called one (default 1%)\n"
 "    -o, --output <file>   write the table to <file> instead of stdout\n"
 "    -h, --help            this text\n", f);
 }
@@ -41,20 +47,28 @@ int ctx_report_main(int argc, char **argv)
 		{ "field-separator",	required_argument,	NULL, 'x' },
 		{ "markdown",		no_argument,		NULL, 'm' },
 		{ "output",		required_argument,	NULL, 'o' },
+		{ "threshold",		required_argument,	NULL, 't' },
 		{ "help",		no_argument,		NULL, 'h' },
+		/* perf stat report's, named as such */
+		{ "input",		required_argument,	NULL, 'i' },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum ctx_table_format fmt = CTX_TABLE_TEXT;
 	struct ctx_result_set set = { 0 };
 	const char *sep = NULL, *output = NULL;
+	double threshold = CTX_THRESHOLD_PCT;
+	char *end;
 	FILE *out = stdout;
 	char err[256];
 	int c, i, ret = 0;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:x:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:x:o:hi:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'i':
+			fprintf(stderr, "ctxstat report: perf stat report (-i, reading perf stat record's data) is not supported by ctxstat: ctxstat report tabulates files saved with --save\n");
+			return CTX_EXIT_USAGE;
 		case 'x':
 			if (!*optarg)
 				return report_usage_error("empty field separator");
@@ -66,6 +80,13 @@ int ctx_report_main(int argc, char **argv)
 			break;
 		case 'o':
 			output = optarg;
+			break;
+		case 't':
+			/* "1%" or "1", read whatever LC_NUMERIC says */
+			threshold = strtod_l(optarg, &end, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
+			end += *end == '%';
+			if (end == optarg || *end || !(threshold >= 0 && threshold < 100))
+				return report_usage_error("bad --threshold (a percentage from 0, e.g. 1%)");
 			break;
 		case 'h':
 			ctx_report_usage(stdout);
@@ -90,17 +111,16 @@ int ctx_report_main(int argc, char **argv)
 		ctx_results_free(&set);
 		return 1;
 	}
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "ctxstat report: cannot open %s: %m\n", output);
+	if (output && !(out = ctx_outfile_open(output, false, false))) {
 		ctx_results_free(&set);
 		return 1;
 	}
-	if (ctx_results_table(out, fmt, sep, &set)) {
+	if (ctx_results_table(out, fmt, sep, threshold, &set)) {
 		fprintf(stderr, "ctxstat report: the files hold no results\n");
 		ret = 1;
 	}
-	if (out != stdout)
-		fclose(out);
+	if (ctx_outfile_close(out, output, "ctxstat report"))
+		ret = 1;
 	ctx_results_free(&set);
 	return ret;
 }

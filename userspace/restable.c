@@ -2,9 +2,14 @@
 /*
  * restable: rows are (benchmark, event) in the order they first appear in
  * the files, columns the configurations likewise. A configuration that has
- * no result for a row gets an empty cell. A change is marked significant
- * ('*') when Welch's test gives p < 0.05, as in `ctxstat compare`.
+ * no result for a row gets an empty cell. Each column after the first is
+ * compared with the first as `ctxstat compare` compares B with A, with its
+ * code (abtest.c): per benchmark, its events tested together (Welch,
+ * Holm's correction over them, the threshold), so that a file saved by
+ * compare reads here with compare's verdicts. "±" is the standard error
+ * of the mean, perf's "+-", as in compare.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +17,6 @@
 #include "csv.h"
 #include "restable.h"
 #include "util.h"
-#include "welch.h"
 
 struct row {
 	const char *bench, *event;
@@ -24,6 +28,8 @@ struct table {
 	const char **cfgs;
 	int nr_cfgs;
 	const struct ctx_result_set *set;
+	/* [row * nr_cfgs + cfg]: the comparison with the first column */
+	struct ctx_compare_row *cmp;
 };
 
 static bool is_clock(const char *event)
@@ -48,6 +54,11 @@ static const struct ctx_result_event *find(const struct table *t,
 				return &s->r[i].ev[e];
 	}
 	return NULL;
+}
+
+static bool counted(const struct ctx_result_event *e)
+{
+	return e && !e->error && e->values.n;
 }
 
 static int build(struct table *t, const struct ctx_result_set *s)
@@ -81,6 +92,72 @@ static int build(struct table *t, const struct ctx_result_set *s)
 	return 0;
 }
 
+/*
+ * Column @j against the first, benchmark @bench: the rows of its events
+ * that both have counted, tested together as compare tests them.
+ */
+static int compare_column(struct table *t, int j, const char *bench,
+			  double threshold_pct)
+{
+	struct ctx_compare_row *rows = calloc(t->nr_rows + 1, sizeof(*rows));
+	const struct ctx_result_event *a, *b;
+	int *at = calloc(t->nr_rows + 1, sizeof(*at));
+	int i, n = 0;
+
+	if (!rows || !at) {
+		free(rows);
+		free(at);
+		return -1;
+	}
+	for (i = 0; i < t->nr_rows; i++) {
+		if (strcmp(t->rows[i].bench, bench))
+			continue;
+		a = find(t, &t->rows[i], t->cfgs[0]);
+		b = find(t, &t->rows[i], t->cfgs[j]);
+		if (!counted(a) || !counted(b))
+			continue;
+		rows[n] = (struct ctx_compare_row){
+			.name = t->rows[i].event, .counter = i,
+			.clock = is_clock(t->rows[i].event),
+			.a = &a->values, .b = &b->values,
+		};
+		at[n++] = i;
+	}
+	ctx_compare_eval(rows, n, threshold_pct);
+	for (i = 0; i < n; i++)
+		t->cmp[at[i] * t->nr_cfgs + j] = rows[i];
+	free(rows);
+	free(at);
+	return 0;
+}
+
+/* Every column after the first against it, benchmark by benchmark. */
+static int compare_all(struct table *t, double threshold_pct)
+{
+	int i, j, k;
+
+	t->cmp = calloc((size_t)t->nr_rows * t->nr_cfgs + 1, sizeof(*t->cmp));
+	if (!t->cmp)
+		return -1;
+	for (j = 1; j < t->nr_cfgs; j++)
+		for (i = 0; i < t->nr_rows; i++) {
+			/* each benchmark once, at its first row */
+			for (k = 0; k < i && strcmp(t->rows[k].bench, t->rows[i].bench); k++)
+				;
+			if (k == i && compare_column(t, j, t->rows[i].bench, threshold_pct))
+				return -1;
+		}
+	return 0;
+}
+
+/* A tested cell's comparison with the first column, or NULL. */
+static const struct ctx_compare_row *cmp_of(const struct table *t, int i, int j)
+{
+	const struct ctx_compare_row *c = &t->cmp[i * t->nr_cfgs + j];
+
+	return j && c->a ? c : NULL;
+}
+
 static void fmt_num(const char *event, double v, char *buf, size_t len)
 {
 	if (is_clock(event))
@@ -89,33 +166,64 @@ static void fmt_num(const char *event, double v, char *buf, size_t len)
 		snprintf(buf, len, "%'.0f", v);
 }
 
-/* "mean ± ci" and, against the base column, " (+1.23% *)" */
-static void cell(const struct row *row, const struct ctx_result_event *e,
-		 const struct ctx_result_event *base, char *buf, size_t len)
+/*
+ * "mean ± se" ("mean (1 run)": one run has no spread) and, against the
+ * first column, " (+1.23% more)": the change and compare's verdict, no
+ * word for no significant change.
+ */
+static void cell(const struct table *t, int i, int j, char *buf, size_t len)
 {
-	char m[40], c[40];
-	struct ctx_welch w;
+	const struct ctx_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
+	const struct ctx_compare_row *c = cmp_of(t, i, j);
+	const char *event = t->rows[i].event;
+	char m[40], s[40];
 	size_t n;
 
 	if (!e) {
 		buf[0] = '\0';
 		return;
 	}
-	if (e->error || !e->values.n) {
+	if (!counted(e)) {
 		snprintf(buf, len, "<not counted>");
 		return;
 	}
-	fmt_num(row->event, ctx_sample_mean(&e->values), m, sizeof(m));
-	fmt_num(row->event, ctx_sample_ci95(&e->values), c, sizeof(c));
-	n = snprintf(buf, len, "%s ± %s", m, c);
-	if (!base || base == e || base->error || n >= len ||
-	    ctx_welch(&base->values, &e->values, 0.95, &w) || w.mean_a == 0)
+	fmt_num(event, ctx_sample_mean(&e->values), m, sizeof(m));
+	fmt_num(event, ctx_sample_se(&e->values), s, sizeof(s));
+	if (e->values.n < 2)
+		n = snprintf(buf, len, "%s (1 run)", m);
+	else
+		n = snprintf(buf, len, "%s ± %s", m, s);
+	if (!c || n >= len || c->verdict == CTX_VERDICT_TOO_FEW || !c->w.mean_a)
 		return;
-	snprintf(buf + n, len - n, " (%+.2f%%%s)", 100.0 * w.diff / w.mean_a,
-		 w.p < CTX_COMPARE_ALPHA ? " *" : "");
+	snprintf(buf + n, len - n, " (%+.2f%%%s%s)", 100.0 * c->w.diff / fabs(c->w.mean_a),
+		 c->verdict == CTX_VERDICT_SAME ? "" : " ",
+		 c->verdict == CTX_VERDICT_SAME ? "" :
+		 ctx_verdict_name(c->verdict, c->clock, c->threshold_pct));
 }
 
-#define CELL_MAX 96
+/*
+ * Markdown (CommonMark, GitHub's tables): a "|" would split the row and
+ * "<not counted>" is raw HTML that renderers hide: both escaped.
+ */
+static void md_text(FILE *f, const char *s, int width, bool right)
+{
+	int n = 0;
+	const char *p;
+
+	for (p = s; *p; p++)
+		n += (strchr("|<>\\", *p) ? 2 : 1) - (((unsigned char)*p & 0xc0) == 0x80);
+	if (right)
+		fprintf(f, "%*s", width > n ? width - n : 0, "");
+	for (p = s; *p; p++) {
+		if (strchr("|<>\\", *p))
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+	if (!right)
+		fprintf(f, "%*s", width > n ? width - n : 0, "");
+}
+
+#define CELL_MAX 128
 
 static void dashes(FILE *f, int n, const char *end)
 {
@@ -124,7 +232,38 @@ static void dashes(FILE *f, int n, const char *end)
 	fputs(end, f);
 }
 
-static void text_or_md(FILE *f, const struct table *t, bool md)
+/* Columns @s takes: "±" is two bytes, one column; md escapes add one. */
+static int width(const char *s, bool md)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += (((unsigned char)*s & 0xc0) != 0x80) + (md && strchr("|<>\\", *s));
+	return n;
+}
+
+static void text_cell(FILE *f, const char *s, int w, bool md, bool right)
+{
+	if (md) {
+		fputc(' ', f);
+		md_text(f, s, w, right);
+		fputs(" |", f);
+	} else {
+		fprintf(f, "  %*s", w + (int)strlen(s) - width(s, false), s);
+	}
+}
+
+static void legend(FILE *f, const struct table *t, double threshold_pct)
+{
+	fprintf(f, "\nmean ± standard error of the mean (perf's +-); against %s: the change and, when\n"
+		"significant, the verdict: Welch's t-test with Holm's correction over a benchmark's\n"
+		"events, and a change of %g%% at least (--threshold): clocks slower or faster, counts\n"
+		"more or fewer; \"changed < %g%%\" when significant but smaller. As ctxstat compare.\n",
+		t->cfgs[0], threshold_pct, threshold_pct);
+}
+
+static void text_or_md(FILE *f, const struct table *t, bool md,
+		       double threshold_pct)
 {
 	int wb = 9, we = 5, *wc, i, j;
 	char buf[CELL_MAX];
@@ -133,27 +272,29 @@ static void text_or_md(FILE *f, const struct table *t, bool md)
 	if (!wc)
 		return;
 	for (j = 0; j < t->nr_cfgs; j++)
-		wc[j] = strlen(t->cfgs[j]);
+		wc[j] = width(t->cfgs[j], md);
 	for (i = 0; i < t->nr_rows; i++) {
-		const struct ctx_result_event *base =
-			find(t, &t->rows[i], t->cfgs[0]);
-
-		if ((int)strlen(t->rows[i].bench) > wb)
-			wb = strlen(t->rows[i].bench);
-		if ((int)strlen(t->rows[i].event) > we)
-			we = strlen(t->rows[i].event);
+		if (width(t->rows[i].bench, md) > wb)
+			wb = width(t->rows[i].bench, md);
+		if (width(t->rows[i].event, md) > we)
+			we = width(t->rows[i].event, md);
 		for (j = 0; j < t->nr_cfgs; j++) {
-			cell(&t->rows[i], find(t, &t->rows[i], t->cfgs[j]),
-			     base, buf, sizeof(buf));
-			/* "±" is two bytes, one column */
-			if ((int)strlen(buf) - 1 > wc[j])
-				wc[j] = strlen(buf) - 1;
+			cell(t, i, j, buf, sizeof(buf));
+			if (width(buf, md) > wc[j])
+				wc[j] = width(buf, md);
 		}
 	}
-	fprintf(f, md ? "| %-*s | %-*s |" : "%-*s  %-*s", wb, "benchmark",
-		we, "event");
+	if (md) {
+		fputs("| ", f);
+		md_text(f, "benchmark", wb, false);
+		fputs(" | ", f);
+		md_text(f, "event", we, false);
+		fputs(" |", f);
+	} else {
+		fprintf(f, "%-*s  %-*s", wb, "benchmark", we, "event");
+	}
 	for (j = 0; j < t->nr_cfgs; j++)
-		fprintf(f, md ? " %*s |" : "  %*s", wc[j], t->cfgs[j]);
+		text_cell(f, t->cfgs[j], wc[j], md, true);
 	fputc('\n', f);
 	if (md) {
 		fputc('|', f);
@@ -164,21 +305,23 @@ static void text_or_md(FILE *f, const struct table *t, bool md)
 		fputc('\n', f);
 	}
 	for (i = 0; i < t->nr_rows; i++) {
-		const struct ctx_result_event *base =
-			find(t, &t->rows[i], t->cfgs[0]);
-
-		fprintf(f, md ? "| %-*s | %-*s |" : "%-*s  %-*s", wb,
-			t->rows[i].bench, we, t->rows[i].event);
+		if (md) {
+			fputs("| ", f);
+			md_text(f, t->rows[i].bench, wb, false);
+			fputs(" | ", f);
+			md_text(f, t->rows[i].event, we, false);
+			fputs(" |", f);
+		} else {
+			fprintf(f, "%-*s  %-*s", wb, t->rows[i].bench, we,
+				t->rows[i].event);
+		}
 		for (j = 0; j < t->nr_cfgs; j++) {
-			cell(&t->rows[i], find(t, &t->rows[i], t->cfgs[j]),
-			     base, buf, sizeof(buf));
-			fprintf(f, md ? " %*s |" : "  %*s",
-				wc[j] + (strstr(buf, "±") ? 1 : 0), buf);
+			cell(t, i, j, buf, sizeof(buf));
+			text_cell(f, buf, wc[j], md, true);
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "\nmean ± 95%% confidence interval (Student t); (change vs %s, * = p < 0.05, Welch)\n",
-		t->cfgs[0]);
+	legend(f, t, threshold_pct);
 	free(wc);
 }
 
@@ -192,29 +335,32 @@ static void csv_head(FILE *f, const char *s, const char *cfg,
 	ctx_csv_field(f, s, name, 0);
 }
 
-/* One configuration's fields of a row; @base is the first's cell. */
-static void csv_cells(FILE *f, const char *s,
-		      const struct ctx_result_event *e,
-		      const struct ctx_result_event *base, bool first)
+/* Configuration @j's fields of row @i. */
+static void csv_cells(FILE *f, const char *s, const struct table *t, int i,
+		      int j)
 {
-	bool ok = e && !e->error && e->values.n;
-	struct ctx_welch w;
+	const struct ctx_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
+	const struct ctx_compare_row *c = cmp_of(t, i, j);
 
-	if (ok) {
+	if (counted(e)) {
 		ctx_csv_num(f, s, "%.17g", ctx_sample_mean(&e->values));
-		ctx_csv_num(f, s, "%.17g", ctx_sample_ci95(&e->values));
+		if (e->values.n > 1)
+			ctx_csv_num(f, s, "%.17g", ctx_sample_se(&e->values));
+		else
+			fputs(s, f);
 		ctx_csv_num(f, s, "%.0f", e->values.n);
 	} else {
 		fprintf(f, "%s%s%s", s, s, s);
 	}
-	if (first)
+	if (!j)
 		return;
-	if (ok && base && !base->error &&
-	    !ctx_welch(&base->values, &e->values, 0.95, &w) && w.mean_a != 0) {
-		ctx_csv_num(f, s, "%.4f", 100.0 * w.diff / w.mean_a);
-		ctx_csv_num(f, s, "%.6g", w.p);
+	if (c && c->verdict != CTX_VERDICT_TOO_FEW && c->w.mean_a) {
+		ctx_csv_num(f, s, "%.4f", 100.0 * c->w.diff / fabs(c->w.mean_a));
+		ctx_csv_num(f, s, "%.6g", c->p_holm);
+		ctx_csv_field(f, s, ctx_verdict_name(c->verdict, c->clock,
+						     c->threshold_pct), 0);
 	} else {
-		fprintf(f, "%s%s", s, s);
+		fprintf(f, "%s%s%s", s, s, s);
 	}
 }
 
@@ -226,47 +372,43 @@ static void csv(FILE *f, const struct table *t, const char *s)
 	ctx_csv_field(f, s, "event", 0);
 	for (j = 0; j < t->nr_cfgs; j++) {
 		csv_head(f, s, t->cfgs[j], "mean");
-		csv_head(f, s, t->cfgs[j], "ci95");
+		csv_head(f, s, t->cfgs[j], "se");
 		csv_head(f, s, t->cfgs[j], "runs");
 		if (j) {
 			csv_head(f, s, t->cfgs[j], "change%");
-			csv_head(f, s, t->cfgs[j], "p");
+			csv_head(f, s, t->cfgs[j], "p (Holm)");
+			csv_head(f, s, t->cfgs[j], "verdict");
 		}
 	}
 	fputc('\n', f);
 	for (i = 0; i < t->nr_rows; i++) {
-		const struct ctx_result_event *base =
-			find(t, &t->rows[i], t->cfgs[0]);
-
 		ctx_csv_field(f, s, t->rows[i].bench, 1);
 		ctx_csv_field(f, s, t->rows[i].event, 0);
 		for (j = 0; j < t->nr_cfgs; j++)
-			csv_cells(f, s, find(t, &t->rows[i], t->cfgs[j]), base,
-				  !j);
+			csv_cells(f, s, t, i, j);
 		fputc('\n', f);
 	}
 }
 
 int ctx_results_table(FILE *f, enum ctx_table_format fmt, const char *sep,
-		     const struct ctx_result_set *set)
+		      double threshold_pct, const struct ctx_result_set *set)
 {
 	struct table t = { 0 };
+	int ret = 0;
 
-	if (!set->nr || build(&t, set)) {
-		free(t.rows);
-		free(t.cfgs);
-		return -1;
-	}
-	if (fmt == CTX_TABLE_CSV) {
+	if (!set->nr || build(&t, set) || compare_all(&t, threshold_pct)) {
+		ret = -1;
+	} else if (fmt == CTX_TABLE_CSV) {
 		locale_t old = uselocale(ctx_c_locale());
 
 		csv(f, &t, sep ? sep : ",");
 		if (old)
 			uselocale(old);
 	} else {
-		text_or_md(f, &t, fmt == CTX_TABLE_MARKDOWN);
+		text_or_md(f, &t, fmt == CTX_TABLE_MARKDOWN, threshold_pct);
 	}
 	free(t.rows);
 	free(t.cfgs);
-	return 0;
+	free(t.cmp);
+	return ret;
 }

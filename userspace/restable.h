@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * restable: the table kernel developers post, from saved results: a row
- * per benchmark and event, a column per configuration, cells "mean +- 95 %
- * CI", and for every column after the first the change against the first
- * with Welch's verdict. Plain text, CSV or Markdown.
+ * per benchmark and event, a column per configuration, cells "mean +-
+ * standard error", and for every column after the first the change
+ * against the first with compare's verdict. Plain text, CSV or Markdown.
  */
 #ifndef CTXSTAT_RESTABLE_H
 #define CTXSTAT_RESTABLE_H
@@ -18,8 +18,11 @@ enum ctx_table_format {
 	CTX_TABLE_MARKDOWN,
 };
 
-/* Print @set as a table. 0, or -1 when it holds no result. */
+/*
+ * Print @set as a table, changes of less than @threshold_pct percent not
+ * called one. 0, or -1 when it holds no result (or no memory).
+ */
 int ctx_results_table(FILE *f, enum ctx_table_format fmt, const char *sep,
-		      const struct ctx_result_set *set);
+		      double threshold_pct, const struct ctx_result_set *set);
 
 #endif

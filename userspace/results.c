@@ -50,9 +50,13 @@ static int write_event(FILE *f, const struct ctx_result_event *e)
 			first = 0;
 		}
 	free(out);
-	fprintf(f, "], \"mean\": %.17g, \"stddev\": %.17g, \"ci95\": %.17g}",
-		ctx_sample_mean(&e->values), ctx_sample_sd(&e->values),
-		ctx_sample_ci95(&e->values));
+	fprintf(f, "], \"mean\": %.17g", ctx_sample_mean(&e->values));
+	/* one run has no spread: null, not 0 */
+	if (e->values.n < 2)
+		fputs(", \"stddev\": null, \"ci95\": null}", f);
+	else
+		fprintf(f, ", \"stddev\": %.17g, \"ci95\": %.17g}",
+			ctx_sample_sd(&e->values), ctx_sample_ci95(&e->values));
 	return 0;
 }
 

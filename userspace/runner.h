@@ -37,7 +37,21 @@ struct ctx_runner {
 	struct rusage rusage;	/* the workload's, last run */
 	int status;		/* workload wait status of the last run */
 	int runs_done;
+	/*
+	 * Runs whose command exited non-zero or was killed (never one cut
+	 * short): failed[k] for run k kept, how many, the last one's exit code.
+	 */
+	bool *failed;
+	int runs_failed;
+	int fail_code;
 	bool exec_failed;	/* the workload could not be executed */
+	/*
+	 * A run with a command during which SIGINT or SIGTERM came was cut
+	 * short: kept only with keep_cut_short (set by the caller: a single
+	 * run, whose counts perf prints), then cut_short says so.
+	 */
+	bool keep_cut_short;
+	bool cut_short;
 	/* -I: set by the caller, the run prints its intervals through it */
 	struct ctx_interval *interval;
 	/* -C's CPUs, -A's rows and values */
@@ -54,8 +68,28 @@ struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 				  struct ctx_event_list *l);
 void ctx_runner_free(struct ctx_runner *r);
 
-/* One run: 0 (runs_done counts it), or -errno after printing why. */
+/*
+ * One run: 0 (runs_done counts it), -EINTR when it was cut short and not
+ * kept (nothing printed), or -errno after printing why.
+ */
 int ctx_runner_run(struct ctx_runner *r);
+
+/*
+ * A warm-up run (--warmup): the command run as a measured run runs it,
+ * nothing counted or kept. A command that fails is said, not fatal
+ * (@who: "ctxstat", "ctxstat compare (A)"). 0, or -EINTR, or -errno
+ * after saying why it could not run.
+ */
+int ctx_runner_warmup(struct ctx_runner *r, int run, const char *who);
+
+/* Forget the runs kept so far (-r 0 prints each and starts anew). */
+void ctx_runner_clear(struct ctx_runner *r);
+
+/*
+ * Leave the failed runs out of every kept value (when others succeeded:
+ * a command that fails every time still has its counts printed).
+ */
+void ctx_runner_drop_failed(struct ctx_runner *r);
 
 /* The values of displayed event @i over the runs done. */
 const struct ctx_sample *ctx_runner_values(const struct ctx_runner *r, int i);
@@ -63,7 +97,7 @@ const struct ctx_sample *ctx_runner_values(const struct ctx_runner *r, int i);
 /*
  * ctxstat's exit code after the runs, @err the failure that ended them
  * (0: none): 127 for a command that does not exist, 1 for a counting
- * failure, else the command's own (0 without a command).
+ * failure, else the last failed run's (0 without a command or failure).
  */
 int ctx_runner_exit_code(const struct ctx_runner *r, int err);
 

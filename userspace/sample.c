@@ -54,6 +54,14 @@ int ctx_sample_add(struct ctx_sample *s, double x)
 	return 0;
 }
 
+void ctx_sample_remove(struct ctx_sample *s, int i)
+{
+	if (i < 0 || i >= s->n)
+		return;
+	memmove(&s->v[i], &s->v[i + 1], (s->n - i - 1) * sizeof(*s->v));
+	s->n--;
+}
+
 struct ctx_sample ctx_sample_view(const double *v, int n)
 {
 	struct ctx_sample s = { .v = (double *)v, .n = n, .cap = n };

@@ -28,6 +28,8 @@ void ctx_sample_clear(struct ctx_sample *s);
 int ctx_sample_reserve(struct ctx_sample *s, int n);
 /* 0, or -ENOMEM; never fails after ctx_sample_reserve() made room. */
 int ctx_sample_add(struct ctx_sample *s, double x);
+/* Remove value @i (0-based) of @s; nothing if there is none. */
+void ctx_sample_remove(struct ctx_sample *s, int i);
 /* A sample of the first @n values of @v (not copied; never add to it). */
 struct ctx_sample ctx_sample_view(const double *v, int n);
 

@@ -64,7 +64,7 @@ static int borrow_result(const struct ctx_runner *r, const char *config,
 	if (a->system_wide)
 		snprintf(fallback, sizeof(fallback), "system wide");
 	else
-		snprintf(fallback, sizeof(fallback), "pid %d", (int)a->pid);
+		snprintf(fallback, sizeof(fallback), "pid %s", a->pid_list);
 	res->benchmark = a->name ? strdup(a->name) : join_cmd(a->cmd, fallback);
 	res->config = strdup(config);
 	res->command = a->cmd;

@@ -25,4 +25,7 @@ int ctx_stat_main(int argc, char **argv, void (*subcommands_usage)(FILE *f));
 int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
 		     FILE *dflt, FILE **out);
 
+/* -o's file, NULL for the default stream (no -o, or perf's "-o -"). */
+const char *ctx_stat_output(const struct ctx_args *a);
+
 #endif

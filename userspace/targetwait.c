@@ -3,7 +3,7 @@
  * targetwait: a pidfd says when a process exits without reaping it, so
  * the workload's wait status and rusage are still there for
  * ctx_workload_wait(); poll() on it (or on nothing, for -a) returns early
- * on the signals of ctx_install_signal_handlers().
+ * on the signals that signals.c catches.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,35 +16,11 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "signals.h"
 #include "targetwait.h"
 
 /* Without a pidfd, how often to look whether the process is still there. */
 #define POLL_STEP_MS	100
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-/* No SA_RESTART: poll() must return. */
-void ctx_install_signal_handlers(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-bool ctx_interrupted(void)
-{
-	return interrupted;
-}
 
 void ctx_target_wait_open(struct ctx_target_wait *tw, pid_t pid, bool child)
 {
@@ -102,7 +78,7 @@ static bool process_gone(const struct ctx_target_wait *tw)
 
 static bool ended(const struct ctx_target_wait *tw)
 {
-	if (!tw->child && interrupted)
+	if (!tw->child && ctx_interrupted())
 		return true;
 	return tw->pid && process_gone(tw);
 }

@@ -10,14 +10,6 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/*
- * Ctrl-C (SIGINT) and SIGTERM end a -p/-a measurement and, with a
- * workload, go to the workload (same process group) while ctxstat lives
- * on to print, as perf. ctx_interrupted() says whether one came.
- */
-void ctx_install_signal_handlers(void);
-bool ctx_interrupted(void);
-
 struct ctx_target_wait {
 	pid_t pid;	/* 0: until Ctrl-C */
 	bool child;	/* the workload: ends when it exits, not on Ctrl-C */

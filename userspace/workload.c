@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "signals.h"
 #include "workload.h"
 
 static void close_fd(int *fd)
@@ -134,4 +136,14 @@ int ctx_exit_code(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return 1;
+}
+
+void ctx_status_text(int status, char *buf, size_t len)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by %s%s",
+			 ctx_signal_name(WTERMSIG(status)),
+			 WCOREDUMP(status) ? " (core dumped)" : "");
+	else
+		snprintf(buf, len, "exited with status %d", ctx_exit_code(status));
 }

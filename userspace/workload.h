@@ -7,6 +7,7 @@
 #ifndef CTXSTAT_WORKLOAD_H
 #define CTXSTAT_WORKLOAD_H
 
+#include <stddef.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -31,7 +32,13 @@ int ctx_workload_wait(struct ctx_workload *w, int *status, struct rusage *ru);
 /* Kill and reap the child if it is still there (error paths). */
 void ctx_workload_kill(struct ctx_workload *w);
 
-/* Shell convention, as perf: exit code, or 128 + signal number. */
+/*
+ * The shell's convention: the exit code, or 128 + the signal's number
+ * (perf 6.1 exits 0 for a command killed by a signal).
+ */
 int ctx_exit_code(int status);
+
+/* "exited with status 1", "killed by SIGSEGV (core dumped)" */
+void ctx_status_text(int status, char *buf, size_t len);
 
 #endif

@@ -34,16 +34,48 @@ TEST(abba_order)
 	EXPECT_EQ(0, nb);
 }
 
+/*
+ * A change needs significance and the threshold (the issue's 5 ns on
+ * 1 ms, significant, was "slower"); only clocks are slower or faster,
+ * counts are more or fewer (more page faults were "slower").
+ */
 TEST(verdicts)
 {
-	EXPECT_EQ(CTX_VERDICT_SLOWER, ctx_verdict_of(5, 0.01, 0.05));
-	EXPECT_EQ(CTX_VERDICT_FASTER, ctx_verdict_of(-5, 0.01, 0.05));
+	EXPECT_EQ(CTX_VERDICT_MORE, ctx_verdict_of(5, 0.01, 0.05, 1.05, 1));
+	EXPECT_EQ(CTX_VERDICT_LESS, ctx_verdict_of(-5, 0.01, 0.05, 0.95, 1));
+	EXPECT_EQ(CTX_VERDICT_SMALL, ctx_verdict_of(5, 1e-9, 0.05, 1.000005, 1));
+	EXPECT_EQ(CTX_VERDICT_SMALL, ctx_verdict_of(-5, 0.01, 0.05, 0.9901, 1));
+	EXPECT_EQ(CTX_VERDICT_LESS, ctx_verdict_of(-5, 0.01, 0.05, 0.99, 1));
+	/* --threshold 0: every significant change is one */
+	EXPECT_EQ(CTX_VERDICT_MORE, ctx_verdict_of(5, 1e-9, 0.05, 1.000005, 0));
+	/* from a mean of 0 any change is large */
+	EXPECT_EQ(CTX_VERDICT_MORE, ctx_verdict_of(5, 0.01, 0.05, NAN, 1));
 	/* not below alpha */
-	EXPECT_EQ(CTX_VERDICT_SAME, ctx_verdict_of(-5, 0.05, 0.05));
-	EXPECT_EQ(CTX_VERDICT_SAME, ctx_verdict_of(-5, NAN, 0.05));
-	EXPECT_STREQ("slower", ctx_verdict_name(CTX_VERDICT_SLOWER));
-	EXPECT_STREQ("faster", ctx_verdict_name(CTX_VERDICT_FASTER));
-	EXPECT_STREQ("no significant change", ctx_verdict_name(CTX_VERDICT_SAME));
+	EXPECT_EQ(CTX_VERDICT_SAME, ctx_verdict_of(-5, 0.05, 0.05, 0.5, 1));
+	EXPECT_EQ(CTX_VERDICT_SAME, ctx_verdict_of(-5, NAN, 0.05, 0.5, 1));
+	EXPECT_STREQ("more", ctx_verdict_name(CTX_VERDICT_MORE, false, 1));
+	EXPECT_STREQ("fewer", ctx_verdict_name(CTX_VERDICT_LESS, false, 1));
+	EXPECT_STREQ("slower", ctx_verdict_name(CTX_VERDICT_MORE, true, 1));
+	EXPECT_STREQ("faster", ctx_verdict_name(CTX_VERDICT_LESS, true, 1));
+	EXPECT_STREQ("changed < 2.5%", ctx_verdict_name(CTX_VERDICT_SMALL, true, 2.5));
+	EXPECT_STREQ("no significant change", ctx_verdict_name(CTX_VERDICT_SAME, false, 1));
+}
+
+/*
+ * task-clock of 1 ms against 1 ms + 5 ns, no spread (the issue): it
+ * printed "1.0000 [1.0000,1.0000] slower"; now a change below 1 %.
+ */
+TEST(practical_threshold)
+{
+	double av[] = { 1e6, 1e6, 1e6, 1e6 }, bv[] = { 1e6 + 5, 1e6 + 5, 1e6 + 5, 1e6 + 5 };
+	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
+	struct ctx_compare_row row = { .name = "task-clock", .clock = true, .a = &a, .b = &b };
+
+	ctx_compare_eval(&row, 1, CTX_THRESHOLD_PCT);
+	EXPECT_EQ(0, row.p_holm);
+	EXPECT_EQ(CTX_VERDICT_SMALL, row.verdict);
+	ctx_compare_eval(&row, 1, 0);
+	EXPECT_EQ(CTX_VERDICT_MORE, row.verdict);
 }
 
 /*
@@ -167,18 +199,18 @@ TEST(holm_verdicts)
 	rows[0].b = &b;
 	rows[1] = rows[0];
 	rows[1].name = "cs:t";
-	ctx_compare_eval(rows, 1);
+	ctx_compare_eval(rows, 1, CTX_THRESHOLD_PCT);
 	EXPECT_GT(rows[0].w.p, 0.025);
 	EXPECT_LT(rows[0].w.p, 0.05);
-	EXPECT_EQ(CTX_VERDICT_SLOWER, rows[0].verdict);
-	ctx_compare_eval(rows, 2);
+	EXPECT_EQ(CTX_VERDICT_MORE, rows[0].verdict);
+	ctx_compare_eval(rows, 2, CTX_THRESHOLD_PCT);
 	EXPECT_DOUBLE_NEAR(2 * rows[0].w.p, rows[0].p_holm);
 	EXPECT_EQ(CTX_VERDICT_SAME, rows[0].verdict);
 	EXPECT_EQ(CTX_VERDICT_SAME, rows[1].verdict);
 	/* a row that cannot be tested does not count */
 	rows[1].error = "<not supported>";
-	ctx_compare_eval(rows, 2);
-	EXPECT_EQ(CTX_VERDICT_SLOWER, rows[0].verdict);
+	ctx_compare_eval(rows, 2, CTX_THRESHOLD_PCT);
+	EXPECT_EQ(CTX_VERDICT_MORE, rows[0].verdict);
 	EXPECT_EQ(CTX_VERDICT_TOO_FEW, rows[1].verdict);
 }
 
@@ -193,7 +225,7 @@ static char *print_rows(struct ctx_compare_row *rows, int nr, const char *sep)
 	size_t len = 0;
 
 	p.f = open_memstream(&buf, &len);
-	ctx_compare_eval(rows, nr);
+	ctx_compare_eval(rows, nr, CTX_THRESHOLD_PCT);
 	ctx_compare_print(&p, rows, nr);
 	fclose(p.f);
 	return buf;
@@ -238,7 +270,7 @@ TEST(csv_fields)
 	 * ... A runs, B runs, then A sd, B sd, B/A, its CI, p (Holm): two
 	 * events tested, exact counts: p 0 and 1 either way.
 	 */
-	EXPECT_STREQ("instructions:t,100,105,5,5,5,0,6,slower,2,4,4,0,0,1.05,1.05,1.05,0\n"
+	EXPECT_STREQ("instructions:t,100,105,5,5,5,0,6,more,2,4,4,0,0,1.05,1.05,1.05,0\n"
 		     "instructions,100,100,0,0,0,1,6,no significant change,0,4,4,0,0,1,1,1,1\n"
 		     "cycles,,,,,,,,too few runs,,1,1,,,,,,\n"
 		     "branches,,,,,,,,<not supported>,,4,4,,,,,,\n", out);
@@ -273,9 +305,10 @@ TEST(table_and_twin_sentence)
 	ASSERT_NE(NULL, summary);
 	table = strstr(summary + 1, "\n event ");
 	ASSERT_NE(NULL, table);
-	EXPECT_NE(NULL, strstr(summary, " instructions:t     100.0 ± 0.816     105.0 ± 0.816  1.0500 [1.0356,1.0646]  slower\n"));
-	/* clocks each in its unit; sd with 3 digits */
-	EXPECT_NE(NULL, strstr(summary, " task-clock      2.000ms ± 81.6us  2.000ms ± 81.6us  1.0000 [0.9317,1.0733]  no significant change\n"));
+	/* ±: the standard error (sd 0.816 / sqrt(4)), perf's +- */
+	EXPECT_NE(NULL, strstr(summary, " instructions:t     100.0 ± 0.408     105.0 ± 0.408  1.0500 [1.0356, 1.0646]  more\n"));
+	/* clocks each in its unit; se with 3 digits */
+	EXPECT_NE(NULL, strstr(summary, " task-clock      2.000ms ± 40.8us  2.000ms ± 40.8us  1.0000 [0.9317, 1.0733]  no significant change\n"));
 	/* a mean of few counts keeps its fraction */
 	EXPECT_NE(NULL, strstr(table, " instructions    112.50     117  +4.50  [-31.53%, +39.53%]    1.0000     -\n"));
 	EXPECT_NE(NULL, strstr(table, " instructions:t     100     105     +5    [+3.59%, +6.41%]    0.0004     3\n"));
@@ -299,7 +332,7 @@ TEST(comma_locale_csv)
 	if (why)
 		SKIP(return, "%s", why);
 	out = print_rows(rows, 1, ";");
-	EXPECT_EQ(0, strncmp(out, "instructions:t;100;105.5;5.5;5.5;5.5;0;6;slower;2;4;4", 53))
+	EXPECT_EQ(0, strncmp(out, "instructions:t;100;105.5;5.5;5.5;5.5;0;6;more;2;4;4", 51))
 		TH_LOG("%s", out);
 	free(out);
 }

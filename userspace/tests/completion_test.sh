@@ -95,7 +95,7 @@ exactly "ctxstat --li" --list
 exactly "ctxstat --irq" --irq-sources
 exactly "ctxstat -e cycles --re" --repeat --repeat-event --repeat-until
 has "ctxstat -" -e --event -r --repeat -n --null -x --field-separator -j \
-	--json -o --output -p --pid -a --all-cpus -v --verbose --breakdown \
+	--json-output -o --output -p --pid -a --all-cpus -v --verbose --breakdown \
 	--list -h --help
 
 # Event names after -e, --event, --event=, in lists; modifiers after ':'.

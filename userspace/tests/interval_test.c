@@ -41,7 +41,7 @@ static void iv_setup(struct iv_data *d, const char *specs,
 		abort();
 	d->f = open_memstream(&d->buf, &d->len);
 	o.f = d->f;
-	ctx_interval_init(&d->iv, &o, &s, 100, 0);
+	ctx_interval_init(&d->iv, &o, &s, 100, 0, 0);
 	d->iv.t0_ns = T0_NS;
 	d->rp.nr_events = d->events.nr_counters;
 }

@@ -272,7 +272,7 @@ static int print_interval(void *arg)
 
 	o.f = fopen("/dev/null", "w");
 	if (rp && iv && o.f) {
-		ctx_interval_init(iv, &o, &s, 100, 0);
+		ctx_interval_init(iv, &o, &s, 100, 0, 0);
 		for (i = 0; i < l->nr_counters; i++)
 			rp->ev[i] = (struct ctx_nl_event_val){
 				.present = true, .full = 10, .time_enabled = 5,

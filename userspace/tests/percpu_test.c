@@ -502,7 +502,7 @@ static void iv_cpu_setup(struct iv_cpu *d, enum ctx_output_format fmt,
 	d->cpus = (struct ctx_nl_cpus){ .cap = 2, .v = d->v };
 	d->f = open_memstream(&d->buf, &d->len);
 	o.f = d->f;
-	if (ctx_interval_init(&d->iv, &o, &s, 100, 2))
+	if (ctx_interval_init(&d->iv, &o, &s, 100, 2, 0))
 		abort();
 	d->iv.t0_ns = t0_ns;
 	d->rp.nr_events = 1;

@@ -9,6 +9,7 @@
 
 #include "kselftest_harness.h"
 #include "comma_locale.h"
+#include "../abtest.h"
 #include "../json.h"
 #include "../restable.h"
 #include "../results.h"
@@ -180,7 +181,7 @@ static char *table(enum ctx_table_format fmt, const char *sep)
 	if (ctx_results_parse(&set, "doc", doc, strlen(doc), err, sizeof(err)))
 		abort();
 	f = open_memstream(&buf, &len);
-	ctx_results_table(f, fmt, sep, &set);
+	ctx_results_table(f, fmt, sep, CTX_THRESHOLD_PCT, &set);
 	fclose(f);
 	ctx_results_free(&set);
 	free(doc);
@@ -189,18 +190,19 @@ static char *table(enum ctx_table_format fmt, const char *sep)
 
 /*
  * base: mean 2000158.2, squared deviations 27.04 + 7.84 + 84.64 + 139.24 +
- * 0.04 = 258.8, sd sqrt(258.8 / 4) = 8.0436, se 3.5972, t(0.975, 4) =
- * 2.7764: CI 9.9875; patched: mean 2100159, change +4.9996 %; cs the same
- * values: +0.00 %, no '*'. (C locale here: no thousands grouping.)
+ * 0.04 = 258.8, sd sqrt(258.8 / 4) = 8.0436, se 3.5972 (perf's +-, as in
+ * compare; it was the 95 % CI, 9.9875); patched: mean 2100159, change
+ * +4.9996 %: more; cs the same values: +0.00 %, no verdict word. (C locale
+ * here: no thousands grouping.)
  */
 TEST(report_text)
 {
 	char *t = table(CTX_TABLE_TEXT, NULL);
 
 	TH_LOG("\n%s", t);
-	EXPECT_NE(NULL, strstr(t, "benchmark  event                   base                  patched\n"));
-	EXPECT_NE(NULL, strstr(t, "\nloop       instructions:t  2000158 ± 10  2100159 ± 11 (+5.00% *)\n"));
-	EXPECT_NE(NULL, strstr(t, "\nloop       cs                 1000 ± 10       1000 ± 10 (+0.00%)\n"));
+	EXPECT_NE(NULL, strstr(t, "benchmark  event                    base                    patched\n"));
+	EXPECT_NE(NULL, strstr(t, "\nloop       instructions:t    2000158 ± 4  2100159 ± 4 (+5.00% more)\n"));
+	EXPECT_NE(NULL, strstr(t, "\nloop       cs                   1000 ± 4          1000 ± 4 (+0.00%)\n"));
 	EXPECT_NE(NULL, strstr(t, "<not counted>"));
 	free(t);
 }
@@ -210,13 +212,18 @@ TEST(report_csv)
 	char *t = table(CTX_TABLE_CSV, ";");
 	char *line2;
 
-	EXPECT_EQ(0, strncmp(t, "benchmark;event;base mean;base ci95;base runs;patched mean;patched ci95;patched runs;patched change%;patched p\n",
-			     strlen("benchmark;event;base mean;base ci95;base runs;patched mean;patched ci95;patched runs;patched change%;patched p\n"))) TH_LOG("%s", t);
+	static const char head[] =
+		"benchmark;event;base mean;base se;base runs;patched mean;patched se;"
+		"patched runs;patched change%;patched p (Holm);patched verdict\n";
+
+	EXPECT_EQ(0, strncmp(t, head, strlen(head))) TH_LOG("%s", t);
 	line2 = strchr(t, '\n') + 1;
-	EXPECT_EQ(0, strncmp(line2, "loop;instructions:t;2000158.2;9.98748", 37)) TH_LOG("%s", line2);
+	EXPECT_EQ(0, strncmp(line2, "loop;instructions:t;2000158.2;3.59722", 37)) TH_LOG("%s", line2);
 	EXPECT_NE(NULL, strstr(line2, ";5;2100159;")) TH_LOG("%s", line2);
 	EXPECT_NE(NULL, strstr(line2, ";5;4.9996;")) TH_LOG("%s", line2);
-	EXPECT_NE(NULL, strstr(t, "loop;cycles;;;;;;;;\n"));
+	EXPECT_NE(NULL, strstr(line2, ";more\n")) TH_LOG("%s", line2);
+	EXPECT_NE(NULL, strstr(t, "\nloop;cs;1000;3.5355339059327373;5;1000;3.5355339059327373;5;0.0000;1;no significant change\n"));
+	EXPECT_NE(NULL, strstr(t, "loop;cycles;;;;;;;;;\n"));
 	free(t);
 }
 
@@ -260,7 +267,7 @@ TEST(comma_locale_save_and_read_back)
 	EXPECT_NE(NULL, strstr(out, "\"mean\": 2000158.2, ")) TH_LOG("%s", out);
 	free(out);
 	out = table(CTX_TABLE_CSV, ";");
-	EXPECT_NE(NULL, strstr(out, "loop;instructions:t;2000158.2;9.98748")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "loop;instructions:t;2000158.2;3.59722")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, ";5;4.9996;")) TH_LOG("%s", out);
 	free(out);
 }
@@ -331,7 +338,7 @@ TEST(report_csv_quoted)
 	ASSERT_EQ(0, ctx_results_parse(&set, "doc", doc, strlen(doc), err,
 				       sizeof(err))) TH_LOG("%s", err);
 	out = open_memstream(&buf, &len);
-	ctx_results_table(out, CTX_TABLE_CSV, ",", &set);
+	ctx_results_table(out, CTX_TABLE_CSV, ",", CTX_THRESHOLD_PCT, &set);
 	fclose(out);
 	TH_LOG("%s", buf);
 	EXPECT_EQ(5, csv_split(buf, ',', f, 8));

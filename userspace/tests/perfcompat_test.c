@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf compatibility tests: perf 6.1's options and defaults that scripts
+ * written for perf stat rely on, end to end against tests/fake_nl.c.
+ */
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "kselftest_harness.h"
+#include "comma_locale.h"
+#include "fake_nl.h"
+#include "runs_fixture.h"
+
+/* Lines of @text that contain @needle. */
+static int count_lines(const char *text, const char *needle)
+{
+	const char *p = text, *nl;
+	int n = 0;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (memmem(p, nl - p, needle, strlen(needle)))
+			n++;
+		if (!*nl)
+			break;
+	}
+	return n;
+}
+
+/*
+ * perf's stat+csv_summary.sh: no command and no target is system wide;
+ * --interval-count 1 ends it after one interval, then the summary, with
+ * or without its "summary" field.
+ */
+TEST(interval_count_and_csv_summary)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "-x", " ", "-I", "20",
+			    "--interval-count", "2", "--summary"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_TRUE(fake_nl.target.flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE);
+	EXPECT_EQ(2, count_lines(o.err, " instructions ") - 1) TH_LOG("%s", o.err);
+	EXPECT_EQ(1, count_lines(o.err, "         summary ")) TH_LOG("%s", o.err);
+	done(&o);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "-x", " ", "-I", "20",
+			    "--interval-count", "1", "--summary", "--no-csv-summary"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(0, count_lines(o.err, "summary")) TH_LOG("%s", o.err);
+	EXPECT_EQ(2, count_lines(o.err, " instructions ")) TH_LOG("%s", o.err);
+	done(&o);
+}
+
+/*
+ * System wide without -e: perf's cpu-clock (a task clock was counted),
+ * and no "seconds user"/"seconds sys" (they are the command's, not the
+ * system's, and perf leaves them out).
+ */
+TEST(system_wide_defaults)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-a", "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_NE(NULL, strstr(o.err, " msec cpu-clock ")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, " msec cpu-clock:t ")) TH_LOG("%s", o.err);
+	EXPECT_EQ(NULL, strstr(o.err, "task-clock")) TH_LOG("%s", o.err);
+	EXPECT_EQ(NULL, strstr(o.err, "seconds user")) TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "seconds user")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, " msec task-clock ")) TH_LOG("%s", o.err);
+	done(&o);
+	/* --no-twins: perf's 8 rows */
+	run(stat_main, ARGV("ctxstat", "--no-twins", "-x,", "true"), &o);
+	EXPECT_EQ(8, count_lines(o.err, ",")) TH_LOG("%s", o.err);
+	EXPECT_EQ(NULL, strstr(o.err, ":t")) TH_LOG("%s", o.err);
+	done(&o);
+}
+
+/* -x '\t' is a tab (it printed a backslash and a t). */
+TEST(tab_separator)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "-x", "\\t", "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_EQ(0, strncmp(o.err, "1000000\t\tinstructions\t", 22)) TH_LOG("%s", o.err);
+	done(&o);
+}
+
+/* --no-big-num: no thousands separators, whatever the locale says. */
+TEST(no_big_num)
+{
+	const char *why = comma_locale();
+	struct outcome o;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "         1.000.000      instructions")) TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "--no-big-num", "-e", "instructions", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "           1000000      instructions")) TH_LOG("%s", o.err);
+	done(&o);
+	setlocale(LC_ALL, "C");
+}
+
+/* --quiet prints no counts; -i counts the command without its children. */
+TEST(quiet_and_no_inherit)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "--quiet", "-i", "-e", "instructions", "true"), &o);
+	EXPECT_EQ(0, o.code);
+	EXPECT_STREQ("", o.err);
+	EXPECT_FALSE(fake_nl.target.flags & CTXCOUNT_TARGET_F_INHERIT);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "true"), &o);
+	EXPECT_TRUE(fake_nl.target.flags & CTXCOUNT_TARGET_F_INHERIT);
+	done(&o);
+}
+
+/*
+ * A fake sysfs: CPU 0 and 1 (the fake module's -A CPUs) on @sockets
+ * sockets (1: both on socket 0, core 0), node per socket.
+ */
+static void topology(char *root, size_t len, int sockets)
+{
+	char path[256];
+	FILE *f;
+	int cpu;
+
+	snprintf(root, len, "/tmp/ctxstat-topo-XXXXXX");
+	if (!mkdtemp(root))
+		abort();
+	for (cpu = 0; cpu < 2; cpu++) {
+		int socket = sockets > 1 ? cpu : 0;
+
+		snprintf(path, sizeof(path), "mkdir -p %s/devices/system/cpu/cpu%d/topology "
+			 "%s/devices/system/node/node%d/cpu%d", root, cpu, root, socket, cpu);
+		if (system(path))
+			abort();
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/physical_package_id",
+			 root, cpu);
+		f = fopen(path, "w");
+		fprintf(f, "%d\n", socket);
+		fclose(f);
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/core_id",
+			 root, cpu);
+		f = fopen(path, "w");
+		fprintf(f, "0\n");
+		fclose(f);
+	}
+	setenv("CTX_SYSFS_ROOT", root, 1);
+}
+
+static void topology_done(const char *root)
+{
+	char cmd[96];
+
+	unsetenv("CTX_SYSFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		abort();
+}
+
+/*
+ * --per-core, --per-socket, --per-node (exit 129 before): the CPUs'
+ * rows summed by sysfs's topology, perf 6.1's ids and CPU counts first;
+ * the fake gives CPU 1 a quarter of each count.
+ */
+TEST(aggregation_modes)
+{
+	struct outcome o;
+	char root[64];
+
+	fake_nl_reset();
+	topology(root, sizeof(root), 1);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-core", "-e", "instructions", "-x,", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "S0-D0-C0,2,1000000,,instructions,")) TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-die", "-e", "instructions", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "\nS0-D0           2            1000000      instructions "))
+		TH_LOG("%s", o.err);
+	done(&o);
+	topology_done(root);
+	fake_nl_reset();
+	topology(root, sizeof(root), 2);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-socket", "-e", "instructions", "-x,", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "S0,1,750000,,instructions,")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "S1,1,250000,,instructions,")) TH_LOG("%s", o.err);
+	done(&o);
+	/* :t and --breakdown per socket: each row's context rows after it */
+	run(stat_main, ARGV("ctxstat", "-a", "--per-socket", "--breakdown", "-e",
+			    "instructions,instructions:t", "-x,", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "S1,1,250000,,instructions,")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "S1,1,2,,instructions [hardirq],")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "S1,1,249998,,instructions:t,")) TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-node", "-e", "instructions", "-j", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "{\"node\" : \"N1\", \"aggregate-number\" : 1, \"counter-value\" : \"250000.000000\", "))
+		TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-socket", "-e", "instructions", "-I", "20",
+			    "--interval-count", "1", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "#           time socket cpus             counts unit events\n"))
+		TH_LOG("%s", o.err);
+	done(&o);
+	topology_done(root);
+}
+
+/*
+ * -p 1,2 (perf takes a list; it was "bad pid"): a session per pid, their
+ * counts summed (the fake counts base + run in each, 1000000 and then
+ * 1000001), the header naming the list; every session deleted.
+ */
+TEST(pid_list)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-p", "1,2", "-e", "instructions", "-x,", "--", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(2, fake_nl.sessions);
+	EXPECT_EQ(0, fake_nl.live);
+	EXPECT_EQ(2, fake_nl.target.pid);
+	EXPECT_NE(NULL, strstr(o.err, "2000001,,instructions,2000001,100.00,,")) TH_LOG("%s", o.err);
+	done(&o);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-p", "1,2", "-e", "instructions", "--", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, " Performance counter stats for process id '1,2':\n")) TH_LOG("%s", o.err);
+	done(&o);
+	/* a failed second session leaves none behind */
+	fake_nl_reset();
+	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_NEW;
+	fake_nl.fail_at = 2;
+	fake_nl.fail_err = -ESRCH;
+	run(stat_main, ARGV("ctxstat", "-p", "1,2", "-e", "instructions", "--", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_EQ(0, fake_nl.live);
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: no process 2\n")) TH_LOG("%s", o.err);
+	done(&o);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vocabulary tests: stat -r, compare and report say the same things in
+ * the same words ("±" is perf's standard error, one correction, one set
+ * of verdicts, one threshold), one run has no spread, --warmup, and
+ * Markdown that renders what it says. Against tests/fake_nl.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "comma_locale.h"
+#include "fake_nl.h"
+#include "runs_fixture.h"
+#include "../compare.h"
+#include "../report.h"
+
+FIXTURE(scratch) {
+	char dir[64], save[96], count[96];
+};
+
+FIXTURE_SETUP(scratch)
+{
+	snprintf(self->dir, sizeof(self->dir), "/tmp/ctxstat-vocab-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->save, sizeof(self->save), "%s/s.json", self->dir);
+	snprintf(self->count, sizeof(self->count), "%s/count", self->dir);
+	fake_nl_reset();
+}
+
+FIXTURE_TEARDOWN(scratch)
+{
+	char cmd[96];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
+	if (system(cmd))
+		TH_LOG("%s failed", cmd);
+}
+
+/* CSV field @n (0-based) of @line into @buf. */
+static void field(const char *line, int n, char *buf, size_t len)
+{
+	size_t k;
+
+	while (n-- > 0 && (line = strchr(line, ',')))
+		line++;
+	k = line ? strcspn(line, ",\n") : 0;
+	snprintf(buf, len, "%.*s", (int)(k < len ? k : len - 1), line ?: "");
+}
+
+/*
+ * The issue's file: compare said "no significant change" for all 13
+ * events (Holm) and report starred all 13 (p < 0.05 uncorrected). B
+ * counts 3 more than A in every event, runs 0 to 3 apart: Welch's p
+ * about 0.017 each, 0.2 after Holm over 13. Now report's verdict and
+ * p (Holm) are compare's, event by event.
+ */
+TEST_F(scratch, report_agrees_with_compare)
+{
+	char want[64], got[64], name[64];
+	const char *c, *r;
+	struct outcome oc, orp;
+	int events = 0;
+
+	fake_nl.base[1] = fake_nl.base[0] + 3;
+	run(ctx_compare_main, ARGV("compare", "-r", "4", "--threshold", "0", "--no-noise-check",
+				   "-x,", "--save", self->save, "true", "---", "true"), &oc);
+	ASSERT_EQ(0, oc.code) TH_LOG("%s", oc.err);
+	run(ctx_report_main, ARGV("report", "--threshold", "0", "-x,", self->save), &orp);
+	ASSERT_EQ(0, orp.code) TH_LOG("%s", orp.err);
+	/* compare: event,...,verdict (8),...,p (Holm) (17); report: ...,p (Holm) (9), verdict (10) */
+	for (c = oc.out; *c; c = strchr(c, '\n') + 1) {
+		field(c, 0, name, sizeof(name));
+		for (r = orp.out; *r; r = strchr(r, '\n') + 1) {
+			field(r, 1, got, sizeof(got));
+			if (!strcmp(got, name))
+				break;
+		}
+		ASSERT_TRUE(*r) TH_LOG("%s not in report:\n%s", name, orp.out);
+		field(c, 8, want, sizeof(want));
+		field(r, 10, got, sizeof(got));
+		EXPECT_STREQ(want, got) TH_LOG("%s", name);
+		if (strcmp(want, "<not supported>")) {
+			EXPECT_STREQ("no significant change", got) TH_LOG("%s", name);
+			field(c, 17, want, sizeof(want));
+			field(r, 9, got, sizeof(got));
+			EXPECT_EQ(atof(want), atof(got)) TH_LOG("%s: p (Holm) %s vs %s", name, want, got);
+		}
+		events++;
+		if (!strchr(c, '\n') || !c[strcspn(c, "\n") + 1])
+			break;
+	}
+	EXPECT_EQ(13, events);
+	done(&oc);
+	done(&orp);
+}
+
+/*
+ * One run has no spread: report prints "(1 run)", not "± 0", and --save
+ * writes null, not 0, for stddev and ci95.
+ */
+TEST_F(scratch, one_run_has_no_spread)
+{
+	struct outcome o;
+	char *text;
+
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "--save", self->save, "true"), &o);
+	ASSERT_EQ(0, o.code) TH_LOG("%s", o.err);
+	done(&o);
+	text = read_file(self->save);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "\"mean\": 1000000, \"stddev\": null, \"ci95\": null}")) TH_LOG("%s", text);
+	free(text);
+	run(ctx_report_main, ARGV("report", self->save), &o);
+	EXPECT_NE(NULL, strstr(o.out, "1000000 (1 run)")) TH_LOG("%s", o.out);
+	EXPECT_EQ(NULL, strstr(o.out, "± 0")) TH_LOG("%s", o.out);
+	done(&o);
+}
+
+/*
+ * --warmup 2: the command runs twice before the measured runs, and
+ * nothing of it is counted (no session) or kept.
+ */
+TEST_F(scratch, warmup)
+{
+	char script[256], *text;
+	struct outcome o;
+
+	snprintf(script, sizeof(script), "echo x >> %s", self->count);
+	run(stat_main, ARGV("ctxstat", "--warmup", "2", "-r", "3", "--no-noise-check",
+			    "-e", "instructions", "sh", "-c", script), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(3, fake_nl.sessions);
+	EXPECT_NE(NULL, strstr(o.err, "(3 runs)")) TH_LOG("%s", o.err);
+	done(&o);
+	text = read_file(self->count);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("x\nx\nx\nx\nx\n", text);
+	free(text);
+	fake_nl_reset();
+	run(ctx_compare_main, ARGV("compare", "--warmup", "1", "-r", "2", "--no-noise-check",
+				   "-e", "instructions", "sh", "-c", script, "---", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(4, fake_nl.sessions);
+	done(&o);
+	text = read_file(self->count);
+	EXPECT_STREQ("x\nx\nx\nx\nx\nx\nx\nx\n", text);
+	free(text);
+}
+
+/*
+ * Markdown: a "|" in a benchmark name (the default name is the command
+ * line) split the row, and "<not counted>" is raw HTML a renderer hides.
+ */
+TEST_F(scratch, markdown_escapes)
+{
+	struct outcome o;
+	FILE *f = fopen(self->save, "w");
+
+	fputs("{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+	      " {\"benchmark\": \"sh -c a|b\", \"config\": \"base\", \"command\": [], \"runs\": 2,"
+	      "  \"elapsed_ns\": [1, 1], \"events\": [{\"name\": \"cycles\", \"values\": [],"
+	      "  \"error\": \"not supported\"}]}]}\n", f);
+	fclose(f);
+	run(ctx_report_main, ARGV("report", "--markdown", self->save), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.out, "| sh -c a\\|b | cycles | \\<not counted\\> |\n")) TH_LOG("%s", o.out);
+	done(&o);
+}
+
+/* de_DE: compare's B/A interval read "1,0500 [1,0500,1,0500]". */
+TEST(comma_locale_interval)
+{
+	const char *why = comma_locale();
+	struct outcome o;
+
+	if (why)
+		SKIP(return, "%s", why);
+	fake_nl_reset();
+	fake_nl.base[1] = 1050000;
+	run(ctx_compare_main, ARGV("compare", "-r", "2", "-e", "instructions", "--no-noise-check",
+				   "true", "---", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.out, "1,0500 [1,0500; 1,0500]")) TH_LOG("%s", o.out);
+	done(&o);
+	setlocale(LC_ALL, "C");
+}
+
+TEST_HARNESS_MAIN
