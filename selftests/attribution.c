@@ -671,6 +671,28 @@ TEST_F_TIMEOUT(attr, softirq_preempted_stays_with_its_task, 300)
 	free(rs);
 }
 
+/* CPU @cpu's TASKLET softirqs in /proc/softirqs (counted as they begin). */
+static long long tasklets_on(int cpu)
+{
+	FILE *f = fopen("/proc/softirqs", "r");
+	char line[4096], *p;
+	long long v = -1;
+	int i;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "TASKLET:");
+		if (!p)
+			continue;
+		p += strlen("TASKLET:");
+		for (i = 0; i <= cpu; i++)
+			v = strtoll(p, &p, 10);
+	}
+	fclose(f);
+	return v;
+}
+
 /* For stack_rebuilt_when_hooks_come_on: a long tasklet on CPU 1. */
 struct long_tasklet {
 	int err;
@@ -722,11 +744,11 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	const char *timer = cst_cpu_interrupts("arch_timer", 1) >= 0 ?
 			    "arch_timer" : "LOC:";
 	uint64_t exc = 0;
-	long long ticks;
+	long long ticks, t0;
 	char params[256];
 	cpu_set_t zero;
 	pthread_t th;
-	int err, begun, k;
+	int err, begun, k, i;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs a second CPU");
@@ -747,8 +769,12 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, &clock, 1, r, NULL));
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
 			     NULL));
+	t0 = tasklets_on(1);
 	ASSERT_EQ(0, pthread_create(&th, NULL, long_tasklet_fn, &lt));
-	usleep(20000);
+	/* Off once the tasklet has begun (its 200 M instructions go on). */
+	for (i = 0; i < 5000 && tasklets_on(1) == t0; i++)
+		usleep(1000);
+	ASSERT_NE(t0, tasklets_on(1));
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL,
 			     NULL));
 	pthread_join(th, NULL);
