@@ -746,6 +746,7 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	uint64_t exc = 0;
 	long long ticks, t0;
 	char params[256];
+	uint32_t probe;
 	cpu_set_t zero;
 	pthread_t th;
 	int err, begun, k, i;
@@ -785,18 +786,22 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	 * that no switch there empties the stale stack: its session's
 	 * interval opens on a stack nobody rebuilt, unless whoever turned
 	 * the hooks on had every CPU rebuild its own. On again by a probe
-	 * where user mode is still to be measured (a module before version
-	 * 5 wanted a session's id, and probed with its counters: the
-	 * spinner's session, not started yet), then START.
+	 * where user mode is still to be measured, then START.
 	 */
 	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)1000));
-	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, &clock, 1, r, NULL));
 	ASSERT_EQ(0, cst_child_go(&c));
 	usleep(100000);
-	begun = cst_calibrate_step(&self->s, r->id,
+	/*
+	 * A module before version 5 probed with a session's counters and
+	 * ended the probe when that session started: another session's.
+	 */
+	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, &clock, 1, r, NULL));
+	probe = r->id;
+	begun = cst_calibrate_step(&self->s, probe,
 				   CTXCOUNT_CALIBRATE_QUIET_BEGIN);
 	TH_LOG("calibration's begin: %s", begun ? strerror(-begun) :
 	       "a probe turned the hooks on");
+	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, &clock, 1, r, NULL));
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
 			     NULL));
 	ticks = cst_cpu_interrupts(timer, 1);
@@ -804,7 +809,8 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	ASSERT_EQ(0, cst_read(&self->s, r->id, 0, r, NULL));
 	ticks = cst_cpu_interrupts(timer, 1) - ticks;
 	if (!begun)
-		cst_calibrate_step(&self->s, r->id, CTXCOUNT_CALIBRATE_END);
+		cst_calibrate_step(&self->s, probe, CTXCOUNT_CALIBRATE_END);
+	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, probe, NULL, NULL);
 	ASSERT_EQ(0, cst_child_wait(&c));
 	/*
 	 * Whatever the stack kept (TASKLET, or a hardirq whose exit came
