@@ -788,22 +788,24 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	 * the hooks on had every CPU rebuild its own. On again by a probe
 	 * where user mode is still to be measured, then START.
 	 */
-	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)1000));
+	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)3000));
 	ASSERT_EQ(0, cst_child_go(&c));
 	usleep(100000);
 	/*
 	 * A module before version 5 probed with a session's counters and
 	 * ended the probe when that session started: another session's.
+	 * Both sessions first, so that nothing (their counters' worker)
+	 * runs on CPU 1 between the probe and the START.
 	 */
 	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, &clock, 1, r, NULL));
 	probe = r->id;
+	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, &clock, 1, r, NULL));
 	begun = cst_calibrate_step(&self->s, probe,
 				   CTXCOUNT_CALIBRATE_QUIET_BEGIN);
-	TH_LOG("calibration's begin: %s", begun ? strerror(-begun) :
-	       "a probe turned the hooks on");
-	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, &clock, 1, r, NULL));
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
 			     NULL));
+	TH_LOG("calibration's begin: %s", begun ? strerror(-begun) :
+	       "a probe turned the hooks on");
 	ticks = cst_cpu_interrupts(timer, 1);
 	usleep(300000);
 	ASSERT_EQ(0, cst_read(&self->s, r->id, 0, r, NULL));
