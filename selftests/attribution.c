@@ -671,6 +671,28 @@ TEST_F_TIMEOUT(attr, softirq_preempted_stays_with_its_task, 300)
 	free(rs);
 }
 
+/* CPU @cpu's TASKLET softirqs in /proc/softirqs (counted as they begin). */
+static long long tasklets_on(int cpu)
+{
+	FILE *f = fopen("/proc/softirqs", "r");
+	char line[4096], *p;
+	long long v = -1;
+	int i;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "TASKLET:");
+		if (!p)
+			continue;
+		p += strlen("TASKLET:");
+		for (i = 0; i <= cpu; i++)
+			v = strtoll(p, &p, 10);
+	}
+	fclose(f);
+	return v;
+}
+
 /* For stack_rebuilt_when_hooks_come_on: a long tasklet on CPU 1. */
 struct long_tasklet {
 	int err;
@@ -722,11 +744,12 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	const char *timer = cst_cpu_interrupts("arch_timer", 1) >= 0 ?
 			    "arch_timer" : "LOC:";
 	uint64_t exc = 0;
-	long long ticks;
+	long long ticks, t0;
 	char params[256];
+	uint32_t probe;
 	cpu_set_t zero;
 	pthread_t th;
-	int err, begun, k;
+	int err, begun, k, i;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs a second CPU");
@@ -747,8 +770,12 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, &clock, 1, r, NULL));
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
 			     NULL));
+	t0 = tasklets_on(1);
 	ASSERT_EQ(0, pthread_create(&th, NULL, long_tasklet_fn, &lt));
-	usleep(20000);
+	/* Off once the tasklet has begun (its 200 M instructions go on). */
+	for (i = 0; i < 5000 && tasklets_on(1) == t0; i++)
+		usleep(1000);
+	ASSERT_NE(t0, tasklets_on(1));
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL,
 			     NULL));
 	pthread_join(th, NULL);
@@ -759,26 +786,33 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	 * that no switch there empties the stale stack: its session's
 	 * interval opens on a stack nobody rebuilt, unless whoever turned
 	 * the hooks on had every CPU rebuild its own. On again by a probe
-	 * where user mode is still to be measured (a module before version
-	 * 5 wanted a session's id, and probed with its counters: the
-	 * spinner's session, not started yet), then START.
+	 * where user mode is still to be measured, then START.
 	 */
-	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)1000));
-	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, &clock, 1, r, NULL));
+	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)3000));
 	ASSERT_EQ(0, cst_child_go(&c));
 	usleep(100000);
-	begun = cst_calibrate_step(&self->s, r->id,
+	/*
+	 * A module before version 5 probed with a session's counters and
+	 * ended the probe when that session started: another session's.
+	 * Both sessions first, so that nothing (their counters' worker)
+	 * runs on CPU 1 between the probe and the START.
+	 */
+	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, &clock, 1, r, NULL));
+	probe = r->id;
+	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, &clock, 1, r, NULL));
+	begun = cst_calibrate_step(&self->s, probe,
 				   CTXCOUNT_CALIBRATE_QUIET_BEGIN);
-	TH_LOG("calibration's begin: %s", begun ? strerror(-begun) :
-	       "a probe turned the hooks on");
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,
 			     NULL));
+	TH_LOG("calibration's begin: %s", begun ? strerror(-begun) :
+	       "a probe turned the hooks on");
 	ticks = cst_cpu_interrupts(timer, 1);
 	usleep(300000);
 	ASSERT_EQ(0, cst_read(&self->s, r->id, 0, r, NULL));
 	ticks = cst_cpu_interrupts(timer, 1) - ticks;
 	if (!begun)
-		cst_calibrate_step(&self->s, r->id, CTXCOUNT_CALIBRATE_END);
+		cst_calibrate_step(&self->s, probe, CTXCOUNT_CALIBRATE_END);
+	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, probe, NULL, NULL);
 	ASSERT_EQ(0, cst_child_wait(&c));
 	/*
 	 * Whatever the stack kept (TASKLET, or a hardirq whose exit came

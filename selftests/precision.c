@@ -7,12 +7,14 @@
  * events, perf stat. Over the rounds, the relative standard deviation of
  * each set's instructions:t is at most that of its instructions (perf's is
  * printed beside them), and no round's [hardirq] holds more than the timer
- * ticks that round took explain: per tick, no round takes more than twice
- * the least round's.
+ * ticks that round took explain: at most PRECISION_TICK_COST instructions
+ * per tick the CPU took during the whole ctxstat run, three more ticks
+ * granted.
  *
- * Before issue 21 the first round's [hardirq] was 11,025 instructions and
- * the next seven 59,000 to 90,000, and :t's spread three times the full
- * count's: ctxstat's user-mode calibration ran before every START.
+ * Issue 21 saw a first round's [hardirq] of 11,025 instructions and the
+ * next seven of 59,000 to 90,000, with :t's spread three times the full
+ * count's (ctxstat then calibrated user mode, a 200 kHz storm, before
+ * every START).
  *
  * arm64 under QEMU -icount with one vCPU only (exact instruction counts;
  * run with scripts/vm --smp 1): skipped elsewhere, saying why.
@@ -28,6 +30,8 @@
 
 #define PRECISION_ROUNDS	8
 #define PRECISION_ITERS		"7000000"	/* 14 M instructions */
+/* A tick's hardirq on these guests with the hooks: 800 to 1,600. */
+#define PRECISION_TICK_COST	2500
 
 FIXTURE(quiet) {
 	int kmsg;
@@ -124,7 +128,7 @@ static double perf_round(struct __test_metadata *_metadata,
 	return r.status ? NAN : csv_value(r.err, "instructions");
 }
 
-/* Per tick, no round's [hardirq] is more than twice the least one's. */
+/* No round's [hardirq] beyond what the ticks of its ctxstat run explain. */
 static void check_ticks(struct __test_metadata *_metadata,
 			const struct series *s, const char *name)
 {
@@ -135,11 +139,13 @@ static void check_ticks(struct __test_metadata *_metadata,
 		per = s->hardirq[i] / (s->ticks[i] > 0 ? s->ticks[i] : 1);
 		least = fmin(least, per);
 		most = fmax(most, per);
+		EXPECT_LE(s->hardirq[i],
+			  (double)(s->ticks[i] + 3) * PRECISION_TICK_COST)
+			TH_LOG("%s: round %d took more [hardirq] than its %lld ticks explain",
+			       name, i + 1, s->ticks[i]);
 	}
 	ksft_print_msg("%s: [hardirq] per timer tick %.0f to %.0f\n", name,
 		       least, most);
-	EXPECT_LE(most, 2 * least)
-		TH_LOG("%s: a round took more [hardirq] than its ticks explain", name);
 }
 
 TEST_F_TIMEOUT(quiet, task_count_no_less_precise, 1200)
