@@ -6,6 +6,7 @@
  * (with the kernel's extended ack message).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <netlink/netlink.h>
@@ -454,6 +455,12 @@ static int transact_cpus(struct ctx_nl *nl, struct nl_msg *msg,
 	nl->extack[0] = '\0';
 	if (!msg)
 		return -ENOMEM;
+	if (nl->broken) {
+		nlmsg_free(msg);
+		snprintf(nl->extack, sizeof(nl->extack),
+			 "an earlier answer of the module was lost");
+		return -EIO;
+	}
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!cb) {
 		nlmsg_free(msg);
@@ -464,18 +471,27 @@ static int transact_cpus(struct ctx_nl *nl, struct nl_msg *msg,
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &x);
 	ret = nl_send_auto(nl->sk, msg);
 	nlmsg_free(msg);
+	if (ret < 0)
+		x.error = -EIO;
 	while (ret >= 0 && !x.done) {
 		ret = nl_recvmsgs(nl->sk, cb);
-		if (ret < 0 && !x.done)
+		/*
+		 * Lost (ENOBUFS: the socket's buffer overflowed and the
+		 * kernel dropped a message), out of order or unreadable:
+		 * whatever was left unread may be all that ever comes.
+		 */
+		if (ret < 0 && !x.done) {
 			x.error = -EIO;
+			nl->broken = true;
+			snprintf(nl->extack, sizeof(nl->extack),
+				 "the module's answer could not be read whole");
+		}
 	}
-	if (ret < 0 && !x.error)
-		x.error = -EIO;
 	nl_cb_put(cb);
 	return x.error;
 }
 
-static int transact(struct ctx_nl *nl, struct nl_msg *msg,
+int ctx_nl_transact(struct ctx_nl *nl, struct nl_msg *msg,
 		    struct ctx_nl_reply *reply)
 {
 	return transact_cpus(nl, msg, reply, NULL);
@@ -485,20 +501,20 @@ int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
 		       const struct ctx_nl_event_req *ev, int nr_events,
 		       struct ctx_nl_reply *reply)
 {
-	return transact(nl, ctx_nl_build_session_new(nl->family, target, ev,
+	return ctx_nl_transact(nl, ctx_nl_build_session_new(nl->family, target, ev,
 						     nr_events), reply);
 }
 
 int ctx_nl_session_cmd(struct ctx_nl *nl, uint8_t cmd, uint32_t session_id)
 {
-	return transact(nl, ctx_nl_build_session_cmd(nl->family, cmd,
+	return ctx_nl_transact(nl, ctx_nl_build_session_cmd(nl->family, cmd,
 						     session_id), NULL);
 }
 
 int ctx_nl_session_calibrate(struct ctx_nl *nl, uint32_t session_id,
 			     uint32_t step)
 {
-	return transact(nl, ctx_nl_build_session_calibrate(nl->family,
+	return ctx_nl_transact(nl, ctx_nl_build_session_calibrate(nl->family,
 							   session_id, step),
 			NULL);
 }
@@ -506,14 +522,14 @@ int ctx_nl_session_calibrate(struct ctx_nl *nl, uint32_t session_id,
 int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 			struct ctx_nl_reply *reply)
 {
-	return transact(nl, ctx_nl_build_session_cmd(nl->family,
+	return ctx_nl_transact(nl, ctx_nl_build_session_cmd(nl->family,
 						     CTXCOUNT_CMD_SESSION_READ,
 						     session_id), reply);
 }
 
 int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply)
 {
-	return transact(nl, ctx_nl_build_stats(nl->family), reply);
+	return ctx_nl_transact(nl, ctx_nl_build_stats(nl->family), reply);
 }
 
 int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,

@@ -95,6 +95,14 @@ struct ctx_nl_reply {
 struct ctx_nl {
 	struct nl_sock *sk;
 	int family;
+	/*
+	 * A request's answer was not read whole (a receive failed: the
+	 * kernel drops what does not fit in the socket's buffer, acks
+	 * included). What comes next on the socket is not known to answer
+	 * the next request, and an answer may never come: every request
+	 * fails at once from then on, without sending anything.
+	 */
+	bool broken;
 	/* The kernel's extended ack message of the last failed request. */
 	char extack[CTX_NL_EXTACK_MAX];
 };
@@ -132,7 +140,14 @@ int ctx_nl_extack_msg(const struct nlmsghdr *nlh, char *buf, size_t len);
 int ctx_nl_open(struct ctx_nl *nl);
 void ctx_nl_close(struct ctx_nl *nl);
 
-/* Transactions: 0 or the negative errno from the kernel (see nl->extack). */
+/*
+ * Transactions: 0 or the negative errno from the kernel (see nl->extack);
+ * -EIO when the answer could not be read (then nl->broken: no later
+ * request waits for an answer that may never come).
+ */
+/* Send @msg (consumed) and collect its reply into @reply (may be NULL). */
+int ctx_nl_transact(struct ctx_nl *nl, struct nl_msg *msg,
+		    struct ctx_nl_reply *reply);
 int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
 		       const struct ctx_nl_event_req *ev, int nr_events,
 		       struct ctx_nl_reply *reply);
