@@ -12,6 +12,9 @@
  * - a session on CPU 1 does not count a process pinned to CPU 0 (its CPU
  *   time, CLOCK_THREAD_CPUTIME_ID, is the oracle), while a session on
  *   CPU 0 does; ctxstat -C 1 -A prints CPU 1's row only;
+ * - READ as a dump (NLM_F_DUMP) of a stopped session carries what the
+ *   single reply does, value for value, in messages of at most a page,
+ *   16 events splitting each CPU's nest over several;
  * - bad CPU lists and read flags are refused with an extack message;
  * - as uid 65534 at paranoid 1, where perf refuses CPU events, the
  *   module refuses a CPU list session and ctxstat -C 1 fails as perf does.
@@ -214,6 +217,52 @@ TEST_F(pc, rows_sum_to_totals_system_wide)
 TEST_F(pc, rows_sum_to_totals_task)
 {
 	rows_sum(_metadata, self, getpid(), 0);
+}
+
+/*
+ * The same READ as one reply and as a dump, of a stopped session (its
+ * values no longer change): the dump's messages, merged, are the reply,
+ * value for value; none is over a page. With 16 events a CPU's nest
+ * (about 3.8 KiB) does not fit in one message: its parts are merged.
+ */
+TEST_F(pc, dump_is_the_reply)
+{
+	struct cst_res *d = calloc(1, sizeof(*d));
+	long page = sysconf(_SC_PAGESIZE);
+	struct cst_ev ev[CTXCOUNT_MAX_EVENTS];
+	int n = cst_sixteen_events(ev);
+	struct cst_ack ack;
+	char what[128];
+	uint32_t id;
+
+	ASSERT_NE(NULL, d);
+	ASSERT_EQ(0, cst_new(&self->s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE, ev, n,
+			     self->res, &ack)) TH_LOG("%s", ack.msg);
+	id = self->res->id;
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+	some_work();
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
+	ASSERT_EQ(0, cst_read(&self->s, id, 0, self->res, &ack)) TH_LOG("%s", ack.msg);
+	ASSERT_EQ(0, cst_read_dump(&self->s, id, 0, d, &ack)) TH_LOG("%s", ack.msg);
+	EXPECT_EQ(0, cst_res_diff(self->res, d, what, sizeof(what)))
+		TH_LOG("totals: the dump differs in %s", what);
+	EXPECT_EQ(self->res->attr_seen, d->attr_seen);
+	EXPECT_EQ(0, d->ncpu);
+	ASSERT_EQ(0, cst_read(&self->s, id, CTXCOUNT_READ_F_PER_CPU, self->res,
+			      &ack)) TH_LOG("%s", ack.msg);
+	ASSERT_EQ(0, cst_read_dump(&self->s, id, CTXCOUNT_READ_F_PER_CPU, d,
+				   &ack)) TH_LOG("%s", ack.msg);
+	check_rows(_metadata, d, n, false);
+	EXPECT_EQ(0, cst_res_diff(self->res, d, what, sizeof(what)))
+		TH_LOG("per CPU: the dump differs in %s", what);
+	TH_LOG("%d CPUs: reply of %u bytes; dump of %d messages up to %u bytes, %d CPU nests in %d parts",
+	       d->ncpu, self->res->max_msg_len, d->nmsg, d->max_msg_len,
+	       d->ncpu, d->cpu_nests);
+	EXPECT_LE(d->max_msg_len, page);
+	EXPECT_EQ(d->ncpu + d->cpu_parts, d->cpu_nests);
+	EXPECT_LE(d->ncpu, d->cpu_parts) TH_LOG("every CPU's nest is split");
+	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, id, NULL, NULL);
+	free(d);
 }
 
 /* Pin the caller to @cpu; 0 or -errno. */
