@@ -579,8 +579,8 @@ int cst_open(struct cst_sock *s)
 {
 	struct family_info fi = { 0 };
 	struct timeval tv = { .tv_sec = 20 };
+	int one = 1, ret, rcvbuf = 8 << 20;
 	struct nl_msg *m;
-	int one = 1, ret;
 
 	memset(s, 0, sizeof(*s));
 	s->sk = nl_socket_alloc();
@@ -593,6 +593,13 @@ int cst_open(struct cst_sock *s)
 	}
 	nl_socket_enable_msg_peek(s->sk);
 	nl_socket_set_msg_buf_size(s->sk, 65536);
+	/*
+	 * Room for a single READ reply with a row per CPU (and its ack) on
+	 * the 64-vCPU guests, so that it can be compared with the dump: the
+	 * module refuses a reply that would leave its ack no room.
+	 */
+	setsockopt(cst_fd(s), SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+		   sizeof(rcvbuf));
 	setsockopt(cst_fd(s), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(cst_fd(s), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	setsockopt(cst_fd(s), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
