@@ -18,11 +18,12 @@
  * - interval_breakdown_sources: -a -A -I 500 --breakdown --irq-sources
  *   and -C with the first and last CPU: status 0, every online CPU (or
  *   listed one) in every interval.
- * - threads_agree_with_perf: one thread per online CPU, each running the
- *   known loop (CTX_SCALE_ITERS iterations): `ctxstat -a -A` sees every
- *   CPU busy (none below a quarter of the mean), and the workload's
- *   task-clock from ctxstat and from perf stat agree within 10 %, in the
- *   same run: each tool runs the other, which runs the workload.
+ * - threads_agree_with_perf: a thread bound to each online CPU, each
+ *   running the known loop (CTX_SCALE_ITERS iterations; unbound, 64
+ *   threads left a third of 64 vCPUs idle): `ctxstat -a -A` sees every
+ *   CPU busy (none below a quarter of the mean), and the workload's task-clock
+ *   from ctxstat and from perf stat agree within 10 %, in the same run:
+ *   each tool runs the other, which runs the workload.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -298,8 +299,8 @@ static void nested(struct __test_metadata *_metadata, FIXTURE_DATA(sc) *self,
 			"task-clock", "--" };
 	char *perf[] = { (char *)cst_perf_path(), "stat", "-x,", "-o", OUT2,
 			 "-e", "task-clock", "--" };
-	char *wl[] = { (char *)cst_workload_path(), "threads",
-		       (char *)nthreads, (char *)iters, NULL };
+	char *wl[] = { (char *)cst_workload_path(), "pinned", (char *)iters,
+		       NULL };
 	char *argv[24];
 	double c, p, secs;
 	int n = 0, k;
@@ -309,7 +310,7 @@ static void nested(struct __test_metadata *_metadata, FIXTURE_DATA(sc) *self,
 		argv[n++] = ctxstat_outside ? ctx[k] : perf[k];
 	for (k = 0; k < 7 + ctxstat_outside; k++)
 		argv[n++] = ctxstat_outside ? perf[k] : ctx[k];
-	for (k = 0; k < 5; k++)
+	for (k = 0; k < 4; k++)
 		argv[n++] = wl[k];
 	if (!run_counts(_metadata, self, argv, &secs))
 		return;
@@ -329,8 +330,7 @@ TEST_F_TIMEOUT(sc, threads_agree_with_perf, 7200)
 	char nthreads[16], iters[32];
 	char *aargv[] = { (char *)cst_ctxstat_path(), "-a", "-A", "-x,", "-o",
 			  OUT, "-e", "task-clock", "--",
-			  (char *)cst_workload_path(), "threads", nthreads,
-			  iters, NULL };
+			  (char *)cst_workload_path(), "pinned", iters, NULL };
 	int ncpu = online_cpus(), k, low = 0;
 	double *val = calloc(ncpu, sizeof(*val));
 	double mean = 0, secs;
@@ -356,6 +356,9 @@ TEST_F_TIMEOUT(sc, threads_agree_with_perf, 7200)
 			low += val[k] < mean / 4;
 		EXPECT_EQ(0, low) TH_LOG("%d of %d CPUs under a quarter of the mean (%.1f msec)",
 					 low, ncpu, mean);
+		for (k = 0; k < ncpu; k++)
+			printf("%s%.0f%s", k ? " " : "# per CPU: ", val[k],
+			       k == ncpu - 1 ? "\n" : "");
 		TH_LOG("%d threads of %s iterations: %.1f msec task-clock per CPU on average, %.1f s",
 		       ncpu, iters, mean, secs);
 	}
