@@ -21,9 +21,9 @@
  * - threads_agree_with_perf: a thread bound to each online CPU, each
  *   running the known loop (CTX_SCALE_ITERS iterations; unbound, 64
  *   threads left a third of 64 vCPUs idle): `ctxstat -a -A` sees every
- *   CPU busy (none below a quarter of the mean), and the workload's task-clock
- *   from ctxstat and from perf stat agree within 10 %, in the same run:
- *   each tool runs the other, which runs the workload.
+ *   CPU busy (none below a twentieth of the mean), and the workload's
+ *   task-clock from ctxstat and from perf stat agree within 10 %, in the
+ *   same run: each tool runs the other, which runs the workload.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -352,9 +352,17 @@ TEST_F_TIMEOUT(sc, threads_agree_with_perf, 7200)
 		EXPECT_EQ(ncpu, cpu_rows(self->text, "task-clock", val, ncpu));
 		for (k = 0; k < ncpu; k++)
 			mean += val[k] / ncpu;
+		/*
+		 * An idle CPU counts little (kernel threads): 0 to 52 msec
+		 * against 3,900 on 64 x86 vCPUs with unbound threads. A busy
+		 * one its thread, unevenly: under arm64's -icount a thread's
+		 * clock runs with every other vCPU's instructions, and the
+		 * threads start one after the other (128 vCPUs: 10 to 208
+		 * msec, mean 100); x86 64 vCPUs: 2,046 to 6,008, mean 3,537.
+		 */
 		for (k = 0; k < ncpu; k++)
-			low += val[k] < mean / 4;
-		EXPECT_EQ(0, low) TH_LOG("%d of %d CPUs under a quarter of the mean (%.1f msec)",
+			low += val[k] < mean / 20;
+		EXPECT_EQ(0, low) TH_LOG("%d of %d CPUs under a twentieth of the mean (%.1f msec)",
 					 low, ncpu, mean);
 		for (k = 0; k < ncpu; k++)
 			printf("%s%.0f%s", k ? " " : "# per CPU: ", val[k],
