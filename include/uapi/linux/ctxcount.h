@@ -55,8 +55,9 @@
  *     CTXCOUNT_A_SESSION_ID: NLA_U32
  *
  * CTXCOUNT_CMD_SESSION_READ: current totals of a session (one reply; as a
- * dump, below). A reply that would leave its ack no room in the
- * requester's receive buffer is refused with -EMSGSIZE.
+ * dump, below). A reply over a page that would leave its ack no room in
+ * the requester's receive buffer is refused with -EMSGSIZE (the socket
+ * would drop the ack).
  *   request:
  *     CTXCOUNT_A_SESSION_ID: NLA_U32
  *     CTXCOUNT_A_READ_FLAGS: NLA_U32, optional (since version 3), 0 or
