@@ -6,6 +6,7 @@
 #   make KDIR=... ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-   cross build
 #   make check           host unit tests + selftests in every guest target
 #   make check-debug     selftests + kmemleak on the KASAN/lockdep debug kernel
+#   make check-scale     system-wide selftests on 64 (x86_64) and 128 (arm64) vCPUs
 #   make check-fresh     make demo on a pristine Debian 12 root (chroot)
 #   make demo            the task-only vs full experiment in a guest
 #   make style           checkpatch on the module sources
@@ -61,6 +62,9 @@ check:
 
 check-debug:
 	scripts/check-debug
+
+check-scale:
+	scripts/check-scale
 
 check-fresh:
 	scripts/check-fresh
@@ -145,6 +149,6 @@ module-clean:
 		module/.*.cmd module/modules.order module/Module.symvers \
 		.*.cmd modules.order Module.symvers
 
-.PHONY: all modules modules_install userspace unit-test style check check-debug check-fresh demo clean \
+.PHONY: all modules modules_install userspace unit-test style check check-debug check-scale check-fresh demo clean \
 	module-clean install uninstall install-module uninstall-module \
 	install-userspace uninstall-userspace dkms-src dkms-install dkms-uninstall

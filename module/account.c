@@ -357,9 +357,10 @@ static void ctx_close_task(struct ctx_cpu_state *st, unsigned int bucket,
 void ctx_account_switch(struct task_struct *prev, unsigned int bucket)
 {
 	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
+	bool in_softirq = bucket >= CTXCOUNT_BUCKET_SOFTIRQ_FIRST &&
+			  bucket <= CTXCOUNT_BUCKET_SOFTIRQ_RCU;
 
-	ctx_close_task(st, bucket, bucket >= CTXCOUNT_BUCKET_SOFTIRQ_FIRST &&
-				   bucket <= CTXCOUNT_BUCKET_SOFTIRQ_RCU);
+	ctx_close_task(st, bucket, in_softirq);
 	st->noresolve = NULL;
 	/* The stack was emptied by the switch: a pending reset is done. */
 	atomic_long_andnot(CTX_WALK_RESET, &st->walk);

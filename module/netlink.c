@@ -14,6 +14,7 @@
 #include <linux/threads.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
+#include <net/sock.h>
 
 #include "calib.h"
 #include "compat.h"
@@ -276,8 +277,31 @@ static int ctx_nl_parse_sources(struct genl_info *info,
 	return 0;
 }
 
+/*
+ * The requester's socket takes a message whatever its size when nothing
+ * is queued, but drops what comes after it once its receive buffer is
+ * full: the reply's ack, which the client then waits for in vain (a
+ * READ with a row per CPU on 16 CPUs did that to libnl's 64 KiB buffer,
+ * issue 24). A reply over a page that leaves no room for the ack is
+ * refused (smaller ones, as before: NEW's and STATS' always are).
+ */
+static int ctx_nl_room_for_ack(const struct sk_buff *skb,
+			       const struct sk_buff *msg,
+			       struct netlink_ext_ack *extack)
+{
+	const struct sock *sk = NETLINK_CB(skb).sk;
+
+	if (msg->len <= NLMSG_GOODSIZE ||
+	    msg->truesize + SKB_TRUESIZE(1024) <= READ_ONCE(sk->sk_rcvbuf))
+		return 0;
+	NL_SET_ERR_MSG_MOD(extack,
+			   "reply too large for the socket's receive buffer: READ as a dump (NLM_F_DUMP)");
+	return -EMSGSIZE;
+}
+
 /* Reply to @info with what @fill puts after the genl header. */
-static int ctx_nl_reply(struct genl_info *info, size_t size,
+static int ctx_nl_reply(struct sk_buff *skb, struct genl_info *info,
+			size_t size,
 			int (*fill)(struct sk_buff *msg, const void *data),
 			const void *data)
 {
@@ -285,9 +309,12 @@ static int ctx_nl_reply(struct genl_info *info, size_t size,
 	void *hdr;
 	int err;
 
-	msg = genlmsg_new(size, GFP_KERNEL);
-	if (!msg)
+	msg = genlmsg_new(size, GFP_KERNEL | __GFP_NOWARN);
+	if (!msg) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "no memory for the reply: READ as a dump (NLM_F_DUMP)");
 		return -ENOMEM;
+	}
 	hdr = genlmsg_put_reply(msg, info, &ctx_nl_family, 0,
 				info->genlhdr->cmd);
 	if (!hdr) {
@@ -298,6 +325,9 @@ static int ctx_nl_reply(struct genl_info *info, size_t size,
 	if (err)
 		goto err_free;
 	genlmsg_end(msg, hdr);
+	err = ctx_nl_room_for_ack(skb, msg, info->extack);
+	if (err)
+		goto err_free;
 	return genlmsg_reply(msg, info);
 
 err_free:
@@ -352,7 +382,8 @@ static int ctx_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 	err = ctx_session_new(nreq, rep, info->extack);
 	if (err)
 		goto out_free;
-	err = ctx_nl_reply(info, ctx_nl_new_size(nr), ctx_nl_fill_new, rep);
+	err = ctx_nl_reply(skb, info, ctx_nl_new_size(nr), ctx_nl_fill_new,
+			   rep);
 	/* The client never learns the id: do not leave the session behind. */
 	if (err)
 		ctx_session_del(&nreq->owner, rep->id, NULL);
@@ -415,54 +446,173 @@ static int ctx_nl_session_del(struct sk_buff *skb, struct genl_info *info)
 	return ctx_nl_session_op(skb, info, ctx_session_del);
 }
 
-/* READ_FLAGS: 0 or more of enum ctxcount_read_flag; absent is 0. */
-static int ctx_nl_read_flags(struct genl_info *info, u32 *flags)
+static void ctx_nl_read_free(struct ctx_session_report *rep)
 {
-	*flags = ctx_nla_get_u32_or_0(info->attrs[CTXCOUNT_A_READ_FLAGS]);
-	if (*flags & ~__CTXCOUNT_READ_F_ALL) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[CTXCOUNT_A_READ_FLAGS],
-				    "unknown read flags");
-		return -EOPNOTSUPP;
+	if (!rep)
+		return;
+	ctx_session_report_free(rep);
+	kvfree(rep->cpu);
+	kfree(rep);
+}
+
+/*
+ * READ's request attributes @tb (SESSION_ID, optional READ_FLAGS): the
+ * session's state now, with a row per CPU if asked.
+ */
+static struct ctx_session_report *ctx_nl_read(const struct ctx_owner *owner,
+					      struct nlattr **tb,
+					      struct netlink_ext_ack *extack)
+{
+	const struct nlattr *id = tb[CTXCOUNT_A_SESSION_ID];
+	struct ctx_session_report *rep;
+	u32 flags;
+	int err;
+
+	if (NL_REQ_ATTR_CHECK(extack, NULL, tb, CTXCOUNT_A_SESSION_ID)) {
+		NL_SET_ERR_MSG_MOD(extack, "missing session id");
+		return ERR_PTR(-EINVAL);
 	}
-	return 0;
+	flags = ctx_nla_get_u32_or_0(tb[CTXCOUNT_A_READ_FLAGS]);
+	if (flags & ~__CTXCOUNT_READ_F_ALL) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[CTXCOUNT_A_READ_FLAGS],
+				    "unknown read flags");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	rep = kzalloc(sizeof(*rep), GFP_KERNEL);
+	if (!rep)
+		return ERR_PTR(-ENOMEM);
+	if (flags & CTXCOUNT_READ_F_PER_CPU) {
+		rep->cpu = kvcalloc(num_possible_cpus(), sizeof(*rep->cpu),
+				    GFP_KERNEL);
+		if (!rep->cpu) {
+			err = -ENOMEM;
+			goto err_free;
+		}
+	}
+	err = ctx_session_read(owner, nla_get_u32(id), rep, extack);
+	if (err) {
+		if (err == -ENOENT)
+			NL_SET_BAD_ATTR(extack, id);
+		goto err_free;
+	}
+	return rep;
+
+err_free:
+	ctx_nl_read_free(rep);
+	return ERR_PTR(err);
 }
 
 static int ctx_nl_session_read(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ctx_session_report *rep;
 	struct ctx_owner owner;
-	u32 id, flags;
 	int err;
 
-	err = ctx_nl_session_id(info, &id);
-	if (!err)
-		err = ctx_nl_read_flags(info, &flags);
-	if (err)
-		return err;
-	rep = kzalloc(sizeof(*rep), GFP_KERNEL);
-	if (!rep)
-		return -ENOMEM;
-	if (flags & CTXCOUNT_READ_F_PER_CPU) {
-		rep->cpu = kvcalloc(num_possible_cpus(), sizeof(*rep->cpu),
-				    GFP_KERNEL);
-		if (!rep->cpu) {
-			err = -ENOMEM;
-			goto out_free;
-		}
-	}
 	ctx_nl_owner(skb, info, &owner);
-	err = ctx_session_read(&owner, id, rep, info->extack);
-	if (err) {
-		ctx_nl_session_err(info, err);
-		goto out_free;
-	}
-	err = ctx_nl_reply(info, ctx_nl_read_size(rep), ctx_nl_fill_read, rep);
-out_free:
-	ctx_session_report_free(rep);
-	kvfree(rep->cpu);
-	kfree(rep);
+	rep = ctx_nl_read(&owner, info->attrs, info->extack);
+	if (IS_ERR(rep))
+		return PTR_ERR(rep);
+	err = ctx_nl_reply(skb, info, ctx_nl_read_size(rep), ctx_nl_fill_read,
+			   rep);
+	ctx_nl_read_free(rep);
 	return err;
+}
+
+/**
+ * struct ctx_nl_dump - a READ dump between its messages (in cb->ctx)
+ * @rep: the session's state when the dump started: every message comes
+ *	from this one READ, so the parts add up as its reply's do
+ * @err: the READ failed (no such session, bad flags): said in NLMSG_DONE
+ * @err_msg: and why (a static string)
+ * @pos: how far the messages have come
+ */
+struct ctx_nl_dump {
+	struct ctx_session_report *rep;
+	const char *err_msg;
+	int err;
+	struct ctx_nl_read_pos pos;
+};
+
+static struct ctx_nl_dump *ctx_nl_dump_of(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct ctx_nl_dump) > sizeof(cb->ctx));
+	return (struct ctx_nl_dump *)cb->ctx;
+}
+
+/*
+ * READ with NLM_F_DUMP: the session is read here, once; the messages
+ * are cut from that report as the reader takes them (ctx_nl_read_dump).
+ * A refusal is kept for the dump's first call, whose extended ack goes
+ * into NLMSG_DONE: the start's has no way to the client on 6.1.
+ */
+static int ctx_nl_read_start(struct netlink_callback *cb)
+{
+	struct ctx_nl_dump *d = ctx_nl_dump_of(cb);
+	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
+	struct netlink_ext_ack extack = {};
+	struct ctx_session_report *rep;
+	struct ctx_owner owner = {
+		.net = sock_net(cb->skb->sk),
+		.portid = NETLINK_CB(cb->skb).portid,
+		.sk = NETLINK_CB(cb->skb).sk,
+	};
+
+	memset(d, 0, sizeof(*d));
+	/* The attributes as the genl core checked them, on every kernel. */
+	d->err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, CTXCOUNT_A_MAX,
+			     ctx_nl_read_policy, &extack);
+	if (!d->err) {
+		rep = ctx_nl_read(&owner, tb, &extack);
+		if (IS_ERR(rep))
+			d->err = PTR_ERR(rep);
+		else
+			d->rep = rep;
+	}
+	d->err_msg = extack._msg;
+	return 0;
+}
+
+/*
+ * As many messages as @skb holds, each at most NLMSG_GOODSIZE (a page
+ * with the skb's overhead) whatever the reader's buffer: the core sizes
+ * @skb, never more than 32 KiB, and a CPU's nest of 16 events is bigger
+ * than a page.
+ */
+static int ctx_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ctx_nl_dump *d = ctx_nl_dump_of(cb);
+	unsigned int start;
+	void *hdr;
+
+	if (d->err) {
+		if (cb->extack)
+			cb->extack->_msg = d->err_msg;
+		return d->err;
+	}
+	while (d->pos.part != CTX_NL_PART_DONE) {
+		start = skb->len;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ctx_nl_family,
+				  NLM_F_MULTI, CTXCOUNT_CMD_SESSION_READ);
+		if (!hdr)
+			break;
+		if (ctx_nl_fill_read_part(skb, d->rep, &d->pos,
+					  start + NLMSG_GOODSIZE)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	/* An item no message can hold ends the dump rather than loop. */
+	if (!skb->len && d->pos.part != CTX_NL_PART_DONE)
+		return -EMSGSIZE;
+	return skb->len;
+}
+
+static int ctx_nl_read_done(struct netlink_callback *cb)
+{
+	ctx_nl_read_free(ctx_nl_dump_of(cb)->rep);
+	return 0;
 }
 
 /*
@@ -517,7 +667,7 @@ static int ctx_nl_fill_stats(struct sk_buff *msg, const void *data)
 
 static int ctx_nl_stats(struct sk_buff *skb, struct genl_info *info)
 {
-	return ctx_nl_reply(info, 2 * nla_total_size(sizeof(u32)),
+	return ctx_nl_reply(skb, info, 2 * nla_total_size(sizeof(u32)),
 			    ctx_nl_fill_stats, NULL);
 }
 
@@ -547,6 +697,9 @@ static const struct genl_ops ctx_nl_ops[] = {
 	{
 		.cmd = CTXCOUNT_CMD_SESSION_READ,
 		.doit = ctx_nl_session_read,
+		.start = ctx_nl_read_start,
+		.dumpit = ctx_nl_read_dump,
+		.done = ctx_nl_read_done,
 		.policy = ctx_nl_read_policy,
 		.maxattr = CTXCOUNT_A_MAX,
 	},

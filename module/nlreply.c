@@ -3,7 +3,12 @@
  * The replies of the "ctxcount" family (include/uapi/linux/ctxcount.h):
  * SESSION_NEW's per-event errors and SESSION_READ's totals, with one
  * nest per CPU when the READ asked for them, and a session's sources.
- * Each fill function has a size function that bounds what it puts.
+ *
+ * A READ is a series of items (the header, each event's totals, each
+ * source, each CPU's header and events), put in order into one message
+ * (the reply of a plain READ: ctx_nl_read_size() bounds it) or into as
+ * many messages of a dump as it takes, none of them over a page
+ * (ctx_nl_fill_read_part()): a CPU's nest may then come in parts.
  */
 #include <linux/ctxcount.h>
 #include <net/genetlink.h>
@@ -181,25 +186,6 @@ static int ctx_nl_put_event(struct sk_buff *msg,
 	return 0;
 }
 
-/* @src: with sources, the rows of @t (the totals' or a CPU's), else NULL */
-static int ctx_nl_put_events(struct sk_buff *msg, int type,
-			     const struct ctx_session_report *rep,
-			     const struct ctx_totals *t, u64 *src)
-{
-	struct nlattr *events;
-	unsigned int i;
-
-	events = nla_nest_start(msg, type);
-	if (!events)
-		return -EMSGSIZE;
-	for (i = 0; i < rep->nr_events; i++) {
-		if (ctx_nl_put_event(msg, rep, t, src, i))
-			return -EMSGSIZE;
-	}
-	nla_nest_end(msg, events);
-	return 0;
-}
-
 /* CPU_A_SOURCE_COUNTS: the runs of each source that ran on the CPU. */
 static int ctx_nl_put_source_counts(struct sk_buff *msg,
 				    const struct ctx_src_report *r, u64 *block)
@@ -246,87 +232,225 @@ static int ctx_nl_put_source(struct sk_buff *msg, unsigned int id, u32 kind,
 }
 
 /*
- * CTXCOUNT_A_SOURCES: OUTSIDE (no handler: its count is 0), OTHER, then
- * every source the session has a row for, in the order it saw them.
+ * Source @item of CTXCOUNT_A_SOURCES: OUTSIDE (no handler: its count is
+ * 0), OTHER, then every source the session has a row for, in the order
+ * it saw them.
  */
-static int ctx_nl_put_sources(struct sk_buff *msg,
-			      const struct ctx_src_report *r)
+static int ctx_nl_put_source_item(struct sk_buff *msg,
+				  const struct ctx_src_report *r,
+				  unsigned int item)
 {
-	struct nlattr *nest;
-	unsigned int row;
+	unsigned int row = item - 2;
 
-	nest = nla_nest_start(msg, CTXCOUNT_A_SOURCES);
-	if (!nest ||
-	    ctx_nl_put_source(msg, CTXCOUNT_SOURCE_ID_OUTSIDE,
-			      CTXCOUNT_SOURCE_KIND_OUTSIDE, NULL, 0) ||
-	    ctx_nl_put_source(msg, CTXCOUNT_SOURCE_ID_OTHER,
-			      CTXCOUNT_SOURCE_KIND_OTHER, NULL,
-			      *ctx_src_count(r->tot, r->max)))
+	if (item == 0)
+		return ctx_nl_put_source(msg, CTXCOUNT_SOURCE_ID_OUTSIDE,
+					 CTXCOUNT_SOURCE_KIND_OUTSIDE, NULL, 0);
+	if (item == 1)
+		return ctx_nl_put_source(msg, CTXCOUNT_SOURCE_ID_OTHER,
+					 CTXCOUNT_SOURCE_KIND_OTHER, NULL,
+					 *ctx_src_count(r->tot, r->max));
+	return ctx_nl_put_source(msg, ctx_nl_src_id(r, row), r->info[row].kind,
+				 &r->info[row], *ctx_src_count(r->tot, row));
+}
+
+static int ctx_nl_put_head(struct sk_buff *msg,
+			   const struct ctx_session_report *rep)
+{
+	if (ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_SEEN, rep->tasks_seen,
+			   CTXCOUNT_A_PAD) ||
+	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_LOST, rep->tasks_lost,
+			   CTXCOUNT_A_PAD) ||
+	    nla_put_u32(msg, CTXCOUNT_A_TASKS_NOW, rep->tasks_now) ||
+	    nla_put_u32(msg, CTXCOUNT_A_CPUS_LOST, rep->cpus_lost))
 		return -EMSGSIZE;
-	for (row = 0; row < r->nr; row++) {
-		if (ctx_nl_put_source(msg, ctx_nl_src_id(r, row),
-				      r->info[row].kind, &r->info[row],
-				      *ctx_src_count(r->tot, row)))
-			return -EMSGSIZE;
-	}
-	nla_nest_end(msg, nest);
+	return ctx_nl_put_excursions(msg, CTXCOUNT_A_EXCURSIONS,
+				     rep->tot.excursions);
+}
+
+/* What opens a CPU's nest: its number and, in its first part, the rest. */
+static int ctx_nl_put_cpu_head(struct sk_buff *msg,
+			       const struct ctx_session_report *rep,
+			       const struct ctx_cpu_totals *row, bool first)
+{
+	if (nla_put_u32(msg, CTXCOUNT_CPU_A_CPU, row->cpu))
+		return -EMSGSIZE;
+	if (!first)
+		return 0;
+	if (ctx_nl_put_excursions(msg, CTXCOUNT_CPU_A_EXCURSIONS,
+				  row->tot.excursions) ||
+	    (row->src && ctx_nl_put_source_counts(msg, &rep->src, row->src)))
+		return -EMSGSIZE;
 	return 0;
 }
 
 /*
- * One nest per CPU at the top level, not one nest of them all: a nest is
- * at most 64 KiB (nla_len), a CPU's is a few KiB.
+ * Did what was put since @mark fit (no error, the message within
+ * @limit)? If not, take it back.
  */
-static int ctx_nl_put_cpus(struct sk_buff *msg,
-			   const struct ctx_session_report *rep)
+static bool ctx_nl_kept(struct sk_buff *msg, int err, const void *mark,
+			unsigned int limit)
 {
-	const struct ctx_cpu_totals *row;
-	struct nlattr *nest;
-	unsigned int k;
+	if (!err && msg->len <= limit)
+		return true;
+	nlmsg_trim(msg, mark);
+	return false;
+}
 
-	for (k = 0; k < rep->nr_cpus; k++) {
-		row = &rep->cpu[k];
-		nest = nla_nest_start(msg, CTXCOUNT_A_CPU);
-		if (!nest ||
-		    nla_put_u32(msg, CTXCOUNT_CPU_A_CPU, row->cpu) ||
-		    ctx_nl_put_excursions(msg, CTXCOUNT_CPU_A_EXCURSIONS,
-					  row->tot.excursions) ||
-		    ctx_nl_put_events(msg, CTXCOUNT_CPU_A_EVENTS, rep,
-				      &row->tot, row->src) ||
-		    (row->src &&
-		     ctx_nl_put_source_counts(msg, &rep->src, row->src)))
-			return -EMSGSIZE;
-		nla_nest_end(msg, nest);
+/*
+ * A nest of @type holding items @pos->item on, as many as fit; @nr
+ * items in all. Return: 1 when the last one is in, 0 when the message
+ * is full after at least one, -EMSGSIZE when not even one fit.
+ */
+static int ctx_nl_put_items(struct sk_buff *msg, int type,
+			    const struct ctx_session_report *rep,
+			    struct ctx_nl_read_pos *pos, unsigned int nr,
+			    unsigned int limit)
+{
+	unsigned int first = pos->item;
+	struct nlattr *nest;
+	void *mark;
+	int err;
+
+	nest = nla_nest_start(msg, type);
+	if (!ctx_nl_kept(msg, nest ? 0 : -EMSGSIZE, nest, limit))
+		return -EMSGSIZE;
+	for (; pos->item < nr; pos->item++) {
+		mark = skb_tail_pointer(msg);
+		if (pos->part == CTX_NL_PART_EVENTS)
+			err = ctx_nl_put_event(msg, rep, &rep->tot,
+					       rep->src.tot, pos->item);
+		else if (pos->part == CTX_NL_PART_SOURCES)
+			err = ctx_nl_put_source_item(msg, &rep->src, pos->item);
+		else
+			err = ctx_nl_put_event(msg, rep, &rep->cpu[pos->row].tot,
+					       rep->cpu[pos->row].src,
+					       pos->item);
+		if (!ctx_nl_kept(msg, err, mark, limit))
+			break;
 	}
-	return 0;
+	if (pos->item == first) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return pos->item == nr;
+}
+
+/* CPU row @pos->row from event @pos->item on (0: with its header). */
+static int ctx_nl_put_cpu_part(struct sk_buff *msg,
+			       const struct ctx_session_report *rep,
+			       struct ctx_nl_read_pos *pos, unsigned int limit)
+{
+	const struct ctx_cpu_totals *row = &rep->cpu[pos->row];
+	struct nlattr *nest;
+	int err;
+
+	nest = nla_nest_start(msg, CTXCOUNT_A_CPU);
+	err = nest ? ctx_nl_put_cpu_head(msg, rep, row, !pos->item) : -EMSGSIZE;
+	if (!ctx_nl_kept(msg, err, nest, limit))
+		return -EMSGSIZE;
+	err = ctx_nl_put_items(msg, CTXCOUNT_CPU_A_EVENTS, rep, pos,
+			       rep->nr_events, limit);
+	if (err < 0) {
+		nla_nest_cancel(msg, nest);
+		return err;
+	}
+	nla_nest_end(msg, nest);
+	return err;
+}
+
+/* Items of the current part: 1 when the part is done, 0 when full. */
+static int ctx_nl_put_part(struct sk_buff *msg,
+			   const struct ctx_session_report *rep,
+			   struct ctx_nl_read_pos *pos, unsigned int limit)
+{
+	void *mark = skb_tail_pointer(msg);
+	/* OUTSIDE, OTHER and the handler rows. */
+	unsigned int sources = rep->src.tot ? rep->src.nr + 2 : 0;
+	int err;
+
+	switch (pos->part) {
+	case CTX_NL_PART_HEAD:
+		err = ctx_nl_put_head(msg, rep);
+		return ctx_nl_kept(msg, err, mark, limit) ? 1 : -EMSGSIZE;
+	case CTX_NL_PART_EVENTS:
+		return ctx_nl_put_items(msg, CTXCOUNT_A_EVENTS, rep, pos,
+					rep->nr_events, limit);
+	case CTX_NL_PART_SOURCES:
+		if (!sources)
+			return 1;
+		return ctx_nl_put_items(msg, CTXCOUNT_A_SOURCES, rep, pos,
+					sources, limit);
+	default:
+		while (pos->row < rep->nr_cpus) {
+			err = ctx_nl_put_cpu_part(msg, rep, pos, limit);
+			if (err < 0)
+				return mark == skb_tail_pointer(msg) ? err : 0;
+			if (!err)
+				return 0;
+			pos->row++;
+			pos->item = 0;
+		}
+		return 1;
+	}
+}
+
+/**
+ * ctx_nl_fill_read_part() - put the next items of a SESSION_READ
+ * @msg: the message, its genl header put
+ * @rep: what READ filled
+ * @pos: where the READ is: zeroed at first, advanced past what was put
+ * @limit: the length @msg may grow to (this message's end)
+ *
+ * Each message names the session; the header goes in the first one. A
+ * CPU's nest split over messages is in consecutive parts with its
+ * number: the first with its excursions and source counts, each with
+ * some of its events.
+ *
+ * Return: 0 when items were put (@pos->part is CTX_NL_PART_DONE after
+ * the last), -EMSGSIZE when not even the next item fitted.
+ */
+int ctx_nl_fill_read_part(struct sk_buff *msg,
+			  const struct ctx_session_report *rep,
+			  struct ctx_nl_read_pos *pos, unsigned int limit)
+{
+	void *start = skb_tail_pointer(msg);
+	bool put = false;
+	int err;
+
+	if (!ctx_nl_kept(msg, nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, rep->id),
+			 start, limit))
+		return -EMSGSIZE;
+	while (pos->part != CTX_NL_PART_DONE) {
+		err = ctx_nl_put_part(msg, rep, pos, limit);
+		if (err < 0)
+			break;
+		put = true;
+		if (!err)
+			return 0;
+		pos->part++;
+		pos->item = 0;
+	}
+	if (pos->part == CTX_NL_PART_DONE || put)
+		return 0;
+	nlmsg_trim(msg, start);
+	return -EMSGSIZE;
 }
 
 /**
  * ctx_nl_fill_read() - put a SESSION_READ reply's attributes
- * @msg: the reply
+ * @msg: the reply, sized with ctx_nl_read_size()
  * @data: the struct ctx_session_report READ filled
  *
  * Return: 0 or -EMSGSIZE.
  */
 int ctx_nl_fill_read(struct sk_buff *msg, const void *data)
 {
-	const struct ctx_session_report *rep = data;
+	struct ctx_nl_read_pos pos = {};
+	int err;
 
-	if (nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, rep->id) ||
-	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_SEEN, rep->tasks_seen,
-			   CTXCOUNT_A_PAD) ||
-	    ctx_nl_put_u64(msg, CTXCOUNT_A_TASKS_LOST, rep->tasks_lost,
-			   CTXCOUNT_A_PAD) ||
-	    nla_put_u32(msg, CTXCOUNT_A_TASKS_NOW, rep->tasks_now) ||
-	    nla_put_u32(msg, CTXCOUNT_A_CPUS_LOST, rep->cpus_lost) ||
-	    ctx_nl_put_excursions(msg, CTXCOUNT_A_EXCURSIONS,
-				  rep->tot.excursions) ||
-	    ctx_nl_put_events(msg, CTXCOUNT_A_EVENTS, rep, &rep->tot,
-			      rep->src.tot) ||
-	    (rep->src.tot && ctx_nl_put_sources(msg, &rep->src)) ||
-	    ctx_nl_put_cpus(msg, rep))
-		return -EMSGSIZE;
-	return 0;
+	err = ctx_nl_fill_read_part(msg, data, &pos, UINT_MAX);
+	return err ?: pos.part == CTX_NL_PART_DONE ? 0 : -EMSGSIZE;
 }
 
 static size_t ctx_nl_excursions_size(void)

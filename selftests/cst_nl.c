@@ -86,6 +86,32 @@ static void parse_ack(struct nlmsghdr *nlh, struct cst_ack *ack)
 	}
 }
 
+/* NLMSG_DONE ends a dump: its errno, then (with TLVs) the message. */
+static void parse_done(struct nlmsghdr *nlh, struct cst_ack *ack)
+{
+	struct nlattr *tb[CST_NLMSGERR_ATTR_MAX + 1];
+	int err;
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(err)))
+		return;
+	memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
+	ack->err = err;
+	ack->from_kernel = true;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    nlh->nlmsg_len <= NLMSG_LENGTH(sizeof(err)))
+		return;
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse(tb, CST_NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)NLMSG_DATA(nlh) + sizeof(err)),
+		      nlh->nlmsg_len - NLMSG_LENGTH(sizeof(err)), NULL) ||
+	    !tb[CST_NLMSGERR_ATTR_MSG])
+		return;
+	ack->has_msg = true;
+	snprintf(ack->msg, sizeof(ack->msg), "%.*s",
+		 nla_len(tb[CST_NLMSGERR_ATTR_MSG]),
+		 (char *)nla_data(tb[CST_NLMSGERR_ATTR_MSG]));
+}
+
 /* A nest of u64 whose types are ids 1..max. */
 static void parse_u64_by_type(struct nlattr *nest, int max, bool *has,
 			      uint64_t *v, int *n, int *bad, bool *seen)
@@ -162,6 +188,65 @@ const struct cst_source *cst_source_id(const struct cst_res *r, uint32_t id)
 		if (r->sources[i].id == id)
 			return &r->sources[i];
 	return NULL;
+}
+
+int cst_sixteen_events(struct cst_ev *ev)
+{
+	static const struct cst_ev sw[] = {
+		CST_EV_SW(CPU_CLOCK, 0, "cpu-clock"),
+		CST_EV_SW(TASK_CLOCK, 0, "task-clock"),
+		CST_EV_SW(PAGE_FAULTS, 0, "page-faults"),
+		CST_EV_SW(CONTEXT_SWITCHES, 0, "context-switches"),
+		CST_EV_SW(CPU_MIGRATIONS, 0, "cpu-migrations"),
+		CST_EV_SW(PAGE_FAULTS_MIN, 0, "minor-faults"),
+		CST_EV_SW(PAGE_FAULTS_MAJ, 0, "major-faults"),
+		CST_EV_SW(ALIGNMENT_FAULTS, 0, "alignment-faults"),
+	};
+	int i, n = 0;
+
+	for (i = 0; i < 8; i++) {
+		ev[n++] = sw[i];
+		ev[n] = sw[i];
+		ev[n++].flags = CST_F_USER_ONLY;
+	}
+	return n;
+}
+
+int cst_res_diff(const struct cst_res *a, const struct cst_res *b,
+		 char *what, size_t len)
+{
+	int i;
+
+#define CST_DIFF(cond, ...) do {				\
+		if (cond) {					\
+			snprintf(what, len, __VA_ARGS__);	\
+			return 1;				\
+		}						\
+	} while (0)
+	CST_DIFF(a->has_id != b->has_id || a->id != b->id, "session id");
+	CST_DIFF(a->has_seen != b->has_seen || a->tasks_seen != b->tasks_seen ||
+		 a->has_lost != b->has_lost || a->tasks_lost != b->tasks_lost ||
+		 a->has_now != b->has_now || a->tasks_now != b->tasks_now,
+		 "task counts");
+	CST_DIFF(a->has_excursions != b->has_excursions ||
+		 memcmp(a->exc, b->exc, sizeof(a->exc)), "excursions");
+	CST_DIFF(a->nev != b->nev, "events: %d and %d", a->nev, b->nev);
+	for (i = 0; i < a->nev; i++)
+		CST_DIFF(memcmp(&a->ev[i], &b->ev[i], sizeof(a->ev[i])),
+			 "event %d", i);
+	CST_DIFF(a->has_sources != b->has_sources ||
+		 a->nsources != b->nsources || a->bad_sources != b->bad_sources,
+		 "sources: %d and %d", a->nsources, b->nsources);
+	for (i = 0; i < a->nsources; i++)
+		CST_DIFF(memcmp(&a->sources[i], &b->sources[i],
+				sizeof(a->sources[i])), "source %d", i);
+	CST_DIFF(a->ncpu != b->ncpu || a->cpu_overflow != b->cpu_overflow,
+		 "CPU rows: %d and %d", a->ncpu, b->ncpu);
+	for (i = 0; i < a->ncpu; i++)
+		CST_DIFF(memcmp(&a->cpu[i], &b->cpu[i], sizeof(a->cpu[i])),
+			 "CPU row %d (cpu %u)", i, a->cpu[i].cpu);
+#undef CST_DIFF
+	return 0;
 }
 
 uint64_t cst_sources_sum(const struct cst_ev_res *e)
@@ -244,13 +329,13 @@ static void parse_excursions(struct nlattr *nest, uint64_t *exc)
 	}
 }
 
+/* A CPU nest into @c, added to what an earlier part of it left there. */
 static void parse_cpu(struct nlattr *nest, struct cst_cpu_res *c)
 {
 	struct nlattr *tb[CTXCOUNT_CPU_A_MAX + 1];
 	struct nlattr *ev;
 	int rem;
 
-	memset(c, 0, sizeof(*c));
 	memset(tb, 0, sizeof(tb));
 	if (nla_parse_nested(tb, CTXCOUNT_CPU_A_MAX, nest, NULL))
 		return;
@@ -281,6 +366,64 @@ static void parse_cpu(struct nlattr *nest, struct cst_cpu_res *c)
 	}
 }
 
+/* Set while a READ dump is read: a CPU nest may continue the last one. */
+static bool cst_dumping;
+
+/* The CPU number of a CTXCOUNT_A_CPU nest, or -1. */
+static long cpu_of_nest(struct nlattr *nest)
+{
+	struct nlattr *a;
+	int rem;
+
+	nla_for_each_nested(a, nest, rem)
+		if (nla_type(a) == CTXCOUNT_CPU_A_CPU && nla_len(a) == 4)
+			return nla_get_u32(a);
+	return -1;
+}
+
+static void parse_cpu_nest(struct nlattr *nest, struct cst_res *res)
+{
+	struct cst_cpu_res *last = res->ncpu ? &res->cpu[res->ncpu - 1] : NULL;
+
+	res->cpu_nests++;
+	if (cst_dumping && last && !res->cpu_overflow && last->has_cpu &&
+	    cpu_of_nest(nest) == last->cpu) {
+		res->cpu_parts++;
+		parse_cpu(nest, last);
+		return;
+	}
+	if (res->ncpu == CST_MAX_CPUS) {
+		res->cpu_overflow++;
+		return;
+	}
+	memset(&res->cpu[res->ncpu], 0, sizeof(res->cpu[0]));
+	parse_cpu(nest, &res->cpu[res->ncpu++]);
+}
+
+static void parse_sources(struct nlattr *nest, struct cst_res *res)
+{
+	struct nlattr *a;
+	int rem;
+
+	res->has_sources = true;
+	nla_for_each_nested(a, nest, rem)
+		parse_source(a, res);
+}
+
+static void parse_events(struct nlattr *nest, struct cst_res *res)
+{
+	struct nlattr *ev;
+	int rem;
+
+	nla_for_each_nested(ev, nest, rem) {
+		if (nla_type(ev) != CTXCOUNT_EVENTS_A_EVENT)
+			continue;
+		if (res->nev >= (int)(sizeof(res->ev) / sizeof(res->ev[0])))
+			break;
+		parse_event(ev, &res->ev[res->nev++]);
+	}
+}
+
 /* What the per-attribute parse cannot see: repeated and unknown types. */
 static void parse_top_level(struct genlmsghdr *g, struct cst_res *res)
 {
@@ -290,12 +433,13 @@ static void parse_top_level(struct genlmsghdr *g, struct cst_res *res)
 	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
 		if (nla_type(a) < 64)
 			res->attr_seen |= 1ULL << nla_type(a);
-		if (nla_type(a) != CTXCOUNT_A_CPU)
-			continue;
-		if (res->ncpu == CST_MAX_CPUS)
-			res->cpu_overflow++;
-		else
-			parse_cpu(a, &res->cpu[res->ncpu++]);
+		if (nla_type(a) == CTXCOUNT_A_CPU)
+			parse_cpu_nest(a, res);
+		/* Repeated in a dump: each carries some of them. */
+		if (nla_type(a) == CTXCOUNT_A_SOURCES)
+			parse_sources(a, res);
+		if (nla_type(a) == CTXCOUNT_A_EVENTS)
+			parse_events(a, res);
 	}
 }
 
@@ -303,8 +447,6 @@ static void parse_reply(struct nlmsghdr *nlh, struct cst_res *res)
 {
 	struct genlmsghdr *g = NLMSG_DATA(nlh);
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
-	struct nlattr *ev;
-	int rem;
 
 	res->replied = true;
 	parse_top_level(g, res);
@@ -336,25 +478,9 @@ static void parse_reply(struct nlmsghdr *nlh, struct cst_res *res)
 		res->has_features = true;
 		res->features = nla_get_u32(tb[CTXCOUNT_A_STATS_FEATURES]);
 	}
-	if (tb[CTXCOUNT_A_SOURCES]) {
-		struct nlattr *a;
-
-		res->has_sources = true;
-		nla_for_each_nested(a, tb[CTXCOUNT_A_SOURCES], rem)
-			parse_source(a, res);
-	}
 	if (tb[CTXCOUNT_A_EXCURSIONS]) {
 		res->has_excursions = true;
 		parse_excursions(tb[CTXCOUNT_A_EXCURSIONS], res->exc);
-	}
-	if (!tb[CTXCOUNT_A_EVENTS])
-		return;
-	nla_for_each_nested(ev, tb[CTXCOUNT_A_EVENTS], rem) {
-		if (nla_type(ev) != CTXCOUNT_EVENTS_A_EVENT)
-			continue;
-		if (res->nev >= (int)(sizeof(res->ev) / sizeof(res->ev[0])))
-			break;
-		parse_event(ev, &res->ev[res->nev++]);
 	}
 }
 
@@ -401,6 +527,7 @@ static int xfer(struct nl_sock *sk, struct nl_msg *msg, int family,
 				break;
 			}
 			if (nlh->nlmsg_type == NLMSG_DONE) {
+				parse_done(nlh, ack);
 				done = 1;
 				break;
 			}
@@ -409,6 +536,11 @@ static int xfer(struct nl_sock *sk, struct nl_msg *msg, int family,
 					ctrl_cb(nlh, cb_arg);
 				else if (res)
 					parse_reply(nlh, res);
+				if (res) {
+					res->nmsg++;
+					if (nlh->nlmsg_len > res->max_msg_len)
+						res->max_msg_len = nlh->nlmsg_len;
+				}
 			}
 		}
 		free(buf);
@@ -447,8 +579,8 @@ int cst_open(struct cst_sock *s)
 {
 	struct family_info fi = { 0 };
 	struct timeval tv = { .tv_sec = 20 };
+	int one = 1, ret, rcvbuf = 8 << 20;
 	struct nl_msg *m;
-	int one = 1, ret;
 
 	memset(s, 0, sizeof(*s));
 	s->sk = nl_socket_alloc();
@@ -461,6 +593,13 @@ int cst_open(struct cst_sock *s)
 	}
 	nl_socket_enable_msg_peek(s->sk);
 	nl_socket_set_msg_buf_size(s->sk, 65536);
+	/*
+	 * Room for a single READ reply with a row per CPU (and its ack) on
+	 * the 64-vCPU guests, so that it can be compared with the dump: the
+	 * module refuses a reply that would leave its ack no room.
+	 */
+	setsockopt(cst_fd(s), SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+		   sizeof(rcvbuf));
 	setsockopt(cst_fd(s), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(cst_fd(s), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	setsockopt(cst_fd(s), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -718,6 +857,26 @@ int cst_read(struct cst_sock *s, uint32_t id, uint32_t flags,
 		return -EMSGSIZE;
 	}
 	return cst_xfer(s, m, res, ack);
+}
+
+int cst_read_dump(struct cst_sock *s, uint32_t id, uint32_t flags,
+		  struct cst_res *res, struct cst_ack *ack)
+{
+	struct nl_msg *m = cst_msg(s, CTXCOUNT_CMD_SESSION_READ);
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	nlmsg_hdr(m)->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	if (nla_put_u32(m, CTXCOUNT_A_SESSION_ID, id) ||
+	    (flags && nla_put_u32(m, CTXCOUNT_A_READ_FLAGS, flags))) {
+		nlmsg_free(m);
+		return -EMSGSIZE;
+	}
+	cst_dumping = true;
+	ret = cst_xfer(s, m, res, ack);
+	cst_dumping = false;
+	return ret;
 }
 
 int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,

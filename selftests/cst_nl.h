@@ -71,8 +71,12 @@ struct cst_source {
 	char name[CTXCOUNT_SOURCE_NAME_LEN];
 };
 
-/* Room for a READ's per-CPU nests (CTXCOUNT_A_CPU) in a struct cst_res. */
-#define CST_MAX_CPUS 8
+/*
+ * Room for a READ's per-CPU nests (CTXCOUNT_A_CPU) in a struct cst_res
+ * (about 14 KiB each: allocate a struct cst_res, do not put it on a
+ * stack).
+ */
+#define CST_MAX_CPUS 64
 
 /* One CTXCOUNT_A_CPU nest of a READ reply. */
 struct cst_cpu_res {
@@ -105,6 +109,15 @@ struct cst_res {
 	int ncpu;			/* CTXCOUNT_A_CPU nests, in order */
 	int cpu_overflow;		/* those beyond CST_MAX_CPUS */
 	struct cst_cpu_res cpu[CST_MAX_CPUS];
+	/*
+	 * The messages of the family in the answer, and the longest
+	 * (nlmsg_len); with cst_read_dump() the CPU nests taken in (a
+	 * CPU's parts count once in ncpu) and the parts that continued
+	 * the CPU before them.
+	 */
+	int nmsg;
+	unsigned int max_msg_len;
+	int cpu_nests, cpu_parts;
 };
 
 #define CST_EV_SW(cfg, fl, nm) { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg, fl, nm }
@@ -123,6 +136,17 @@ extern long long cst_new_max_sources;
 const struct cst_source *cst_source_named(const struct cst_res *r,
 					  const char *name);
 const struct cst_source *cst_source_id(const struct cst_res *r, uint32_t id);
+/*
+ * CTXCOUNT_MAX_EVENTS counters any root can count system wide: 8
+ * software events, in full and user mode only. Returns how many.
+ */
+int cst_sixteen_events(struct cst_ev *ev);
+/*
+ * 0 when two READs carried the same values (a reply and a dump of a
+ * stopped session), else 1 and @what says where they first differ.
+ */
+int cst_res_diff(const struct cst_res *a, const struct cst_res *b,
+		 char *what, size_t len);
 /* Sum of an event's EVENT_A_SOURCES values. */
 uint64_t cst_sources_sum(const struct cst_ev_res *e);
 
@@ -192,6 +216,13 @@ int cst_new_cpus(struct cst_sock *s, const struct cst_ev *ev, int n,
 /* READ with CTXCOUNT_A_READ_FLAGS @flags (absent when 0). */
 int cst_read(struct cst_sock *s, uint32_t id, uint32_t flags,
 	     struct cst_res *res, struct cst_ack *ack);
+/*
+ * The same READ as a dump (NLM_F_DUMP): its messages merged into @res as
+ * one reply (a CPU's parts into one nest); ack->err is the error of the
+ * NLMSG_ERROR or NLMSG_DONE that ends it.
+ */
+int cst_read_dump(struct cst_sock *s, uint32_t id, uint32_t flags,
+		  struct cst_res *res, struct cst_ack *ack);
 /*
  * The user-mode calibration ctxstat runs before START (calibrate.c there):
  * a fixed loop on this CPU, quiet and under the module's timer. 0 when the

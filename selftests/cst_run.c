@@ -4,6 +4,7 @@
  * functions held until released, and programs run with their output
  * captured and a timeout.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -70,6 +71,52 @@ int cst_child_wait(struct cst_child *c)
 	return status;
 }
 
+/* One line of a /proc/PID file, or "?". */
+static void proc_line(pid_t pid, const char *file, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, len, f))
+		snprintf(buf, len, "?");
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+void cst_report_hung(const char *who, pid_t pgid)
+{
+	char stat[512], wchan[128], line[256], path[64], *end;
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	FILE *f;
+	pid_t pid;
+
+	while (dir && (d = readdir(dir))) {
+		pid = atoi(d->d_name);
+		if (pid <= 0 || getpgid(pid) != pgid)
+			continue;
+		proc_line(pid, "stat", stat, sizeof(stat));
+		proc_line(pid, "wchan", wchan, sizeof(wchan));
+		/* "pid (comm) S", the rest is numbers */
+		end = strrchr(stat, ')');
+		if (end && end[1] && end[2])
+			end[3] = '\0';
+		printf("# %s: hung run: %s, wchan %s\n", who, stat, wchan);
+		snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
+		f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f))
+			printf("# %s:   %s", who, line);
+		if (f)
+			fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	fflush(stdout);
+}
+
 int cst_run_as(struct cst_run *r, char *const argv[], int timeout_s,
 	       int uid, int gid)
 {
@@ -118,6 +165,7 @@ int cst_run_as(struct cst_run *r, char *const argv[], int timeout_s,
 			break;
 		if (left <= 0) {
 			r->timed_out = true;
+			cst_report_hung(argv[0], pid);
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			break;

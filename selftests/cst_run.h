@@ -28,14 +28,25 @@ int cst_child_go(struct cst_child *c);
 /* waitpid; returns the wait status or -1 */
 int cst_child_wait(struct cst_child *c);
 
+/* 2 MiB: allocate it (a -A run on 64 CPUs prints hundreds of KiB). */
 struct cst_run {
 	int status;		/* wait status; -1 if it could not run */
 	bool timed_out;
-	char out[16384];	/* stdout */
-	char err[16384];	/* stderr */
+	char out[1 << 20];	/* stdout */
+	char err[1 << 20];	/* stderr */
 };
 
-/* Run argv (argv[0] a path), capture output, kill after timeout_s. */
+/*
+ * A run that does not end: say where each process of group @pgid waits
+ * (state, wchan, kernel stack) before it is killed, so that a hang seen
+ * once names its place. Lines start with "# @who: ".
+ */
+void cst_report_hung(const char *who, pid_t pgid);
+
+/*
+ * Run argv (argv[0] a path), capture output, kill after timeout_s (and
+ * say first where its processes wait: cst_report_hung()).
+ */
 int cst_run(struct cst_run *r, char *const argv[], int timeout_s);
 /* Same, dropping to uid/gid first (uid < 0: stay root). */
 int cst_run_as(struct cst_run *r, char *const argv[], int timeout_s,

@@ -5,6 +5,8 @@
  *   ctx_workload loop N           N iterations of a 2-instruction loop
  *   ctx_workload fork C N         C children, each running loop N
  *   ctx_workload threads T N      T threads, each running loop N
+ *   ctx_workload pinned N         a thread per CPU it may run on, each
+ *                                 bound to its CPU and running loop N
  *   ctx_workload spin MS          busy for MS milliseconds of wall time
  *   ctx_workload udp COUNT        COUNT UDP datagrams to itself over lo
  *   ctx_workload sleeps N         N sleeps of 1 ms (N context switches out)
@@ -26,6 +28,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +48,36 @@ static void *thread_fn(void *arg)
 {
 	cst_loop(iters);
 	return NULL;
+}
+
+static void *pinned_fn(void *arg)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET((int)(long)arg, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		perror("sched_setaffinity");
+	cst_loop(iters);
+	return NULL;
+}
+
+/* A thread per CPU of the process's affinity, each bound to it. */
+static int pinned(void)
+{
+	static pthread_t t[CPU_SETSIZE];
+	cpu_set_t set;
+	int cpu, n = 0, i;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set) &&
+		    pthread_create(&t[n++], NULL, pinned_fn, (void *)(long)cpu))
+			return 1;
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	return 0;
 }
 
 static void *exec_fn(void *arg)
@@ -114,6 +147,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < a; i++)
 			pthread_join(t[i], NULL);
 		return 0;
+	}
+	if (!strcmp(argv[1], "pinned") && argc == 3) {
+		iters = a;
+		return pinned();
 	}
 	if (!strcmp(argv[1], "spin") && argc == 3) {
 		cst_spin_ms(a);
@@ -188,6 +225,6 @@ int main(int argc, char **argv)
 		return 127;
 	}
 usage:
-	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | spin MS | udp COUNT | sleeps N | pingpong N | exit CODE | idle | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG...\n");
+	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | pinned N | spin MS | udp COUNT | sleeps N | pingpong N | exit CODE | idle | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG...\n");
 	return 2;
 }

@@ -89,15 +89,17 @@ FIXTURE_TEARDOWN(src)
 static void start(struct __test_metadata *_metadata, FIXTURE_DATA(src) *self,
 		  bool sources, long long max)
 {
-	struct cst_res r;
+	struct cst_res *r = calloc(1, sizeof(*r));
 	int ret;
 
+	ASSERT_NE(NULL, r);
 	if (self->started)
 		cst_worker_stop(&self->w);
 	self->started = false;
 	cst_new_session_flags = sources ? CTXCOUNT_SESSION_F_IRQ_SOURCES : 0;
 	cst_new_max_sources = max;
-	ret = cst_worker_start(&self->w, self->ev, 1, NULL, 0, &r);
+	ret = cst_worker_start(&self->w, self->ev, 1, NULL, 0, r);
+	free(r);
 	cst_new_session_flags = 0;
 	cst_new_max_sources = -1;
 	ASSERT_EQ(0, ret) TH_LOG("worker: %s", strerror(-ret));

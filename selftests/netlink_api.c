@@ -431,7 +431,9 @@ static void sources_add_up(struct __test_metadata *_metadata,
  */
 TEST_F(nl, sources_reply)
 {
+	struct cst_res *d;
 	uint32_t id, plain;
+	char what[128];
 	int k, i, ret;
 
 	if (!(cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES))
@@ -479,6 +481,19 @@ TEST_F(nl, sources_reply)
 		sources_add_up(_metadata, self->res->cpu[k].ev, 1, self->res,
 			       "per CPU");
 	}
+	/* Stopped, as a dump: the same values, sources and all. */
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL,
+			     NULL));
+	ASSERT_EQ(0, cst_read(&self->s, id, CTXCOUNT_READ_F_PER_CPU,
+			      self->res, &self->ack));
+	d = calloc(1, sizeof(*d));
+	ASSERT_NE(NULL, d);
+	ASSERT_EQ(0, cst_read_dump(&self->s, id, CTXCOUNT_READ_F_PER_CPU, d,
+				   &self->ack)) TH_LOG("%s", self->ack.msg);
+	EXPECT_EQ(0, cst_res_diff(self->res, d, what, sizeof(what)))
+		TH_LOG("the dump differs in %s", what);
+	EXPECT_LE(d->max_msg_len, sysconf(_SC_PAGESIZE));
+	free(d);
 	/*
 	 * The session without the flag: the reply of version 3. It is a
 	 * task session: per-CPU totals are refused (perf has no per-CPU
@@ -552,6 +567,75 @@ TEST_F(nl, nonexistent_session)
 
 	EXPECT_EQ(-ENOENT, ret);
 	EXPECT_REFUSED(ret, self->ack);
+}
+
+/* READ as a dump refuses what READ refuses, before any message. */
+TEST_F(nl, read_dump_refused)
+{
+	struct nl_msg *m;
+	uint32_t id;
+	int ret;
+
+	ret = cst_read_dump(&self->s, 0x7ffffff0, 0, self->res, &self->ack);
+	EXPECT_EQ(-ENOENT, ret);
+	EXPECT_REFUSED(ret, self->ack);
+	EXPECT_EQ(0, self->res->nmsg);
+	ASSERT_EQ(0, new_session(&self->s, self->res, &self->ack));
+	id = self->res->id;
+	ret = cst_read_dump(&self->s, id, 0x80, self->res, &self->ack);
+	EXPECT_EQ(-EOPNOTSUPP, ret);
+	EXPECT_REFUSED(ret, self->ack);
+	m = cst_msg(&self->s, CTXCOUNT_CMD_SESSION_READ);
+	ASSERT_NE(NULL, m);
+	nlmsg_hdr(m)->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	ret = cst_xfer(&self->s, m, self->res, &self->ack);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_REFUSED(ret, self->ack);
+	/* and reads: one message for one event */
+	ASSERT_EQ(0, cst_read_dump(&self->s, id, 0, self->res, &self->ack));
+	EXPECT_EQ(1, self->res->nmsg);
+	EXPECT_EQ(1, self->res->nev);
+	EXPECT_EQ(id, self->res->id);
+	EXPECT_TRUE(self->res->has_seen && self->res->has_excursions);
+	EXPECT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, id, NULL, NULL));
+}
+
+/*
+ * A single READ reply that leaves its ack no room in the receive buffer
+ * is refused (before, the ack was dropped and the client waited for it
+ * for good: issue 24), and the socket goes on working; the same READ as
+ * a dump comes through that buffer.
+ */
+TEST_F(nl, reply_too_large_for_the_socket)
+{
+	struct cst_ev ev[CTXCOUNT_MAX_EVENTS];
+	int n = cst_sixteen_events(ev), one = 1;
+	struct cst_sock small;
+	uint32_t id;
+	int ret;
+
+	ASSERT_EQ(0, cst_open(&small));
+	/* The least the kernel allows: about 2 KiB. */
+	ASSERT_EQ(0, setsockopt(cst_fd(&small), SOL_SOCKET, SO_RCVBUF, &one,
+				sizeof(one)));
+	ASSERT_EQ(0, cst_new(&small, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE, ev, n,
+			     self->res, &self->ack)) TH_LOG("%s", self->ack.msg);
+	id = self->res->id;
+	ret = cst_read(&small, id, CTXCOUNT_READ_F_PER_CPU, self->res,
+		       &self->ack);
+	EXPECT_EQ(-EMSGSIZE, ret);
+	EXPECT_REFUSED(ret, self->ack);
+	EXPECT_FALSE(self->res->replied);
+	ASSERT_EQ(0, cst_cmd(&small, CTXCOUNT_CMD_STATS, 0, self->res,
+			     &self->ack)) TH_LOG("the socket no longer answers");
+	ASSERT_EQ(0, cst_read_dump(&small, id, CTXCOUNT_READ_F_PER_CPU,
+				   self->res, &self->ack)) TH_LOG("%s", self->ack.msg);
+	EXPECT_EQ(n, self->res->nev);
+	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN), self->res->ncpu);
+	TH_LOG("dump through the least receive buffer: %d messages",
+	       self->res->nmsg);
+	EXPECT_EQ(0, cst_cmd(&small, CTXCOUNT_CMD_SESSION_DEL, id, NULL, NULL));
+	cst_close(&small);
 }
 
 TEST_F(nl, other_sockets_session)

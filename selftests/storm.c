@@ -287,55 +287,6 @@ static pid_t spawn_holder(int n)
 	}
 }
 
-/* One line of a /proc/PID file, or "?". */
-static void proc_line(pid_t pid, const char *file, char *buf, size_t len)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, len, f))
-		snprintf(buf, len, "?");
-	if (f)
-		fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-/*
- * A ctxstat run that does not end: say where each process of its group
- * waits (state, wchan, kernel stack) before it is killed, so that a hang
- * seen once in make check names its place.
- */
-static void report_hung(pid_t pgid)
-{
-	char stat[512], wchan[128], line[256], path[64], *end;
-	struct dirent *d;
-	DIR *dir = opendir("/proc");
-	FILE *f;
-	pid_t pid;
-
-	while (dir && (d = readdir(dir))) {
-		pid = atoi(d->d_name);
-		if (pid <= 0 || getpgid(pid) != pgid)
-			continue;
-		proc_line(pid, "stat", stat, sizeof(stat));
-		proc_line(pid, "wchan", wchan, sizeof(wchan));
-		/* "pid (comm) S", the rest is numbers */
-		end = strrchr(stat, ')');
-		if (end && end[1] && end[2])
-			end[3] = '\0';
-		ksft_print_msg("storm: hung run: %s, wchan %s\n", stat, wchan);
-		snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
-		f = fopen(path, "r");
-		while (f && fgets(line, sizeof(line), f))
-			ksft_print_msg("storm:   %s", line);
-		if (f)
-			fclose(f);
-	}
-	if (dir)
-		closedir(dir);
-}
 
 struct runner_stats {
 	long runs, ok, failed, other, hung;
@@ -363,7 +314,7 @@ static pid_t spawn_runner(struct runner_stats *st, volatile int *stop)
 			_exit(1);
 		while (waitpid(c, &status, WNOHANG) != c) {
 			if (cst_now() > end) {
-				report_hung(c);
+				cst_report_hung("storm", c);
 				kill(-c, SIGKILL);
 				waitpid(c, &status, 0);
 				st->hung++;

@@ -46,7 +46,12 @@ static int check_irq_sources(int version, uint32_t features)
 	return -EOPNOTSUPP;
 }
 
-/* -A and -C need CTXCOUNT_GENL_VERSION 3: say so rather than "EINVAL". */
+/*
+ * -C needs CTXCOUNT_GENL_VERSION 3 (CPU lists), -A version 5: its rows
+ * come as a READ dump, since a single reply with a row per CPU outgrows
+ * the socket's buffer from about 16 CPUs on. Say so rather than
+ * "EINVAL" or "EOPNOTSUPP".
+ */
 static int check_version(struct ctx_nl *nl, const struct ctx_args *a,
 			 uint32_t features)
 {
@@ -58,10 +63,16 @@ static int check_version(struct ctx_nl *nl, const struct ctx_args *a,
 	version = ctx_nl_family_version(nl);
 	if (a->irq_sources && check_irq_sources(version, features))
 		return -EOPNOTSUPP;
+	if (a->no_aggr && version < 5) {
+		fprintf(stderr,
+			"ctxstat: the loaded ctxcount module cannot send per-CPU counts (-A) as a dump: its protocol version is %d, -A needs 5; load this ctxstat's module\n",
+			version);
+		return -EOPNOTSUPP;
+	}
 	if (!percpu || version >= 3)
 		return 0;
 	fprintf(stderr,
-		"ctxstat: the loaded ctxcount module has no per-CPU counts (-A) or CPU lists (-C): its protocol version is %d, they need 3; load this ctxstat's module\n",
+		"ctxstat: the loaded ctxcount module has no CPU lists (-C): its protocol version is %d, they need 3; load this ctxstat's module\n",
 		version);
 	return -EOPNOTSUPP;
 }

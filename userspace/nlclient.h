@@ -99,6 +99,16 @@ struct ctx_nl_reply {
 struct ctx_nl {
 	struct nl_sock *sk;
 	int family;
+	/* The module's CTXCOUNT_GENL_VERSION (-errno: unknown) */
+	int version;
+	/*
+	 * A request's answer was not read whole (a receive failed: the
+	 * kernel drops what does not fit in the socket's buffer, acks
+	 * included). What comes next on the socket is not known to answer
+	 * the next request, and an answer may never come: every request
+	 * fails at once from then on, without sending anything.
+	 */
+	bool broken;
 	/* The kernel's extended ack message of the last failed request. */
 	char extack[CTX_NL_EXTACK_MAX];
 };
@@ -113,6 +123,9 @@ struct nl_msg *ctx_nl_build_session_cmd(int family, uint8_t cmd,
 /* A SESSION_READ with CTXCOUNT_A_READ_FLAGS @flags (sent when not 0). */
 struct nl_msg *ctx_nl_build_session_read(int family, uint32_t session_id,
 					 uint32_t flags);
+/* The same as a dump (NLM_F_DUMP, version 5): answered part by part. */
+struct nl_msg *ctx_nl_build_session_read_dump(int family, uint32_t session_id,
+					      uint32_t flags);
 struct nl_msg *ctx_nl_build_stats(int family);
 /* A CALIBRATE step (module-wide since protocol version 5: no session). */
 struct nl_msg *ctx_nl_build_calibrate(int family, uint32_t step);
@@ -127,8 +140,17 @@ int ctx_nl_parse_reply_cpus(struct nlmsghdr *nlh, struct ctx_nl_reply *r,
 			    struct ctx_nl_cpus *cpus);
 
 /*
- * Copy the NLMSGERR_ATTR_MSG of an NLMSG_ERROR message into @buf; returns
- * its length, 0 when there is none.
+ * One message of a READ dump added to @r and @cpus (NULL: no per-CPU
+ * rows), which hold the earlier ones' (zeroed before the first): a CPU
+ * nest with the CPU of the last row filled continues that row. 0,
+ * -EINVAL, or -E2BIG (more CPUs than @cpus has room for).
+ */
+int ctx_nl_parse_read_part(struct nlmsghdr *nlh, struct ctx_nl_reply *r,
+			   struct ctx_nl_cpus *cpus);
+
+/*
+ * Copy the NLMSGERR_ATTR_MSG of an NLMSG_ERROR or NLMSG_DONE message into
+ * @buf; returns its length, 0 when there is none.
  */
 int ctx_nl_extack_msg(const struct nlmsghdr *nlh, char *buf, size_t len);
 
@@ -136,7 +158,14 @@ int ctx_nl_extack_msg(const struct nlmsghdr *nlh, char *buf, size_t len);
 int ctx_nl_open(struct ctx_nl *nl);
 void ctx_nl_close(struct ctx_nl *nl);
 
-/* Transactions: 0 or the negative errno from the kernel (see nl->extack). */
+/*
+ * Transactions: 0 or the negative errno from the kernel (see nl->extack);
+ * -EIO when the answer could not be read (then nl->broken: no later
+ * request waits for an answer that may never come).
+ */
+/* Send @msg (consumed) and collect its reply into @reply (may be NULL). */
+int ctx_nl_transact(struct ctx_nl *nl, struct nl_msg *msg,
+		    struct ctx_nl_reply *reply);
 int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
 		       const struct ctx_nl_event_req *ev, int nr_events,
 		       struct ctx_nl_reply *reply);
@@ -146,7 +175,11 @@ int ctx_nl_calibrate(struct ctx_nl *nl, uint32_t step);
 int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 			struct ctx_nl_reply *reply);
 int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply);
-/* READ with a row per CPU into @cpus (room for every possible CPU). */
+/*
+ * READ with a row per CPU into @cpus (room for every possible CPU), as a
+ * dump: the module must be of version 5 at least (modcheck.c says so).
+ * ctx_nl_session_read() is a dump too from version 5 on.
+ */
 int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,
 			     struct ctx_nl_reply *reply,
 			     struct ctx_nl_cpus *cpus);

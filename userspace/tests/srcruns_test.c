@@ -226,19 +226,18 @@ TEST(old_module_refused)
 	EXPECT_EQ(0, fake_nl.sessions);
 	done(&o);
 	fake_with_sources();
-	fake_nl.version = 4;
 	fake_nl.features = CTXCOUNT_FEATURE_NMI;
 	run(stat_main, ARGV("ctxstat", "-a", "-A", "--irq-sources", "-e",
 			    "instructions", "true"), &o);
 	EXPECT_EQ(1, o.code);
-	EXPECT_NE(NULL, strstr(o.err, "ctxstat: the loaded ctxcount module (protocol version 4) does not split hardirq by source here: its STATS lack CTXCOUNT_FEATURE_IRQ_SOURCES"))
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: the loaded ctxcount module (protocol version 5) does not split hardirq by source here: its STATS lack CTXCOUNT_FEATURE_IRQ_SOURCES"))
 		TH_LOG("%s", o.err);
 	EXPECT_EQ(0, fake_nl.sessions);
 	done(&o);
 	/* the rest works as before with that module */
 	fake_with_sources();
 	fake_nl.version = 3;
-	run(stat_main, ARGV("ctxstat", "-a", "-A", "--breakdown", "-e",
+	run(stat_main, ARGV("ctxstat", "-a", "-C", "0", "--breakdown", "-e",
 			    "instructions", "true"), &o);
 	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
 	done(&o);

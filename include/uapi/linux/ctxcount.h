@@ -6,10 +6,11 @@
  * This header is the only definition of the protocol. The module and the
  * userspace tools both include it; nothing else may define these numbers.
  *
- * Every command is a request/response (NLM_F_REQUEST | NLM_F_ACK) on a
- * socket of the family. A session belongs to the socket (net namespace and
- * port id) that created it: other sockets cannot see it, and it is destroyed
- * when that socket is closed, so a client that dies leaks nothing.
+ * Every command is a request/response (NLM_F_REQUEST | NLM_F_ACK; READ may
+ * also be a dump) on a socket of the family. A session belongs to the
+ * socket (net namespace and port id) that created it: other sockets
+ * cannot see it, and it is destroyed when that socket is closed, so a
+ * client that dies leaks nothing.
  *
  * CTXCOUNT_CMD_SESSION_NEW: create a session (counters allocated, not yet
  * counting).
@@ -53,7 +54,10 @@
  *   request:
  *     CTXCOUNT_A_SESSION_ID: NLA_U32
  *
- * CTXCOUNT_CMD_SESSION_READ: current totals of a session.
+ * CTXCOUNT_CMD_SESSION_READ: current totals of a session (one reply; as a
+ * dump, below). A reply over a page that would leave its ack no room in
+ * the requester's receive buffer is refused with -EMSGSIZE (the socket
+ * would drop the ack).
  *   request:
  *     CTXCOUNT_A_SESSION_ID: NLA_U32
  *     CTXCOUNT_A_READ_FLAGS: NLA_U32, optional (since version 3), 0 or
@@ -154,6 +158,31 @@
  *                                     are in the top-level
  *                                     CTXCOUNT_A_SOURCES only)
  *
+ * CTXCOUNT_CMD_SESSION_READ with NLM_F_DUMP (since version 5): the same
+ * READ as a series of messages, none larger than a page (NLMSG_GOODSIZE),
+ * whatever the number of CPUs, events and sources; a single reply needs
+ * one allocation of its whole size (about 3.5 KiB per CPU with 16
+ * events, 12 KiB with 64 sources) and a receive buffer to hold it and its
+ * ack. The request is a READ's (SESSION_ID, optional READ_FLAGS). A READ
+ * refused (no such session, unknown flags, no memory) is an NLMSG_DONE
+ * with the negative errno and the extended ack message, and no message
+ * before it; attributes the policy refuses get the request's
+ * NLMSG_ERROR, as for every command. The session is read
+ * once, when the dump starts: every message comes from that snapshot,
+ * so the parts add up exactly as a single reply's do.
+ *   each message (cmd CTXCOUNT_CMD_SESSION_READ, NLM_F_MULTI):
+ *     CTXCOUNT_A_SESSION_ID: NLA_U32, in every message
+ *     then some of the attributes of the single reply, in its order:
+ *     TASKS_SEEN, TASKS_LOST, TASKS_NOW, CPUS_LOST and EXCURSIONS (in
+ *     the first message); CTXCOUNT_A_EVENTS nests holding the totals'
+ *     events, each event whole; CTXCOUNT_A_SOURCES nests holding whole
+ *     sources; CTXCOUNT_A_CPU nests in CPU order. A CPU's nest may be
+ *     split over consecutive nests (in one or more messages) with the
+ *     same CTXCOUNT_CPU_A_CPU: the first carries its EXCURSIONS and
+ *     SOURCE_COUNTS, each carries some of its events in
+ *     CTXCOUNT_CPU_A_EVENTS (each event whole, in index order).
+ *   then NLMSG_DONE.
+ *
  * CTXCOUNT_CMD_SESSION_CALIBRATE: measure what a hardirq that interrupts
  * user mode leaves on the task's side of the counter reads (for
  * CTXCOUNT_BUCKET_IRQ_ENTRY_EST), with the caller's thread as the
@@ -206,9 +235,11 @@
  * 3: CTXCOUNT_A_READ_FLAGS (per-CPU totals) and CTXCOUNT_TARGET_A_CPUS.
  * 4: CTXCOUNT_SESSION_F_IRQ_SOURCES and CTXCOUNT_A_MAX_SOURCES.
  * 5: per-task events (FULL and the times are perf's), CTXCOUNT_EVENT_A_EST_*,
- *    module-wide privileged CALIBRATE, per-CPU READ for SYSTEM_WIDE only.
+ *    module-wide privileged CALIBRATE, per-CPU READ for SYSTEM_WIDE only,
+ *    CTXCOUNT_CMD_SESSION_READ as a dump (NLM_F_DUMP).
  * A client that needs them checks the family's version first: older
- * versions reject the attributes as unknown and the flag as unsupported.
+ * versions reject the attributes as unknown and the flag as unsupported,
+ * and a READ dump with -EOPNOTSUPP.
  */
 #define CTXCOUNT_GENL_VERSION	5
 
