@@ -42,6 +42,7 @@
 
 #include "account.h"
 #include "calib.h"
+#include "compat.h"
 #include "cpustate.h"
 
 #define CTX_CALIB_CHUNK		1000	/* loop iterations, a run's unit */
@@ -420,12 +421,10 @@ static struct ctx_calib_entry *ctx_calib_entry(struct ctx_acct *a,
 	int err;
 
 	if (!ctx_calib_timer_ready) {
-		hrtimer_init(&ctx_calib_storm.timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_HARD);
-		ctx_calib_storm.timer.function = ctx_calib_fire;
-		hrtimer_init(&ctx_user_storm.timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_HARD);
-		ctx_user_storm.timer.function = ctx_calib_fire;
+		ctx_hrtimer_setup(&ctx_calib_storm.timer, ctx_calib_fire,
+				  CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		ctx_hrtimer_setup(&ctx_user_storm.timer, ctx_calib_fire,
+				  CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		ctx_calib_timer_ready = true;
 	}
 	e = ctx_calib_find(spec, a->nr_events);

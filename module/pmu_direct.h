@@ -91,7 +91,6 @@ static __always_inline u64 ctx_pmu_delta(u64 raw, u64 prev)
 }
 
 #elif defined(CONFIG_X86)
-#include <asm/msr.h>
 
 #define CTX_PMU_NMI	1
 
@@ -100,10 +99,7 @@ extern int ctx_x86_pmc_shift;
 
 static __always_inline u64 ctx_pmu_read_raw(const struct perf_event *event)
 {
-	u64 raw;
-
-	rdpmcl(event->hw.event_base_rdpmc, raw);
-	return raw;
+	return ctx_rdpmc(event->hw.event_base_rdpmc);
 }
 
 static __always_inline u64 ctx_pmu_delta(u64 raw, u64 prev)
