@@ -50,8 +50,10 @@ modules_install: install-module
 userspace:
 	$(MAKE) -C userspace
 
+# ctxstat's, and the module's plain-C parts'.
 unit-test:
 	$(MAKE) -C userspace test
+	$(MAKE) -C module/tests test
 
 style:
 	scripts/style
@@ -136,6 +138,7 @@ dkms-uninstall:
 # including the guest kernels' modules cached in .cache/.
 clean: module-clean
 	$(MAKE) -C userspace clean
+	$(MAKE) -C module/tests clean
 	$(MAKE) -C selftests clean
 
 # The module's build products only (dkms.conf's CLEAN: its build tree has
