@@ -752,10 +752,14 @@ void ctx_session_fork(struct task_struct *parent, struct task_struct *child)
 
 /**
  * ctx_session_exit() - a task is exiting
- * @task: the task
+ * @task: the task (current)
  *
- * Removes @task from every set so that its pid can be reused. The interval
- * it is running in is still closed at its last switch-out.
+ * Removes @task from every set so that its pid can be reused, and closes
+ * the interval it is running in, as ctx_session_perf_exit() does: since
+ * 6.16 the tracepoint comes just before perf_event_exit_task() (compat.h),
+ * which then finds @task in no set, and the exit's teardown (exit_mm())
+ * would be counted. Before, perf_event_exit_task() came first and left
+ * nothing to do here.
  *
  * Context: sched_process_exit tracepoint.
  */
@@ -765,8 +769,11 @@ void ctx_session_exit(struct task_struct *task)
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &ctx_sessions, node) {
-		if (ctx_taskset_has(&s->tasks, task))
-			ctx_taskset_del(&s->tasks, task);
+		if (!ctx_taskset_has(&s->tasks, task))
+			continue;
+		ctx_taskset_del(&s->tasks, task);
+		if (task == current)
+			ctx_account_drop_current(&s->acct);
 	}
 	rcu_read_unlock();
 }
