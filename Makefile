@@ -5,6 +5,8 @@
 #   make                 module for the running kernel + ctxstat
 #   make KDIR=... ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-   cross build
 #   make check           host unit tests + selftests in every guest target
+#   make check-kernels   selftests on the kernels make check leaves out
+#                        (release candidates, more PREEMPT_RT)
 #   make check-debug     selftests + kmemleak on the KASAN/lockdep debug kernel
 #   make check-fresh     make demo on a pristine Debian 12 root (chroot)
 #   make demo            the task-only vs full experiment in a guest
@@ -60,6 +62,9 @@ style:
 
 check:
 	scripts/check
+
+check-kernels:
+	scripts/check --kernels
 
 check-debug:
 	scripts/check-debug
@@ -148,6 +153,7 @@ module-clean:
 		module/.*.cmd module/modules.order module/Module.symvers \
 		.*.cmd modules.order Module.symvers
 
-.PHONY: all modules modules_install userspace unit-test style check check-debug check-fresh demo clean \
+.PHONY: all modules modules_install userspace unit-test style check check-kernels check-debug \
+	check-fresh demo clean \
 	module-clean install uninstall install-module uninstall-module \
 	install-userspace uninstall-userspace dkms-src dkms-install dkms-uninstall
