@@ -15,7 +15,11 @@
  * ftrace-ability of irq_enter_rcu(), irq_exit_rcu(), irq_exit(),
  * perf_event_exec() and perf_event_exit_task() (both still called on
  * current), task_struct::softirq_disable_cnt (PREEMPT_RT) and the arm64
- * PMU's counter indexes (below).
+ * PMU's counter indexes (below). 7.2 calls tracepoint probes under
+ * SRCU-fast where 6.12 disabled preemption around them: the softirq probes
+ * disable interrupts themselves and the fork and exit probes take
+ * rcu_read_lock(), so none relies on that (sched_switch's and the irq
+ * handlers' run with interrupts disabled anyway).
  *
  * Not a shim but a behaviour difference handled in session.c: in 6.12
  * find_get_context() applies perf_allow_cpu() to the current task even for
@@ -72,6 +76,13 @@
  * "softirq: Add RT specific softirq accounting"); SOFTIRQ_OFFSET is set
  * while the task runs softirq handlers. Elsewhere softirqs run with
  * preemption disabled and no task is ever switched out in one.
+ *
+ * 6.12's RT kernel serializes BH sections per CPU with a local lock. By
+ * 7.2 that lock is optional (CONFIG_PREEMPT_RT_NEEDS_BH_LOCK, off in
+ * Debian's 7.2 rt): a BH section only disables migration, so a task still
+ * resumes its vector on the same CPU, but another task may run softirq
+ * handlers on that CPU meanwhile, and be switched out in one too. hooks.c
+ * remembers one such task per CPU (DESIGN.md, "PREEMPT_RT").
  */
 #ifdef CONFIG_PREEMPT_RT
 static inline bool ctx_task_serving_softirq(const struct task_struct *t)
