@@ -5,6 +5,8 @@
 #   make                 module for the running kernel + ctxstat
 #   make KDIR=... ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-   cross build
 #   make check           host unit tests + selftests in every guest target
+#   make check-kernels   selftests on the kernels make check leaves out
+#                        (release candidates, more PREEMPT_RT)
 #   make check-debug     selftests + kmemleak on the KASAN/lockdep debug kernel
 #   make check-scale     system-wide selftests on 64 (x86_64) and 128 (arm64) vCPUs
 #   make check-fresh     make demo on a pristine Debian 12 root (chroot)
@@ -51,14 +53,19 @@ modules_install: install-module
 userspace:
 	$(MAKE) -C userspace
 
+# ctxstat's, and the module's plain-C parts'.
 unit-test:
 	$(MAKE) -C userspace test
+	$(MAKE) -C module/tests test
 
 style:
 	scripts/style
 
 check:
 	scripts/check
+
+check-kernels:
+	scripts/check --kernels
 
 check-debug:
 	scripts/check-debug
@@ -140,6 +147,7 @@ dkms-uninstall:
 # including the guest kernels' modules cached in .cache/.
 clean: module-clean
 	$(MAKE) -C userspace clean
+	$(MAKE) -C module/tests clean
 	$(MAKE) -C selftests clean
 
 # The module's build products only (dkms.conf's CLEAN: its build tree has
@@ -149,6 +157,7 @@ module-clean:
 		module/.*.cmd module/modules.order module/Module.symvers \
 		.*.cmd modules.order Module.symvers
 
-.PHONY: all modules modules_install userspace unit-test style check check-debug check-scale check-fresh demo clean \
+.PHONY: all modules modules_install userspace unit-test style check check-kernels check-debug \
+	check-scale check-fresh demo clean \
 	module-clean install uninstall install-module uninstall-module \
 	install-userspace uninstall-userspace dkms-src dkms-install dkms-uninstall

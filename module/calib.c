@@ -664,12 +664,10 @@ void ctx_calib_init(void)
 	u32 id;
 	int cpu;
 
-	hrtimer_init(&ctx_calib_storm.timer, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_REL_PINNED_HARD);
-	ctx_calib_storm.timer.function = ctx_calib_fire;
-	hrtimer_init(&ctx_user_storm.timer, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_REL_PINNED_HARD);
-	ctx_user_storm.timer.function = ctx_calib_fire;
+	ctx_hrtimer_setup(&ctx_calib_storm.timer, ctx_calib_fire,
+			  CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	ctx_hrtimer_setup(&ctx_user_storm.timer, ctx_calib_fire,
+			  CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		if (smp_call_function_single(cpu, ctx_calib_read_type, &id, 1))

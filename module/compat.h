@@ -1,15 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Differences between the kernels ctxcount supports (6.1 to 6.12).
+ * Differences between the kernels ctxcount supports (6.1 to 7.3; tested:
+ * 6.1, 6.12, 7.2 and 7.3-rc).
  *
- * This is the only file that tests LINUX_VERSION_CODE. Each shim says
- * which kernel changed what. Interfaces checked and found identical in 6.1
- * and 6.12, so needing no shim: struct genl_ops (per-op .policy/.maxattr),
+ * This is the only file that tests LINUX_VERSION_CODE (the test-bed
+ * modules include it too). Each shim says which kernel changed what.
+ * Interfaces checked and found identical in 6.1, 6.12, 7.2 and 7.3, so
+ * needing no shim: struct genl_ops (per-op .policy/.maxattr),
  * resv_start_op, GENL_REQ_ATTR_CHECK, NL_REQ_ATTR_CHECK, NLA_POLICY_MIN,
  * struct netlink_notify, ftrace_func_t, the probe prototypes of softirq_entry,
- * softirq_exit, sched_switch, sched_process_fork and sched_process_exit
- * (hooks.c checks them at build time), enum perf_event_state,
- * struct pmu::task_ctx_nr and perf_event_create_kernel_counter().
+ * softirq_exit, sched_switch and sched_process_fork (hooks.c checks them,
+ * and sched_process_exit's, at build time), enum perf_event_state,
+ * struct pmu::task_ctx_nr, perf_event_create_kernel_counter(), the
+ * ftrace-ability of irq_enter_rcu(), irq_exit_rcu(), irq_exit(),
+ * perf_event_exec() and perf_event_exit_task() (both still called on
+ * current), task_struct::softirq_disable_cnt (PREEMPT_RT) and the arm64
+ * PMU's counter indexes (below). 7.2 calls tracepoint probes under
+ * SRCU-fast where 6.12 disabled preemption around them: the softirq probes
+ * disable interrupts themselves and the fork and exit probes take
+ * rcu_read_lock(), so none relies on that (sched_switch's and the irq
+ * handlers' run with interrupts disabled anyway).
  *
  * Not a shim but a behaviour difference handled in session.c: in 6.12
  * find_get_context() applies perf_allow_cpu() to the current task even for
@@ -19,6 +29,7 @@
 #define _CTXCOUNT_COMPAT_H
 
 #include <linux/bits.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
@@ -26,6 +37,20 @@
 #include <linux/sched.h>
 #include <linux/thread_info.h>
 #include <linux/version.h>
+#ifdef CONFIG_X86
+#include <asm/msr.h>
+/*
+ * cpuid_eax(): declared in <asm/processor.h> (6.1) or in <asm/cpuid.h>,
+ * which it includes (6.12); 6.15 ("x86/cpuid: Rename cpuid.h to
+ * cpuid/api.h") moved the CPUID helpers to <asm/cpuid/api.h>, which 7.2's
+ * <asm/processor.h> no longer includes.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 15, 0)
+#include <asm/processor.h>
+#else
+#include <asm/cpuid/api.h>
+#endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 15, 0) */
+#endif /* CONFIG_X86 */
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
 /*
@@ -54,6 +79,13 @@
  * "softirq: Add RT specific softirq accounting"); SOFTIRQ_OFFSET is set
  * while the task runs softirq handlers. Elsewhere softirqs run with
  * preemption disabled and no task is ever switched out in one.
+ *
+ * 6.12's RT kernel serializes BH sections per CPU with a local lock. By
+ * 7.2 that lock is optional (CONFIG_PREEMPT_RT_NEEDS_BH_LOCK, off in
+ * Debian's 7.2 rt): a BH section only disables migration, so a task still
+ * resumes its vector on the same CPU, but another task may run softirq
+ * handlers on that CPU meanwhile, and be switched out in one too. hooks.c
+ * remembers one such task per CPU (DESIGN.md, "PREEMPT_RT").
  */
 #ifdef CONFIG_PREEMPT_RT
 static inline bool ctx_task_serving_softirq(const struct task_struct *t)
@@ -161,6 +193,72 @@ static inline u32 ctx_cpu_type_id(void)
 }
 #endif
 
+/*
+ * 6.13 added hrtimer_setup(), which sets the callback with the rest
+ * ("hrtimers: Introduce hrtimer_setup() to replace hrtimer_init()");
+ * later kernels removed hrtimer_init() (7.2 has none).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+static inline void ctx_hrtimer_setup(struct hrtimer *timer,
+				     enum hrtimer_restart (*fn)(struct hrtimer *),
+				     clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+}
+#else
+static inline void ctx_hrtimer_setup(struct hrtimer *timer,
+				     enum hrtimer_restart (*fn)(struct hrtimer *),
+				     clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_setup(timer, fn, clock, mode);
+}
+#endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0) */
+
+/*
+ * 6.17 ("workqueue: Add system_percpu_wq and system_dfl_wq") renamed the
+ * unbound system workqueue system_dfl_wq; 7.2 warns once ("enqueued on
+ * deprecated workqueue") when work is queued on system_unbound_wq.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
+#define ctx_system_dfl_wq	system_unbound_wq
+#else
+#define ctx_system_dfl_wq	system_dfl_wq
+#endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0) */
+
+/*
+ * 6.16 ("sched/tracepoints: Move and extend the sched_process_exit()
+ * tracepoint") gave sched_process_exit a bool group_dead argument and
+ * moved it from after exit_mm() to before perf_event_exit_task(). The
+ * probe's parameters after its data pointer, the task named @task.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+#define CTX_SCHED_PROCESS_EXIT_ARGS(task)	struct task_struct *task
+#else
+#define CTX_SCHED_PROCESS_EXIT_ARGS(task)	struct task_struct *task, bool group_dead
+#endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0) */
+
+#ifdef CONFIG_X86
+/*
+ * 6.16 ("x86/msr: Rename 'rdpmcl()' to 'rdpmc()'") made rdpmc() return
+ * the 64-bit counter; before, rdpmcl() stored it and rdpmc() took halves.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+static __always_inline u64 ctx_rdpmc(int counter)
+{
+	u64 val;
+
+	rdpmcl(counter, val);
+	return val;
+}
+#else
+static __always_inline u64 ctx_rdpmc(int counter)
+{
+	return rdpmc(counter);
+}
+#endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0) */
+#endif /* CONFIG_X86 */
+
 #ifdef CONFIG_ARM64
 /*
  * arm64 PMUv3 (pmu_direct.h): the register behind perf's counter index
@@ -169,7 +267,8 @@ static inline u32 ctx_cpu_type_id(void)
  * own number: PMEVCNTR<n>_EL0 at n < 31, the cycle counter at 31, the
  * instruction counter (PMICNTR_EL0) at 32. Before, the cycle counter was
  * index 0, PMEVCNTR<n>_EL0 index n + 1, and there was no instruction
- * counter. CTX_ARMV8_NR_IDX: the number of indexes.
+ * counter. Unchanged in 7.2 and 7.3 (ARMV8_PMU_CYCLE_IDX 31,
+ * ARMV8_PMU_INSTR_IDX 32). CTX_ARMV8_NR_IDX: the number of indexes.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
 #define CTX_ARMV8_IDX_CYCLE	0

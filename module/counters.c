@@ -146,12 +146,12 @@ int ctx_x86_pmc_shift __read_mostly;
 /*
  * The core PMU's generic events (not the topdown metrics or auto-reload
  * PEBS events, which the driver reads differently), on a machine whose
- * cores share one counter width (perf_get_x86_pmu_capability() does not
- * describe hybrid PMUs). Not exercised in the test bed: TCG has no PMU.
+ * cores share one counter width (ctx_x86_pmc_width() does not describe
+ * hybrid PMUs). Not exercised in the test bed: TCG has no PMU.
  */
 static bool ctx_pmu_direct_capable(struct perf_event *event)
 {
-	struct x86_pmu_capability cap;
+	unsigned int width;
 
 	if (boot_cpu_has(X86_FEATURE_HYBRID_CPU))
 		return false;
@@ -160,10 +160,10 @@ static bool ctx_pmu_direct_capable(struct perf_event *event)
 		return false;
 	if (!event->hw.event_base)
 		return false;
-	perf_get_x86_pmu_capability(&cap);
-	if (cap.bit_width_gp < 32 || cap.bit_width_gp > 64)
+	width = ctx_x86_pmc_width();
+	if (!width)
 		return false;
-	WRITE_ONCE(ctx_x86_pmc_shift, 64 - cap.bit_width_gp);
+	WRITE_ONCE(ctx_x86_pmc_shift, 64 - width);
 	return true;
 }
 #else

@@ -35,6 +35,7 @@
 #include <linux/workqueue.h>
 
 #include "account.h"
+#include "compat.h"
 #include "counters.h"
 #include "cpuhp.h"
 #include "session.h"
@@ -118,7 +119,7 @@ static int ctx_cpuhp_online(unsigned int cpu, struct hlist_node *node)
 	struct ctx_session *s = hlist_entry(node, struct ctx_session,
 					    cpuhp_node);
 
-	queue_work(system_unbound_wq, &s->fill_work);
+	queue_work(ctx_system_dfl_wq, &s->fill_work);
 	/* Never fail: a CPU must not stay offline because of a session. */
 	return 0;
 }
@@ -168,7 +169,7 @@ int ctx_cpuhp_add(struct ctx_session *s)
 	err = cpuhp_state_add_instance_nocalls(ctx_cpuhp_state,
 					       &s->cpuhp_node);
 	if (!err) {
-		queue_work(system_unbound_wq, &s->fill_work);
+		queue_work(ctx_system_dfl_wq, &s->fill_work);
 		flush_work(&s->fill_work);
 	}
 	WRITE_ONCE(s->creating, false);

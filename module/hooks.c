@@ -518,7 +518,8 @@ static void ctx_probe_sched_process_fork(void *data,
 	ctx_session_fork(parent, child);
 }
 
-static void ctx_probe_sched_process_exit(void *data, struct task_struct *p)
+static void ctx_probe_sched_process_exit(void *data,
+					 CTX_SCHED_PROCESS_EXIT_ARGS(p))
 {
 	ctx_session_exit(p);
 }

@@ -73,6 +73,17 @@ static const struct nla_policy ctx_nl_read_policy[CTXCOUNT_A_MAX + 1] = {
 	[CTXCOUNT_A_READ_FLAGS] = { .type = NLA_U32 },
 };
 
+/*
+ * STATS takes no attribute. Not left to generic netlink's reject-all
+ * policy for ops without one: 7.2 pairs that one-entry array with the
+ * family's maxattr (6.1 and 6.12 with maxattr 1), so an attribute of a type
+ * past 0 had validation and policy dumps read past its end (kernel BUG at
+ * lib/nlattr.c, "BUG_ON(pt->type > NLA_TYPE_MAX)").
+ */
+static const struct nla_policy ctx_nl_stats_policy[CTXCOUNT_A_MAX + 1] = {
+	[1 ... CTXCOUNT_A_MAX] = { .type = NLA_REJECT },
+};
+
 static const struct nla_policy ctx_nl_calibrate_policy[CTXCOUNT_A_MAX + 1] = {
 	[CTXCOUNT_A_SESSION_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[CTXCOUNT_A_CALIBRATE] = NLA_POLICY_RANGE(NLA_U32,
@@ -710,9 +721,10 @@ static const struct genl_ops ctx_nl_ops[] = {
 		.maxattr = CTXCOUNT_A_MAX,
 	},
 	{
-		/* No policy: any attribute is rejected. */
 		.cmd = CTXCOUNT_CMD_STATS,
 		.doit = ctx_nl_stats,
+		.policy = ctx_nl_stats_policy,
+		.maxattr = CTXCOUNT_A_MAX,
 	},
 	{
 		.cmd = CTXCOUNT_CMD_SESSION_CALIBRATE,

@@ -91,19 +91,58 @@ static __always_inline u64 ctx_pmu_delta(u64 raw, u64 prev)
 }
 
 #elif defined(CONFIG_X86)
-#include <asm/msr.h>
+#include <asm/cpufeature.h>
+#include <asm/processor.h>
+
+#include "x86_pmc_width.h"
 
 #define CTX_PMU_NMI	1
 
 /* 64 - the PMU's counter width; set by ctx_counter_direct_check(). */
 extern int ctx_x86_pmc_shift;
 
+/**
+ * ctx_x86_pmc_width() - the width perf's driver takes for the core PMU
+ *
+ * Not for hybrid CPUs, whose PMUs differ (x86_pmc_width.h).
+ *
+ * Return: the counters' width in bits, or 0 if unknown.
+ */
+static inline unsigned int ctx_x86_pmc_width(void)
+{
+	struct ctx_x86_cpu cpu = {
+		.arch_perfmon = boot_cpu_has(X86_FEATURE_ARCH_PERFMON),
+		.max_leaf = boot_cpu_data.cpuid_level,
+	};
+
+	switch (boot_cpu_data.x86_vendor) {
+	case X86_VENDOR_INTEL:
+		cpu.vendor = CTX_X86_VENDOR_INTEL;
+		break;
+	case X86_VENDOR_AMD:
+		cpu.vendor = CTX_X86_VENDOR_AMD;
+		break;
+	case X86_VENDOR_HYGON:
+		cpu.vendor = CTX_X86_VENDOR_HYGON;
+		break;
+	case X86_VENDOR_ZHAOXIN:
+		cpu.vendor = CTX_X86_VENDOR_ZHAOXIN;
+		break;
+	case X86_VENDOR_CENTAUR:
+		cpu.vendor = CTX_X86_VENDOR_CENTAUR;
+		break;
+	default:
+		cpu.vendor = CTX_X86_VENDOR_OTHER;
+		break;
+	}
+	if (cpu.max_leaf >= 0xa)
+		cpu.leaf_0a_eax = cpuid_eax(0xa);
+	return ctx_x86_pmc_width_of(&cpu);
+}
+
 static __always_inline u64 ctx_pmu_read_raw(const struct perf_event *event)
 {
-	u64 raw;
-
-	rdpmcl(event->hw.event_base_rdpmc, raw);
-	return raw;
+	return ctx_rdpmc(event->hw.event_base_rdpmc);
 }
 
 static __always_inline u64 ctx_pmu_delta(u64 raw, u64 prev)

@@ -865,8 +865,10 @@ void ctx_session_fork(struct task_struct *parent, struct task_struct *child)
  * ctx_session_exit() - a task is exiting
  * @task: the task
  *
- * Removes @task from every set so that its pid can be reused. The interval
- * it is running in is still closed at its last switch-out.
+ * Removes @task from every set so that its pid can be reused. Its counting
+ * ends where perf's does, in perf_event_exit_task() (the perf hook closes
+ * its intervals there): before 6.16 this tracepoint came after that and
+ * finds @task gone; since 6.16 it comes just before (compat.h).
  *
  * Context: sched_process_exit tracepoint.
  */

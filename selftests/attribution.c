@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -547,6 +548,22 @@ static int trace_preempted_in_softirq(int pid, int *vectors)
 	return n;
 }
 
+/*
+ * Whether the probes of one tracepoint call may be preempted between each
+ * other where the call site is preemptible (softirq_entry/exit on RT): 7.2
+ * calls them under SRCU-fast, 6.1 and 6.12 with preemption disabled.
+ * Kernels in between were not checked and are taken as 7.2.
+ */
+static bool tracepoint_probes_preemptible(void)
+{
+	unsigned int major, minor;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor > 12);
+}
+
 struct share_arg {
 	int cpu;
 	bool sender;
@@ -657,11 +674,20 @@ TEST_F_TIMEOUT(attr, softirq_preempted_stays_with_its_task, 300)
 	 * i.e. in the interval of the task switched in, in the context it
 	 * resumes: a sender that resumes inside a vector counts it there.
 	 * So its softirq buckets hold exactly one per switch inside a vector
-	 * (0 if the vector were not given back at switch-in).
+	 * (0 if the vector were not given back at switch-in). Where the
+	 * probes of one tracepoint call are preemptible, a switch that lands
+	 * between ctxcount's softirq_entry/exit probe and the trace event's
+	 * is inside the vector for one and not for the other (x86_64-7.2-rt:
+	 * 118 against 113): there they agree within a tenth (and 3).
 	 */
 	i = find_ev(self->ev, self->nev, "context-switches");
-	if (preempted >= 0 && i >= 0)
+	if (preempted >= 0 && i >= 0 && !(rt && tracepoint_probes_preemptible()))
 		EXPECT_EQ(preempted, cst_softirq_sum(&r->ev[i]));
+	if (preempted >= 0 && i >= 0 && rt && tracepoint_probes_preemptible())
+		EXPECT_GE(preempted / 10 + 3,
+			  llabs((long long)cst_softirq_sum(&r->ev[i]) - preempted))
+			TH_LOG("switched out inside a vector %d times by the trace, %lld by ctxcount",
+			       preempted, (long long)cst_softirq_sum(&r->ev[i]));
 	if (rt) {
 		for (i = 0; i < self->nev; i++)
 			EXPECT_EQ(0, cst_softirq_sum(&rs->ev[i]))

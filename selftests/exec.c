@@ -11,8 +11,10 @@
  * - a process whose second thread execs: the new image is counted as perf
  *   counts it, and the session's task set holds exactly the one task left
  *   (CTXCOUNT_A_TASKS_NOW), then none once it exited;
- * - arm64, one vCPU: ctxstat's full count of a 14 M-instruction program
- *   agrees with perf stat's within 0.1 % (both count from the exec).
+ * - arm64, one vCPU: ctxstat's full count of a 70 M-instruction program
+ *   agrees with perf stat's within 0.1 % (both count from the exec; where
+ *   the exec's count includes the teardown of the launcher's image, the
+ *   program's own count, and ctxstat's count of the exec is no larger).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -351,6 +354,51 @@ TEST_F(ex, second_thread_exec_task_set)
 }
 
 /*
+ * Whether an exec releases the old image after perf_event_exec(), so that
+ * what counts from the exec also counts that image's teardown: the image
+ * of the process that forked the workload, perf's under perf stat,
+ * ctxstat's under ctxstat. 7.2 does (exec_mm_put_old() in
+ * setup_new_exec()); 6.1 and 6.12 release it in exec_mmap(), before.
+ * Kernels in between were not checked and are taken as 7.2.
+ */
+static bool exec_counts_old_image(void)
+{
+	unsigned int major, minor;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor > 12);
+}
+
+/* Means of 5 runs of the loop, -e instructions: ctxstat's and perf's. */
+static int agree_means(struct __test_metadata *_metadata, struct cst_run *run,
+		       const char *wl, const char *iters, double *c, double *p)
+{
+	char *cargv[] = { (char *)cst_ctxstat_path(), "-x,", "-r", "5", "-e",
+			  "instructions", "--", (char *)wl, "loop",
+			  (char *)iters, NULL };
+	char *pargv[] = { (char *)cst_perf_path(), "stat", "-x,", "-r", "5",
+			  "-e", "instructions", "--", (char *)wl, "loop",
+			  (char *)iters, NULL };
+	struct cst_csv_row row;
+
+	cst_run(run, cargv, 300);
+	if (cst_csv_find(run->err, ',', "instructions", &row) || !row.numeric) {
+		TH_LOG("ctxstat: %s", run->err);
+		return -1;
+	}
+	*c = row.value;
+	cst_run(run, pargv, 300);
+	if (cst_csv_find(run->err, ',', "instructions", &row) || !row.numeric) {
+		TH_LOG("perf stat: %s", run->err);
+		return -1;
+	}
+	*p = row.value;
+	return *p > 0 ? 0 : -1;
+}
+
+/*
  * Issue 14's count from the exec: ctxstat's full count and perf stat's
  * within 0.1 % on a deterministic program. Needs instructions counted
  * exactly: arm64 under -icount with one vCPU (another vCPU's work would
@@ -360,43 +408,49 @@ TEST_F(ex, second_thread_exec_task_set)
  * work, tens of thousands of instructions (-17,879 between the means of
  * 14 M-instruction runs was seen on arm64-6.12): 70 M instructions keep
  * that well inside the bound.
+ *
+ * Where the exec's count includes the launcher's teardown
+ * (exec_counts_old_image()), the two tools count different launchers:
+ * perf stat's is the larger image (arm64-7.2: about 600,000 instructions
+ * more for the same program). There the program's own count is compared,
+ * each tool's count of a one-iteration run taken off its count of the
+ * long one, and ctxstat's count of the short run must be no larger than
+ * perf's: counting from before the exec would show as more.
  */
 #define AGREE_ITERS "35000000"
 TEST_F_TIMEOUT(ex, count_from_exec_matches_perf, 900)
 {
 	char *cmd[] = { (char *)self->wl, "loop", AGREE_ITERS, NULL };
-	char *cargv[] = { (char *)cst_ctxstat_path(), "-x,", "-r", "5", "-e",
-			  "instructions", "--", (char *)self->wl, "loop",
-			  AGREE_ITERS, NULL };
-	char *pargv[] = { (char *)cst_perf_path(), "stat", "-x,", "-r", "5",
-			  "-e", "instructions", "--", (char *)self->wl, "loop",
-			  AGREE_ITERS, NULL };
-	struct cst_csv_row crow, prow;
+	double c, p, c1, p1, dev;
 	char why[256];
-	double dev;
 
 	if (cst_no_insn_reason(why, sizeof(why)))
 		SKIP(return, "%s", why);
 	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
 		SKIP(return, "%ld vCPUs: under -icount every vCPU's work is in the counter (scripts/vm --smp 1)",
 		     sysconf(_SC_NPROCESSORS_ONLN));
-	if (!pargv[0])
+	if (!cst_perf_path())
 		SKIP(return, "no perf binary in the guest");
 	/* warm-up */
 	ASSERT_LT(0, count_as(_metadata, self->run, false, 0, "instructions", cmd));
 	ASSERT_LT(0, count_as(_metadata, self->run, true, 0, "instructions", cmd));
-	cst_run(self->run, cargv, 300);
-	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "instructions", &crow))
-		TH_LOG("%s", self->run->err);
-	cst_run(self->run, pargv, 300);
-	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "instructions", &prow))
-		TH_LOG("%s", self->run->err);
-	ASSERT_LT(0, prow.value);
-	dev = (crow.value - prow.value) / prow.value;
-	TH_LOG("instructions of loop %s (means of 5): ctxstat %.0f, perf %.0f: %+.0f (%+.4f %%)",
-	       AGREE_ITERS, crow.value, prow.value, crow.value - prow.value,
-	       dev * 100);
+	ASSERT_EQ(0, agree_means(_metadata, self->run, self->wl, AGREE_ITERS,
+				 &c, &p));
+	if (!exec_counts_old_image()) {
+		dev = (c - p) / p;
+		TH_LOG("instructions of loop %s (means of 5): ctxstat %.0f, perf %.0f: %+.0f (%+.4f %%)",
+		       AGREE_ITERS, c, p, c - p, dev * 100);
+		EXPECT_GE(0.001, dev < 0 ? -dev : dev);
+		return;
+	}
+	ASSERT_EQ(0, agree_means(_metadata, self->run, self->wl, "1", &c1,
+				 &p1));
+	dev = ((c - c1) - (p - p1)) / (p - p1);
+	TH_LOG("instructions of loop %s less loop 1 (means of 5): ctxstat %.0f, perf %.0f: %+.0f (%+.4f %%); loop 1: ctxstat %.0f, perf %.0f (%+.0f, the launchers' teardown)",
+	       AGREE_ITERS, c - c1, p - p1, (c - c1) - (p - p1), dev * 100,
+	       c1, p1, c1 - p1);
 	EXPECT_GE(0.001, dev < 0 ? -dev : dev);
+	EXPECT_GE(p1, c1);
 }
 
 CST_TEST_MAIN

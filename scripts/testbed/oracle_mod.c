@@ -62,6 +62,9 @@
 #include <asm/nmi.h>
 #endif
 
+/* module/compat.h, copied next to this file by scripts/vm */
+#include "compat.h"
+
 #define ORACLE_TIMEOUT_NS	NSEC_PER_SEC
 #define ORACLE_MAX_STORM_HZ	200000
 
@@ -469,12 +472,10 @@ static int __init oracle_init(void)
 {
 	int err;
 
-	hrtimer_init(&oracle_oneshot, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_REL_PINNED_HARD);
-	oracle_oneshot.function = oracle_oneshot_fn;
-	hrtimer_init(&oracle_storm, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_REL_PINNED_HARD);
-	oracle_storm.function = oracle_storm_fn;
+	ctx_hrtimer_setup(&oracle_oneshot, oracle_oneshot_fn, CLOCK_MONOTONIC,
+			  HRTIMER_MODE_REL_PINNED_HARD);
+	ctx_hrtimer_setup(&oracle_storm, oracle_storm_fn, CLOCK_MONOTONIC,
+			  HRTIMER_MODE_REL_PINNED_HARD);
 	err = oracle_nmi_register();
 	if (err)
 		return err;
