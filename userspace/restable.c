@@ -63,10 +63,11 @@ static bool counted(const struct ctx_result_event *e)
 
 static int build(struct table *t, const struct ctx_result_set *s)
 {
-	int i, e, j, nr_ev = 0;
+	size_t nr_ev = 0;
+	int i, e, j;
 
 	for (i = 0; i < s->nr; i++)
-		nr_ev += s->r[i].nr_ev;
+		nr_ev += (unsigned int)s->r[i].nr_ev;
 	t->set = s;
 	t->rows = calloc(nr_ev + 1, sizeof(*t->rows));
 	t->cfgs = calloc(s->nr + 1, sizeof(*t->cfgs));
