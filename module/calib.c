@@ -792,22 +792,25 @@ u32 ctx_calib_features(void)
  * hardirqs that interrupted it left, less what kernel-mode hardirqs
  * leave, is what the architecture's user-mode entry and exit add, the
  * same for every kind of hardirq excursion. One calibration at a time;
- * nothing is held between begin and end, and the storm ends at its
- * budget whatever the client does.
+ * no lock is held between begin and end. The counters exist only from a
+ * begin to its end: CPU counters outrank every task's, so kept they
+ * would multiplex other users' events on that CPU. The storm ends at its
+ * budget and the counters go shortly after, whatever the client does.
  */
 static struct {
 	const void *owner;		/* the client between its begin and end */
-	struct ctx_acct *a;		/* its counters, on @cpu */
+	struct ctx_acct *a;		/* its counters, on @cpu, while @open */
+	unsigned int nr;		/* how many */
 	int type[CTX_CALIB_NR_TYPES];	/* event type of each counter */
 	struct ctx_event_spec spec[CTX_CALIB_NR_TYPES];
-	int cpu;
+	int cpu;			/* of the runs in @have, -1: none */
 	bool open;			/* between a begin and its end */
 	u64 begun;			/* local_clock() at the begin */
 	bool storm;
 	u64 t0[CTXCOUNT_MAX_EVENTS], e0[2 * CTX_NR_EXC_ALL];
 	bool have[2];
 	s64 dt[2][CTXCOUNT_MAX_EVENTS], dexc[2][CTX_NR_EXC];
-} ctx_user;
+} ctx_user = { .cpu = -1 };
 
 /* Has anything been measured on CPU type @ti. */
 static bool ctx_calib_measured(int ti)
@@ -826,11 +829,11 @@ static int ctx_calib_user_counters(void)
 	int ti = per_cpu(ctx_cpu_calib, smp_processor_id());
 	unsigned int t, nr = 0;
 
-	if (ctx_user.a && ctx_user.cpu == smp_processor_id())
-		return 0;
-	ctx_calib_acct_free(ctx_user.a);
-	ctx_user.a = NULL;
-	memset(ctx_user.have, 0, sizeof(ctx_user.have));
+	/* A quiet and a storm run pair up on one CPU only. */
+	if (ctx_user.cpu != smp_processor_id()) {
+		memset(ctx_user.have, 0, sizeof(ctx_user.have));
+		ctx_user.cpu = smp_processor_id();
+	}
 	if (ti < 0)
 		return -ENODEV;
 	for (t = 0; t < CTX_CALIB_NR_TYPES; t++) {
@@ -844,7 +847,7 @@ static int ctx_calib_user_counters(void)
 	ctx_user.a = ctx_calib_acct_new(ctx_user.spec, nr, smp_processor_id());
 	if (!ctx_user.a)
 		return -ENODEV;
-	ctx_user.cpu = smp_processor_id();
+	ctx_user.nr = nr;
 	return 0;
 }
 
@@ -867,14 +870,28 @@ static bool ctx_calib_user_close(u64 *t1, u64 *e1)
 	migrate_enable();
 	hrtimer_cancel(&ctx_user_storm.timer);
 	ctx_account_probe_end(ctx_user.a);
+	ctx_calib_acct_free(ctx_user.a);
+	ctx_user.a = NULL;
 	ctx_user.open = false;
 	ctx_user.owner = NULL;
 	return ok;
 }
 
+/* A client that left its run open (it died, or never ended it). */
+static void ctx_calib_user_expire(struct work_struct *work)
+{
+	mutex_lock(&ctx_calib_lock);
+	if (ctx_user.open &&
+	    local_clock() - ctx_user.begun >= CTX_CALIB_BUDGET_NS)
+		ctx_calib_user_close(NULL, NULL);
+	mutex_unlock(&ctx_calib_lock);
+}
+
+static DECLARE_DELAYED_WORK(ctx_user_expire, ctx_calib_user_expire);
+
 /**
  * ctx_calib_user_begin() - start a user-mode run on the caller's CPU
- * @owner: the client (its socket), for ctx_calib_user_abort()
+ * @owner: the client (its socket), which must end the run
  * @storm: fire the timer at this CPU until ctx_calib_user_end()
  *
  * Where the module measured nothing for this CPU's type at load (busy
@@ -915,8 +932,13 @@ int ctx_calib_user_begin(const void *owner, bool storm)
 	}
 	migrate_disable();
 	err = ctx_calib_user_counters();
-	if (!err)
+	if (!err) {
 		err = ctx_account_probe_begin(ctx_user.a);
+		if (err) {
+			ctx_calib_acct_free(ctx_user.a);
+			ctx_user.a = NULL;
+		}
+	}
 	if (!err) {
 		preempt_disable();
 		if (storm)
@@ -929,6 +951,8 @@ int ctx_calib_user_begin(const void *owner, bool storm)
 		ctx_user.begun = local_clock();
 		ctx_user.owner = owner;
 		ctx_user.storm = storm;
+		mod_delayed_work(ctx_system_dfl_wq, &ctx_user_expire,
+				 nsecs_to_jiffies(CTX_CALIB_BUDGET_NS) + 1);
 	}
 	migrate_enable();
 out_unlock:
@@ -945,13 +969,13 @@ static void ctx_calib_user_apply(void)
 	const int uh = CTX_EXC_USER + CTX_EXC_HARDIRQ;
 	s64 n = ctx_user.dexc[1][uh] - ctx_user.dexc[0][uh];
 	int ti = per_cpu(ctx_cpu_calib, ctx_user.cpu);
-	unsigned int i, k, p, others = ctx_user.a->nr_events - 1;
+	unsigned int i, k, p, others = ctx_user.nr - 1;
 	struct ctx_calib_fit *f;
 	s64 sum, extra;
 
 	if (n <= 0 || ti < 0)
 		return;
-	for (i = 0; i < ctx_user.a->nr_events; i++) {
+	for (i = 0; i < ctx_user.nr; i++) {
 		f = &ctx_cputypes[ti].fit[ctx_user.type[i]];
 		sum = ctx_user.dt[1][i] - ctx_user.dt[0][i];
 		for (k = 0; k < CTX_NR_EXC; k++)
@@ -1007,7 +1031,7 @@ int ctx_calib_user_end(const void *owner)
 	if (!run && ctx_user.have[0] &&
 	    (s64)(t1[0] - ctx_user.t0[0]) >= ctx_user.dt[0][0])
 		goto out_unlock;
-	for (i = 0; i < ctx_user.a->nr_events; i++)
+	for (i = 0; i < ctx_user.nr; i++)
 		ctx_user.dt[run][i] = t1[i] - ctx_user.t0[i];
 	memcpy(ctx_user.dexc[run], dexc, sizeof(dexc));
 	ctx_user.have[run] = true;
@@ -1025,11 +1049,10 @@ out_unlock:
  */
 void ctx_calib_exit(void)
 {
+	cancel_delayed_work_sync(&ctx_user_expire);
 	mutex_lock(&ctx_calib_lock);
 	if (ctx_user.open)
 		ctx_calib_user_close(NULL, NULL);
-	ctx_calib_acct_free(ctx_user.a);
-	ctx_user.a = NULL;
 	mutex_unlock(&ctx_calib_lock);
 	hrtimer_cancel(&ctx_calib_storm.timer);
 	hrtimer_cancel(&ctx_user_storm.timer);

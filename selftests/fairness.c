@@ -14,6 +14,11 @@
  *   is refused (-EPERM);
  * - no poisoning: what an unprivileged user sends changes nothing another
  *   user's estimate uses (STATS' calibration bits, root's :t per storm);
+ * - calibration holds no counter: after root's first ctxstat (which
+ *   measures user mode on its CPU) and after a calibration run its client
+ *   left open, root's perf stat with as many events as the PMU has
+ *   counters runs them all 100 % of the time on that CPU, as it does
+ *   before (arm64; skipped without a PMU);
  * - kernel-mode interrupts (item 4): dd's copies under cpu-clock take their
  *   hardirqs in kernel mode, and the module says so, on every run (x86's
  *   irq stack is where the old test went wrong; arm64 too).
@@ -262,30 +267,40 @@ TEST_F_TIMEOUT(fair, no_poisoning, 600)
 	EXPECT_LE(fabs(e1 - e0), 2.0);
 }
 
-/* perf stat of a busy loop as root; percent running of its two events. */
-static int root_perf(struct __test_metadata *_metadata, const char *workload,
-		     double *pct)
+/* perf stat of a busy loop as root; percent running of each of @ev. */
+static int root_perf_events(const char *workload, const char *const *ev,
+			    int nr, double *pct)
 {
+	char list[256] = "";
 	char *argv[] = {
-		(char *)cst_perf_path(), "stat", "-x,", "-e",
-		"instructions,cycles", "--", (char *)workload, "loop",
-		"20000000", NULL
+		(char *)cst_perf_path(), "stat", "-x,", "-e", list, "--",
+		(char *)workload, "loop", "20000000", NULL
 	};
 	static struct cst_run r;
 	struct cst_csv_row row;
-	const char *ev[2] = { "instructions", "cycles" };
 	int i;
 
+	for (i = 0; i < nr; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", i ? "," : "", ev[i]);
 	cst_run(&r, argv, 300);
 	if (r.status)
 		return -1;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < nr; i++) {
 		if (cst_csv_find(r.err, ',', ev[i], &row) || row.nfields < 5)
 			return -1;
 		/* <not counted>: perf never scheduled it. */
 		pct[i] = row.numeric ? atof(row.f[4]) : 0;
 	}
 	return 0;
+}
+
+static int root_perf(struct __test_metadata *_metadata, const char *workload,
+		     double *pct)
+{
+	static const char *const ev[2] = { "instructions", "cycles" };
+
+	return root_perf_events(workload, ev, 2, pct);
 }
 
 /*
@@ -346,6 +361,80 @@ TEST_F_TIMEOUT(fair, coexists_with_root_perf, 300)
 	EXPECT_EQ(100.0, with_perf[1]);
 	EXPECT_EQ(100.0, with_ctx[0]);
 	EXPECT_EQ(100.0, with_ctx[1]);
+}
+
+/*
+ * Enough events to take every counter of QEMU's PMU (6 and the cycle
+ * counter), each with a name of its own for the CSV.
+ */
+static const char *const full_pmu[] = {
+	"instructions", "instructions:u", "instructions:k", "cycles",
+	"cycles:u", "cycles:k", "r08",
+};
+
+#define NR_FULL_PMU	((int)(sizeof(full_pmu) / sizeof(full_pmu[0])))
+
+/* The least percent running of root's perf stat filling the PMU. */
+static double full_pmu_least(struct __test_metadata *_metadata,
+			     const char *workload)
+{
+	double pct[NR_FULL_PMU], least = 100.0;
+	int i;
+
+	if (root_perf_events(workload, full_pmu, NR_FULL_PMU, pct))
+		return -1;
+	for (i = 0; i < NR_FULL_PMU; i++)
+		least = fmin(least, pct[i]);
+	return least;
+}
+
+/*
+ * CPU counters outrank every task's: the module's calibration counters,
+ * kept after a run, multiplexed perf's events on that CPU until the module
+ * was unloaded (and the bench's own counters beside a 4-event session).
+ */
+TEST_F_TIMEOUT(fair, calibration_holds_no_counters, 300)
+{
+	double quiet, left_open, after;
+	const char *workload;
+	char params[256], why[128];
+	struct cst_sock s;
+
+	if (cst_no_insn_reason(why, sizeof(why)))
+		SKIP(return, "%s", why);
+	if (!cst_perf_path())
+		SKIP(return, "no perf here");
+	workload = cst_workload_copy();
+	ASSERT_NE(NULL, workload);
+	pin(0);
+	/* A fresh module: user mode not yet measured, so a run can begin. */
+	cst_current_params(params, sizeof(params));
+	ASSERT_EQ(0, cst_rmmod());
+	ASSERT_EQ(0, cst_insmod(params));
+	quiet = full_pmu_least(_metadata, workload);
+	if (quiet < 100.0) {
+		cst_workload_copy_remove(workload);
+		SKIP(return, "perf stat multiplexes %d events here without ctxcount (%.2f %%): the PMU has fewer counters",
+		     NR_FULL_PMU, quiet);
+	}
+	/* A client that begins a run and goes away. */
+	ASSERT_EQ(0, cst_open(&s));
+	EXPECT_EQ(0, cst_calibrate_step(&s, 0, CTXCOUNT_CALIBRATE_QUIET_BEGIN));
+	cst_close(&s);
+	usleep(300000);
+	left_open = full_pmu_least(_metadata, workload);
+	/* As root's first ctxstat does. */
+	ASSERT_EQ(0, cst_open(&s));
+	cst_calibrate(&s, 0);
+	cst_close(&s);
+	EXPECT_TRUE(cst_features() & CTXCOUNT_FEATURE_EST_USER)
+		TH_LOG("user mode was not measured: nothing here was tested");
+	after = full_pmu_least(_metadata, workload);
+	cst_workload_copy_remove(workload);
+	TH_LOG("root's perf stat of %d events, least running: %.2f %% before, %.2f %% after a run left open, %.2f %% after a calibration",
+	       NR_FULL_PMU, quiet, left_open, after);
+	EXPECT_EQ(100.0, left_open);
+	EXPECT_EQ(100.0, after);
 }
 
 /* dd's copies, pinned, under a session: the excursions by kind. */
