@@ -57,6 +57,7 @@
 #include "calib.h"
 #include "compat.h"
 #include "cpustate.h"
+#include "hooks.h"
 
 #define CTX_CALIB_CHUNK		1000	/* loop iterations, a run's unit */
 #define CTX_CALIB_FIRES		25	/* storm interrupts a run should take */
@@ -683,6 +684,9 @@ void ctx_calib_init(void)
 		per_cpu(ctx_cpu_calib, cpu) = i;
 	}
 	cpus_read_unlock();
+	/* The storm's hardirqs go through the hooks, as a session's would. */
+	if (ctx_hooks_get())
+		return;
 	work_on_cpu(raw_smp_processor_id(), ctx_calib_depth_fn, NULL);
 	for (i = 0; i < ctx_nr_cputypes; i++) {
 		ct = &ctx_cputypes[i];
@@ -695,6 +699,7 @@ void ctx_calib_init(void)
 		work_on_cpu(cpu, ctx_calib_cputype_fn, ct);
 		mutex_unlock(&ctx_calib_lock);
 	}
+	ctx_hooks_put();
 	for (i = 0; i < ctx_nr_cputypes; i++)
 		if (ctx_cputypes[i].fit[0].measured)
 			WRITE_ONCE(ctx_calib_kernel_done, true);
@@ -874,6 +879,7 @@ static bool ctx_calib_user_close(u64 *t1, u64 *e1)
 	ctx_user.a = NULL;
 	ctx_user.open = false;
 	ctx_user.owner = NULL;
+	ctx_hooks_put();
 	return ok;
 }
 
@@ -918,6 +924,9 @@ int ctx_calib_user_begin(const void *owner, bool storm)
 		goto out_unlock;
 	if (ctx_user.open)
 		ctx_calib_user_close(NULL, NULL);
+	err = ctx_hooks_get();
+	if (err)
+		goto out_unlock;
 	/*
 	 * Kernel mode first, if the load's measurement failed on this CPU's
 	 * type (the machine was busy then): a privileged request may fire
@@ -955,6 +964,9 @@ int ctx_calib_user_begin(const void *owner, bool storm)
 				 nsecs_to_jiffies(CTX_CALIB_BUDGET_NS) + 1);
 	}
 	migrate_enable();
+	/* An open run keeps them until its close. */
+	if (err)
+		ctx_hooks_put();
 out_unlock:
 	mutex_unlock(&ctx_calib_lock);
 	return err;

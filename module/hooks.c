@@ -21,10 +21,12 @@
 #include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched/task_stack.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 #include <trace/events/irq.h>
 #include <trace/events/sched.h>
 
@@ -32,7 +34,6 @@
 #include "compat.h"
 #include "cpustate.h"
 #include "hooks.h"
-#include "session.h"
 
 DEFINE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
 
@@ -42,7 +43,7 @@ static bool ctx_nmi_hooked;
  * Softirqs raised in a hardirq run on its way out, in the interrupted
  * task's context: not with forced interrupt threading ("threadirqs", or
  * PREEMPT_RT), where ksoftirqd runs them. The kernel does not export that
- * setting; ctx_probe_softirq_inline() finds it out when the hooks attach.
+ * setting; ctx_probe_softirq_inline() finds it out at load.
  */
 static bool ctx_softirq_inline __read_mostly;
 
@@ -349,7 +350,12 @@ static struct ftrace_ops ctx_irq_exit_ops = {
 static const char * const ctx_irq_enter_funcs[] = { "irq_enter_rcu" };
 static const char * const ctx_irq_exit_funcs[] = { "irq_exit_rcu", "irq_exit" };
 
-static int ctx_ftrace_attach(struct ftrace_ops *ops,
+/*
+ * The filter is set once, at load, and kept while the ops comes and goes:
+ * ftrace_free_filter() leaves the ops pointing at the hashes it frees,
+ * so an ops is never filtered again after it.
+ */
+static int ctx_ftrace_filter(struct ftrace_ops *ops,
 			     const char * const *funcs, unsigned int nr)
 {
 	char buf[32];
@@ -363,25 +369,10 @@ static int ctx_ftrace_attach(struct ftrace_ops *ops,
 		err = ftrace_set_filter(ops, buf, strlen(buf), 0);
 		if (err) {
 			pr_err("cannot hook %s: %d\n", funcs[i], err);
-			goto err_free;
+			return err;
 		}
 	}
-	err = register_ftrace_function(ops);
-	if (err) {
-		pr_err("cannot register ftrace hook on %s: %d\n", funcs[0], err);
-		goto err_free;
-	}
 	return 0;
-
-err_free:
-	ftrace_free_filter(ops);
-	return err;
-}
-
-static void ctx_ftrace_detach(struct ftrace_ops *ops)
-{
-	unregister_ftrace_function(ops);
-	ftrace_free_filter(ops);
 }
 
 /*
@@ -395,17 +386,20 @@ static void ctx_ftrace_detach(struct ftrace_ops *ops)
  * hot path: these ops leave recursion protection to ftrace.
  */
 
+/* Who keeps the task sets: the sessions (main.c wires them in). */
+static const struct ctx_task_hooks *ctx_task_hooks __read_mostly;
+
 static void ctx_ftrace_exec(unsigned long ip, unsigned long parent_ip,
 			    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	ctx_session_exec(current);
+	ctx_task_hooks->exec(current);
 }
 
 static void ctx_ftrace_perf_exit(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_ops *op,
 				 struct ftrace_regs *fregs)
 {
-	ctx_session_perf_exit(current);
+	ctx_task_hooks->perf_exit(current);
 	ctx_account_drop_current();
 }
 
@@ -419,6 +413,82 @@ static struct ftrace_ops ctx_perf_exit_ops = {
 
 static const char * const ctx_exec_funcs[] = { "perf_event_exec" };
 static const char * const ctx_perf_exit_funcs[] = { "perf_event_exit_task" };
+
+/**
+ * struct ctx_ftrace_hook - an ftrace ops and the functions it hooks
+ * @ops: the ops
+ * @funcs: the functions' names
+ * @nr: how many
+ */
+struct ctx_ftrace_hook {
+	struct ftrace_ops *ops;
+	const char * const *funcs;
+	unsigned int nr;
+};
+
+/*
+ * In the order they are registered: exit first, entry last. Where ftrace
+ * calls every ops from its list function (arm64 before 6.3), the ops
+ * registered last is tested and called first: at an irq entry the entry
+ * callback runs before every other ops' filter test, at an irq exit the
+ * exit callback after all of them, so no test runs on the task's side of
+ * a read (the exec and exit ops, in between, cost each hardirq two tests
+ * there, on its own side).
+ */
+static const struct ctx_ftrace_hook ctx_ftrace_hooks[] = {
+	{ &ctx_irq_exit_ops, ctx_irq_exit_funcs, ARRAY_SIZE(ctx_irq_exit_funcs) },
+	{ &ctx_perf_exit_ops, ctx_perf_exit_funcs, ARRAY_SIZE(ctx_perf_exit_funcs) },
+	{ &ctx_exec_ops, ctx_exec_funcs, ARRAY_SIZE(ctx_exec_funcs) },
+	{ &ctx_irq_enter_ops, ctx_irq_enter_funcs, ARRAY_SIZE(ctx_irq_enter_funcs) },
+};
+
+static void ctx_ftrace_unregister(unsigned int nr)
+{
+	while (nr--)
+		unregister_ftrace_function(ctx_ftrace_hooks[nr].ops);
+}
+
+static int ctx_ftrace_register(void)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(ctx_ftrace_hooks); i++) {
+		err = register_ftrace_function(ctx_ftrace_hooks[i].ops);
+		if (err) {
+			pr_err("cannot register ftrace hook on %s: %d\n",
+			       ctx_ftrace_hooks[i].funcs[0], err);
+			ctx_ftrace_unregister(i);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static void ctx_ftrace_unfilter(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ctx_ftrace_hooks); i++)
+		ftrace_free_filter(ctx_ftrace_hooks[i].ops);
+}
+
+static int ctx_ftrace_filter_all(void)
+{
+	const struct ctx_ftrace_hook *h;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(ctx_ftrace_hooks); i++) {
+		h = &ctx_ftrace_hooks[i];
+		err = ctx_ftrace_filter(h->ops, h->funcs, h->nr);
+		if (err) {
+			ctx_ftrace_unfilter();
+			return err;
+		}
+	}
+	return 0;
+}
 
 /* tracepoints */
 
@@ -515,13 +585,13 @@ static void ctx_probe_sched_process_fork(void *data,
 					 struct task_struct *parent,
 					 struct task_struct *child)
 {
-	ctx_session_fork(parent, child);
+	ctx_task_hooks->fork(parent, child);
 }
 
 static void ctx_probe_sched_process_exit(void *data,
 					 CTX_SCHED_PROCESS_EXIT_ARGS(p))
 {
-	ctx_session_exit(p);
+	ctx_task_hooks->exit(p);
 }
 
 /**
@@ -649,15 +719,110 @@ static void ctx_probe_softirq_inline(void)
 	ctx_softirq_inline = ctx_probe_inline;
 }
 
+/*
+ * Attached while anything needs them (ctx_hooks_get()): loaded and idle,
+ * the module costs interrupts nothing (6.1 calls every module's ftrace
+ * ops through ftrace_ops_list_func, about 550 instructions per hardirq on
+ * arm64). Detached a second after the last user, so that back-to-back
+ * runs do not patch the kernel's text for each one.
+ */
+#define CTX_HOOKS_LINGER	HZ
+
+static DEFINE_MUTEX(ctx_hooks_lock);
+static unsigned int ctx_hooks_users;
+static bool ctx_hooks_attached;
+
+/*
+ * Every hook but the NMI handlers, or none; under ctx_hooks_lock. A CPU
+ * inside an interrupt meanwhile is harmless: no session is started, and
+ * the first START has every CPU rebuild its context stack.
+ */
+static int ctx_hooks_attach(void)
+{
+	int err;
+
+	err = ctx_ftrace_register();
+	if (err)
+		return err;
+	err = ctx_tracepoints_attach();
+	if (err)
+		ctx_ftrace_unregister(ARRAY_SIZE(ctx_ftrace_hooks));
+	return err;
+}
+
+/* Detach and wait until no hook runs; under ctx_hooks_lock. */
+static void ctx_hooks_detach(void)
+{
+	ctx_tracepoints_detach(ARRAY_SIZE(ctx_tracepoints));
+	ctx_ftrace_unregister(ARRAY_SIZE(ctx_ftrace_hooks));
+}
+
+static void ctx_hooks_linger_fn(struct work_struct *work)
+{
+	mutex_lock(&ctx_hooks_lock);
+	if (!ctx_hooks_users && ctx_hooks_attached) {
+		ctx_hooks_detach();
+		ctx_hooks_attached = false;
+	}
+	mutex_unlock(&ctx_hooks_lock);
+}
+
+static DECLARE_DELAYED_WORK(ctx_hooks_linger, ctx_hooks_linger_fn);
+
 /**
- * ctx_hooks_register() - attach every hook
+ * ctx_hooks_get() - the hooks are needed (a session exists, a calibration)
+ *
+ * The first user attaches them.
+ *
+ * Context: process context, may sleep; no session lock, not the CPU
+ * hotplug lock.
+ * Return: 0, or a negative errno (nothing attached, not counted).
+ */
+int ctx_hooks_get(void)
+{
+	int err = 0;
+
+	mutex_lock(&ctx_hooks_lock);
+	if (!ctx_hooks_attached) {
+		err = ctx_hooks_attach();
+		ctx_hooks_attached = !err;
+	}
+	if (!err)
+		ctx_hooks_users++;
+	mutex_unlock(&ctx_hooks_lock);
+	return err;
+}
+
+/**
+ * ctx_hooks_put() - what ctx_hooks_get() took
+ *
+ * The last user has them detached a second later, unless another comes.
+ *
+ * Context: process context.
+ */
+void ctx_hooks_put(void)
+{
+	mutex_lock(&ctx_hooks_lock);
+	if (!--ctx_hooks_users)
+		mod_delayed_work(ctx_system_dfl_wq, &ctx_hooks_linger,
+				 CTX_HOOKS_LINGER);
+	mutex_unlock(&ctx_hooks_lock);
+}
+
+/**
+ * ctx_hooks_register() - prepare the hooks, attach the NMI handlers
+ * @task_hooks: what keeps the task sets, called at forks, exits and execs
+ *
+ * The rest is attached by ctx_hooks_get(). The NMI handlers stay: they
+ * cost nothing per hardirq, and STATS says from load on whether NMIs are
+ * told apart.
  *
  * Context: module init.
- * Return: 0 or a negative errno; nothing stays attached on failure.
+ * Return: 0 or a negative errno.
  */
-int ctx_hooks_register(void)
+int ctx_hooks_register(const struct ctx_task_hooks *task_hooks)
 {
-	int err, cpu;
+	int cpu, err;
 
 	BUILD_BUG_ON(NR_SOFTIRQS != CTXCOUNT_NR_SOFTIRQ_BUCKETS);
 	BUILD_BUG_ON(CTXCOUNT_BUCKET_SOFTIRQ_FIRST + NET_RX_SOFTIRQ !=
@@ -666,68 +831,36 @@ int ctx_hooks_register(void)
 		     CTXCOUNT_BUCKET_SOFTIRQ_RCU);
 	BUILD_BUG_ON(CTXCOUNT_BUCKET_MAX > U8_MAX);
 
-	/*
-	 * Exit first, entry last (see ctx_tracepoints[]). Where ftrace calls
-	 * every ops from its list function (arm64 before 6.3), the ops
-	 * registered last is tested and called first: at an irq entry the
-	 * entry callback runs before every other ops' filter test, at an irq
-	 * exit the exit callback after all of them, so no test runs on the
-	 * task's side of a read (the exec and exit ops, in between, cost
-	 * each hardirq two tests there, on its own side).
-	 */
+	err = ctx_ftrace_filter_all();
+	if (err)
+		return err;
+	ctx_task_hooks = task_hooks;
 	for_each_possible_cpu(cpu) {
 		per_cpu_ptr(&ctx_cpu_state, cpu)->top = CTXCOUNT_BUCKET_TASK;
 		atomic_long_set(&per_cpu_ptr(&ctx_cpu_state, cpu)->walk, 0);
 	}
 	ctx_probe_softirq_inline();
-	err = ctx_ftrace_attach(&ctx_irq_exit_ops, ctx_irq_exit_funcs,
-				ARRAY_SIZE(ctx_irq_exit_funcs));
-	if (err)
-		return err;
-	err = ctx_ftrace_attach(&ctx_perf_exit_ops, ctx_perf_exit_funcs,
-				ARRAY_SIZE(ctx_perf_exit_funcs));
-	if (err)
-		goto err_irq_exit;
-	err = ctx_ftrace_attach(&ctx_exec_ops, ctx_exec_funcs,
-				ARRAY_SIZE(ctx_exec_funcs));
-	if (err)
-		goto err_perf_exit;
-	err = ctx_ftrace_attach(&ctx_irq_enter_ops, ctx_irq_enter_funcs,
-				ARRAY_SIZE(ctx_irq_enter_funcs));
-	if (err)
-		goto err_exec;
-	err = ctx_tracepoints_attach();
-	if (err)
-		goto err_irq_enter;
 	/* Optional: without it NMI counts fold into the interrupted context. */
 	ctx_nmi_hooked = !ctx_nmi_hooks_register();
 	return 0;
-
-err_irq_enter:
-	ctx_ftrace_detach(&ctx_irq_enter_ops);
-err_exec:
-	ctx_ftrace_detach(&ctx_exec_ops);
-err_perf_exit:
-	ctx_ftrace_detach(&ctx_perf_exit_ops);
-err_irq_exit:
-	ctx_ftrace_detach(&ctx_irq_exit_ops);
-	return err;
 }
 
 /**
  * ctx_hooks_unregister() - detach every hook and wait until none runs
  *
- * Context: module exit, after every session is gone.
+ * Context: module exit, after every session and calibration is gone.
  */
 void ctx_hooks_unregister(void)
 {
+	cancel_delayed_work_sync(&ctx_hooks_linger);
+	mutex_lock(&ctx_hooks_lock);
+	if (ctx_hooks_attached)
+		ctx_hooks_detach();
+	ctx_hooks_attached = false;
+	mutex_unlock(&ctx_hooks_lock);
+	ctx_ftrace_unfilter();
 	if (ctx_nmi_hooked)
 		ctx_nmi_hooks_unregister();
-	ctx_tracepoints_detach(ARRAY_SIZE(ctx_tracepoints));
-	ctx_ftrace_detach(&ctx_irq_enter_ops);
-	ctx_ftrace_detach(&ctx_exec_ops);
-	ctx_ftrace_detach(&ctx_perf_exit_ops);
-	ctx_ftrace_detach(&ctx_irq_exit_ops);
 }
 
 /**

@@ -19,11 +19,18 @@
 #include "netlink.h"
 #include "session.h"
 
+static const struct ctx_task_hooks ctx_session_task_hooks = {
+	.fork		= ctx_session_fork,
+	.exit		= ctx_session_exit,
+	.exec		= ctx_session_exec,
+	.perf_exit	= ctx_session_perf_exit,
+};
+
 static int __init ctx_init(void)
 {
 	int err;
 
-	err = ctx_hooks_register();
+	err = ctx_hooks_register(&ctx_session_task_hooks);
 	if (err)
 		return err;
 	ctx_irqsrc_init();

@@ -29,6 +29,7 @@
 
 #include "account.h"
 #include "cpuhp.h"
+#include "hooks.h"
 #include "irqsrc.h"
 #include "limits.h"
 #include "perm.h"
@@ -116,6 +117,7 @@ static void ctx_session_free(struct ctx_session *s)
 		ctx_limits_uncharge(&s->charge);
 	sock_put(s->owner.sk);
 	kfree(s);
+	ctx_hooks_put();
 }
 
 /* Only an inheriting task session inserts from a hook: ctx_session_fork(). */
@@ -456,7 +458,8 @@ static int ctx_session_new_locked(struct ctx_session *s,
  * credentials), may sleep.
  * Return: 0, -ESRCH (no such process), -EACCES / -EBADF (a proof is
  * missing or does not match), -ENOSPC (limits), -EINTR (killed while
- * the target was exec'ing), -ENOMEM.
+ * the target was exec'ing), -ENOMEM, or ftrace's error attaching the
+ * hooks.
  */
 int ctx_session_new(const struct ctx_new_req *nreq,
 		    struct ctx_session_report *rep,
@@ -485,12 +488,17 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 				 &pend, extack);
 	if (err)
 		goto out_put_task;
+	/* The first session attaches them: ctx_session_free() lets go. */
+	err = ctx_hooks_get();
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot attach the hooks (see the kernel log)");
+		goto out_uncharge;
+	}
 	s = ctx_session_alloc(nreq, threads);
 	if (!s) {
-		ctx_session_unpend(&pend);
-		ctx_limits_uncharge(&charge);
+		ctx_hooks_put();
 		err = -ENOMEM;
-		goto out_put_task;
+		goto out_uncharge;
 	}
 	/* From here on freeing @s uncharges. */
 	s->charge = charge;
@@ -504,6 +512,11 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 		goto out_put_task;
 	}
 	ctx_session_report(s, rep);
+	goto out_put_task;
+
+out_uncharge:
+	ctx_session_unpend(&pend);
+	ctx_limits_uncharge(&charge);
 out_put_task:
 	if (task)
 		put_task_struct(task);

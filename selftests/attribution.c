@@ -815,17 +815,22 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 	 * where user mode is still to be measured, then START.
 	 */
 	ASSERT_EQ(0, cst_child_fork(&c, spin_fn, (void *)(uintptr_t)3000));
-	ASSERT_EQ(0, cst_child_go(&c));
-	usleep(100000);
 	/*
 	 * A module before version 5 probed with a session's counters and
 	 * ended the probe when that session started: another session's.
 	 * Both sessions first, so that nothing (their counters' worker)
-	 * runs on CPU 1 between the probe and the START.
+	 * runs on CPU 1 between the probe and the START, and before the
+	 * spinner starts: after the fork this process's writes take
+	 * copy-on-write faults, whose TLB flush QEMU (-icount, one thread
+	 * for both vCPUs) completed only when CPU 1's user-mode loop ended,
+	 * so the sessions came after the spinner was gone (arm64 guests,
+	 * 6.1 to 7.2: sysrq-l showed CPU 0 in do_wp_page()).
 	 */
 	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, &clock, 1, r, NULL));
 	probe = r->id;
 	ASSERT_EQ(0, cst_new(&self->s, c.pid, 0, &clock, 1, r, NULL));
+	ASSERT_EQ(0, cst_child_go(&c));
+	usleep(100000);
 	begun = cst_calibrate_step(&self->s, probe,
 				   CTXCOUNT_CALIBRATE_QUIET_BEGIN);
 	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL,

@@ -200,7 +200,7 @@ static void excursion_costs(void)
 {
 	struct excursion_cost *c = calloc(1, sizeof(*c));
 	char params[256];
-	int cfg, k, e, err = 0;
+	int cfg, k, e, err = 0, idle_hooked = -1;
 
 	printf("== 1. cost per excursion from task context (instructions, exact) ==\n");
 	if (!c)
@@ -209,6 +209,9 @@ static void excursion_costs(void)
 	for (cfg = 0; cfg < NR_CFG && !err; cfg++) {
 		if (cfg == CFG_UNLOADED)
 			err = cst_rmmod();
+		/* The load's calibration used them: they linger a second. */
+		if (cfg == CFG_NONE)
+			idle_hooked = cst_irq_hooked_wait(0, 5000);
 		if (!err)
 			err = excursion_config(cfg, c);
 		if (cfg == CFG_UNLOADED && (cst_insmod(params) || !cst_module_loaded()))
@@ -237,9 +240,10 @@ static void excursion_costs(void)
 			       per_exc(c->kernel[cfg], k) - per_exc(c->kernel[CFG_NONE], k));
 		printf("\n");
 	}
-	printf("with the module loaded and no session started: %+.1f per hardirq against unloaded\n",
+	printf("with the module loaded and no session started: %+.1f per hardirq against unloaded (irq_enter_rcu %s)\n",
 	       per_exc(c->kernel[CFG_NONE], KIND_HARDIRQ) -
-	       per_exc(c->kernel[CFG_UNLOADED], KIND_HARDIRQ));
+	       per_exc(c->kernel[CFG_UNLOADED], KIND_HARDIRQ),
+	       idle_hooked < 0 ? "hooked: unknown" : idle_hooked ? "hooked" : "not hooked");
 	printf(":t per excursion, after the estimate was moved out (the estimate in brackets);\n"
 	       "it includes the oracle's own task-context code that raises and awaits each\n"
 	       "interrupt (section 2 has interrupts that need none):\n");

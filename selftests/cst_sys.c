@@ -203,6 +203,39 @@ void cst_workload_copy_remove(const char *path)
 	}
 }
 
+int cst_irq_hooked(void)
+{
+	static const char *const paths[] = {
+		"/sys/kernel/tracing/enabled_functions",
+		"/sys/kernel/debug/tracing/enabled_functions",
+	};
+	char line[512];
+	unsigned int i;
+	FILE *f = NULL;
+	int found = 0;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]) && !f; i++)
+		f = fopen(paths[i], "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "irq_enter_rcu ", 14))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+int cst_irq_hooked_wait(int want, int ms)
+{
+	int ret = cst_irq_hooked();
+
+	for (; ret >= 0 && ret != want && ms > 0; ms -= 20) {
+		usleep(20000);
+		ret = cst_irq_hooked();
+	}
+	return ret;
+}
+
 int cst_rmmod(void)
 {
 	int i;

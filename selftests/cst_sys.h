@@ -36,6 +36,14 @@ int cst_insmod(const char *params);
 void cst_current_params(char *buf, size_t len);
 /* Why the test program cannot run here, or NULL. */
 const char *cst_cannot_run(void);
+/*
+ * Are ctxcount's interrupt hooks attached: 1 if irq_enter_rcu has an
+ * ftrace callback (tracefs' enabled_functions, the kernel's own view),
+ * 0 if not, -errno when tracefs cannot tell.
+ */
+int cst_irq_hooked(void);
+/* Wait up to @ms for cst_irq_hooked() to be @want; its last answer. */
+int cst_irq_hooked_wait(int want, int ms);
 
 /* kernel.perf_event_paranoid: 0 or -errno. */
 int cst_paranoid_get(long *val);

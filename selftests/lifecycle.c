@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Session lifetime: sessions die with their socket (close, SIGKILL of the
- * owner, SIGKILL of ctxstat mid-run), and the module unloads cleanly while
- * sessions are live, then loads again for the tests that follow.
+ * owner, SIGKILL of ctxstat mid-run), the interrupt hooks are attached
+ * only while a session exists (issue 24: a module loaded and idle costs
+ * interrupts nothing), and the module unloads cleanly while sessions are
+ * live, then loads again for the tests that follow.
  */
 #include <errno.h>
 #include <signal.h>
@@ -192,6 +194,50 @@ TEST_F_TIMEOUT(life, ctxstat_sigkill_frees_session, 120)
 	EXPECT_EQ(self->base, cst_wait_live_sessions(self->base, 3000));
 	/* the orphaned workload is not ours to keep */
 	kill(-pid, SIGKILL);
+}
+
+/*
+ * The kernel's own view (enabled_functions): irq_enter_rcu has no ftrace
+ * callback while no session exists (a second after the last one, the
+ * hooks' linger), has one while a session exists, started or not, and a
+ * session created after the hooks went still counts its task.
+ */
+TEST_F_TIMEOUT(life, hooks_only_while_sessions, 120)
+{
+	struct cst_res *r = calloc(1, sizeof(*r));
+	uint64_t before;
+	struct cst_sock s;
+	int hooked;
+
+	ASSERT_NE(NULL, r);
+	if (self->base)
+		SKIP(return, "%ld sessions of others exist", self->base);
+	hooked = cst_irq_hooked_wait(0, 5000);
+	if (hooked < 0)
+		SKIP(return, "tracefs' enabled_functions: %s", strerror(-hooked));
+	EXPECT_EQ(0, hooked) TH_LOG("hooked 5 s after the last session");
+	ASSERT_EQ(0, cst_open(&s));
+	ASSERT_EQ(0, cst_new(&s, getpid(), 0, &ev_cpu_clock, 1, r, NULL));
+	EXPECT_EQ(1, cst_irq_hooked()) TH_LOG("not hooked with a session");
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	cst_spin_ms(50);
+	ASSERT_EQ(0, cst_read(&s, r->id, 0, r, NULL));
+	before = r->ev[0].b[CTXCOUNT_BUCKET_TASK];
+	EXPECT_LT(25000000ULL, before) TH_LOG("task bucket %llu ns for a 50 ms spin",
+					      (unsigned long long)before);
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_DEL, r->id, NULL, NULL));
+	EXPECT_EQ(0, cst_irq_hooked_wait(0, 5000))
+		TH_LOG("still hooked 5 s after the last session");
+	/* Attached again for the next session, which counts as the first. */
+	ASSERT_EQ(0, cst_new(&s, getpid(), 0, &ev_cpu_clock, 1, r, NULL));
+	EXPECT_EQ(1, cst_irq_hooked());
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	cst_spin_ms(50);
+	ASSERT_EQ(0, cst_read(&s, r->id, 0, r, NULL));
+	EXPECT_LT(25000000ULL, r->ev[0].b[CTXCOUNT_BUCKET_TASK]);
+	cst_close(&s);
+	EXPECT_EQ(0, cst_irq_hooked_wait(0, 5000));
+	free(r);
 }
 
 /*

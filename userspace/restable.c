@@ -70,7 +70,7 @@ static int build(struct table *t, const struct ctx_result_set *s)
 		nr_ev += (unsigned int)s->r[i].nr_ev;
 	t->set = s;
 	t->rows = calloc(nr_ev + 1, sizeof(*t->rows));
-	t->cfgs = calloc(s->nr + 1, sizeof(*t->cfgs));
+	t->cfgs = calloc((unsigned int)s->nr + 1, sizeof(*t->cfgs));
 	if (!t->rows || !t->cfgs)
 		return -1;
 	for (i = 0; i < s->nr; i++) {
