@@ -27,9 +27,10 @@ int cst_oracle_stats(struct cst_oracle_stats *st)
 		return -errno;
 	st->devirqs = 0;
 	st->virq = -1;
-	n = fscanf(f, "hardirqs %ld tasklets %ld nmis %ld storm %ld devirqs %ld virq %d",
+	st->nmi_ns = -1;
+	n = fscanf(f, "hardirqs %ld tasklets %ld nmis %ld storm %ld devirqs %ld virq %d nmi_ns %lld",
 		   &st->hardirqs, &st->tasklets, &st->nmis, &st->storm,
-		   &st->devirqs, &st->virq);
+		   &st->devirqs, &st->virq, &st->nmi_ns);
 	fclose(f);
 	return n >= 4 ? 0 : -EPROTO;
 }
@@ -295,6 +296,7 @@ int cst_worker_run(struct cst_worker *w, const char *cmd,
 		d->oracle.hardirqs = s1.hardirqs - s0.hardirqs;
 		d->oracle.tasklets = s1.tasklets - s0.tasklets;
 		d->oracle.nmis = s1.nmis - s0.nmis;
+		d->oracle.nmi_ns = s1.nmi_ns - s0.nmi_ns;
 		d->oracle.storm = s1.storm - s0.storm;
 		d->oracle.devirqs = s1.devirqs - s0.devirqs;
 		d->oracle.virq = s1.virq;

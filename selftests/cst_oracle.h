@@ -22,6 +22,7 @@ struct cst_oracle_stats {
 	long hardirqs, tasklets, nmis, storm;
 	long devirqs;		/* its own irq's handler runs */
 	int virq;		/* that irq's number, -1 without one */
+	long long nmi_ns;	/* local_clock() its NMI handlers spun */
 };
 
 int cst_oracle_stats(struct cst_oracle_stats *st);

@@ -409,8 +409,9 @@ static int oracle_reload_ctxcount(void)
  * NMIs sent to the child's CPU (x86; no hardware counter under TCG, so
  * cpu-clock): each spins ORACLE_NMI_NS ns of local_clock(), the clock
  * cpu-clock counts, between ctxcount's first and last NMI handler, so
- * [nmi] holds at least ORACLE_NMIS times that; none without NMIs; and
- * exactly the NMIs sent were taken.
+ * [nmi] holds at least what the oracle spun (its own figure: on a busy
+ * host local_clock() may stand still inside an NMI, and the spin is
+ * bounded); none without NMIs; and exactly the NMIs sent were taken.
  */
 FIXTURE(nmi) {
 	int kmsg;
@@ -457,14 +458,23 @@ TEST_F_TIMEOUT(nmi, lands_in_nmi, 300)
 	ASSERT_EQ(0, err) TH_LOG("%s", strerror(-err));
 	for (i = 0; i < 4; i++) {
 		nmi = cst_worker_bucket(&self->d[i], 0, N);
-		ksft_print_msg("%s: %ld NMIs handled by the oracle, %lld in /proc/interrupts; "
+		ksft_print_msg("%s: %ld NMIs handled by the oracle (spinning %lld ns of local_clock()), %lld in /proc/interrupts; "
 			       "[nmi] %lld ns of cpu-clock, :t %lld ns\n",
-			       i % 2 ? cmd : "nmi 0 0", self->d[i].oracle.nmis, self->d[i].proc_nmis, nmi,
+			       i % 2 ? cmd : "nmi 0 0", self->d[i].oracle.nmis,
+			       self->d[i].oracle.nmi_ns, self->d[i].proc_nmis, nmi,
 			       cst_worker_bucket(&self->d[i], 0, CTXCOUNT_BUCKET_TASK));
 		if (i % 2) {
 			EXPECT_EQ(ORACLE_NMIS, self->d[i].oracle.nmis);
 			EXPECT_EQ(ORACLE_NMIS, self->d[i].proc_nmis);
-			EXPECT_GE(nmi, (long long)ORACLE_NMIS * ORACLE_NMI_NS);
+			/*
+			 * cpu-clock and the oracle's spin both read
+			 * local_clock(), which a busy host can stop inside an
+			 * NMI (TSC unstable: jiffies), so the spin is bounded
+			 * and what it took is the oracle's own figure.
+			 */
+			EXPECT_GE(nmi, self->d[i].oracle.nmi_ns);
+			if (self->d[i].oracle.nmi_ns > 0)
+				EXPECT_LT(0, nmi);
 		} else {
 			EXPECT_EQ(0, self->d[i].oracle.nmis);
 			EXPECT_EQ(0, self->d[i].proc_nmis);

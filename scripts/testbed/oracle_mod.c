@@ -74,6 +74,8 @@ static unsigned long oracle_m;		/* loop iterations per tasklet */
 static atomic_long_t oracle_hardirqs;
 static atomic_long_t oracle_tasklets;
 static atomic_long_t oracle_nmis;
+/* local_clock() time its NMI handlers spun, which a busy host shortens */
+static atomic64_t oracle_nmi_spun_ns;
 static atomic_long_t oracle_storm_fired;
 static atomic_long_t oracle_devirqs;
 static unsigned long oracle_dev_k;	/* loop iterations per devirq */
@@ -273,6 +275,7 @@ static int oracle_nmi(unsigned int type, struct pt_regs *regs)
 	t0 = local_clock();
 	while (local_clock() - t0 < oracle_nmi_ns && ++spins < ORACLE_NMI_MAX_SPINS)
 		cpu_relax();
+	atomic64_add(local_clock() - t0, &oracle_nmi_spun_ns);
 	atomic_long_inc(&oracle_nmis);
 	return NMI_HANDLED;
 }
@@ -412,12 +415,13 @@ static const struct file_operations oracle_run_fops = {
 
 static int oracle_stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "hardirqs %ld tasklets %ld nmis %ld storm %ld devirqs %ld virq %d\n",
+	seq_printf(m, "hardirqs %ld tasklets %ld nmis %ld storm %ld devirqs %ld virq %d nmi_ns %lld\n",
 		   atomic_long_read(&oracle_hardirqs),
 		   atomic_long_read(&oracle_tasklets),
 		   atomic_long_read(&oracle_nmis),
 		   atomic_long_read(&oracle_storm_fired),
-		   atomic_long_read(&oracle_devirqs), oracle_virq);
+		   atomic_long_read(&oracle_devirqs), oracle_virq,
+		   (long long)atomic64_read(&oracle_nmi_spun_ns));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(oracle_stats);
