@@ -344,8 +344,9 @@ static void ctx_close_task(struct ctx_cpu_state *st, unsigned int bucket,
 }
 
 /**
- * ctx_account_switch() - @prev leaves this CPU
+ * ctx_account_switch() - @prev leaves this CPU, @next comes
  * @prev: the task switched out
+ * @next: the task switched in
  * @bucket: the context @prev was in: task context, or on PREEMPT_RT the
  *	softirq vector it was preempted in
  *
@@ -354,7 +355,8 @@ static void ctx_close_task(struct ctx_cpu_state *st, unsigned int bucket,
  *
  * Context: sched_switch tracepoint: interrupts disabled, CPU claimed.
  */
-void ctx_account_switch(struct task_struct *prev, unsigned int bucket)
+void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
+			unsigned int bucket)
 {
 	struct ctx_cpu_state *st = this_cpu_ptr(&ctx_cpu_state);
 	bool in_softirq = bucket >= CTXCOUNT_BUCKET_SOFTIRQ_FIRST &&
@@ -362,6 +364,7 @@ void ctx_account_switch(struct task_struct *prev, unsigned int bucket)
 
 	ctx_close_task(st, bucket, in_softirq);
 	st->noresolve = NULL;
+	st->switched_in = next;
 	/* The stack was emptied by the switch: a pending reset is done. */
 	atomic_long_andnot(CTX_WALK_RESET, &st->walk);
 	atomic_long_or(CTX_WALK_RESOLVE, &st->walk);
@@ -422,7 +425,8 @@ static void ctx_resolve_task(struct hlist_head *stage)
  * contexts after the sched_switch tracepoint, so not before now) and
  * those of system-wide sessions started since.
  *
- * Context: a hook, interrupts disabled, CPU claimed; not in NMI.
+ * Context: a hook, interrupts disabled, CPU claimed; in NMI only through
+ * ctx_account_resolve_nmi().
  */
 void ctx_account_resolve(struct ctx_cpu_state *st)
 {
@@ -453,6 +457,29 @@ void ctx_account_resolve(struct ctx_cpu_state *st)
 		ctx_open_started(ac->acct, ac);
 	}
 	rcu_read_unlock();
+}
+
+/**
+ * ctx_account_resolve_nmi() - ctx_account_resolve() where an NMI may
+ * @st: this CPU's state
+ *
+ * An NMI can be the first boundary after a switch-in (a task that sends
+ * itself NMIs right after it is scheduled): unresolved, its counts would
+ * stay in the task's. It may resolve once the switch to the current task
+ * is done (perf's clone contexts are swapped before it; the task's event
+ * list is RCU-protected and its events are freed after a grace period),
+ * and not when the stack is to be rebuilt: an NMI nests anywhere.
+ *
+ * Context: NMI, CPU claimed.
+ */
+void ctx_account_resolve_nmi(struct ctx_cpu_state *st)
+{
+	long walk = atomic_long_read(&st->walk);
+
+	if (!(walk & CTX_WALK_RESOLVE) || (walk & CTX_WALK_RESET) ||
+	    current != st->switched_in)
+		return;
+	ctx_account_resolve(st);
 }
 
 /**

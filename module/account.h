@@ -379,8 +379,10 @@ static inline bool ctx_account_armed(const struct ctx_acct *a)
 }
 
 void ctx_account_boundary_nmi(struct ctx_cpu_state *st, unsigned int bucket);
-void ctx_account_switch(struct task_struct *prev, unsigned int bucket);
+void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
+			unsigned int bucket);
 void ctx_account_resolve(struct ctx_cpu_state *st);
+void ctx_account_resolve_nmi(struct ctx_cpu_state *st);
 void ctx_account_mark_all(unsigned long bits);
 
 int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,

@@ -133,6 +133,9 @@ enum ctx_excursion {
  *	same on every CPU, set by calib.c
  * @bh_task: PREEMPT_RT only: the task switched out in the middle of a
  *	softirq vector's handler on this CPU (compared, never dereferenced)
+ * @switched_in: the task the last switch hook let in (compared, never
+ *	dereferenced): an NMI finds intervals only for it, never between that
+ *	hook and the switch itself, where current is still the task leaving
  * @excursions: excursions from task context taken on this CPU, by kind
  *	(enum ctx_excursion, + CTX_EXC_SLOW on the out-of-line path); only
  *	counted while the hooks are live. A hardirq is counted at its exit,
@@ -160,6 +163,7 @@ struct ctx_cpu_state {
 	unsigned long exit_depth;
 	unsigned long user_limit;
 	const struct task_struct *bh_task;
+	const struct task_struct *switched_in;
 	u64 excursions[CTX_NR_EXC_ALL];
 	u64 exc_reads[CTX_NR_EXC_ALL];
 	u32 src_key[CTX_MAX_NESTING];

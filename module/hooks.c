@@ -245,6 +245,7 @@ void ctx_hook_nmi_enter(void)
 	st = this_cpu_ptr(&ctx_cpu_state);
 	if (!__ctx_cpu_claim(st))
 		return;
+	ctx_account_resolve_nmi(st);
 	ctx_account_boundary_nmi(st, st->top);
 	ctx_cpu_push(st, CTXCOUNT_BUCKET_NMI);
 	__ctx_cpu_release(st);
@@ -576,7 +577,7 @@ static void ctx_probe_sched_switch(void *data, bool preempt,
 	st->depth = 0;
 	st->top = CTXCOUNT_BUCKET_TASK;
 	st->after = 0;
-	ctx_account_switch(prev, bucket);
+	ctx_account_switch(prev, next, bucket);
 	ctx_switch_in(st, next);
 	ctx_cpu_release();
 }
