@@ -41,6 +41,13 @@
 /* Timer interrupts one idle second may differ by, on a vCPU of a TCG guest. */
 #define TICK_MARGIN	100
 #define DD_RUNS		5
+/*
+ * dd's start (exec, the dynamic loader) runs in user mode and takes 5 to
+ * 15 hardirqs under TCG whatever it copies; x86_64-6.12 copies 1 GiB in
+ * about 100 (6.1: 800), where one bad classification in two would give
+ * 50.
+ */
+#define DD_START_HARDIRQS	20
 
 static const char *timer_line(void)
 {
@@ -486,8 +493,9 @@ TEST_F_TIMEOUT(fair, dd_interrupts_are_kernel_mode, 600)
 		       i + 1, (unsigned long long)kernel,
 		       (unsigned long long)user);
 		EXPECT_LT(0, kernel);
-		EXPECT_LE(user * 10, kernel + user)
-			TH_LOG("more than 10 %% of dd's hardirqs counted as from user mode");
+		EXPECT_LE(user, DD_START_HARDIRQS + (kernel + user) / 10)
+			TH_LOG("more than %d and 10 %% of dd's hardirqs counted as from user mode",
+			       DD_START_HARDIRQS);
 	}
 }
 
