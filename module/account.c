@@ -66,6 +66,25 @@ static LIST_HEAD(ctx_sw_running);
 static DEFINE_MUTEX(ctx_live_lock);
 static unsigned int ctx_nr_live;
 
+/* The counters of @ac but those in @skip, read through perf, to @bucket. */
+static void ctx_attribute_read(struct ctx_acct_cpu *ac, unsigned int bucket,
+			       unsigned long skip)
+{
+	u64 *b = ac->sum.buckets[bucket];
+	struct ctx_acct_slot *sl;
+	unsigned int i;
+	u64 now;
+
+	for (i = 0; i < ac->nr_events; i++) {
+		sl = &ac->slot[i];
+		if (!sl->event || (skip & BIT(i)))
+			continue;
+		now = ctx_counter_read(sl->event, ac->direct & BIT(i));
+		b[i] += now - sl->last;
+		sl->last = now;
+	}
+}
+
 /**
  * ctx_attribute_any() - ctx_attribute() with counters read through perf
  * @ac: this CPU's accounting of a session
@@ -75,19 +94,7 @@ static unsigned int ctx_nr_live;
  */
 void ctx_attribute_any(struct ctx_acct_cpu *ac, unsigned int bucket)
 {
-	u64 *b = ac->sum.buckets[bucket];
-	struct ctx_acct_slot *sl;
-	unsigned int i;
-	u64 now;
-
-	for (i = 0; i < ac->nr_events; i++) {
-		sl = &ac->slot[i];
-		if (!sl->event)
-			continue;
-		now = ctx_counter_read(sl->event, ac->direct & BIT(i));
-		b[i] += now - sl->last;
-		sl->last = now;
-	}
+	ctx_attribute_read(ac, bucket, 0);
 }
 
 /**
@@ -99,19 +106,7 @@ void ctx_attribute_any(struct ctx_acct_cpu *ac, unsigned int bucket)
  */
 void ctx_attribute_driver(struct ctx_acct_cpu *ac, unsigned int bucket)
 {
-	u64 *b = ac->sum.buckets[bucket];
-	struct ctx_acct_slot *sl;
-	unsigned int i;
-	u64 now;
-
-	for (i = 0; i < ac->nr_events; i++) {
-		sl = &ac->slot[i];
-		if (!sl->event || (ac->direct & BIT(i)))
-			continue;
-		now = ctx_counter_read(sl->event, false);
-		b[i] += now - sl->last;
-		sl->last = now;
-	}
+	ctx_attribute_read(ac, bucket, ac->direct);
 }
 
 /**

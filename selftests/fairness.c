@@ -444,9 +444,13 @@ TEST_F_TIMEOUT(fair, calibration_holds_no_counters, 300)
 	EXPECT_EQ(100.0, after);
 }
 
-/* dd's copies, pinned, under a session: the excursions by kind. */
-static void dd_run(struct __test_metadata *_metadata, uint64_t *kernel,
-		   uint64_t *user)
+/*
+ * @fn(@arg) in a child under a cpu-clock session (@flags): its hardirq
+ * excursions from kernel and from user mode.
+ */
+static void excursions_run(struct __test_metadata *_metadata,
+			   void (*fn)(void *), void *arg, uint32_t flags,
+			   uint64_t *kernel, uint64_t *user)
 {
 	static const struct cst_ev ev = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 	struct cst_res *res = calloc(1, sizeof(*res));
@@ -457,9 +461,9 @@ static void dd_run(struct __test_metadata *_metadata, uint64_t *kernel,
 
 	ASSERT_NE(NULL, res);
 	ASSERT_EQ(0, cst_open(&s));
-	ASSERT_EQ(0, cst_child_fork(&c, cst_dd_fn, NULL));
-	ASSERT_EQ(0, cst_new(&s, c.pid, CTXCOUNT_TARGET_F_INHERIT, &ev, 1,
-			     res, &ack)) TH_LOG("%s", ack.msg);
+	ASSERT_EQ(0, cst_child_fork(&c, fn, arg));
+	ASSERT_EQ(0, cst_new(&s, c.pid, flags, &ev, 1, res, &ack))
+		TH_LOG("%s", ack.msg);
 	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, res->id, NULL,
 			     NULL));
 	ASSERT_EQ(0, cst_child_go(&c));
@@ -488,7 +492,8 @@ TEST_F_TIMEOUT(fair, dd_interrupts_are_kernel_mode, 600)
 	int i;
 
 	for (i = 0; i < DD_RUNS; i++) {
-		dd_run(_metadata, &kernel, &user);
+		excursions_run(_metadata, cst_dd_fn, NULL,
+			       CTXCOUNT_TARGET_F_INHERIT, &kernel, &user);
 		TH_LOG("run %d: hardirqs from kernel mode %llu, from user mode %llu",
 		       i + 1, (unsigned long long)kernel,
 		       (unsigned long long)user);
@@ -499,38 +504,6 @@ TEST_F_TIMEOUT(fair, dd_interrupts_are_kernel_mode, 600)
 	}
 }
 
-/* A user-mode loop, pinned, under a session: the excursions by kind. */
-static void spin_run(struct __test_metadata *_metadata, uint64_t *kernel,
-		     uint64_t *user)
-{
-	static const struct cst_ev ev = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
-	struct cst_res *res = calloc(1, sizeof(*res));
-	uint64_t iters = 20000000;
-	struct cst_child c;
-	struct cst_ack ack;
-	struct cst_sock s;
-	int k;
-
-	ASSERT_NE(NULL, res);
-	ASSERT_EQ(0, cst_open(&s));
-	ASSERT_EQ(0, cst_child_fork(&c, cst_loop_fn, &iters));
-	ASSERT_EQ(0, cst_new(&s, c.pid, 0, &ev, 1, res, &ack)) TH_LOG("%s", ack.msg);
-	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, res->id, NULL,
-			     NULL));
-	ASSERT_EQ(0, cst_child_go(&c));
-	ASSERT_EQ(0, cst_child_wait(&c));
-	ASSERT_EQ(0, cst_read(&s, res->id, 0, res, &ack));
-	*kernel = *user = 0;
-	for (k = CTXCOUNT_EXCURSION_HARDIRQ;
-	     k <= CTXCOUNT_EXCURSION_HARDIRQ_THEN_SOFTIRQ; k++)
-		*kernel += res->exc[k];
-	for (k = CTXCOUNT_EXCURSION_USER_HARDIRQ;
-	     k <= CTXCOUNT_EXCURSION_USER_HARDIRQ_THEN_SOFTIRQ; k++)
-		*user += res->exc[k];
-	cst_close(&s);
-	free(res);
-}
-
 /*
  * The other side: a loop in user mode takes its hardirqs from user mode.
  * Before issue 21, x86's stack-depth test had no limit until a kernel-mode
@@ -539,11 +512,12 @@ static void spin_run(struct __test_metadata *_metadata, uint64_t *kernel,
  */
 TEST_F_TIMEOUT(fair, user_loop_interrupts_are_user_mode, 600)
 {
-	uint64_t kernel, user;
+	uint64_t kernel, user, iters = 20000000;
 	int i;
 
 	for (i = 0; i < DD_RUNS; i++) {
-		spin_run(_metadata, &kernel, &user);
+		excursions_run(_metadata, cst_loop_fn, &iters, 0, &kernel,
+			       &user);
 		TH_LOG("run %d: hardirqs from kernel mode %llu, from user mode %llu",
 		       i + 1, (unsigned long long)kernel,
 		       (unsigned long long)user);

@@ -95,6 +95,14 @@ static const char *oracle_exact_cannot_run(void)
 }
 
 #define ORACLE_ROUNDS	5	/* rounds of the three commands */
+/*
+ * A round run again when some event's bucket did not grow by exactly the
+ * work: the kernel may run work of its own in the oracle's interrupt (7.2,
+ * preemptible RCU: a deferred quiescent state reported from an irq_work
+ * that the oracle's irq_work IPI runs too, 450 to 700 instructions now
+ * and then). A misattribution shows in every try.
+ */
+#define ORACLE_TRIES	5
 
 FIXTURE_SETUP(oracle)
 {
@@ -127,9 +135,23 @@ static long long oracle_min_task(FIXTURE_DATA(oracle) *self, int c, int e)
 	return min;
 }
 
+/* Did every event's @bucket grow by exactly @want from @a to @a + 1. */
+static bool oracle_exact(const struct cst_worker_delta *a, int nev,
+			 int bucket, long long want)
+{
+	int e;
+
+	for (e = 0; e < nev; e++)
+		if (cst_worker_bucket(a + 1, e, bucket) -
+		    cst_worker_bucket(a, e, bucket) != want)
+			return false;
+	return true;
+}
+
 /*
  * A warm-up round, then ORACLE_ROUNDS rounds of the commands @cmd[0..2]
- * (work a, work b, no interrupt) in one child. Per round and event:
+ * (work a, work b, no interrupt) in one child, a round run again (up to
+ * ORACLE_TRIES) where it was not exact. Per round and event:
  * @bucket grows by exactly @want from a to b, and the session's full
  * count agrees with perf's. Per event: :t does not move with the work (the
  * least :t of each command over the rounds: what the child's own task
@@ -146,18 +168,25 @@ static void oracle_check(struct __test_metadata *_metadata,
 {
 	struct cst_worker_delta *a, *b, *z;
 	struct cst_worker w;
+	int i, c, e, err = 0, tries, again = 0;
 	long long db, dt, full;
-	int i, e, err;
 
 	err = cst_worker_start(&w, variant->ev, variant->nev, variant->ev, 1, &self->d[0].before);
 	ASSERT_EQ(0, err) TH_LOG("cannot start the child: %s", strerror(-err));
-	for (i = -3; i < 3 * ORACLE_ROUNDS; i++) {
-		err = cst_worker_run(&w, cmd[(i + 3) % 3], &self->d[i < 0 ? 0 : i], true);
-		if (err)
-			break;
+	for (i = -1; i < ORACLE_ROUNDS && !err; i++) {
+		a = &self->d[3 * (i < 0 ? 0 : i)];
+		for (tries = 0; tries < ORACLE_TRIES && !err; tries++) {
+			for (c = 0; c < 3 && !err; c++)
+				err = cst_worker_run(&w, cmd[c], a + c, true);
+			if (err || i < 0 || oracle_exact(a, variant->nev, bucket, want))
+				break;
+			again++;
+		}
 	}
 	cst_worker_stop(&w);
-	ASSERT_EQ(0, err) TH_LOG("'%s': %s", cmd[(i + 3) % 3], strerror(-err));
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(-err));
+	if (again)
+		ksft_print_msg("%d rounds run again, not exact\n", again);
 	for (i = 0; i < 3 * ORACLE_ROUNDS; i++) {
 		full = cst_worker_full(&self->d[i], 0);
 		EXPECT_LE(llabs(full - self->d[i].perf[0]), ORACLE_PERF_SLACK)
