@@ -48,6 +48,12 @@
  * 50.
  */
 #define DD_START_HARDIRQS	20
+/*
+ * A user loop's start and exit (exec, page faults, exit) run in the
+ * kernel: 2 to 6 of its hardirqs land there on x86_64-6.12-rt, where
+ * the tick's wakeups preempt it in the kernel too.
+ */
+#define LOOP_START_HARDIRQS	10
 
 static const char *timer_line(void)
 {
@@ -512,7 +518,7 @@ TEST_F_TIMEOUT(fair, dd_interrupts_are_kernel_mode, 600)
  */
 TEST_F_TIMEOUT(fair, user_loop_interrupts_are_user_mode, 600)
 {
-	uint64_t kernel, user, iters = 20000000;
+	uint64_t kernel, user, iters = 100000000;
 	int i;
 
 	for (i = 0; i < DD_RUNS; i++) {
@@ -522,8 +528,9 @@ TEST_F_TIMEOUT(fair, user_loop_interrupts_are_user_mode, 600)
 		       i + 1, (unsigned long long)kernel,
 		       (unsigned long long)user);
 		EXPECT_LT(0, user);
-		EXPECT_LE(kernel * 10, kernel + user)
-			TH_LOG("more than 10 %% of a user loop's hardirqs counted as from kernel mode");
+		EXPECT_LE(kernel, LOOP_START_HARDIRQS + (kernel + user) / 10)
+			TH_LOG("more than %d and 10 %% of a user loop's hardirqs counted as from kernel mode",
+			       LOOP_START_HARDIRQS);
 	}
 }
 
