@@ -444,7 +444,9 @@ void ctx_account_resolve(struct ctx_cpu_state *st)
 		    cpumask_test_cpu(cpu, a->cpus))
 			ctx_open_started(a, ac);
 	}
-	if (current != st->noresolve && !is_idle_task(current))
+	if ((current != st->noresolve ||
+	     current->start_time != st->noresolve_start) &&
+	    !is_idle_task(current))
 		ctx_resolve_task(&stage);
 	hlist_for_each_entry_safe(ac, tmp, &stage, stage_node) {
 		hlist_del_init(&ac->stage_node);
@@ -832,6 +834,7 @@ void ctx_account_drop_current(void)
 	st = this_cpu_ptr(&ctx_cpu_state);
 	if (ctx_cpu_claim()) {
 		st->noresolve = current;
+		st->noresolve_start = current->start_time;
 		ctx_close_task(st, ctx_cpu_context(), false);
 		ctx_cpu_release();
 	}
