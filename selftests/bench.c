@@ -213,13 +213,13 @@ static void excursion_costs(void)
 		if (cfg == CFG_UNLOADED)
 			err = cst_rmmod();
 		/*
-		 * The load's calibration used them: they linger a second, and
+		 * The load's calibration used them: they linger 10 s, and
 		 * what detaching them starts in the kernel (RCU-tasks grace
 		 * periods) costs hardirqs another few seconds: 150 to 200
 		 * instructions each right after, none 10 s later (arm64 6.1).
 		 */
 		if (cfg == CFG_NONE) {
-			idle_hooked = cst_irq_hooked_wait(0, 5000);
+			idle_hooked = cst_irq_hooked_wait(0, 15000);
 			sleep(BENCH_IDLE_SETTLE_S);
 		}
 		if (!err)
@@ -295,7 +295,7 @@ static void storm(void)
 			 (unsigned long long)iters);
 		/* As in section 1: the last session's hooks gone, and settled. */
 		if (cfg % NR_CFG == CFG_NONE) {
-			cst_irq_hooked_wait(0, 5000);
+			cst_irq_hooked_wait(0, 15000);
 			sleep(BENCH_IDLE_SETTLE_S);
 		}
 		err = bench_worker_start(&w, cfg % NR_CFG, &d->before);
