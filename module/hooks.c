@@ -111,6 +111,12 @@ static __always_inline void ctx_softirq_begins(struct ctx_cpu_state *st,
 				     CTX_EXC_SLOW : 0));
 }
 
+/* Does this CPU have intervals to find or a stack to rebuild? */
+static __always_inline bool ctx_walk_asks_resolve(struct ctx_cpu_state *st)
+{
+	return atomic_long_read(&st->walk) & (CTX_WALK_RESOLVE | CTX_WALK_RESET);
+}
+
 /*
  * Did the hardirq returning to task context interrupt user mode
  * (compat.h's ctx_irq_from_user(), from the callback's stack pointer
@@ -146,8 +152,7 @@ static __always_inline void __ctx_hook_enter(struct ctx_cpu_state *st,
 {
 	if (!__ctx_cpu_claim(st))
 		return;
-	if (!fast && (atomic_long_read(&st->walk) &
-		      (CTX_WALK_RESOLVE | CTX_WALK_RESET)) && !in_nmi())
+	if (!fast && ctx_walk_asks_resolve(st) && !in_nmi())
 		ctx_account_resolve(st);
 	ctx_account_boundary(st, st->top, fast, true, walk);
 	/*
@@ -173,8 +178,7 @@ static __always_inline void __ctx_hook_exit(struct ctx_cpu_state *st,
 {
 	if (!__ctx_cpu_claim(st))
 		return;
-	if ((atomic_long_read(&st->walk) &
-	     (CTX_WALK_RESOLVE | CTX_WALK_RESET)) && !in_nmi())
+	if (ctx_walk_asks_resolve(st) && !in_nmi())
 		ctx_account_resolve(st);
 	ctx_cpu_pop(st, bucket);
 	ctx_account_boundary(st, bucket, false, false, 0);
@@ -200,8 +204,7 @@ static __always_inline void ctx_hook_irq_exit(struct ctx_cpu_state *st,
 
 	if (!__ctx_cpu_claim(st))
 		return;
-	if (!fast && (atomic_long_read(&st->walk) &
-		      (CTX_WALK_RESOLVE | CTX_WALK_RESET)))
+	if (!fast && ctx_walk_asks_resolve(st))
 		ctx_account_resolve(st);
 	/* Usually this hardirq alone on the stack: back to task context. */
 	if (likely(st->depth == 1 && st->stack[0] == CTXCOUNT_BUCKET_HARDIRQ)) {
