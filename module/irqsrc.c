@@ -8,6 +8,14 @@
  * are found by name, as hooks.c finds the softirq tracepoints, and
  * attached only while a session with sources exists (ctx_irqsrc_get()).
  *
+ * By default only the exit probes are attached: a handler's row is what
+ * the hardirq counted from its previous boundary (its entry, or the exit
+ * of the handler before) to the handler's exit, so the flow handler's
+ * work before the handler is in the row, and a run costs one read. With
+ * irq_source_entry_reads the entry probes read too: the row is the handler
+ * alone and that work stays outside, for a second read per run. Either
+ * way every count stays in the hardirq bucket: :t is the same.
+ *
  * A window is split out only when the CPU's context is a hardirq or
  * another window: handlers that run elsewhere (the resend tasklet, irq
  * threads calling generic_handle_irq_safe(), NMI-mode handlers) stay in
@@ -31,6 +39,11 @@
 #include "cpustate.h"
 #include "irqsrc.h"
 #include "sources.h"
+
+static bool irq_source_entry_reads;
+module_param(irq_source_entry_reads, bool, 0444);
+MODULE_PARM_DESC(irq_source_entry_reads,
+		 "Per-source rows: read at each handler's entry too, a row is then the handler alone (default N: one read per handler run)");
 
 static __always_inline void ctx_src_enter(u32 key, const char *name)
 {
@@ -68,8 +81,9 @@ static __always_inline void ctx_src_exit(u32 key, const char *name)
 	if (!__ctx_cpu_claim(st))
 		return;
 	/*
-	 * Without its entry (sources came on inside the handler) the window
-	 * is what the hardirq counted since its last boundary.
+	 * Without its entry (no entry probes, or sources came on inside the
+	 * handler) the window is what the hardirq counted since its last
+	 * boundary.
 	 */
 	if (ctx_cpu_pop_src(st, key) || st->top == CTXCOUNT_BUCKET_HARDIRQ)
 		ctx_src_close(st, key, name, true);
@@ -102,7 +116,8 @@ static void ctx_probe_irq_handler_exit(void *data, int irq,
  * @exit_probe: the exit probe
  * @tp_entry: the entry tracepoint, once found
  * @tp_exit: the exit tracepoint, once found
- * @attached: both probes are attached
+ * @attached: the exit probe is attached
+ * @entry_attached: the entry probe is too (irq_source_entry_reads)
  */
 struct ctx_src_tp {
 	const char *entry;
@@ -113,6 +128,7 @@ struct ctx_src_tp {
 	struct tracepoint *tp_entry;
 	struct tracepoint *tp_exit;
 	bool attached;
+	bool entry_attached;
 };
 
 #define CTX_SRC_IRQ_TP	0
@@ -230,11 +246,13 @@ static void ctx_irqsrc_detach(void)
 	for (t = ctx_src_tps; t < ctx_src_tps + ARRAY_SIZE(ctx_src_tps); t++) {
 		if (!t->attached)
 			continue;
-		tracepoint_probe_unregister(t->tp_entry, t->enter_probe,
-					    (void *)t->name);
+		if (t->entry_attached)
+			tracepoint_probe_unregister(t->tp_entry, t->enter_probe,
+						    (void *)t->name);
 		tracepoint_probe_unregister(t->tp_exit, t->exit_probe,
 					    (void *)t->name);
 		t->attached = false;
+		t->entry_attached = false;
 	}
 	/* No probe may still run when the tables or the module go away. */
 	tracepoint_synchronize_unregister();
@@ -255,14 +273,18 @@ static int ctx_irqsrc_attach_one(struct ctx_src_tp *t)
 					(void *)t->name);
 	if (err)
 		return err;
+	t->attached = true;
+	if (!irq_source_entry_reads)
+		return 0;
 	err = tracepoint_probe_register(t->tp_entry, t->enter_probe,
 					(void *)t->name);
 	if (err) {
 		tracepoint_probe_unregister(t->tp_exit, t->exit_probe,
 					    (void *)t->name);
+		t->attached = false;
 		return err;
 	}
-	t->attached = true;
+	t->entry_attached = true;
 	return 0;
 }
 

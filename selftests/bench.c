@@ -3,6 +3,7 @@
  * ctxcount benchmark (prints figures, never pass/fail):
  *
  *   bench [-r ROUNDS] [-n LOOP_ITERS] [-l HACKBENCH_LOOPS] [--no-hackbench]
+ *         [--only SECTION]
  *
  * 1. and 2. need a PMU that counts instructions exactly: the arm64 guest
  * under QEMU -icount with one vCPU (scripts/vm --smp 1; with two, each
@@ -483,7 +484,7 @@ int main(int argc, char **argv)
 {
 	bool do_hb = true;
 	const char *why;
-	int i;
+	int i, only = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-r") && i + 1 < argc)
@@ -494,8 +495,10 @@ int main(int argc, char **argv)
 			hb_loops = argv[++i];
 		else if (!strcmp(argv[i], "--no-hackbench"))
 			do_hb = false;
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+			only = atoi(argv[++i]);
 		else {
-			fprintf(stderr, "usage: bench [-r ROUNDS] [-n LOOP_ITERS] [-l HACKBENCH_LOOPS] [--no-hackbench]\n");
+			fprintf(stderr, "usage: bench [-r ROUNDS] [-n LOOP_ITERS] [-l HACKBENCH_LOOPS] [--no-hackbench] [--only SECTION]\n");
 			return 2;
 		}
 	}
@@ -510,15 +513,18 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("ctxcount bench on %ld CPUs\n\n", sysconf(_SC_NPROCESSORS_ONLN));
-	why = exact_cannot_run();
+	why = only && only > 2 ? NULL : exact_cannot_run();
 	if (why) {
 		printf("== 1. and 2. not measured: %s ==\n\n", why);
 	} else {
-		excursion_costs();
-		storm();
+		if (!only || only == 1)
+			excursion_costs();
+		if (!only || only == 2)
+			storm();
 	}
-	loop_vs_perf();
-	if (do_hb)
+	if (!only || only == 3)
+		loop_vs_perf();
+	if (do_hb && (!only || only == 4))
 		hackbench();
 	return 0;
 }

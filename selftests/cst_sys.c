@@ -73,6 +73,21 @@ int cst_param_get(const char *name, long *val)
 	return 0;
 }
 
+bool cst_param_is_set(const char *name)
+{
+	char path[256], buf[8] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/ctxcount/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return buf[0] == 'Y' || buf[0] == '1';
+}
+
 int cst_param_set(const char *name, long val)
 {
 	char path[256];
@@ -279,6 +294,9 @@ void cst_current_params(char *buf, size_t len)
 		if (!cst_param_get(names[i], &v))
 			n += snprintf(buf + n, len - n, "%s%s=%ld",
 				      n ? " " : "", names[i], v);
+	if (n < len && cst_param_is_set("irq_source_entry_reads"))
+		snprintf(buf + n, len - n, "%sirq_source_entry_reads=1",
+			 n ? " " : "");
 }
 
 const char *cst_cannot_run(void)

@@ -14,6 +14,8 @@
 bool cst_module_loaded(void);
 int cst_param_get(const char *name, long *val);
 int cst_param_set(const char *name, long val);
+/* A bool parameter (Y/N) is set; false when it is not or is not there. */
+bool cst_param_is_set(const char *name);
 const char *cst_ko_path(void);		/* $CTXCOUNT_KO or /ctx/module/ctxcount.ko */
 const char *cst_ctxstat_path(void);	/* $CTXSTAT or /ctx/bin/ctxstat */
 const char *cst_ctxload_path(void);	/* $CTXLOAD or /ctx/bin/ctxload */

@@ -10,7 +10,10 @@
  *     interrupt's row around it, OUTSIDE and :t stay as they were;
  *   - `hardirq N`: the oracle's irq_work lands in the irq_work interrupt's
  *     row: arm64's IPI hwirq 5 ("IPI"), x86's irq_work vector;
- *   - :t is the same with and without sources;
+ *   - :t is the same with and without sources, and with and without
+ *     the parameter irq_source_entry_reads, which moves the work before
+ *     the oracle's handler out of its row (smaller there, larger in
+ *     OUTSIDE);
  *   - MAX_SOURCES 1: the second source goes to OTHER, sums stay exact;
  *   - the oracle's hrtimer storm lands in the timer's row (arm64's
  *     arch_timer irq, x86's local_timer vector);
@@ -291,6 +294,112 @@ TEST_F(src, task_unchanged_by_sources)
 	 * work), 4,000 here.
 	 */
 	EXPECT_GE(5 * SRC_N, llabs(plain - with));
+}
+
+/* What `devirq N K1` left in the oracle's row, OUTSIDE and :t. */
+struct split {
+	long long row, outside, task;
+};
+
+/*
+ * The least of each over the rounds (round 0 warms up), in the child;
+ * the last round's delta is left in self->d[1].
+ */
+static void least_split(struct __test_metadata *_metadata,
+			FIXTURE_DATA(src) *self, struct split *least)
+{
+	struct cst_worker_delta *d = &self->d[1];
+	const struct cst_source *dev;
+	struct split now;
+	char cmd[64];
+	int i;
+
+	least->row = least->outside = least->task = LLONG_MAX;
+	snprintf(cmd, sizeof(cmd), "devirq %d %d", SRC_N, SRC_K1);
+	for (i = 0; i <= SRC_LEAST_ROUNDS; i++) {
+		run(_metadata, self, cmd, d);
+		dev = cst_source_named(&d->after, "ctxoracle");
+		ASSERT_NE(NULL, dev) TH_LOG("no ctxoracle source");
+		now.row = grew(d, dev->id, false);
+		now.outside = grew(d, CTXCOUNT_SOURCE_ID_OUTSIDE, false);
+		now.task = cst_worker_bucket(d, 0, CTXCOUNT_BUCKET_TASK);
+		if (!i)
+			continue;
+		least->row = now.row < least->row ? now.row : least->row;
+		least->outside = now.outside < least->outside ?
+				 now.outside : least->outside;
+		least->task = now.task < least->task ? now.task : least->task;
+	}
+}
+
+/* Load the module anew with the limits it had, entry reads or not. */
+static int reload_entry_reads(bool on)
+{
+	char now[256], all[320], *p;
+	int ret;
+
+	cst_current_params(now, sizeof(now));
+	p = strstr(now, "irq_source_entry_reads");
+	if (p)
+		*p = 0;
+	snprintf(all, sizeof(all), "%s%s", now,
+		 on ? " irq_source_entry_reads=1" : "");
+	ret = cst_rmmod();
+	return ret ?: cst_insmod(all);
+}
+
+/*
+ * irq_source_entry_reads: with entry reads the oracle's row is its
+ * handler alone, and the work before it (the irq_work interrupt's
+ * handler up to generic_handle_irq()) goes to that interrupt's row and
+ * OUTSIDE; without them (the default, one read less per run) it is in
+ * the oracle's row. Either way it is hardirq work: :t is the same.
+ */
+TEST_F(src, entry_reads_split_the_same_hardirq)
+{
+	struct cst_worker_delta *k1 = &self->d[1];
+	struct cst_worker_delta *k2 = &self->d[2];
+	const struct cst_source *dev;
+	struct split plain, entry;
+	char c2[64];
+	int ret;
+
+	if (!self->exact)
+		SKIP(return, "needs exact instruction counts (arm64 -icount, --smp 1)");
+	if (access(cst_ko_path(), R_OK))
+		SKIP(return, "%s not readable: cannot load the module anew",
+		     cst_ko_path());
+	if (cst_param_is_set("irq_source_entry_reads")) {
+		ret = reload_entry_reads(false);
+		ASSERT_EQ(0, ret) TH_LOG("reload without entry reads: %s",
+					 strerror(-ret));
+	}
+	start(_metadata, self, true, -1);
+	least_split(_metadata, self, &plain);
+	cst_worker_stop(&self->w);
+	self->started = false;
+	ret = reload_entry_reads(true);
+	ASSERT_EQ(0, ret) TH_LOG("reload with entry reads: %s", strerror(-ret));
+	start(_metadata, self, true, -1);
+	least_split(_metadata, self, &entry);
+	/* The rows stay exact with entry reads too. */
+	snprintf(c2, sizeof(c2), "devirq %d %d", SRC_N, SRC_K2);
+	run(_metadata, self, c2, k2);
+	cst_worker_stop(&self->w);
+	self->started = false;
+	ret = reload_entry_reads(false);
+	EXPECT_EQ(0, ret) TH_LOG("reload without entry reads: %s", strerror(-ret));
+	TH_LOG("%d devirqs of K %d: ctxoracle row %lld, outside %lld, :t %lld without entry reads; %lld, %lld, %lld with",
+	       SRC_N, SRC_K1, plain.row, plain.outside, plain.task, entry.row,
+	       entry.outside, entry.task);
+	EXPECT_LT(entry.row, plain.row);
+	EXPECT_GT(entry.outside, plain.outside);
+	/* As task_unchanged_by_sources: a probe leaking would leave 4,000. */
+	EXPECT_GE(5 * SRC_N, llabs(plain.task - entry.task));
+	dev = cst_source_named(&k2->after, "ctxoracle");
+	ASSERT_NE(NULL, dev);
+	EXPECT_EQ(2LL * SRC_N * (SRC_K2 - SRC_K1),
+		  grew(k2, dev->id, false) - grew(k1, dev->id, false));
 }
 
 TEST_F(src, full_table_goes_to_other)
