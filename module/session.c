@@ -874,6 +874,19 @@ void ctx_session_fork(struct task_struct *parent, struct task_struct *child)
 	rcu_read_unlock();
 }
 
+/* @task leaves every session's set (it cannot be monitored any more). */
+static void ctx_sessions_drop_task(struct task_struct *task)
+{
+	struct ctx_session *s;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &ctx_sessions, node) {
+		if (ctx_taskset_has(&s->tasks, task))
+			ctx_taskset_del(&s->tasks, task);
+	}
+	rcu_read_unlock();
+}
+
 /**
  * ctx_session_exit() - a task is exiting
  * @task: the task
@@ -887,14 +900,7 @@ void ctx_session_fork(struct task_struct *parent, struct task_struct *child)
  */
 void ctx_session_exit(struct task_struct *task)
 {
-	struct ctx_session *s;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(s, &ctx_sessions, node) {
-		if (ctx_taskset_has(&s->tasks, task))
-			ctx_taskset_del(&s->tasks, task);
-	}
-	rcu_read_unlock();
+	ctx_sessions_drop_task(task);
 }
 
 /**
@@ -937,12 +943,5 @@ void ctx_session_exec(struct task_struct *task)
  */
 void ctx_session_perf_exit(struct task_struct *task)
 {
-	struct ctx_session *s;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(s, &ctx_sessions, node) {
-		if (ctx_taskset_has(&s->tasks, task))
-			ctx_taskset_del(&s->tasks, task);
-	}
-	rcu_read_unlock();
+	ctx_sessions_drop_task(task);
 }
