@@ -10,7 +10,8 @@
 #   make check-debug     selftests + kmemleak on the KASAN/lockdep debug kernel
 #   make check-scale     system-wide selftests on 64 (x86_64) and 128 (arm64) vCPUs
 #   make check-fresh     make demo on a pristine Debian 12 root (chroot)
-#   make demo            the task-only vs full experiment in a guest
+#   make demo            the task-only vs full experiment in a guest;
+#                        DEMO_TARGET=T on another target (scripts/vm --list)
 #   make style           checkpatch on the module sources
 #   make install         module (modules_install), ctxstat (and the script
 #                        ctxstat quiesce runs), UAPI header, man pages, bash
@@ -76,8 +77,10 @@ check-scale:
 check-fresh:
 	scripts/check-fresh
 
+DEMO_TARGET ?=
+
 demo:
-	scripts/demo
+	scripts/demo $(if $(DEMO_TARGET),--target $(DEMO_TARGET))
 
 # ------------------------------------------------------------- install --
 
