@@ -310,6 +310,8 @@ static long fault_pages(int pages)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 0;
+	/* A fault per page: a huge page would take 512 in one. */
+	madvise(p, pages * sz, MADV_NOHUGEPAGE);
 	for (i = 0; i < pages; i++)
 		p[i * sz] = 1;
 	munmap(p, pages * sz);
@@ -321,8 +323,8 @@ static long fault_pages(int pages)
 
 /*
  * Sessions on CPU 0 and on CPU 1 while this process, pinned to CPU 0,
- * touches PC_PAGES fresh pages (the faults getrusage() counts are the
- * oracle: transparent huge pages make fewer): CPU 1's session has CPU 1's
+ * touches PC_PAGES fresh pages, without huge pages (the faults
+ * getrusage() counts are the oracle; with THP, 8 MiB once took 5): CPU 1's session has CPU 1's
  * row only and far fewer faults (only what else ran there), CPU 0's has
  * CPU 0's row only and at least the faults. (Not cpu-clock: as perf's CPU events,
  * theirs count the CPU's whole time, idle or not.)
