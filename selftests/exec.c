@@ -245,15 +245,27 @@ TEST_F_TIMEOUT(ex, second_thread_exec_counted_as_perf, 600)
 	char *cmd[] = { (char *)self->wl, "thread-exec", (char *)self->wl,
 			"spin", SPIN_AFTER, NULL };
 	double c, p;
+	int k;
 
 	if (!cst_perf_path())
 		SKIP(return, "no perf binary in the guest");
-	c = count_as(_metadata, self->run, false, 0, "task-clock", cmd);
-	p = count_as(_metadata, self->run, true, 0, "task-clock", cmd);
-	TH_LOG("task-clock ms of a second thread's exec of spin %s: ctxstat %.1f, perf %.1f",
-	       SPIN_AFTER, c, p);
-	ASSERT_LT(0, p);
-	ASSERT_LT(atof(SPIN_AFTER) * 0.8, p) TH_LOG("perf did not count the new image");
+	/*
+	 * Two runs apart: on a busy host a guest's clocks stretch from one
+	 * run to the next (737 against 619 ms once), so a pair that does not
+	 * agree is run again, three pairs at most. Not counting the new image
+	 * would leave ctxstat under a third of perf in every pair.
+	 */
+	for (k = 0; k < 3; k++) {
+		c = count_as(_metadata, self->run, false, 0, "task-clock", cmd);
+		p = count_as(_metadata, self->run, true, 0, "task-clock", cmd);
+		TH_LOG("task-clock ms of a second thread's exec of spin %s: ctxstat %.1f, perf %.1f",
+		       SPIN_AFTER, c, p);
+		ASSERT_LT(0, p);
+		ASSERT_LT(atof(SPIN_AFTER) * 0.8, p)
+			TH_LOG("perf did not count the new image");
+		if (p * 0.9 < c && c < p * 1.1 + 20)
+			break;
+	}
 	EXPECT_LT(p * 0.9, c);
 	EXPECT_GT(p * 1.1 + 20, c);
 }
