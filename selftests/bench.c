@@ -524,7 +524,7 @@ int main(int argc, char **argv)
 	}
 	if (!only || only == 3)
 		loop_vs_perf();
-	if (do_hb && (!only || only == 4))
+	if (do_hb && (!only || only == 3))
 		hackbench();
 	return 0;
 }
