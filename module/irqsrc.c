@@ -116,8 +116,8 @@ static void ctx_probe_irq_handler_exit(void *data, int irq,
  * @exit_probe: the exit probe
  * @tp_entry: the entry tracepoint, once found
  * @tp_exit: the exit tracepoint, once found
- * @attached: the exit probe is attached
- * @entry_attached: the entry probe is too (irq_source_entry_reads)
+ * @attached: the exit probe is attached, and with irq_source_entry_reads
+ *	the entry probe
  */
 struct ctx_src_tp {
 	const char *entry;
@@ -128,7 +128,6 @@ struct ctx_src_tp {
 	struct tracepoint *tp_entry;
 	struct tracepoint *tp_exit;
 	bool attached;
-	bool entry_attached;
 };
 
 #define CTX_SRC_IRQ_TP	0
@@ -246,13 +245,12 @@ static void ctx_irqsrc_detach(void)
 	for (t = ctx_src_tps; t < ctx_src_tps + ARRAY_SIZE(ctx_src_tps); t++) {
 		if (!t->attached)
 			continue;
-		if (t->entry_attached)
+		if (irq_source_entry_reads)
 			tracepoint_probe_unregister(t->tp_entry, t->enter_probe,
 						    (void *)t->name);
 		tracepoint_probe_unregister(t->tp_exit, t->exit_probe,
 					    (void *)t->name);
 		t->attached = false;
-		t->entry_attached = false;
 	}
 	/* No probe may still run when the tables or the module go away. */
 	tracepoint_synchronize_unregister();
@@ -273,18 +271,16 @@ static int ctx_irqsrc_attach_one(struct ctx_src_tp *t)
 					(void *)t->name);
 	if (err)
 		return err;
-	t->attached = true;
-	if (!irq_source_entry_reads)
-		return 0;
-	err = tracepoint_probe_register(t->tp_entry, t->enter_probe,
-					(void *)t->name);
-	if (err) {
-		tracepoint_probe_unregister(t->tp_exit, t->exit_probe,
-					    (void *)t->name);
-		t->attached = false;
-		return err;
+	if (irq_source_entry_reads) {
+		err = tracepoint_probe_register(t->tp_entry, t->enter_probe,
+						(void *)t->name);
+		if (err) {
+			tracepoint_probe_unregister(t->tp_exit, t->exit_probe,
+						    (void *)t->name);
+			return err;
+		}
 	}
-	t->entry_attached = true;
+	t->attached = true;
 	return 0;
 }
 
