@@ -513,7 +513,7 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("ctxcount bench on %ld CPUs\n\n", sysconf(_SC_NPROCESSORS_ONLN));
-	why = only && only > 2 ? NULL : exact_cannot_run();
+	why = only > 2 ? NULL : exact_cannot_run();
 	if (why) {
 		printf("== 1. and 2. not measured: %s ==\n\n", why);
 	} else {
