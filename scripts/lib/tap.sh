@@ -10,6 +10,9 @@
 total_pass=0
 total_fail=0
 total_skip=0
+# Every part's failing lines, "NAME: not ok ...", repeated by tap_finish
+# so that the last lines of a long run's log name what failed.
+failures=()
 
 # A section's header; the one before it ends here, with a line
 # "# time: NAME: N s" (section_end). An untimed section (section_untimed:
@@ -43,6 +46,21 @@ count_tap() {
 	END { printf "%d %d %d\n", p, f, s }' "$1"
 }
 
+# FILE's "not ok" lines as "NAME: not ok ...", each followed by the
+# kselftest harness's first two "Expected" lines of that test (its reason).
+failed_lines() {
+	awk -v name="$1" '
+	/^#  *RUN / { n = 0; next }
+	/^# [^ ]*\.c:[0-9]+:[^ ]*:Expected / { if (n < 2) why[n++] = $0; next }
+	/^[ \t]*not ok/ {
+		sub(/^[ \t]*/, "")
+		print name ": " $0
+		for (i = 0; i < n; i++)
+			print "    " why[i]
+		n = 0
+	}' "$2"
+}
+
 # Add FILE's TAP to the totals and print "# NAME: x passed, y failed, z skipped".
 tally() {
 	local name=$1 file=$2 p f s
@@ -51,10 +69,15 @@ tally() {
 	total_fail=$((total_fail + f))
 	total_skip=$((total_skip + s))
 	echo "# $name: $p passed, $f failed, $s skipped"
+	[ "$f" = 0 ] || mapfile -t -O "${#failures[@]}" failures < <(failed_lines "$name" "$file")
 }
 
 # The total section and line; exits 1 when anything failed, else 0.
 tap_finish() {
+	if [ "${#failures[@]}" -gt 0 ]; then
+		section_untimed "failed (details in the part's section above)"
+		printf '%s\n' "${failures[@]}"
+	fi
 	section_untimed "total ($((SECONDS / 60))m $((SECONDS % 60))s)"
 	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 	[ "$total_fail" = 0 ] || exit 1
