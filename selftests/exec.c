@@ -340,9 +340,14 @@ TEST_F(ex, second_thread_exec_task_set)
 			     NULL));
 	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
 	ASSERT_EQ(0, cst_child_go(&c));
-	/* the new image runs once the pid has one task and spin's argv */
+	/*
+	 * The new image runs once the pid has one task and spin's argv: the
+	 * first exec's argv has "800" too, and one task until its thread
+	 * is made, so "thread-exec" must be gone from it.
+	 */
 	for (i = 0; i < 2000; i++) {
-		if (tasks_of(c.pid) == 1 && cmdline_has(c.pid, "800"))
+		if (tasks_of(c.pid) == 1 && cmdline_has(c.pid, "800") &&
+		    !cmdline_has(c.pid, "thread-exec"))
 			break;
 		usleep(1000);
 	}
