@@ -25,8 +25,13 @@
  *   running the known loop (CTX_SCALE_ITERS iterations; unbound, 64
  *   threads left a third of 64 vCPUs idle): `ctxstat -a -A` sees every
  *   CPU busy (none below a twentieth of the mean), and the workload's
- *   task-clock from ctxstat and from perf stat agree within 10 %, in the
- *   same run: each tool runs the other, which runs the workload.
+ *   task-clock from ctxstat and from perf stat agree, in the same run:
+ *   each tool runs the other, which runs the workload, and the outer one
+ *   counts at least 90 % of what the inner one does (it counts the inner
+ *   tool's own work too).
+ *
+ * Each -a run's wall time and perf stat's for the same command are
+ * printed ("# wall: "), for issue 24's goal of twice perf's at most.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -146,6 +151,30 @@ static bool run_counts(struct __test_metadata *_metadata,
 	       !WEXITSTATUS(self->run->status) && self->text;
 }
 
+/*
+ * Issue 24's goal for every -a run: within twice perf stat's wall time
+ * for the same command. A figure, not a check (a host's load moves
+ * both); scripts/check-scale gathers these lines over its boots.
+ */
+static void log_wall(const char *what, double ctxstat_s, double perf_s)
+{
+	printf("# wall: %s: ctxstat %.1f s, perf stat %.1f s, ratio %.2f\n",
+	       what, ctxstat_s, perf_s, perf_s > 0 ? ctxstat_s / perf_s : 0);
+}
+
+/* perf stat's wall time for @argv (perf's own, counts to OUT2), or -1. */
+static double perf_wall(FIXTURE_DATA(sc) *self, char *argv[])
+{
+	double t0 = now_s();
+
+	argv[0] = (char *)cst_perf_path();
+	if (!argv[0])
+		return -1;
+	cst_run(self->run, argv, env_long("CTX_SCALE_HANG_S", 600));
+	unlink(OUT2);
+	return self->run->timed_out ? -1 : now_s() - t0;
+}
+
 /* A row's value when the tool printed <not counted> or <not supported>. */
 #define NOT_COUNTED (-2.0)
 
@@ -218,15 +247,14 @@ TEST_F_TIMEOUT(sc, first_session_after_insmod, 7200)
 {
 	char *cargv[] = { (char *)cst_ctxstat_path(), "-a", "-A", "-x,", "-o",
 			  OUT, "-e", NULL, "--", "/bin/sleep", "1", NULL };
-	char *pargv[] = { NULL, "stat", "-a", "-A", "-x,", "-o", OUT, "-e",
-			  EVENTS9, "--", "/bin/sleep", "1", NULL };
+	char *pargv[] = { NULL, "stat", "-a", "-A", "-x,", "-o", OUT2, "-e",
+			  NULL, "--", "/bin/sleep", "1", NULL };
 	long reloads = env_long("CTX_SCALE_RELOADS", 2), i;
-	double secs, t0;
+	double secs, perf_s;
 
 	if (access(cst_ko_path(), R_OK))
 		SKIP(return, "%s not readable: cannot load the module anew",
 		     cst_ko_path());
-	pargv[0] = (char *)cst_perf_path();
 	for (i = 0; i < reloads; i++) {
 		/* The issue's two first commands, by turns. */
 		cargv[7] = i % 2 ? "task-clock" : EVENTS18;
@@ -237,11 +265,13 @@ TEST_F_TIMEOUT(sc, first_session_after_insmod, 7200)
 		TH_LOG("%d CPUs, load %ld: the first session, ctxstat -a -A with %s, took %.1f s",
 		       online_cpus(), i + 1, i % 2 ? "task-clock" : "18 events",
 		       secs);
-		if (pargv[0] && i == 0) {
-			t0 = now_s();
-			cst_run(self->run, pargv, env_long("CTX_SCALE_HANG_S", 600));
-			TH_LOG("perf stat -a -A with the 9 events: %.1f s", now_s() - t0);
-		}
+		/* perf has no :t: the 9 events are its same command */
+		pargv[8] = i % 2 ? "task-clock" : EVENTS9;
+		perf_s = perf_wall(self, pargv);
+		if (perf_s >= 0)
+			log_wall(i % 2 ? "first -a -A, task-clock" :
+					 "first -a -A, 9 events (ctxstat: and :t)",
+				 secs, perf_s);
 	}
 }
 
@@ -253,8 +283,12 @@ TEST_F_TIMEOUT(sc, interval_breakdown_sources, 3600)
 			 "--irq-sources", "--", "/bin/sleep", "1", NULL };
 	char *cargv[] = { (char *)cst_ctxstat_path(), "-C", cpus, "-A", "-x,",
 			  "-o", OUT, "-e", events, "--", "/bin/sleep", "1", NULL };
+	char *pargv[] = { NULL, "stat", "-a", "-A", "-I", "500", "-x,", "-o",
+			  OUT2, "-e", events, "--", "/bin/sleep", "1", NULL };
+	char *pcargv[] = { NULL, "stat", "-C", cpus, "-A", "-x,", "-o", OUT2,
+			   "-e", events, "--", "/bin/sleep", "1", NULL };
 	int ncpu = online_cpus();
-	double *val = calloc(ncpu, sizeof(*val)), secs;
+	double *val = calloc(ncpu, sizeof(*val)), secs, perf_s;
 
 	ASSERT_NE(NULL, val);
 	if (!(cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES))
@@ -271,9 +305,16 @@ TEST_F_TIMEOUT(sc, interval_breakdown_sources, 3600)
 		EXPECT_LE(ncpu, rows) TH_LOG("%d task-clock rows for %d CPUs", rows, ncpu);
 		TH_LOG("-a -A -I 500 --breakdown%s: %d task-clock rows in %.1f s",
 		       argv[11] ? " --irq-sources" : "", rows, secs);
+		perf_s = perf_wall(self, pargv);
+		if (perf_s >= 0)
+			log_wall("-a -A -I 500 (ctxstat: --breakdown --irq-sources)",
+				 secs, perf_s);
 	}
 	snprintf(cpus, sizeof(cpus), "0,%d", ncpu - 1);
 	if (run_counts(_metadata, self, cargv, &secs)) {
+		perf_s = perf_wall(self, pcargv);
+		if (perf_s >= 0)
+			log_wall("-C first,last -A", secs, perf_s);
 		EXPECT_EQ(ncpu > 1 ? 2 : 1, cpu_rows(self->text, "task-clock", val, ncpu));
 		EXPECT_LE(0, val[0]) TH_LOG("CPU0: %.1f", val[0]);
 		EXPECT_LE(0, val[ncpu - 1]) TH_LOG("CPU%d: %.1f", ncpu - 1,
@@ -297,7 +338,7 @@ TEST_F_TIMEOUT(sc, idle_cpus_counted_as_perf, 3600)
 	int ncpu = online_cpus(), k, nc = 0;
 	double *cv = calloc(ncpu, sizeof(*cv));
 	double *pv = calloc(ncpu, sizeof(*pv));
-	double secs;
+	double secs, perf_s;
 
 	ASSERT_NE(NULL, cv);
 	ASSERT_NE(NULL, pv);
@@ -307,10 +348,11 @@ TEST_F_TIMEOUT(sc, idle_cpus_counted_as_perf, 3600)
 		free(pv);
 		SKIP(return, "no perf binary in the guest");
 	}
-	if (!run_counts(_metadata, self, pargv, &secs) ||
+	if (!run_counts(_metadata, self, pargv, &perf_s) ||
 	    cpu_rows(self->text, "task-clock", pv, ncpu) != ncpu ||
 	    !run_counts(_metadata, self, cargv, &secs))
 		goto out;
+	log_wall("-a -A, task-clock", secs, perf_s);
 	EXPECT_EQ(ncpu, cpu_rows(self->text, "task-clock", cv, ncpu));
 	for (k = 0; k < ncpu; k++) {
 		if (pv[k] >= 0 && cv[k] < 0) {
@@ -341,22 +383,21 @@ static double task_clock(const char *path)
 }
 
 /*
- * One tool runs the other, which runs the workload: both count the same
- * threads in the same run (run-to-run, task-clock of a guest with more
- * vCPUs than host cores moves by 30 % and more), the outer one also the
- * inner tool's own few milliseconds.
+ * One tool runs the other, which runs @wl: both count the same threads in
+ * the same run (run-to-run, task-clock of a guest with more vCPUs than
+ * host cores moves by 30 % and more). The task-clock each counted, in
+ * msec, to @c (ctxstat) and @p (perf stat).
  */
-static void nested(struct __test_metadata *_metadata, FIXTURE_DATA(sc) *self,
-		   bool ctxstat_outside, const char *nthreads, const char *iters)
+static bool nested_counts(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(sc) *self, bool ctxstat_outside,
+			  char *const wl[], double *c, double *p)
 {
 	char *ctx[] = { (char *)cst_ctxstat_path(), "-x,", "-o", OUT, "-e",
 			"task-clock", "--" };
 	char *perf[] = { (char *)cst_perf_path(), "stat", "-x,", "-o", OUT2,
 			 "-e", "task-clock", "--" };
-	char *wl[] = { (char *)cst_workload_path(), "pinned", (char *)iters,
-		       NULL };
 	char *argv[24];
-	double c, p, secs;
+	double secs;
 	int n = 0, k;
 
 	unlink(OUT2);
@@ -364,19 +405,39 @@ static void nested(struct __test_metadata *_metadata, FIXTURE_DATA(sc) *self,
 		argv[n++] = ctxstat_outside ? ctx[k] : perf[k];
 	for (k = 0; k < 7 + ctxstat_outside; k++)
 		argv[n++] = ctxstat_outside ? perf[k] : ctx[k];
-	for (k = 0; k < 4; k++)
+	for (k = 0; wl[k]; k++)
 		argv[n++] = wl[k];
+	argv[n] = NULL;
 	if (!run_counts(_metadata, self, argv, &secs))
-		return;
-	c = task_clock(OUT);
-	p = task_clock(OUT2);
+		return false;
+	*c = task_clock(OUT);
+	*p = task_clock(OUT2);
 	unlink(OUT2);
-	ASSERT_LT(0, c) TH_LOG("ctxstat printed no task-clock");
-	ASSERT_LT(0, p) TH_LOG("perf printed no task-clock");
-	TH_LOG("%s threads, %s outside: task-clock ctxstat %.1f msec, perf %.1f msec: %+.2f %% (%.1f s)",
+	EXPECT_LT(0, *c) TH_LOG("ctxstat printed no task-clock");
+	EXPECT_LT(0, *p) TH_LOG("perf printed no task-clock");
+	return *c > 0 && *p > 0;
+}
+
+/*
+ * The outer tool counts the inner one's own work too (perf's start, which
+ * reads its event tables, took 160 to 1,300 msec on a busy host, from one
+ * run to the next): a bound on the difference would be a bound on that.
+ * What holds whatever the tools' own cost: neither counts less of the
+ * workload than the other (within 10 %), whichever runs the other.
+ */
+static void nested(struct __test_metadata *_metadata, FIXTURE_DATA(sc) *self,
+		   bool ctxstat_outside, const char *nthreads, const char *iters)
+{
+	char *wl[] = { (char *)cst_workload_path(), "pinned", (char *)iters,
+		       NULL };
+	double c, p;
+
+	if (!nested_counts(_metadata, self, ctxstat_outside, wl, &c, &p))
+		return;
+	TH_LOG("%s threads, %s outside: task-clock ctxstat %.1f msec, perf %.1f msec: %+.2f %%",
 	       nthreads, ctxstat_outside ? "ctxstat" : "perf", c, p,
-	       (c - p) / p * 100, secs);
-	EXPECT_GE(0.10, (c > p ? c - p : p - c) / p);
+	       (c - p) / p * 100);
+	EXPECT_LE(0.9 * (ctxstat_outside ? p : c), ctxstat_outside ? c : p);
 }
 
 TEST_F_TIMEOUT(sc, threads_agree_with_perf, 7200)
