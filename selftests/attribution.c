@@ -773,7 +773,6 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 			    "arch_timer" : "LOC:";
 	uint64_t exc = 0;
 	long long ticks, t0;
-	char params[256];
 	uint32_t probe;
 	cpu_set_t zero;
 	pthread_t th;
@@ -787,9 +786,7 @@ TEST_F_TIMEOUT(attr, stack_rebuilt_when_hooks_come_on, 300)
 		     strerror(-err));
 	/* A fresh module: user mode not yet measured, so a probe can run. */
 	cst_close(&self->s);
-	cst_current_params(params, sizeof(params));
-	ASSERT_EQ(0, cst_rmmod());
-	ASSERT_EQ(0, cst_insmod(params));
+	ASSERT_EQ(0, cst_reload(-1));
 	ASSERT_EQ(0, cst_open(&self->s));
 	CPU_ZERO(&zero);
 	CPU_SET(0, &zero);

@@ -279,7 +279,8 @@ int cst_insmod(const char *params)
 	return ret;
 }
 
-void cst_current_params(char *buf, size_t len)
+/* The loaded module's numeric parameters, "name=value ...": their length. */
+static size_t current_limits(char *buf, size_t len)
 {
 	static const char *const names[] = {
 		"max_sessions", "max_sessions_per_user",
@@ -294,9 +295,31 @@ void cst_current_params(char *buf, size_t len)
 		if (!cst_param_get(names[i], &v))
 			n += snprintf(buf + n, len - n, "%s%s=%ld",
 				      n ? " " : "", names[i], v);
+	return n < len ? n : len;
+}
+
+void cst_current_params(char *buf, size_t len)
+{
+	size_t n = current_limits(buf, len);
+
 	if (n < len && cst_param_is_set("irq_source_entry_reads"))
 		snprintf(buf + n, len - n, "%sirq_source_entry_reads=1",
 			 n ? " " : "");
+}
+
+int cst_reload(int entry_reads)
+{
+	char params[320];
+	size_t n = current_limits(params, sizeof(params));
+	int ret;
+
+	if (entry_reads < 0)
+		entry_reads = cst_param_is_set("irq_source_entry_reads");
+	if (entry_reads && n < sizeof(params))
+		snprintf(params + n, sizeof(params) - n,
+			 "%sirq_source_entry_reads=1", n ? " " : "");
+	ret = cst_module_loaded() ? cst_rmmod() : 0;
+	return ret ?: cst_insmod(params);
 }
 
 const char *cst_cannot_run(void)

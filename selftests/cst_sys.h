@@ -36,6 +36,12 @@ int cst_rmmod(void);
 int cst_insmod(const char *params);
 /* "max_sessions=256 max_sessions_per_user=16 ..." of the loaded module */
 void cst_current_params(char *buf, size_t len);
+/*
+ * Load the module anew (nothing calibrated, no session) with its current
+ * parameters, irq_source_entry_reads as it was (@entry_reads -1), off (0)
+ * or on (1): 0 or -errno.
+ */
+int cst_reload(int entry_reads);
 /* Why the test program cannot run here, or NULL. */
 const char *cst_cannot_run(void);
 /*

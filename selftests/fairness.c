@@ -417,7 +417,7 @@ TEST_F_TIMEOUT(fair, calibration_holds_no_counters, 300)
 {
 	double quiet, left_open, after;
 	const char *workload;
-	char params[256], why[128];
+	char why[128];
 	struct cst_sock s;
 
 	if (cst_no_insn_reason(why, sizeof(why)))
@@ -428,9 +428,7 @@ TEST_F_TIMEOUT(fair, calibration_holds_no_counters, 300)
 	ASSERT_NE(NULL, workload);
 	pin(0);
 	/* A fresh module: user mode not yet measured, so a run can begin. */
-	cst_current_params(params, sizeof(params));
-	ASSERT_EQ(0, cst_rmmod());
-	ASSERT_EQ(0, cst_insmod(params));
+	ASSERT_EQ(0, cst_reload(-1));
 	quiet = full_pmu_least(_metadata, workload);
 	if (quiet < 100.0) {
 		cst_workload_copy_remove(workload);

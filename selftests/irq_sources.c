@@ -332,22 +332,6 @@ static void least_split(struct __test_metadata *_metadata,
 	}
 }
 
-/* Load the module anew with the limits it had, entry reads or not. */
-static int reload_entry_reads(bool on)
-{
-	char now[256], all[320], *p;
-	int ret;
-
-	cst_current_params(now, sizeof(now));
-	p = strstr(now, "irq_source_entry_reads");
-	if (p)
-		*p = 0;
-	snprintf(all, sizeof(all), "%s%s", now,
-		 on ? " irq_source_entry_reads=1" : "");
-	ret = cst_rmmod();
-	return ret ?: cst_insmod(all);
-}
-
 /*
  * irq_source_entry_reads: with entry reads the oracle's row is its
  * handler alone, and the work before it (the irq_work interrupt's
@@ -370,7 +354,7 @@ TEST_F(src, entry_reads_split_the_same_hardirq)
 		SKIP(return, "%s not readable: cannot load the module anew",
 		     cst_ko_path());
 	if (cst_param_is_set("irq_source_entry_reads")) {
-		ret = reload_entry_reads(false);
+		ret = cst_reload(0);
 		ASSERT_EQ(0, ret) TH_LOG("reload without entry reads: %s",
 					 strerror(-ret));
 	}
@@ -378,7 +362,7 @@ TEST_F(src, entry_reads_split_the_same_hardirq)
 	least_split(_metadata, self, &plain);
 	cst_worker_stop(&self->w);
 	self->started = false;
-	ret = reload_entry_reads(true);
+	ret = cst_reload(1);
 	ASSERT_EQ(0, ret) TH_LOG("reload with entry reads: %s", strerror(-ret));
 	start(_metadata, self, true, -1);
 	least_split(_metadata, self, &entry);
@@ -387,7 +371,7 @@ TEST_F(src, entry_reads_split_the_same_hardirq)
 	run(_metadata, self, c2, k2);
 	cst_worker_stop(&self->w);
 	self->started = false;
-	ret = reload_entry_reads(false);
+	ret = cst_reload(0);
 	EXPECT_EQ(0, ret) TH_LOG("reload without entry reads: %s", strerror(-ret));
 	TH_LOG("%d devirqs of K %d: ctxoracle row %lld, outside %lld, :t %lld without entry reads; %lld, %lld, %lld with",
 	       SRC_N, SRC_K1, plain.row, plain.outside, plain.task, entry.row,

@@ -428,18 +428,6 @@ TEST_F_TIMEOUT(oracle, estimate_leaves_little_in_task, 900)
 }
 
 /*
- * ctxcount's NMI handlers bracket the NMI_LOCAL handlers registered before
- * it: loaded after the oracle, ctxcount brackets the oracle's too.
- */
-static int oracle_reload_ctxcount(void)
-{
-	char params[256];
-
-	cst_current_params(params, sizeof(params));
-	return cst_rmmod() ?: cst_insmod(params);
-}
-
-/*
  * NMIs sent to the child's CPU (x86; no hardware counter under TCG, so
  * cpu-clock): each spins ORACLE_NMI_NS ns of local_clock(), the clock
  * cpu-clock counts, between ctxcount's first and last NMI handler, so
@@ -481,7 +469,11 @@ TEST_F_TIMEOUT(nmi, lands_in_nmi, 300)
 	long long nmi;
 	int i, err;
 
-	err = oracle_reload_ctxcount();
+	/*
+	 * ctxcount's NMI handlers bracket the NMI_LOCAL handlers registered
+	 * before it: loaded after the oracle, it brackets the oracle's too.
+	 */
+	err = cst_reload(-1);
 	ASSERT_EQ(0, err) TH_LOG("reloading ctxcount: %s", strerror(-err));
 	err = cst_worker_start(&w, &clock, 1, NULL, 0, &self->d[0].before);
 	ASSERT_EQ(0, err) TH_LOG("cannot start the child: %s", strerror(-err));
@@ -534,7 +526,7 @@ TEST_F_TIMEOUT(nmi, backward_reads_not_taken, 300)
 	char cmd[64];
 	int err;
 
-	err = oracle_reload_ctxcount();
+	err = cst_reload(-1);	/* after the oracle, as above */
 	ASSERT_EQ(0, err) TH_LOG("reloading ctxcount: %s", strerror(-err));
 	err = cst_worker_start(&w, &clock, 1, NULL, 0, &self->d[0].before);
 	ASSERT_EQ(0, err) TH_LOG("cannot start the child: %s", strerror(-err));

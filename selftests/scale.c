@@ -228,17 +228,9 @@ static void expect_every_cpu(struct __test_metadata *_metadata,
 /* Load the module anew with the parameters it had: nothing calibrated. */
 static bool reload(struct __test_metadata *_metadata)
 {
-	char params[256] = "";
-	int ret = 0;
+	int ret = cst_reload(-1);
 
-	if (cst_module_loaded()) {
-		cst_current_params(params, sizeof(params));
-		ret = cst_rmmod();
-	}
-	EXPECT_EQ(0, ret) TH_LOG("rmmod ctxcount: %s", strerror(-ret));
-	if (!ret)
-		ret = cst_insmod(params);
-	EXPECT_EQ(0, ret) TH_LOG("insmod %s %s: %s", cst_ko_path(), params,
+	EXPECT_EQ(0, ret) TH_LOG("rmmod and insmod %s: %s", cst_ko_path(),
 				 strerror(-ret));
 	return !ret;
 }
