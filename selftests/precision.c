@@ -4,12 +4,25 @@
  * PRECISION_ROUNDS rounds of a deterministic program (14 M instructions, a
  * static copy in tmpfs), alternating event sets as a user comparing does:
  * ctxstat -e instructions:t -e instructions, ctxstat with its default
- * events, perf stat. Over the rounds, the relative standard deviation of
- * each set's instructions:t is at most that of its instructions (perf's is
- * printed beside them), and no round's [hardirq] holds more than the timer
- * ticks that round took explain: at most PRECISION_TICK_COST instructions
- * per tick the CPU took during the whole ctxstat run, three more ticks
- * granted.
+ * events, perf stat. Over the rounds, no set's instructions:t varies more
+ * than its instructions (perf's spread is printed beside them), and no
+ * round's [hardirq] holds more than the timer ticks that round took
+ * explain: at most PRECISION_TICK_COST instructions per tick the CPU took
+ * during the whole ctxstat run, three more ticks granted.
+ *
+ * "Varies more" is decided by the Pitman-Morgan test for paired variances,
+ * one-sided: :t and the full count of a round come from the same run, and
+ * most of what varies between rounds (the scheduler code on the program's
+ * side of its context switches, a few thousand instructions) is in both.
+ * On a quiet host the ticks are the same in every round, so the two
+ * spreads are equal but for what chance puts in 12 rounds, and comparing
+ * them as plain numbers failed one run in a few (0.0343 % against
+ * 0.0330 %, t = 0.34). The test's question is whether :t's variance is
+ * larger than the full count's: the correlation of the rounds' sums and
+ * differences, which is zero when the two variances are equal. It fails at
+ * 0.5 %: issue 21's defect, :t's spread three times the full count's (an
+ * excess independent of the full count), gives t of about 4.5 at 12
+ * rounds, against 3.17 to fail.
  *
  * Issue 21 saw a first round's [hardirq] of 11,025 instructions and the
  * next seven of 59,000 to 90,000, with :t's spread three times the full
@@ -28,7 +41,9 @@
 #include "kselftest_harness.h"
 #include "cst.h"
 
-#define PRECISION_ROUNDS	8
+#define PRECISION_ROUNDS	12
+/* Student's t, 10 degrees of freedom (12 rounds - 2), one-sided 0.5 %. */
+#define PRECISION_T_FAIL	3.169
 #define PRECISION_ITERS		"7000000"	/* 14 M instructions */
 /* A tick's hardirq on these guests with the hooks: 800 to 1,600. */
 #define PRECISION_TICK_COST	2500
@@ -75,6 +90,35 @@ static double rsd(const double *v, int n)
 	for (i = 0; i < n; i++)
 		ss += (v[i] - mean) * (v[i] - mean);
 	return sqrt(ss / (n - 1)) / mean * 100;
+}
+
+/*
+ * Pitman-Morgan: t of the correlation between @a + @b and @a - @b over
+ * paired samples; positive when @a varies more than @b, with n - 2 degrees
+ * of freedom.
+ */
+static double paired_variance_t(const double *a, const double *b, int n)
+{
+	double ms = 0, md = 0, ss = 0, dd = 0, sd = 0, r;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ms += (a[i] + b[i]) / n;
+		md += (a[i] - b[i]) / n;
+	}
+	for (i = 0; i < n; i++) {
+		double s = a[i] + b[i] - ms, d = a[i] - b[i] - md;
+
+		ss += s * s;
+		dd += d * d;
+		sd += s * d;
+	}
+	if (ss == 0 || dd == 0)
+		return 0;
+	r = sd / sqrt(ss * dd);
+	if (r >= 1)
+		return INFINITY;
+	return r * sqrt(n - 2) / sqrt(1 - r * r);
 }
 
 /* A row's value of the CSV text, by event name; NAN without one. */
@@ -151,7 +195,7 @@ static void check_ticks(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(quiet, task_count_no_less_precise, 1200)
 {
 	static struct series two, all;
-	double perf[PRECISION_ROUNDS];
+	double perf[PRECISION_ROUNDS], t_two, t_all;
 	int i, n = 0;
 
 	/* A first round of each warms up (and calibrates user mode). */
@@ -168,14 +212,18 @@ TEST_F_TIMEOUT(quiet, task_count_no_less_precise, 1200)
 			       two.ticks[i], all.full[i], all.task[i],
 			       all.hardirq[i], all.ticks[i], perf[i]);
 	}
-	ksft_print_msg("relative stddev: instructions %.4f %%, instructions:t %.4f %%; default set %.4f %%, %.4f %%; perf stat %.4f %%\n",
+	t_two = paired_variance_t(two.task, two.full, PRECISION_ROUNDS);
+	t_all = paired_variance_t(all.task, all.full, PRECISION_ROUNDS);
+	ksft_print_msg("relative stddev: instructions %.4f %%, instructions:t %.4f %% (t %+.2f); default set %.4f %%, %.4f %% (t %+.2f); perf stat %.4f %%\n",
 		       rsd(two.full, PRECISION_ROUNDS),
-		       rsd(two.task, PRECISION_ROUNDS),
+		       rsd(two.task, PRECISION_ROUNDS), t_two,
 		       rsd(all.full, PRECISION_ROUNDS),
-		       rsd(all.task, PRECISION_ROUNDS),
+		       rsd(all.task, PRECISION_ROUNDS), t_all,
 		       n == PRECISION_ROUNDS ? rsd(perf, n) : NAN);
-	EXPECT_LE(rsd(two.task, PRECISION_ROUNDS), rsd(two.full, PRECISION_ROUNDS));
-	EXPECT_LE(rsd(all.task, PRECISION_ROUNDS), rsd(all.full, PRECISION_ROUNDS));
+	EXPECT_LT(t_two, PRECISION_T_FAIL)
+		TH_LOG("two events: instructions:t varies more than instructions");
+	EXPECT_LT(t_all, PRECISION_T_FAIL)
+		TH_LOG("default set: instructions:t varies more than instructions");
 	check_ticks(_metadata, &two, "two events");
 	check_ticks(_metadata, &all, "default set");
 }
