@@ -32,12 +32,7 @@
  * configurations give a and c of both paths: one and two registers,
  * without and with a counter read through its driver (cpu-clock).
  *
- * User mode needs a user-mode loop, which the module has not got: a
- * privileged client runs one (CTXCOUNT_CMD_SESSION_CALIBRATE,
- * ctx_calib_user_*()); the module measures it with its own counters. Until
- * then hardirqs from user mode are given the kernel-mode figures (READ's
- * feature bits say so). Nothing a client sends is a figure: it only runs
- * the loop.
+ * The figures live in calib_est.c; user mode is measured by calib_user.c.
  */
 #include <linux/cpu.h>
 #include <linux/hrtimer.h>
@@ -54,7 +49,7 @@
 #include <linux/workqueue.h>
 
 #include "account.h"
-#include "calib.h"
+#include "calib_int.h"
 #include "compat.h"
 #include "cpustate.h"
 #include "hooks.h"
@@ -62,24 +57,14 @@
 #define CTX_CALIB_CHUNK		1000	/* loop iterations, a run's unit */
 #define CTX_CALIB_FIRES		25	/* storm interrupts a run should take */
 #define CTX_CALIB_MAX_NS	(2 * NSEC_PER_MSEC)	/* to get them */
-#define CTX_CALIB_BUDGET_NS	(100 * NSEC_PER_MSEC)	/* a storm, at most */
 #define CTX_CALIB_CONFIG_NS	(NSEC_PER_SEC)	/* a configuration */
 #define CTX_CALIB_BH_SLICES	25	/* local_bh_disable() slices per run */
 #define CTX_CALIB_PERIOD_NS	5000	/* between two timer interrupts */
 #define CTX_CALIB_ROUNDS	5
 #define CTX_CALIB_TRIES		5	/* per run, while foreign kinds land */
-#define CTX_CALIB_CPU_TYPES	4
 /* A type is measured well when its rounds agree within this (counts, %). */
 #define CTX_CALIB_STABLE_ABS	2
 #define CTX_CALIB_STABLE_PCT	2
-
-/* The event types measured, each on its own (config A), twice (B). */
-static const struct ctx_event_spec ctx_calib_types[CTX_CALIB_NR_TYPES] = {
-	{ .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS },
-	{ .type = PERF_TYPE_HARDWARE,
-	  .config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES },
-};
 
 /* A counter read through its driver, for the out-of-line path. */
 static const struct ctx_event_spec ctx_calib_driver = {
@@ -110,57 +95,7 @@ static const struct ctx_calib_run ctx_calib_runs[] = {
 	{ .bh = true, .storm = true, .tasklet = true, .kind = CTX_EXC_SOFTIRQ },
 };
 
-/**
- * struct ctx_calib_fit - the model of one event type on one CPU type
- * @measured: a and c are known (the type's counter is read from its
- *	register there)
- * @stable: the rounds agreed: applied
- * @a: per path and kind (user-mode kinds included), the residual with no
- *	other register read
- * @c: per path and kind, what each other register read adds
- * @spread: per path and kind, the rounds' interquartile range
- * @user: the user-mode kinds were measured (ctx_calib_user_end())
- */
-struct ctx_calib_fit {
-	bool measured;
-	bool stable;
-	s64 a[2][CTX_NR_EXC];
-	s64 c[2][CTX_NR_EXC];
-	u64 spread[2][CTX_NR_EXC];
-	bool user;
-};
-
-/**
- * struct ctx_calib_cputype - what was measured on one type of CPU
- * @id: the type (compat.h's ctx_cpu_type_id())
- * @fit: per event type
- */
-struct ctx_calib_cputype {
-	u32 id;
-	struct ctx_calib_fit fit[CTX_CALIB_NR_TYPES];
-};
-
-/* Written at load (and by a user-mode calibration) under ctx_calib_lock. */
-static DEFINE_MUTEX(ctx_calib_lock);
-static struct ctx_calib_cputype ctx_cputypes[CTX_CALIB_CPU_TYPES];
-static unsigned int ctx_nr_cputypes;
-/* Per CPU, its entry in ctx_cputypes, or -1 (not seen at load). */
-static DEFINE_PER_CPU(int, ctx_cpu_calib) = -1;
-static bool ctx_calib_kernel_done;
-static bool ctx_calib_user_done;
-
-/**
- * struct ctx_calib_storm - a timer firing at one CPU every CTX_CALIB_PERIOD_NS
- * @timer: the pinned hrtimer
- * @stop: local_clock() past which the handler does not re-arm it
- */
-struct ctx_calib_storm {
-	struct hrtimer timer;
-	u64 stop;
-};
-
 static struct ctx_calib_storm ctx_calib_storm;	/* kernel-mode runs */
-static struct ctx_calib_storm ctx_user_storm;	/* CALIBRATE's runs */
 static bool ctx_calib_tasklet_on;
 static unsigned int ctx_calib_fired;	/* timer interrupts, ever */
 static unsigned long ctx_calib_iters;	/* per run: ctx_calib_size() */
@@ -199,8 +134,15 @@ static enum hrtimer_restart ctx_calib_fire(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
+/* @storm's timer, set up once before its first start. */
+void ctx_calib_storm_setup(struct ctx_calib_storm *storm)
+{
+	ctx_hrtimer_setup(&storm->timer, ctx_calib_fire, CLOCK_MONOTONIC,
+			  HRTIMER_MODE_REL_PINNED_HARD);
+}
+
 /* @storm fires every CTX_CALIB_PERIOD_NS at this CPU for at most @ns. */
-static void ctx_calib_storm_start(struct ctx_calib_storm *storm, u64 ns)
+void ctx_calib_storm_start(struct ctx_calib_storm *storm, u64 ns)
 {
 	WRITE_ONCE(storm->stop, local_clock() + ns);
 	hrtimer_start(&storm->timer, ns_to_ktime(CTX_CALIB_PERIOD_NS),
@@ -286,7 +228,7 @@ static void ctx_calib_user_depth(struct ctx_cpu_state *st, unsigned long sp)
 }
 
 /* Excursions by kind, both paths together (the run decides the path). */
-static void ctx_calib_kinds(s64 *dexc, const u64 *e0, const u64 *e1)
+void ctx_calib_kinds(s64 *dexc, const u64 *e0, const u64 *e1)
 {
 	unsigned int k;
 
@@ -469,8 +411,8 @@ static int ctx_calib_measure(struct ctx_acct *a, struct ctx_calib_result *out)
  * current CPU), as a system-wide session's of one CPU; NULL on failure or
  * when the first counter is not read from its register here.
  */
-static struct ctx_acct *ctx_calib_acct_new(const struct ctx_event_spec *spec,
-					   unsigned int nr, int cpu)
+struct ctx_acct *ctx_calib_acct_new(const struct ctx_event_spec *spec,
+				    unsigned int nr, int cpu)
 {
 	struct perf_event *event[CTXCOUNT_MAX_EVENTS] = { };
 	struct perf_event *old[2 * CTXCOUNT_MAX_EVENTS];
@@ -503,7 +445,7 @@ err_free:
 	return NULL;
 }
 
-static void ctx_calib_acct_free(struct ctx_acct *a)
+void ctx_calib_acct_free(struct ctx_acct *a)
 {
 	if (!a)
 		return;
@@ -583,7 +525,7 @@ static bool ctx_calib_stable(const struct ctx_calib_fit *f)
 }
 
 /* Every event type on this CPU, into @ct. */
-static long ctx_calib_cputype_fn(void *arg)
+long ctx_calib_cputype_fn(void *arg)
 {
 	static struct ctx_calib_result r[4];
 	struct ctx_calib_cputype *ct = arg;
@@ -665,10 +607,7 @@ void ctx_calib_init(void)
 	u32 id;
 	int cpu;
 
-	ctx_hrtimer_setup(&ctx_calib_storm.timer, ctx_calib_fire,
-			  CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	ctx_hrtimer_setup(&ctx_user_storm.timer, ctx_calib_fire,
-			  CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	ctx_calib_storm_setup(&ctx_calib_storm);
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		if (smp_call_function_single(cpu, ctx_calib_read_type, &id, 1))
@@ -705,368 +644,13 @@ void ctx_calib_init(void)
 			WRITE_ONCE(ctx_calib_kernel_done, true);
 }
 
-/* The calibrated type of @spec, or -1. */
-static int ctx_calib_type_of(const struct ctx_event_spec *spec)
-{
-	unsigned int t;
-
-	for (t = 0; t < CTX_CALIB_NR_TYPES; t++)
-		if (spec->type == ctx_calib_types[t].type &&
-		    (spec->config & 0xffffffffULL) == ctx_calib_types[t].config)
-			return t;
-	return -1;
-}
-
 /**
- * ctx_calib_estimate() - what @cpu's excursions left in an event's task bucket
- * @cpu: the CPU
- * @spec: the event
- * @sum: what the session counted on @cpu
- * @direct: the event was read from its register on @cpu
- * @enabled: the session asked for the estimate
- * @est: set to the estimate (counts)
- * @err: set to its uncertainty (counts)
- * @state: set to enum ctxcount_est_state
+ * ctx_calib_exit() - stop what the kernel-mode measurement may have left
  *
- * Context: any; the figures change only at load and at a user-mode
- * calibration, and a READ that races one takes old or new figures.
- */
-void ctx_calib_estimate(int cpu, const struct ctx_event_spec *spec,
-			const struct ctx_acct_sums *sum, bool direct,
-			bool enabled, u64 *est, u64 *err, u32 *state)
-{
-	const struct ctx_calib_fit *f;
-	int t = ctx_calib_type_of(spec), ti = per_cpu(ctx_cpu_calib, cpu);
-	unsigned int p, k, i;
-	s64 e = 0;
-	u64 u = 0;
-
-	*est = 0;
-	*err = 0;
-	if (!enabled) {
-		*state = CTXCOUNT_EST_DISABLED;
-		return;
-	}
-	if (spec->flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL) {
-		*state = CTXCOUNT_EST_NONE_NEEDED;
-		return;
-	}
-	f = t >= 0 && ti >= 0 ? &ctx_cputypes[ti].fit[t] : NULL;
-	if (!f || !READ_ONCE(f->measured)) {
-		*state = CTXCOUNT_EST_NOT_MEASURED;
-		return;
-	}
-	if (!f->stable) {
-		*state = CTXCOUNT_EST_UNSTABLE;
-		return;
-	}
-	if (!direct) {
-		*state = CTXCOUNT_EST_DRIVER_READ;
-		return;
-	}
-	for (p = 0; p < 2; p++) {
-		for (k = 0; k < CTX_NR_EXC; k++) {
-			i = k + p * CTX_EXC_SLOW;
-			e += f->a[p][k] * (s64)sum->excursions[i] +
-			     f->c[p][k] * (s64)sum->exc_reads[i];
-			u += f->spread[p][k] * sum->excursions[i];
-		}
-	}
-	*est = max_t(s64, e, 0);
-	*err = u;
-	*state = CTXCOUNT_EST_APPLIED;
-}
-
-/**
- * ctx_calib_features() - what the estimate knows here
- *
- * Return: CTXCOUNT_FEATURE_EST_KERNEL, CTXCOUNT_FEATURE_EST_USER bits.
- */
-u32 ctx_calib_features(void)
-{
-	return (READ_ONCE(ctx_calib_kernel_done) ?
-		CTXCOUNT_FEATURE_EST_KERNEL : 0) |
-	       (READ_ONCE(ctx_calib_user_done) ? CTXCOUNT_FEATURE_EST_USER : 0);
-}
-
-/*
- * User mode: a privileged client's thread runs a fixed user-mode loop
- * between ctx_calib_user_begin() and ctx_calib_user_end(), once quiet and
- * once with ctx_user_storm firing at its CPU, counted by the module's own
- * counters of every measured event type of that CPU's type; what the
- * hardirqs that interrupted it left, less what kernel-mode hardirqs
- * leave, is what the architecture's user-mode entry and exit add, the
- * same for every kind of hardirq excursion. One calibration at a time;
- * no lock is held between begin and end. The counters exist only from a
- * begin to its end: CPU counters outrank every task's, so kept they
- * would multiplex other users' events on that CPU. The storm ends at its
- * budget and the counters go shortly after, whatever the client does.
- */
-static struct {
-	const void *owner;		/* the client between its begin and end */
-	struct ctx_acct *a;		/* its counters, on @cpu, while @open */
-	unsigned int nr;		/* how many */
-	int type[CTX_CALIB_NR_TYPES];	/* event type of each counter */
-	struct ctx_event_spec spec[CTX_CALIB_NR_TYPES];
-	int cpu;			/* of the runs in @have, -1: none */
-	bool open;			/* between a begin and its end */
-	u64 begun;			/* local_clock() at the begin */
-	bool storm;
-	u64 t0[CTXCOUNT_MAX_EVENTS], e0[2 * CTX_NR_EXC_ALL];
-	bool have[2];
-	s64 dt[2][CTXCOUNT_MAX_EVENTS], dexc[2][CTX_NR_EXC];
-} ctx_user = { .cpu = -1 };
-
-/* Has anything been measured on CPU type @ti. */
-static bool ctx_calib_measured(int ti)
-{
-	unsigned int t;
-
-	for (t = 0; t < CTX_CALIB_NR_TYPES; t++)
-		if (ctx_cputypes[ti].fit[t].measured)
-			return true;
-	return false;
-}
-
-/* The counters of the user-mode runs, on this CPU; under ctx_calib_lock. */
-static int ctx_calib_user_counters(void)
-{
-	int ti = per_cpu(ctx_cpu_calib, smp_processor_id());
-	unsigned int t, nr = 0;
-
-	/* A quiet and a storm run pair up on one CPU only. */
-	if (ctx_user.cpu != smp_processor_id()) {
-		memset(ctx_user.have, 0, sizeof(ctx_user.have));
-		ctx_user.cpu = smp_processor_id();
-	}
-	if (ti < 0)
-		return -ENODEV;
-	for (t = 0; t < CTX_CALIB_NR_TYPES; t++) {
-		if (!ctx_cputypes[ti].fit[t].measured)
-			continue;
-		ctx_user.type[nr] = t;
-		ctx_user.spec[nr++] = ctx_calib_types[t];
-	}
-	if (!nr)
-		return -ENODEV;
-	ctx_user.a = ctx_calib_acct_new(ctx_user.spec, nr, smp_processor_id());
-	if (!ctx_user.a)
-		return -ENODEV;
-	ctx_user.nr = nr;
-	return 0;
-}
-
-/*
- * End the open run; under ctx_calib_lock. @t1, @e1: NULL to drop it.
- * Return: the run counted.
- */
-static bool ctx_calib_user_close(u64 *t1, u64 *e1)
-{
-	bool ok;
-
-	migrate_disable();
-	ok = t1 && smp_processor_id() == ctx_user.cpu;
-	if (ok) {
-		preempt_disable();
-		ctx_account_probe_sample(ctx_user.a, t1, e1);
-		ok = ctx_account_probe_close(ctx_user.a);
-		preempt_enable();
-	}
-	migrate_enable();
-	hrtimer_cancel(&ctx_user_storm.timer);
-	ctx_account_probe_end(ctx_user.a);
-	ctx_calib_acct_free(ctx_user.a);
-	ctx_user.a = NULL;
-	ctx_user.open = false;
-	ctx_user.owner = NULL;
-	ctx_hooks_put();
-	return ok;
-}
-
-/* A client that left its run open (it died, or never ended it). */
-static void ctx_calib_user_expire(struct work_struct *work)
-{
-	mutex_lock(&ctx_calib_lock);
-	if (ctx_user.open &&
-	    local_clock() - ctx_user.begun >= CTX_CALIB_BUDGET_NS)
-		ctx_calib_user_close(NULL, NULL);
-	mutex_unlock(&ctx_calib_lock);
-}
-
-static DECLARE_DELAYED_WORK(ctx_user_expire, ctx_calib_user_expire);
-
-/**
- * ctx_calib_user_begin() - start a user-mode run on the caller's CPU
- * @owner: the client (its socket), which must end the run
- * @storm: fire the timer at this CPU until ctx_calib_user_end()
- *
- * Where the module measured nothing for this CPU's type at load (busy
- * then), kernel mode is measured first.
- *
- * Context: process context of a privileged client, may sleep.
- * Return: 0; -EEXIST when user mode was measured already (no run is
- * needed), -EBUSY when another client is between its begin and end (for
- * at most a storm's budget: a client that never ends is replaced),
- * -ENODEV when nothing is measured on this CPU's type, -EAGAIN when the
- * caller moved meanwhile.
- */
-int ctx_calib_user_begin(const void *owner, bool storm)
-{
-	int err, ti;
-
-	mutex_lock(&ctx_calib_lock);
-	err = -EEXIST;
-	if (ctx_calib_user_done)
-		goto out_unlock;
-	err = -EBUSY;
-	/* A client gone since its begin leaves no storm, nor the slot. */
-	if (ctx_user.open && local_clock() - ctx_user.begun < CTX_CALIB_BUDGET_NS)
-		goto out_unlock;
-	if (ctx_user.open)
-		ctx_calib_user_close(NULL, NULL);
-	err = ctx_hooks_get();
-	if (err)
-		goto out_unlock;
-	/*
-	 * Kernel mode first, if the load's measurement failed on this CPU's
-	 * type (the machine was busy then): a privileged request may fire
-	 * the storm again.
-	 */
-	ti = per_cpu(ctx_cpu_calib, raw_smp_processor_id());
-	if (ti >= 0 && !ctx_calib_measured(ti)) {
-		work_on_cpu(raw_smp_processor_id(), ctx_calib_cputype_fn,
-			    &ctx_cputypes[ti]);
-		if (ctx_calib_measured(ti))
-			WRITE_ONCE(ctx_calib_kernel_done, true);
-	}
-	migrate_disable();
-	err = ctx_calib_user_counters();
-	if (!err) {
-		err = ctx_account_probe_begin(ctx_user.a);
-		if (err) {
-			ctx_calib_acct_free(ctx_user.a);
-			ctx_user.a = NULL;
-		}
-	}
-	if (!err) {
-		preempt_disable();
-		if (storm)
-			ctx_calib_storm_start(&ctx_user_storm,
-					      CTX_CALIB_BUDGET_NS);
-		ctx_account_probe_open(ctx_user.a);
-		ctx_account_probe_sample(ctx_user.a, ctx_user.t0, ctx_user.e0);
-		preempt_enable();
-		ctx_user.open = true;
-		ctx_user.begun = local_clock();
-		ctx_user.owner = owner;
-		ctx_user.storm = storm;
-		mod_delayed_work(ctx_system_dfl_wq, &ctx_user_expire,
-				 nsecs_to_jiffies(CTX_CALIB_BUDGET_NS) + 1);
-	}
-	migrate_enable();
-	/* An open run keeps them until its close. */
-	if (err)
-		ctx_hooks_put();
-out_unlock:
-	mutex_unlock(&ctx_calib_lock);
-	return err;
-}
-
-/*
- * Both runs are in: per type, what a user-mode hardirq leaves beyond a
- * kernel-mode one, added to the user-mode kinds of every path.
- */
-static void ctx_calib_user_apply(void)
-{
-	const int uh = CTX_EXC_USER + CTX_EXC_HARDIRQ;
-	s64 n = ctx_user.dexc[1][uh] - ctx_user.dexc[0][uh];
-	int ti = per_cpu(ctx_cpu_calib, ctx_user.cpu);
-	unsigned int i, k, p, others = ctx_user.nr - 1;
-	struct ctx_calib_fit *f;
-	s64 sum, extra;
-
-	if (n <= 0 || ti < 0)
-		return;
-	for (i = 0; i < ctx_user.nr; i++) {
-		f = &ctx_cputypes[ti].fit[ctx_user.type[i]];
-		sum = ctx_user.dt[1][i] - ctx_user.dt[0][i];
-		for (k = 0; k < CTX_NR_EXC; k++)
-			if (k != uh)
-				sum -= (ctx_user.dexc[1][k] - ctx_user.dexc[0][k]) *
-				       (f->a[0][k] + f->c[0][k] * others);
-		extra = sum / n - (f->a[0][CTX_EXC_HARDIRQ] +
-				   f->c[0][CTX_EXC_HARDIRQ] * others);
-		for (p = 0; p < 2; p++)
-			for (k = 0; k < CTX_EXC_SOFTIRQ; k++)
-				f->a[p][CTX_EXC_USER + k] =
-					max_t(s64, 0, f->a[p][k] + extra);
-		f->user = true;
-		pr_info("cpu%d: user-mode hardirqs leave %lld more of event type %u\n",
-			ctx_user.cpu, extra, ctx_user.type[i]);
-	}
-	WRITE_ONCE(ctx_calib_user_done, true);
-}
-
-/**
- * ctx_calib_user_end() - end the caller's user-mode run
- * @owner: the client that began it
- *
- * After a quiet and a storm run, user mode is measured for good (until
- * the module is unloaded).
- *
- * Context: process context of a privileged client, may sleep.
- * Return: 0; -EINVAL without a begin of @owner; -EAGAIN when the caller
- * changed CPU or was switched out meanwhile (run it again).
- */
-int ctx_calib_user_end(const void *owner)
-{
-	u64 t1[CTXCOUNT_MAX_EVENTS], e1[2 * CTX_NR_EXC_ALL];
-	s64 dexc[CTX_NR_EXC];
-	unsigned int i;
-	int run, err = 0;
-
-	mutex_lock(&ctx_calib_lock);
-	if (!ctx_user.open || ctx_user.owner != owner) {
-		err = -EINVAL;
-		goto out_unlock;
-	}
-	run = ctx_user.storm;
-	if (!ctx_calib_user_close(t1, e1)) {
-		err = -EAGAIN;
-		goto out_unlock;
-	}
-	ctx_calib_kinds(dexc, ctx_user.e0, e1);
-	/*
-	 * Whatever else lands in a quiet run only adds to it (a page fault,
-	 * a slow path): of several, the least counts.
-	 */
-	if (!run && ctx_user.have[0] &&
-	    (s64)(t1[0] - ctx_user.t0[0]) >= ctx_user.dt[0][0])
-		goto out_unlock;
-	for (i = 0; i < ctx_user.nr; i++)
-		ctx_user.dt[run][i] = t1[i] - ctx_user.t0[i];
-	memcpy(ctx_user.dexc[run], dexc, sizeof(dexc));
-	ctx_user.have[run] = true;
-	if (ctx_user.have[0] && ctx_user.have[1])
-		ctx_calib_user_apply();
-out_unlock:
-	mutex_unlock(&ctx_calib_lock);
-	return err;
-}
-
-/**
- * ctx_calib_exit() - stop what calibration may have left behind
- *
- * Context: module exit, no client left.
+ * Context: module exit, after ctx_calib_user_exit().
  */
 void ctx_calib_exit(void)
 {
-	cancel_delayed_work_sync(&ctx_user_expire);
-	mutex_lock(&ctx_calib_lock);
-	if (ctx_user.open)
-		ctx_calib_user_close(NULL, NULL);
-	mutex_unlock(&ctx_calib_lock);
 	hrtimer_cancel(&ctx_calib_storm.timer);
-	hrtimer_cancel(&ctx_user_storm.timer);
 	tasklet_kill(&ctx_calib_tasklet);
 }

@@ -38,6 +38,7 @@ static int __init ctx_init(void)
 	if (err)
 		goto err_hooks;
 	/* Before any session: the estimate's figures, measured here. */
+	ctx_calib_user_init();
 	ctx_calib_init();
 	err = ctx_netlink_register();
 	if (err)
@@ -45,6 +46,7 @@ static int __init ctx_init(void)
 	return 0;
 
 err_hotplug:
+	ctx_calib_user_exit();
 	ctx_calib_exit();
 	ctx_cpuhp_exit();
 err_hooks:
@@ -57,6 +59,7 @@ static void __exit ctx_exit(void)
 	/* No more requests or socket releases, then nothing to count for. */
 	ctx_netlink_unregister();
 	ctx_session_destroy_all();
+	ctx_calib_user_exit();
 	ctx_calib_exit();
 	ctx_cpuhp_exit();
 	ctx_hooks_unregister();
