@@ -49,9 +49,9 @@
 #define CLAIM_ITERS		"250000000"	/* CTX_CLAIM_ITERS overrides */
 #define CLAIM_MAX_SPREAD_RATIO	0.25		/* :t's relative stddev / full's */
 /*
- * Per NIC interrupt, :t moved by -12 to +11 instructions (arm64 6.1, 6.12
- * and 7.2, 400 and 2,000 datagrams/s); the quiet runs' own spread allows
- * about 3 either way. While ctxload's sink still read during the run (at
+ * Per NIC interrupt, :t moved by -21 to +14 instructions (arm64 6.1, 6.12
+ * and 7.2, 400 and 2,000 datagrams/s), about what the runs' own spread
+ * allows (7.2's runs spread the most). While ctxload's sink still read during the run (at
  * SCHED_IDLE) it preempted the loop 68 to 79 times a run, and :t moved by
  * +380 to +850 a NIC interrupt: scheduler work in the loop's own task
  * context, which :t keeps as perf does, and which made :t's spread under
