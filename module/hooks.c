@@ -16,18 +16,13 @@
  * Built without ftrace instrumentation: this code runs in ftrace callbacks.
  */
 #include <linux/ctxcount.h>
-#include <linux/completion.h>
 #include <linux/ftrace.h>
 #include <linux/interrupt.h>
-#include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
-#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched/task_stack.h>
-#include <linux/string.h>
 #include <linux/tracepoint.h>
-#include <linux/workqueue.h>
 #include <trace/events/irq.h>
 #include <trace/events/sched.h>
 

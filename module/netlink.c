@@ -11,7 +11,6 @@
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
-#include <linux/threads.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>

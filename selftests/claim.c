@@ -51,11 +51,11 @@
 /*
  * Per NIC interrupt, :t moved by -21 to +14 instructions (arm64 6.1, 6.12
  * and 7.2, 400 and 2,000 datagrams/s), about what the runs' own spread
- * allows (7.2's runs spread the most). While ctxload's sink still read during the run (at
- * SCHED_IDLE) it preempted the loop 68 to 79 times a run, and :t moved by
- * +380 to +850 a NIC interrupt: scheduler work in the loop's own task
- * context, which :t keeps as perf does, and which made :t's spread under
- * a steady load a third of full's.
+ * allows (7.2's runs spread the most). While ctxload's sink still read
+ * during the run (at SCHED_IDLE) it preempted the loop 68 to 79 times a
+ * run, and :t moved by +380 to +850 a NIC interrupt: scheduler work in
+ * the loop's own task context, which :t keeps as perf does, and which
+ * made :t's spread under a steady load a third of full's.
  */
 #define CLAIM_MAX_TASK_PER_IRQ	50.0
 #define CLAIM_MAX_KEPT		25.0		/* percent of the inflation */

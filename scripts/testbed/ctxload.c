@@ -3,8 +3,8 @@
  * ctxload: run a command in a test-bed guest while packets arrive, and show
  * that they did.
  *
- *   ctxload [--rate PPS] [--seconds S] [--loopback] [--allow-no-load] [--idle-sink | --late-sink]
- *           -- CMD [ARGS...]
+ *   ctxload [--rate PPS] [--seconds S] [--loopback] [--allow-no-load]
+ *           [--idle-sink | --late-sink] -- CMD [ARGS...]
  *   ctxload --stop
  *
  * Network mode (default): asks the host helper of scripts/vm (at
