@@ -14,6 +14,8 @@
 #include <linux/perf_event.h>
 #include <linux/ctxcount.h>
 
+#include "cst_res.h"
+
 struct nl_sock;
 struct nl_msg;
 
@@ -24,100 +26,11 @@ struct cst_sock {
 	unsigned int maxattr;		/* CTRL_ATTR_MAXATTR */
 };
 
-/* The outcome of one request: the ack's error and extended ack. */
-struct cst_ack {
-	int err;			/* 0 or a negative errno */
-	bool from_kernel;		/* an ack came (not a local failure) */
-	bool has_msg;
-	char msg[512];			/* NLMSGERR_ATTR_MSG */
-	bool has_off;
-	unsigned int off;		/* NLMSGERR_ATTR_OFFS */
-	bool has_miss;
-	unsigned int miss_type;		/* NLMSGERR_ATTR_MISS_TYPE */
-};
-
 struct cst_ev {
 	uint32_t type;			/* PERF_TYPE_* */
 	uint64_t config;
 	uint32_t flags;			/* enum ctxcount_event_flag */
 	const char *name;		/* for messages only */
-};
-
-struct cst_ev_res {
-	bool has_index, has_error, has_full, has_enabled, has_running;
-	bool has_buckets;
-	uint32_t index;
-	int32_t error;
-	uint64_t full, enabled, running;
-	int nbuckets;			/* bucket attributes seen */
-	int dup_buckets;		/* bucket types seen twice */
-	int bad_buckets;		/* bucket types out of range */
-	bool has_b[CTXCOUNT_BUCKET_MAX + 1];
-	uint64_t b[CTXCOUNT_BUCKET_MAX + 1];
-	bool has_direct_cpus;
-	uint32_t direct_cpus;		/* CPUs reading its register */
-	/* CTXCOUNT_EVENT_A_SOURCES, by source id */
-	bool has_sources;
-	int nsrc, bad_src;		/* values seen; out of range or twice */
-	bool has_src[CTXCOUNT_SOURCE_ID_MAX + 1];
-	uint64_t src[CTXCOUNT_SOURCE_ID_MAX + 1];
-};
-
-/* One CTXCOUNT_SOURCES_A_SOURCE of a READ reply. */
-struct cst_source {
-	uint32_t id, kind, irq;
-	bool has_irq, has_hwirq, has_name, has_count;
-	uint64_t hwirq, count;
-	char name[CTXCOUNT_SOURCE_NAME_LEN];
-};
-
-/*
- * Room for a READ's per-CPU nests (CTXCOUNT_A_CPU) in a struct cst_res
- * (about 14 KiB each: allocate a struct cst_res, do not put it on a
- * stack).
- */
-#define CST_MAX_CPUS 64
-
-/* One CTXCOUNT_A_CPU nest of a READ reply. */
-struct cst_cpu_res {
-	bool has_cpu, has_excursions, has_events;
-	uint32_t cpu;
-	uint64_t exc[CTXCOUNT_EXCURSION_MAX + 1];
-	int nev;
-	struct cst_ev_res ev[CTXCOUNT_MAX_EVENTS];
-	bool has_src_counts;		/* CTXCOUNT_CPU_A_SOURCE_COUNTS */
-	uint64_t src_count[CTXCOUNT_SOURCE_ID_MAX + 1];
-};
-
-/* A parsed ctxcount reply (NEW, READ or STATS). */
-struct cst_res {
-	bool has_id, has_seen, has_lost, has_now, has_sessions, has_features;
-	uint32_t id;
-	uint64_t tasks_seen, tasks_lost;
-	uint32_t tasks_now;		/* CTXCOUNT_A_TASKS_NOW */
-	uint32_t sessions, features;
-	bool has_excursions;
-	uint64_t exc[CTXCOUNT_EXCURSION_MAX + 1];	/* by enum ctxcount_excursion */
-	int nev;
-	struct cst_ev_res ev[CTXCOUNT_MAX_EVENTS + 8];
-	bool replied;			/* a reply message came back */
-	/* bit t: a top-level attribute of type t (< 64) came, once or more */
-	uint64_t attr_seen;
-	bool has_sources;		/* CTXCOUNT_A_SOURCES */
-	int nsources, bad_sources;	/* parsed; without an id in range */
-	struct cst_source sources[CTXCOUNT_MAX_SOURCES + 2];
-	int ncpu;			/* CTXCOUNT_A_CPU nests, in order */
-	int cpu_overflow;		/* those beyond CST_MAX_CPUS */
-	struct cst_cpu_res cpu[CST_MAX_CPUS];
-	/*
-	 * The messages of the family in the answer, and the longest
-	 * (nlmsg_len); with cst_read_dump() the CPU nests taken in (a
-	 * CPU's parts count once in ncpu) and the parts that continued
-	 * the CPU before them.
-	 */
-	int nmsg;
-	unsigned int max_msg_len;
-	int cpu_nests, cpu_parts;
 };
 
 #define CST_EV_SW(cfg, fl, nm) { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg, fl, nm }
@@ -132,24 +45,11 @@ struct cst_res {
 extern uint32_t cst_new_session_flags;
 extern long long cst_new_max_sources;
 
-/* The source named @name in @r (its first), or NULL. */
-const struct cst_source *cst_source_named(const struct cst_res *r,
-					  const char *name);
-const struct cst_source *cst_source_id(const struct cst_res *r, uint32_t id);
 /*
  * CTXCOUNT_MAX_EVENTS counters any root can count system wide: 8
  * software events, in full and user mode only. Returns how many.
  */
 int cst_sixteen_events(struct cst_ev *ev);
-/*
- * 0 when two READs carried the same values (a reply and a dump of a
- * stopped session), else 1 and @what says where they first differ.
- */
-int cst_res_diff(const struct cst_res *a, const struct cst_res *b,
-		 char *what, size_t len);
-/* Sum of an event's EVENT_A_SOURCES values. */
-uint64_t cst_sources_sum(const struct cst_ev_res *e);
-
 /* Open a socket of the family with NETLINK_EXT_ACK; -ENOENT: no family. */
 int cst_open(struct cst_sock *s);
 void cst_close(struct cst_sock *s);
@@ -248,11 +148,5 @@ long cst_wait_live_sessions(long want, int ms);
  * proof, or the module's per-event error.
  */
 int cst_event_error(const struct cst_ev *ev);
-
-uint64_t cst_bucket_sum(const struct cst_ev_res *e);
-uint64_t cst_softirq_sum(const struct cst_ev_res *e);
-const char *cst_bucket_name(int b);
-/* Text of a reply's per-event buckets, for logs. */
-void cst_fmt_event(const struct cst_ev_res *e, char *buf, size_t len);
 
 #endif /* CST_NL_H */
