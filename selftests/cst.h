@@ -35,6 +35,22 @@
 } while (0)
 
 /*
+ * A request that must fail in the kernel (not already in the client, e.g.
+ * opening a proof) and say why in an extended ack message.
+ */
+#define CST_EXPECT_REFUSED(ret, ack) do {				\
+	EXPECT_GT(0, (ret));						\
+	EXPECT_TRUE((ack).from_kernel) TH_LOG("refused before the kernel: %s", \
+					      (ack).msg);		\
+	EXPECT_TRUE((ack).has_msg) TH_LOG("error %d (%s) has no extack message%s", \
+		(ret), strerror(-(ret)),				\
+		(ack).has_miss ? " (only NLMSGERR_ATTR_MISS_TYPE)" : ""); \
+	if ((ack).has_msg)						\
+		TH_LOG("refused as expected: %d (%s): \"%s\"", (ret),	\
+		       strerror(-(ret)), (ack).msg);			\
+} while (0)
+
+/*
  * For a task-clock or cpu-clock count @e (struct cst_ev_res *) of a task
  * that ran at least @lo_ns and at most @hi_ns by its own CPU-time clock
  * over the time counted. That clock leaves out interrupt time on kernels

@@ -374,6 +374,13 @@ int cst_new_fds(struct cst_sock *s, int pid, uint32_t tflags,
 	return cst_xfer(s, m, res, ack);
 }
 
+int cst_new_proof(struct cst_sock *s, int pid, uint32_t tflags,
+		  const struct cst_ev *ev, int fd, struct cst_res *res,
+		  struct cst_ack *ack)
+{
+	return cst_new_fds(s, pid, tflags, ev, 1, &fd, res, ack);
+}
+
 int cst_new(struct cst_sock *s, int pid, uint32_t tflags,
 	    const struct cst_ev *ev, int n, struct cst_res *res,
 	    struct cst_ack *ack)

@@ -104,6 +104,10 @@ int cst_new(struct cst_sock *s, int pid, uint32_t tflags,
 int cst_new_fds(struct cst_sock *s, int pid, uint32_t tflags,
 		const struct cst_ev *ev, int n, const int *fds,
 		struct cst_res *res, struct cst_ack *ack);
+/* SESSION_NEW of one event with the proof @fd (< 0: none); @fd stays open. */
+int cst_new_proof(struct cst_sock *s, int pid, uint32_t tflags,
+		  const struct cst_ev *ev, int fd, struct cst_res *res,
+		  struct cst_ack *ack);
 int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
 	    struct cst_res *res, struct cst_ack *ack);
 /*
