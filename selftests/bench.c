@@ -119,22 +119,29 @@ static const char *exact_cannot_run(void)
 	return NULL;
 }
 
+/*
+ * The last: no session, and the oracle's empty probe on irq_handler_exit,
+ * the kernel's share of a handler window's cost.
+ */
 enum {
 	CFG_UNLOADED, CFG_NONE, CFG_ONE, CFG_FOUR, CFG_ONE_SRC, CFG_FOUR_SRC,
-	NR_CFG
+	CFG_EMPTY_PROBE, NR_CFG
 };
 static const char *const cfg_name[NR_CFG] = {
 	"module unloaded", "no session", "1-event session", "4-event session",
-	"1 event, sources", "4 events, sources",
+	"1 event, sources", "4 events, sources", "empty probe",
 };
-static const int cfg_events[NR_CFG] = { 0, 0, 1, 4, 1, 4 };
+static const int cfg_events[NR_CFG] = { 0, 0, 1, 4, 1, 4, 0 };
+/* Section 2 runs the configs before the empty probe. */
+#define NR_STORM_CFG	CFG_EMPTY_PROBE
 
 /* The worker's session, with irq sources for the last two configs. */
 static int bench_worker_start(struct cst_worker *w, int cfg, struct cst_res *r)
 {
 	int err;
 
-	cst_new_session_flags = cfg >= CFG_ONE_SRC ? CTXCOUNT_SESSION_F_IRQ_SOURCES : 0;
+	cst_new_session_flags = cfg == CFG_ONE_SRC || cfg == CFG_FOUR_SRC ?
+				CTXCOUNT_SESSION_F_IRQ_SOURCES : 0;
 	err = cst_worker_start(w, bench_events, cfg_events[cfg], perf_events, 2, r);
 	cst_new_session_flags = 0;
 	return err;
@@ -214,17 +221,25 @@ static void excursion_costs(void)
 		if (cfg == CFG_UNLOADED)
 			err = cst_rmmod();
 		/*
-		 * The load's calibration used them: they linger 10 s, and
-		 * what detaching them starts in the kernel (RCU-tasks grace
-		 * periods) costs hardirqs another few seconds: 150 to 200
-		 * instructions each right after, none 10 s later (arm64 6.1).
+		 * The hooks the load's calibration (or the sessions before)
+		 * used linger 10 s, and what detaching them starts in the
+		 * kernel (RCU-tasks grace periods) costs hardirqs another few
+		 * seconds: 150 to 200 instructions each right after, none
+		 * 10 s later (arm64 6.1).
 		 */
-		if (cfg == CFG_NONE) {
-			idle_hooked = cst_irq_hooked_wait(0, 15000);
+		if (cfg == CFG_NONE || cfg == CFG_EMPTY_PROBE) {
+			int hooked = cst_irq_hooked_wait(0, 15000);
+
+			if (cfg == CFG_NONE)
+				idle_hooked = hooked;
 			sleep(BENCH_IDLE_SETTLE_S);
 		}
+		if (!err && cfg == CFG_EMPTY_PROBE)
+			err = cst_oracle_cmd("tpprobe 1");
 		if (!err)
 			err = excursion_config(cfg, c);
+		if (cfg == CFG_EMPTY_PROBE)
+			cst_oracle_cmd("tpprobe 0");
 		if (cfg == CFG_UNLOADED && (cst_insmod(params) || !cst_module_loaded()))
 			err = err ?: -ENOENT;
 		if (err)
@@ -244,7 +259,7 @@ static void excursion_costs(void)
 			printf(" %20.1f", per_exc(c->kernel[cfg], k));
 		printf("\n");
 	}
-	for (cfg = CFG_ONE; cfg < NR_CFG; cfg++) {
+	for (cfg = CFG_ONE; cfg <= CFG_FOUR_SRC; cfg++) {
 		printf("hooks' cost, %s:", cfg_name[cfg]);
 		for (k = 0; k < KIND_NONE; k++)
 			printf(" %s %+.1f;", kind_name[k],
@@ -255,10 +270,14 @@ static void excursion_costs(void)
 	       per_exc(c->kernel[CFG_NONE], KIND_HARDIRQ) -
 	       per_exc(c->kernel[CFG_UNLOADED], KIND_HARDIRQ),
 	       idle_hooked < 0 ? "hooked: unknown" : idle_hooked ? "hooked" : "not hooked");
+	printf("an empty probe on irq_handler_exit: %+.1f per hardirq against unloaded\n"
+	       "(the kernel's dispatch of a handler window, before ctxcount's probe runs)\n",
+	       per_exc(c->kernel[CFG_EMPTY_PROBE], KIND_HARDIRQ) -
+	       per_exc(c->kernel[CFG_UNLOADED], KIND_HARDIRQ));
 	printf(":t per excursion, after the estimate was moved out (the estimate in brackets);\n"
 	       "it includes the oracle's own task-context code that raises and awaits each\n"
 	       "interrupt (section 2 has interrupts that need none):\n");
-	for (cfg = CFG_ONE; cfg < NR_CFG; cfg++) {
+	for (cfg = CFG_ONE; cfg <= CFG_FOUR_SRC; cfg++) {
 		for (e = 0; e < cfg_events[cfg]; e++) {
 			printf("  %-16s %-14s", cfg_name[cfg], bench_events[e].name);
 			for (k = 0; k < KIND_NONE; k++)
@@ -283,23 +302,23 @@ static void storm(void)
 		return;
 	printf("%llu-iteration loop; per storm interrupt (mean +- sd over %d pairs):\n",
 	       (unsigned long long)iters, runs);
-	for (cfg = CFG_NONE; cfg < 2 * NR_CFG && !err; cfg++) {
+	for (cfg = CFG_NONE; cfg < 2 * NR_STORM_CFG && !err; cfg++) {
 		struct stat_acc kern = { 0 }, task[4] = { { 0 } }, fires = { 0 };
 		double k0 = 0, t0[4] = { 0 };
-		bool kernel = cfg >= NR_CFG;
+		bool kernel = cfg >= NR_STORM_CFG;
 		struct cst_worker w;
 		int e, on;
 
-		if (cfg == NR_CFG)
+		if (cfg == NR_STORM_CFG)
 			cfg += CFG_NONE;
 		snprintf(loop, sizeof(loop), "%s %llu", kernel ? "kloop" : "loop",
 			 (unsigned long long)iters);
 		/* As in section 1: the last session's hooks gone, and settled. */
-		if (cfg % NR_CFG == CFG_NONE) {
+		if (cfg % NR_STORM_CFG == CFG_NONE) {
 			cst_irq_hooked_wait(0, 15000);
 			sleep(BENCH_IDLE_SETTLE_S);
 		}
-		err = bench_worker_start(&w, cfg % NR_CFG, &d->before);
+		err = bench_worker_start(&w, cfg % NR_STORM_CFG, &d->before);
 		if (err)
 			break;
 		for (i = -1; i < runs && !err; i++) {
@@ -311,7 +330,7 @@ static void storm(void)
 					continue;
 				if (!on) {
 					k0 = d->perf[0] - d->perf[1];
-					for (e = 0; e < cfg_events[cfg % NR_CFG]; e++)
+					for (e = 0; e < cfg_events[cfg % NR_STORM_CFG]; e++)
 						t0[e] = cst_worker_bucket(d, e, CTXCOUNT_BUCKET_TASK);
 					continue;
 				}
@@ -319,7 +338,7 @@ static void storm(void)
 					continue;
 				acc(&fires, d->oracle.storm);
 				acc(&kern, (d->perf[0] - d->perf[1] - k0) / d->oracle.storm);
-				for (e = 0; e < cfg_events[cfg % NR_CFG]; e++)
+				for (e = 0; e < cfg_events[cfg % NR_STORM_CFG]; e++)
 					acc(&task[e], (cst_worker_bucket(d, e, CTXCOUNT_BUCKET_TASK) -
 						       t0[e]) / d->oracle.storm);
 			}
@@ -328,9 +347,9 @@ static void storm(void)
 		if (err)
 			break;
 		printf("  %s %-16s %.0f storm interrupts a run; kernel %.1f +- %.1f",
-		       kernel ? "kernel loop" : "user loop  ", cfg_name[cfg % NR_CFG],
+		       kernel ? "kernel loop" : "user loop  ", cfg_name[cfg % NR_STORM_CFG],
 		       mean(&fires), mean(&kern), sd(&kern));
-		for (e = 0; e < cfg_events[cfg % NR_CFG]; e++)
+		for (e = 0; e < cfg_events[cfg % NR_STORM_CFG]; e++)
 			printf("; %s :t %+.1f +- %.1f", bench_events[e].name, mean(&task[e]),
 			       sd(&task[e]));
 		printf("\n");

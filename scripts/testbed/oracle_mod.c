@@ -30,6 +30,10 @@
  *                  context, interrupts enabled: what an interrupt costs
  *                  the task when it lands in kernel mode (a storm's
  *                  against a user-space loop's)
+ *   tpprobe 1|0    an empty probe on the irq_handler_exit tracepoint on
+ *                  or off: what the kernel's dispatch of a handler window
+ *                  costs before ctxcount's probe does anything
+ *                  (selftests/bench, section 1)
  *
  * A write returns once every interrupt it asked for has run (-ETIMEDOUT if
  * one did not come within a second). /sys/kernel/debug/ctxoracle/stats
@@ -56,6 +60,7 @@
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
+#include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #ifdef CONFIG_X86
 #include <asm/apic.h>
@@ -361,6 +366,42 @@ static int oracle_storm_set(unsigned long hz, bool tasklet)
 	return 0;
 }
 
+static struct tracepoint *oracle_tp;
+static bool oracle_tp_on;
+
+static void oracle_tp_find(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "irq_handler_exit"))
+		oracle_tp = tp;
+}
+
+static void oracle_tp_empty(void *data, int irq, struct irqaction *action,
+			    int ret)
+{
+}
+
+static int oracle_tpprobe_set(bool on)
+{
+	int err;
+
+	if (on == oracle_tp_on)
+		return 0;
+	if (!oracle_tp)
+		for_each_kernel_tracepoint(oracle_tp_find, NULL);
+	if (!oracle_tp)
+		return -ENOENT;
+	if (on)
+		err = tracepoint_probe_register(oracle_tp, oracle_tp_empty, NULL);
+	else
+		err = tracepoint_probe_unregister(oracle_tp, oracle_tp_empty, NULL);
+	if (err)
+		return err;
+	if (!on)
+		tracepoint_synchronize_unregister();
+	oracle_tp_on = on;
+	return 0;
+}
+
 static int oracle_command(const char *cmd)
 {
 	unsigned long n, a, b;
@@ -382,6 +423,8 @@ static int oracle_command(const char *cmd)
 		return oracle_storm_set(n, a);
 	if (sscanf(cmd, "storm %lu", &n) == 1)
 		return oracle_storm_set(n, false);
+	if (sscanf(cmd, "tpprobe %lu", &n) == 1)
+		return oracle_tpprobe_set(n);
 	if (sscanf(cmd, "kloop %lu", &n) == 1) {
 		if (n)
 			oracle_loop(n);
@@ -499,6 +542,7 @@ static int __init oracle_init(void)
 static void __exit oracle_exit(void)
 {
 	debugfs_remove_recursive(oracle_dir);
+	oracle_tpprobe_set(false);
 	hrtimer_cancel(&oracle_storm);
 	hrtimer_cancel(&oracle_oneshot);
 	irq_work_sync(&oracle_irq_work);
