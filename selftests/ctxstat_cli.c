@@ -317,11 +317,9 @@ static void parse_intervals(const char *text, const char *event,
 }
 
 /*
- * ctxstat and its command on the test's CPU. On the arm64 -icount guests
- * (2 vCPUs) a wake-up that crosses to the other, idle vCPU comes 100 to
- * 400 ms late most times, perf stat's as well (-I 100 over 500 ms of
- * spinning: ctxstat printed 3 intervals of 6 in 10 runs of 15, perf 6.1
- * 2 to 4 of 5 in 12 of 15; pinned to one CPU, ctxstat 6 in all 8). That
+ * ctxstat and its command on the test's CPU: on the arm64 -icount guests
+ * a wake-up that crosses to the other, idle vCPU comes 100 to 400 ms
+ * late most times, perf stat's as well (figures in docs/TESTING.md). That
  * is the test bed's, not ctxstat's: -I's tests pin, so that their
  * intervals come when due. Returns the mask to give back with
  * restore_cpus().
