@@ -37,6 +37,13 @@
  *                             with CTXCOUNT_SESSION_F_IRQ_SOURCES: 1 to
  *                             CTXCOUNT_MAX_SOURCES handler rows (default:
  *                             the module's parameter max_irq_sources)
+ *   A session with CTXCOUNT_SESSION_F_PER_THREAD (since version 6) keeps
+ *   a row per thread that got its task events at SESSION_NEW: the
+ *   target's threads, or with CTXCOUNT_TARGET_F_ALL_THREADS every thread
+ *   of the system in the sender's pid namespace (perf stat -a
+ *   --per-thread, which opens a task event per thread too). Threads and
+ *   children created later count in the row of the thread they were
+ *   inherited from, as perf's inherited events do.
  *   reply:
  *     CTXCOUNT_A_SESSION_ID: NLA_U32
  *     CTXCOUNT_A_EVENTS: NLA_NESTED, one per requested event, in order
@@ -157,6 +164,26 @@
  *                                     attribute type = source id (names
  *                                     are in the top-level
  *                                     CTXCOUNT_A_SOURCES only)
+ *     CTXCOUNT_A_THREAD: NLA_NESTED, only with CTXCOUNT_READ_F_PER_THREAD
+ *                        (since version 6, sessions with
+ *                        CTXCOUNT_SESSION_F_PER_THREAD): one per thread
+ *                        row, in the order the rows were made, after
+ *                        CTXCOUNT_A_EVENTS. FULL and the times are perf's
+ *                        value of that thread's task events (children
+ *                        included); the buckets and excursions what the
+ *                        hooks counted while it (or a child) ran. Summed
+ *                        over the rows, every value is the total's when
+ *                        no monitored thread ran during the READ (e.g.
+ *                        after STOP); otherwise the two are a few counts
+ *                        apart.
+ *       CTXCOUNT_THREAD_A_TID: NLA_U32, the thread's id in the requester's
+ *                              pid namespace
+ *       CTXCOUNT_THREAD_A_PID: NLA_U32, its process's id
+ *       CTXCOUNT_THREAD_A_COMM: NLA_NUL_STRING, at most 16 bytes with
+ *                               the nul: its comm at SESSION_NEW
+ *       CTXCOUNT_THREAD_A_EXCURSIONS: NLA_NESTED, as CTXCOUNT_A_EXCURSIONS
+ *       CTXCOUNT_THREAD_A_EVENTS: NLA_NESTED, as CTXCOUNT_A_EVENTS
+ *                                 (DIRECT_CPUS is 0, SOURCES absent)
  *
  * CTXCOUNT_CMD_SESSION_READ with NLM_F_DUMP (since version 5): the same
  * READ as a series of messages, none larger than a page (NLMSG_GOODSIZE),
@@ -181,6 +208,9 @@
  *     same CTXCOUNT_CPU_A_CPU: the first carries its EXCURSIONS and
  *     SOURCE_COUNTS, each carries some of its events in
  *     CTXCOUNT_CPU_A_EVENTS (each event whole, in index order).
+ *     CTXCOUNT_A_THREAD nests in row order, split the same way: each
+ *     carries CTXCOUNT_THREAD_A_TID, the first of a thread also its PID,
+ *     COMM and EXCURSIONS.
  *   then NLMSG_DONE.
  *
  * CTXCOUNT_CMD_SESSION_CALIBRATE: measure what a hardirq that interrupts
@@ -237,11 +267,13 @@
  * 5: per-task events (FULL and the times are perf's), CTXCOUNT_EVENT_A_EST_*,
  *    module-wide privileged CALIBRATE, per-CPU READ for SYSTEM_WIDE only,
  *    CTXCOUNT_CMD_SESSION_READ as a dump (NLM_F_DUMP).
+ * 6: per-thread rows: CTXCOUNT_SESSION_F_PER_THREAD,
+ *    CTXCOUNT_TARGET_F_ALL_THREADS, CTXCOUNT_READ_F_PER_THREAD.
  * A client that needs them checks the family's version first: older
  * versions reject the attributes as unknown and the flag as unsupported,
  * and a READ dump with -EOPNOTSUPP.
  */
-#define CTXCOUNT_GENL_VERSION	5
+#define CTXCOUNT_GENL_VERSION	6
 
 /* Protocol limits; the module may enforce lower limits of its own. */
 #define CTXCOUNT_MAX_EVENTS	16
@@ -281,6 +313,7 @@ enum ctxcount_attr {
 	CTXCOUNT_A_CPU,
 	CTXCOUNT_A_MAX_SOURCES,
 	CTXCOUNT_A_SOURCES,
+	CTXCOUNT_A_THREAD,
 	__CTXCOUNT_A_LAST
 };
 
@@ -307,7 +340,10 @@ enum ctxcount_cpus_attr {
 enum ctxcount_read_flag {
 	/* Add one CTXCOUNT_A_CPU nest per CPU to the reply. */
 	CTXCOUNT_READ_F_PER_CPU		= 1U << 0,
-	__CTXCOUNT_READ_F_ALL		= CTXCOUNT_READ_F_PER_CPU
+	/* Add one CTXCOUNT_A_THREAD nest per thread row to the reply. */
+	CTXCOUNT_READ_F_PER_THREAD	= 1U << 1,
+	__CTXCOUNT_READ_F_ALL		= CTXCOUNT_READ_F_PER_CPU |
+					  CTXCOUNT_READ_F_PER_THREAD
 };
 
 enum ctxcount_cpu_attr {
@@ -321,6 +357,19 @@ enum ctxcount_cpu_attr {
 
 #define CTXCOUNT_CPU_A_MAX (__CTXCOUNT_CPU_A_LAST - 1)
 
+enum ctxcount_thread_attr {
+	CTXCOUNT_THREAD_A_UNSPEC,
+	CTXCOUNT_THREAD_A_TID,
+	CTXCOUNT_THREAD_A_PID,
+	CTXCOUNT_THREAD_A_COMM,
+	CTXCOUNT_THREAD_A_EXCURSIONS,
+	CTXCOUNT_THREAD_A_EVENTS,
+	__CTXCOUNT_THREAD_A_LAST
+};
+
+#define CTXCOUNT_THREAD_A_MAX (__CTXCOUNT_THREAD_A_LAST - 1)
+#define CTXCOUNT_THREAD_COMM_LEN	16
+
 enum ctxcount_target_flag {
 	/* Children forked (and threads created) after START are monitored. */
 	CTXCOUNT_TARGET_F_INHERIT	= 1U << 0,
@@ -332,9 +381,21 @@ enum ctxcount_target_flag {
 	 * SYSTEM_WIDE.
 	 */
 	CTXCOUNT_TARGET_F_ENABLE_ON_EXEC = 1U << 2,
+	/*
+	 * Every thread alive at SESSION_NEW in the sender's pid namespace,
+	 * each with its own task events (perf stat -a --per-thread). Only
+	 * with CTXCOUNT_SESSION_F_PER_THREAD, without a PID, SYSTEM_WIDE,
+	 * CPUS and ENABLE_ON_EXEC; only for a sender with CAP_PERFMON or
+	 * CAP_SYS_ADMIN (sender and socket opener: perf checks ptrace
+	 * access to each thread, which a module cannot). Proofs are task
+	 * events on the sender's own thread (pid 0, cpu -1). At most the
+	 * module's parameter max_threads threads.
+	 */
+	CTXCOUNT_TARGET_F_ALL_THREADS	= 1U << 3,
 	__CTXCOUNT_TARGET_F_ALL		= CTXCOUNT_TARGET_F_INHERIT |
 					  CTXCOUNT_TARGET_F_SYSTEM_WIDE |
-					  CTXCOUNT_TARGET_F_ENABLE_ON_EXEC
+					  CTXCOUNT_TARGET_F_ENABLE_ON_EXEC |
+					  CTXCOUNT_TARGET_F_ALL_THREADS
 };
 
 enum ctxcount_session_flag {
@@ -350,8 +411,15 @@ enum ctxcount_session_flag {
 	 * run. Needs CTXCOUNT_FEATURE_IRQ_SOURCES.
 	 */
 	CTXCOUNT_SESSION_F_IRQ_SOURCES		= 1U << 1,
+	/*
+	 * Keep a row per thread (CTXCOUNT_READ_F_PER_THREAD). Task sessions
+	 * only (perf has no per-thread value of a CPU event), not with
+	 * CTXCOUNT_SESSION_F_IRQ_SOURCES.
+	 */
+	CTXCOUNT_SESSION_F_PER_THREAD		= 1U << 2,
 	__CTXCOUNT_SESSION_F_ALL		= CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE |
-						  CTXCOUNT_SESSION_F_IRQ_SOURCES
+						  CTXCOUNT_SESSION_F_IRQ_SOURCES |
+						  CTXCOUNT_SESSION_F_PER_THREAD
 };
 
 enum ctxcount_calibrate {
