@@ -37,6 +37,7 @@
 #include "cpustate.h"
 #include "interval.h"
 #include "sources.h"
+#include "threads.h"
 
 DEFINE_STATIC_KEY_FALSE(ctx_acct_live);
 
@@ -163,6 +164,8 @@ void ctx_account_settle(struct ctx_acct_cpu *ac)
 		ac->sum.exc_reads[i] += st->exc_reads[i] - ac->reads_in[i];
 		ac->reads_in[i] = st->exc_reads[i];
 	}
+	if (unlikely(ac->acct->thr))
+		ctx_threads_flush(ac->acct->thr, ac);
 }
 
 /* Start counting from the counters' current values. */
@@ -363,6 +366,7 @@ static void ctx_resolve_event(struct hlist_head *stage, struct perf_event *ev,
 	if (ac->found & BIT(tag->index))
 		return;
 	ac->found |= BIT(tag->index);
+	ac->thr_row = tag->row;
 	/* Its events changed (a context swap): it cannot continue. */
 	if (ac->slot[tag->index].event != ev)
 		ac->carry = false;

@@ -26,6 +26,7 @@
 #define CTX_NR_ROWS	(CTX_SRC + 1)
 
 struct ctx_srctab;
+struct ctx_threads;
 
 /**
  * struct ctx_totals - what a session has counted (summed over CPUs)
@@ -123,6 +124,7 @@ struct ctx_acct_sums {
  * @src_rows: with @src, this CPU's source rows (sources.h)
  * @src_key: the source whose row this CPU looked up last (0: none)
  * @src_row: that row
+ * @thr_row: with per-thread rows, the open interval's row (threads.h)
  *
  * Only the CPU itself writes this, with interrupts disabled and the CPU
  * claimed (ctx_cpu_claim()), so NMIs cannot interleave.
@@ -153,6 +155,7 @@ struct ctx_acct_cpu {
 	u64 *src_rows;
 	u32 src_key;
 	u32 src_row;
+	u32 thr_row;
 };
 
 /**
@@ -210,6 +213,7 @@ struct ctx_cpu_totals {
  * @estimate: move the estimate of what interrupts leave on the task's
  *	side out of the task bucket (CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
  * @src: the source table, NULL without CTXCOUNT_SESSION_F_IRQ_SOURCES
+ * @thr: the thread rows, NULL without CTXCOUNT_SESSION_F_PER_THREAD
  */
 struct ctx_acct {
 	unsigned int nr_events;
@@ -229,6 +233,7 @@ struct ctx_acct {
 	int probe_cpu;
 	unsigned long halt_gp;
 	struct ctx_srctab *src;
+	struct ctx_threads *thr;
 };
 
 /* On while at least one session is started: the hooks return at once else. */

@@ -33,17 +33,6 @@ static void ctx_snap_take(struct ctx_snap *sn, const struct ctx_acct_cpu *ac)
 			sn->direct |= BIT(i);
 }
 
-/*
- * An event's state over CPUs: applied only where every CPU that took
- * excursions applied it, else the first reason found.
- */
-static u32 ctx_est_state_merge(u32 tot, u32 cpu)
-{
-	if (!tot || (tot == CTXCOUNT_EST_APPLIED && cpu != CTXCOUNT_EST_APPLIED))
-		return cpu;
-	return tot;
-}
-
 /* @src_sum: NULL, or the sum's source rows (with @a's sources). */
 static void ctx_totals_add(const struct ctx_acct *a, struct ctx_totals *sum,
 			   u64 *src_sum, const struct ctx_snap *sn)

@@ -52,11 +52,13 @@ static int ctx_calib_type_of(const struct ctx_event_spec *spec)
 }
 
 /**
- * ctx_calib_estimate() - what @cpu's excursions left in an event's task bucket
- * @cpu: the CPU
+ * ctx_calib_estimate_type() - what excursions on one CPU type left in an
+ * event's task bucket
+ * @ti: the CPU type (ctx_calib_cpu_type()), or -1
  * @spec: the event
- * @sum: what the session counted on @cpu
- * @direct: the event was read from its register on @cpu
+ * @exc: CTX_NR_EXC_ALL excursion counts (&struct ctx_acct_sums.excursions)
+ * @reads: their other register reads (&struct ctx_acct_sums.exc_reads)
+ * @direct: the event was read from its register wherever they were taken
  * @enabled: the session asked for the estimate
  * @est: set to the estimate (counts)
  * @err: set to its uncertainty (counts)
@@ -65,12 +67,12 @@ static int ctx_calib_type_of(const struct ctx_event_spec *spec)
  * Context: any; the figures change only at load and at a user-mode
  * calibration, and a READ that races one takes old or new figures.
  */
-void ctx_calib_estimate(int cpu, const struct ctx_event_spec *spec,
-			const struct ctx_acct_sums *sum, bool direct,
-			bool enabled, u64 *est, u64 *err, u32 *state)
+void ctx_calib_estimate_type(int ti, const struct ctx_event_spec *spec,
+			     const u64 *exc, const u64 *reads, bool direct,
+			     bool enabled, u64 *est, u64 *err, u32 *state)
 {
 	const struct ctx_calib_fit *f;
-	int t = ctx_calib_type_of(spec), ti = per_cpu(ctx_cpu_calib, cpu);
+	int t = ctx_calib_type_of(spec);
 	unsigned int p, k, i;
 	s64 e = 0;
 	u64 u = 0;
@@ -101,14 +103,35 @@ void ctx_calib_estimate(int cpu, const struct ctx_event_spec *spec,
 	for (p = 0; p < 2; p++) {
 		for (k = 0; k < CTX_NR_EXC; k++) {
 			i = k + p * CTX_EXC_SLOW;
-			e += f->a[p][k] * (s64)sum->excursions[i] +
-			     f->c[p][k] * (s64)sum->exc_reads[i];
-			u += f->spread[p][k] * sum->excursions[i];
+			e += f->a[p][k] * (s64)exc[i] + f->c[p][k] * (s64)reads[i];
+			u += f->spread[p][k] * exc[i];
 		}
 	}
 	*est = max_t(s64, e, 0);
 	*err = u;
 	*state = CTXCOUNT_EST_APPLIED;
+}
+
+/**
+ * ctx_calib_estimate() - what @cpu's excursions left in an event's task bucket
+ * @cpu: the CPU
+ * @spec: the event
+ * @sum: what the session counted on @cpu
+ * @direct: the event was read from its register on @cpu
+ * @enabled: the session asked for the estimate
+ * @est: set to the estimate (counts)
+ * @err: set to its uncertainty (counts)
+ * @state: set to enum ctxcount_est_state
+ *
+ * Context: any, as ctx_calib_estimate_type().
+ */
+void ctx_calib_estimate(int cpu, const struct ctx_event_spec *spec,
+			const struct ctx_acct_sums *sum, bool direct,
+			bool enabled, u64 *est, u64 *err, u32 *state)
+{
+	ctx_calib_estimate_type(ctx_calib_cpu_type(cpu), spec, sum->excursions,
+				sum->exc_reads, direct, enabled, est, err,
+				state);
 }
 
 /**

@@ -19,7 +19,6 @@
 #include "cpustate.h"
 
 #define CTX_CALIB_BUDGET_NS	(100 * NSEC_PER_MSEC)	/* a storm, at most */
-#define CTX_CALIB_CPU_TYPES	4
 
 /**
  * struct ctx_calib_fit - the model of one event type on one CPU type
@@ -65,7 +64,6 @@ struct ctx_calib_storm {
 extern struct mutex ctx_calib_lock;
 extern struct ctx_calib_cputype ctx_cputypes[CTX_CALIB_CPU_TYPES];
 extern unsigned int ctx_nr_cputypes;
-DECLARE_PER_CPU(int, ctx_cpu_calib);
 extern const struct ctx_event_spec ctx_calib_types[CTX_CALIB_NR_TYPES];
 extern bool ctx_calib_kernel_done;
 extern bool ctx_calib_user_done;

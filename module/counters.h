@@ -26,6 +26,7 @@ struct ctx_acct;
  * struct ctx_counter_tag - what a session's task event is
  * @acct: the session's accounting
  * @index: the event's index in the session
+ * @row: with per-thread rows, the row of the root thread (threads.h)
  *
  * A task event of a session, and every event perf inherits from it,
  * carries the module's overflow handler (never called: nothing samples)
@@ -35,6 +36,7 @@ struct ctx_acct;
 struct ctx_counter_tag {
 	struct ctx_acct *acct;
 	unsigned int index;
+	unsigned int row;
 };
 
 /* How ctx_counter_create() makes a task event. */

@@ -249,6 +249,7 @@ static struct ctx_session_report *ctx_nl_read(const struct ctx_owner *owner,
 			goto err_free;
 		}
 	}
+	rep->per_thread = flags & CTXCOUNT_READ_F_PER_THREAD;
 	err = ctx_session_read(owner, nla_get_u32(id), rep, extack);
 	if (err) {
 		if (err == -ENOENT)

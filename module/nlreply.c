@@ -321,6 +321,9 @@ static int ctx_nl_put_items(struct sk_buff *msg, int type,
 					       rep->src.tot, pos->item);
 		else if (pos->part == CTX_NL_PART_SOURCES)
 			err = ctx_nl_put_source_item(msg, &rep->src, pos->item);
+		else if (pos->part == CTX_NL_PART_THREADS)
+			err = ctx_nl_put_event(msg, rep, &rep->thr[pos->row].tot,
+					       NULL, pos->item);
 		else
 			err = ctx_nl_put_event(msg, rep, &rep->cpu[pos->row].tot,
 					       rep->cpu[pos->row].src,
@@ -336,20 +339,48 @@ static int ctx_nl_put_items(struct sk_buff *msg, int type,
 	return pos->item == nr;
 }
 
-/* CPU row @pos->row from event @pos->item on (0: with its header). */
-static int ctx_nl_put_cpu_part(struct sk_buff *msg,
+/* What opens a thread's nest: its id and, in its first part, the rest. */
+static int ctx_nl_put_thread_head(struct sk_buff *msg,
+				  const struct ctx_thread_totals *row,
+				  bool first)
+{
+	if (nla_put_u32(msg, CTXCOUNT_THREAD_A_TID, row->tid))
+		return -EMSGSIZE;
+	if (!first)
+		return 0;
+	if (nla_put_u32(msg, CTXCOUNT_THREAD_A_PID, row->pid) ||
+	    nla_put_string(msg, CTXCOUNT_THREAD_A_COMM, row->comm) ||
+	    ctx_nl_put_excursions(msg, CTXCOUNT_THREAD_A_EXCURSIONS,
+				  row->tot.excursions))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * CPU or thread row @pos->row (as @pos->part says) from event @pos->item
+ * on (0: with its header).
+ */
+static int ctx_nl_put_row_part(struct sk_buff *msg,
 			       const struct ctx_session_report *rep,
 			       struct ctx_nl_read_pos *pos, unsigned int limit)
 {
-	const struct ctx_cpu_totals *row = &rep->cpu[pos->row];
+	bool cpus = pos->part == CTX_NL_PART_CPUS;
 	struct nlattr *nest;
 	int err;
 
-	nest = nla_nest_start(msg, CTXCOUNT_A_CPU);
-	err = nest ? ctx_nl_put_cpu_head(msg, rep, row, !pos->item) : -EMSGSIZE;
+	nest = nla_nest_start(msg, cpus ? CTXCOUNT_A_CPU : CTXCOUNT_A_THREAD);
+	if (!nest)
+		err = -EMSGSIZE;
+	else if (cpus)
+		err = ctx_nl_put_cpu_head(msg, rep, &rep->cpu[pos->row],
+					  !pos->item);
+	else
+		err = ctx_nl_put_thread_head(msg, &rep->thr[pos->row],
+					     !pos->item);
 	if (!ctx_nl_kept(msg, err, nest, limit))
 		return -EMSGSIZE;
-	err = ctx_nl_put_items(msg, CTXCOUNT_CPU_A_EVENTS, rep, pos,
+	err = ctx_nl_put_items(msg, cpus ? CTXCOUNT_CPU_A_EVENTS :
+			       CTXCOUNT_THREAD_A_EVENTS, rep, pos,
 			       rep->nr_events, limit);
 	if (err < 0) {
 		nla_nest_cancel(msg, nest);
@@ -382,8 +413,9 @@ static int ctx_nl_put_part(struct sk_buff *msg,
 		return ctx_nl_put_items(msg, CTXCOUNT_A_SOURCES, rep, pos,
 					sources, limit);
 	default:
-		while (pos->row < rep->nr_cpus) {
-			err = ctx_nl_put_cpu_part(msg, rep, pos, limit);
+		while (pos->row < (pos->part == CTX_NL_PART_CPUS ?
+				   rep->nr_cpus : rep->nr_threads)) {
+			err = ctx_nl_put_row_part(msg, rep, pos, limit);
 			if (err < 0)
 				return mark == skb_tail_pointer(msg) ? err : 0;
 			if (!err)
@@ -391,6 +423,7 @@ static int ctx_nl_put_part(struct sk_buff *msg,
 			pos->row++;
 			pos->item = 0;
 		}
+		pos->row = 0;
 		return 1;
 	}
 }
@@ -405,7 +438,7 @@ static int ctx_nl_put_part(struct sk_buff *msg,
  * Each message names the session; the header goes in the first one. A
  * CPU's nest split over messages is in consecutive parts with its
  * number: the first with its excursions and source counts, each with
- * some of its events.
+ * some of its events; a thread's likewise with its id.
  *
  * Return: 0 when items were put (@pos->part is CTX_NL_PART_DONE after
  * the last), -EMSGSIZE when not even the next item fitted.
@@ -498,6 +531,10 @@ size_t ctx_nl_read_size(const struct ctx_session_report *rep)
 	size_t events = ctx_nl_events_size(rep->nr_events, rows);
 	size_t cpu = nla_total_size(0) + nla_total_size(sizeof(u32)) +
 		     ctx_nl_excursions_size() + events;
+	size_t thread = nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
+			nla_total_size(TASK_COMM_LEN) +
+			ctx_nl_excursions_size() +
+			ctx_nl_events_size(rep->nr_events, 0);
 
 	if (rows) {
 		cpu += ctx_nl_sources_size(rows, true);
@@ -505,5 +542,6 @@ size_t ctx_nl_read_size(const struct ctx_session_report *rep)
 	}
 	return 3 * nla_total_size(sizeof(u32)) +
 	       2 * nla_total_size_64bit(sizeof(u64)) +
-	       ctx_nl_excursions_size() + events + rep->nr_cpus * cpu;
+	       ctx_nl_excursions_size() + events + rep->nr_cpus * cpu +
+	       rep->nr_threads * thread;
 }

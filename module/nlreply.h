@@ -13,15 +13,16 @@ enum ctx_nl_read_part {
 	CTX_NL_PART_EVENTS,
 	CTX_NL_PART_SOURCES,
 	CTX_NL_PART_CPUS,
+	CTX_NL_PART_THREADS,
 	CTX_NL_PART_DONE,
 };
 
 /**
  * struct ctx_nl_read_pos - how far a SESSION_READ dump has come
  * @part: enum ctx_nl_read_part
- * @item: the next event (of the totals, or of CPU row @row: 0 also
- *	means its header) or source
- * @row: the next CPU row
+ * @item: the next event (of the totals, or of CPU or thread row @row: 0
+ *	also means its header) or source
+ * @row: the next CPU or thread row
  */
 struct ctx_nl_read_pos {
 	u32 part;

@@ -113,6 +113,32 @@ static int ctx_nl_parse_target_cpus(struct nlattr **tb,
 	return ctx_nl_parse_cpus(nest, target->cpus, extack);
 }
 
+/* Every thread: a task session over threads the module finds itself. */
+static int ctx_nl_parse_all_threads(struct nlattr **tb,
+				    struct ctx_target *target,
+				    struct netlink_ext_ack *extack)
+{
+	const struct nlattr *flags = tb[CTXCOUNT_TARGET_A_FLAGS];
+
+	if (tb[CTXCOUNT_TARGET_A_PID]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[CTXCOUNT_TARGET_A_PID],
+				    "a pid and ALL_THREADS exclude each other");
+		return -EINVAL;
+	}
+	if (target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) {
+		NL_SET_ERR_MSG_ATTR(extack, flags,
+				    "ALL_THREADS and SYSTEM_WIDE exclude each other (perf has no per-thread value of a CPU event)");
+		return -EINVAL;
+	}
+	if (target->flags & CTXCOUNT_TARGET_F_ENABLE_ON_EXEC) {
+		NL_SET_ERR_MSG_ATTR(extack, flags,
+				    "ENABLE_ON_EXEC needs a process target, not ALL_THREADS");
+		return -EINVAL;
+	}
+	target->pid = 0;
+	return 0;
+}
+
 static int ctx_nl_parse_target(const struct nlattr *nest,
 			       struct ctx_target *target,
 			       struct netlink_ext_ack *extack)
@@ -133,6 +159,8 @@ static int ctx_nl_parse_target(const struct nlattr *nest,
 	err = ctx_nl_parse_target_cpus(tb, target, extack);
 	if (err)
 		return err;
+	if (target->flags & CTXCOUNT_TARGET_F_ALL_THREADS)
+		return ctx_nl_parse_all_threads(tb, target, extack);
 	if (target->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) {
 		if (tb[CTXCOUNT_TARGET_A_PID]) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[CTXCOUNT_TARGET_A_PID],
@@ -237,6 +265,35 @@ static int ctx_nl_parse_sources(struct genl_info *info,
 	return 0;
 }
 
+/* PER_THREAD rows: of task events, without sources; ALL_THREADS needs them. */
+static int ctx_nl_check_per_thread(struct genl_info *info,
+				   const struct ctx_new_req *nreq)
+{
+	const struct nlattr *flags = info->attrs[CTXCOUNT_A_SESSION_FLAGS];
+	u32 target = nreq->target.flags;
+
+	if (!(nreq->flags & CTXCOUNT_SESSION_F_PER_THREAD)) {
+		if (target & CTXCOUNT_TARGET_F_ALL_THREADS) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[CTXCOUNT_A_TARGET],
+					    "ALL_THREADS needs the PER_THREAD session flag");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (target & CTXCOUNT_TARGET_F_SYSTEM_WIDE) {
+		NL_SET_ERR_MSG_ATTR(info->extack, flags,
+				    "PER_THREAD needs a task session, not SYSTEM_WIDE (perf has no per-thread value of a CPU event)");
+		return -EINVAL;
+	}
+	if (nreq->flags & CTXCOUNT_SESSION_F_IRQ_SOURCES) {
+		NL_SET_ERR_MSG_ATTR(info->extack, flags,
+				    "PER_THREAD and IRQ_SOURCES together are not supported");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
  * ctx_nl_parse_new() - a SESSION_NEW request's target, flags and events
  * @info: the request
@@ -272,6 +329,9 @@ int ctx_nl_parse_new(struct genl_info *info, struct ctx_new_req *nreq)
 		return -EOPNOTSUPP;
 	}
 	err = ctx_nl_parse_sources(info, nreq);
+	if (err)
+		return err;
+	err = ctx_nl_check_per_thread(info, nreq);
 	if (err)
 		return err;
 	nr = ctx_nl_parse_events(info->attrs[CTXCOUNT_A_EVENTS], nreq->req,

@@ -235,14 +235,17 @@ static void ctx_pv_put(struct ctx_totals *t, unsigned int i,
  * @tot: the totals, their full counts and times zero
  * @rows: a system-wide session's per-CPU rows, or NULL
  * @nr_rows: the rows
+ * @thr: a task session's per-thread totals, one per thread, or NULL
  *
- * Task sessions add every thread's; system-wide sessions every CPU's,
- * into its row too.
+ * Task sessions add every thread's, into its @thr too; system-wide
+ * sessions every CPU's, into its row too. Each value is read once, so
+ * the rows add up to @tot exactly.
  *
  * Context: process context, may sleep.
  */
 void ctx_pv_read(struct ctx_perfvals *pv, struct ctx_totals *tot,
-		 struct ctx_cpu_totals *rows, unsigned int nr_rows)
+		 struct ctx_cpu_totals *rows, unsigned int nr_rows,
+		 struct ctx_thread_totals *thr)
 {
 	struct ctx_pv_root *r;
 	unsigned int n, i, k = 0;
@@ -258,9 +261,33 @@ void ctx_pv_read(struct ctx_perfvals *pv, struct ctx_totals *tot,
 			ctx_pv_put(tot, i, &v);
 			if (rows && k < nr_rows && rows[k].cpu == n)
 				ctx_pv_put(&rows[k].tot, i, &v);
+			if (thr && !pv->system_wide)
+				ctx_pv_put(&thr[n].tot, i, &v);
 		}
 	}
 	mutex_unlock(&pv->lock);
+}
+
+/**
+ * ctx_pv_thread_counted() - did thread @n of a task session get events
+ * @pv: a task session's
+ * @n: the thread, below @pv->nr_threads
+ *
+ * A thread that was exiting when SESSION_NEW made its events got none,
+ * as perf stat -p leaves it out.
+ *
+ * Context: process context; the session's events not yet released.
+ * Return: true if it has a root event.
+ */
+bool ctx_pv_thread_counted(struct ctx_perfvals *pv, unsigned int n)
+{
+	struct ctx_pv_root *r = ctx_pv_row(pv, n);
+	unsigned int i;
+
+	for (i = 0; i < pv->nr_events; i++)
+		if (r[i].event)
+			return true;
+	return false;
 }
 
 /**

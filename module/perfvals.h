@@ -14,6 +14,7 @@
 
 #include "account.h"
 #include "counters.h"
+#include "threads.h"
 
 struct task_struct;
 
@@ -73,7 +74,9 @@ void ctx_pv_cpu_install(struct ctx_perfvals *pv, unsigned int cpu,
 void ctx_pv_start(struct ctx_perfvals *pv);
 void ctx_pv_stop(struct ctx_perfvals *pv);
 void ctx_pv_read(struct ctx_perfvals *pv, struct ctx_totals *tot,
-		 struct ctx_cpu_totals *rows, unsigned int nr_rows);
+		 struct ctx_cpu_totals *rows, unsigned int nr_rows,
+		 struct ctx_thread_totals *thr);
+bool ctx_pv_thread_counted(struct ctx_perfvals *pv, unsigned int n);
 void ctx_pv_release(struct ctx_perfvals *pv);
 void ctx_pv_destroy(struct ctx_perfvals *pv);
 

@@ -74,6 +74,7 @@ void ctx_session_free(struct ctx_session *s)
 	bool sources = s->acct.src;
 
 	ctx_account_destroy(&s->acct);
+	ctx_threads_free(s->acct.thr);
 	ctx_pv_destroy(&s->pv);
 	/* Its hooks go with the last session that has sources. */
 	if (sources)
@@ -211,6 +212,36 @@ static void ctx_session_finish(struct ctx_session_report *rep)
 	}
 }
 
+/* Room for a row per root thread, zeroed: ctx_pv_read() adds to it. */
+static int ctx_session_threads_alloc(struct ctx_session *s,
+				     struct ctx_session_report *rep)
+{
+	rep->thr = kvcalloc(max(s->pv.nr_threads, 1U), sizeof(*rep->thr),
+			    GFP_KERNEL);
+	return rep->thr ? 0 : -ENOMEM;
+}
+
+/*
+ * Each row's hooks' part next to perf's, the rows of threads that got no
+ * events left out; then their task buckets.
+ */
+static void ctx_session_threads_finish(struct ctx_session *s,
+				       struct ctx_session_report *rep)
+{
+	unsigned int n, k = 0;
+
+	for (n = 0; n < s->pv.nr_threads; n++) {
+		if (!ctx_pv_thread_counted(&s->pv, n))
+			continue;
+		if (k != n)
+			rep->thr[k] = rep->thr[n];
+		ctx_threads_read(&s->acct, n, &rep->thr[k]);
+		ctx_totals_finish(&rep->thr[k].tot, rep->nr_events);
+		k++;
+	}
+	rep->nr_threads = k;
+}
+
 /**
  * ctx_session_read() - current totals of a session
  * @owner: the socket that asks
@@ -240,9 +271,17 @@ int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		err = -EINVAL;
 		goto out_unlock;
 	}
+	if (rep->per_thread && !s->acct.thr) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "per-thread rows need a session made with the PER_THREAD flag");
+		err = -EINVAL;
+		goto out_unlock;
+	}
 	memset(&rep->tot, 0, sizeof(rep->tot));
 	err = ctx_src_report_init(&rep->src, s->acct.src, rep->cpu,
 				  rep->cpu ? num_possible_cpus() : 0);
+	if (!err && rep->per_thread)
+		err = ctx_session_threads_alloc(s, rep);
 	if (!err)
 		err = ctx_account_read(&s->acct, &rep->tot, rep->src.tot,
 				       rep->cpu, &rep->nr_cpus);
@@ -250,9 +289,11 @@ int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		NL_SET_ERR_MSG_MOD(extack, "no memory to read the session");
 		goto out_unlock;
 	}
-	ctx_pv_read(&s->pv, &rep->tot, rep->cpu, rep->nr_cpus);
+	ctx_pv_read(&s->pv, &rep->tot, rep->cpu, rep->nr_cpus, rep->thr);
 	ctx_session_report(s, rep);
 	ctx_session_finish(rep);
+	if (rep->thr)
+		ctx_session_threads_finish(s, rep);
 	ctx_src_report_info(&rep->src, s->acct.src);
 out_unlock:
 	mutex_unlock(&ctx_lock);
@@ -266,6 +307,8 @@ out_unlock:
 void ctx_session_report_free(struct ctx_session_report *rep)
 {
 	ctx_src_report_free(&rep->src);
+	kvfree(rep->thr);
+	rep->thr = NULL;
 }
 
 /* Takes @s off every list; the caller frees it after a grace period. */

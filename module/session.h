@@ -15,6 +15,7 @@
 #include "perfvals.h"
 #include "sources.h"
 #include "taskset.h"
+#include "threads.h"
 
 struct cpumask;
 struct file;
@@ -147,6 +148,10 @@ struct ctx_session {
  *	the per-CPU totals (ctx_account_read())
  * @nr_cpus: the rows READ filled
  * @src: with sources, their rows (free with ctx_session_report_free())
+ * @per_thread: READ is to fill @thr (the session must have thread rows)
+ * @thr: with @per_thread, a row per thread that got events, in the order
+ *	they were made (free with ctx_session_report_free())
+ * @nr_threads: the rows in @thr
  */
 struct ctx_session_report {
 	u32 id;
@@ -160,6 +165,9 @@ struct ctx_session_report {
 	struct ctx_cpu_totals *cpu;
 	unsigned int nr_cpus;
 	struct ctx_src_report src;
+	bool per_thread;
+	struct ctx_thread_totals *thr;
+	unsigned int nr_threads;
 };
 
 int ctx_session_new(const struct ctx_new_req *nreq,

@@ -28,6 +28,7 @@
 #include "perm.h"
 #include "perfvals.h"
 #include "session_int.h"
+#include "threads.h"
 
 static u32 ctx_next_id;
 
@@ -47,7 +48,8 @@ static struct task_struct *ctx_find_task(pid_t nr)
 /* Only an inheriting task session inserts from a hook: ctx_session_fork(). */
 static unsigned int ctx_session_spare_tasks(u32 target_flags)
 {
-	if ((target_flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) ||
+	if ((target_flags & (CTXCOUNT_TARGET_F_SYSTEM_WIDE |
+			     CTXCOUNT_TARGET_F_ALL_THREADS)) ||
 	    !(target_flags & CTXCOUNT_TARGET_F_INHERIT))
 		return 0;
 	return CTX_TASKSET_SPARE;
@@ -80,8 +82,13 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq,
 			     !(nreq->flags & CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE),
 			     nreq->max_sources))
 		goto err_pv;
+	if (nreq->flags & CTXCOUNT_SESSION_F_PER_THREAD) {
+		s->acct.thr = ctx_threads_alloc(&s->acct, s->pv.max_threads);
+		if (!s->acct.thr)
+			goto err_acct;
+	}
 	if (nreq->max_sources && ctx_irqsrc_get())
-		goto err_acct;
+		goto err_thr;
 	s->owner = nreq->owner;
 	sock_hold(s->owner.sk);
 	s->target_flags = nreq->target.flags;
@@ -92,6 +99,8 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq,
 	ctx_cpuhp_session_init(s);
 	return s;
 
+err_thr:
+	ctx_threads_free(s->acct.thr);
 err_acct:
 	ctx_account_destroy(&s->acct);
 err_pv:
@@ -186,23 +195,14 @@ static unsigned int ctx_session_counter_flags(u32 target_flags)
 		CTX_COUNTER_ENABLE_ON_EXEC : 0);
 }
 
-/*
- * A task event per event on each thread of @task's process that its
- * proofs cover (perf stat -p opens one per thread); perf gives threads
- * and children created later their own with INHERIT. @task's
- * exec_update_lock is held: no exec replaces the threads or their
- * credentials meanwhile.
- */
-static int ctx_session_task_events(struct ctx_session *s,
-				   struct task_struct *task)
+/* The threads of @task's process that its proofs cover, referenced. */
+static unsigned int ctx_session_process_threads(struct task_struct *task,
+						struct task_struct **threads,
+						unsigned int max)
 {
-	unsigned int n = 0, i, max = s->pv.max_threads;
-	struct task_struct **threads, *t;
-	int err = 0;
+	struct task_struct *t;
+	unsigned int n = 0;
 
-	threads = kcalloc(max, sizeof(*threads), GFP_KERNEL);
-	if (!threads)
-		return -ENOMEM;
 	rcu_read_lock();
 	for_each_thread(task, t) {
 		if (n == max)
@@ -213,14 +213,79 @@ static int ctx_session_task_events(struct ctx_session *s,
 		threads[n++] = t;
 	}
 	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * Every thread in the sender's pid namespace (perf stat -a --per-thread
+ * reads them from its /proc), referenced; the sender's own first, so that
+ * an event's error is the error of the thread its proof is on.
+ */
+static unsigned int ctx_session_all_threads(struct task_struct *self,
+					    struct task_struct **threads,
+					    unsigned int max)
+{
+	struct task_struct *p, *t;
+	unsigned int n = 0;
+
+	get_task_struct(self);
+	threads[n++] = self;
+	rcu_read_lock();
+	for_each_process_thread(p, t) {
+		if (n == max)
+			goto out;
+		if (t == self || !task_pid_vnr(t))
+			continue;
+		get_task_struct(t);
+		threads[n++] = t;
+	}
+out:
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * Root thread @t's events carry the session's tags, or with thread rows
+ * the tags of @t's row.
+ */
+static struct ctx_counter_tag *ctx_session_tags(struct ctx_session *s,
+						struct task_struct *t)
+{
+	if (!s->acct.thr)
+		return s->acct.tag;
+	return ctx_threads_row_tags(s->acct.thr, s->pv.nr_threads, t);
+}
+
+/*
+ * A task event per event on each thread of @task's process that its
+ * proofs cover (perf stat -p opens one per thread), or with ALL_THREADS
+ * on every thread (@task is the sender); perf gives threads and children
+ * created later their own with INHERIT. @task's exec_update_lock is
+ * held: no exec replaces the threads or their credentials meanwhile.
+ */
+static int ctx_session_task_events(struct ctx_session *s,
+				   struct task_struct *task)
+{
+	unsigned int n, i, max = s->pv.max_threads;
+	struct task_struct **threads;
+	int err = 0;
+
+	threads = kvcalloc(max, sizeof(*threads), GFP_KERNEL);
+	if (!threads)
+		return -ENOMEM;
+	if (s->target_flags & CTXCOUNT_TARGET_F_ALL_THREADS)
+		n = ctx_session_all_threads(task, threads, max);
+	else
+		n = ctx_session_process_threads(task, threads, max);
 	for (i = 0; i < n; i++) {
 		if (!err)
 			err = ctx_pv_add_thread(&s->pv, threads[i], s->spec,
 						ctx_session_counter_flags(s->target_flags),
-						s->acct.tag, s->error);
+						ctx_session_tags(s, threads[i]),
+						s->error);
 		put_task_struct(threads[i]);
 	}
-	kfree(threads);
+	kvfree(threads);
 	return err;
 }
 
@@ -280,6 +345,9 @@ static int ctx_session_prove_and_link(struct ctx_session *s,
 	ctx_perm_put_proofs(proof, nreq->nr_events);
 	if (err)
 		return err;
+	/* ALL_THREADS keeps no task set: its threads are all there are. */
+	if (s->target_flags & CTXCOUNT_TARGET_F_ALL_THREADS)
+		task = NULL;
 	mutex_lock(&ctx_lock);
 	err = ctx_session_link(s, task, extack);
 	if (!err)
@@ -338,6 +406,36 @@ static int ctx_session_new_locked(struct ctx_session *s,
 	return err;
 }
 
+/*
+ * ALL_THREADS: a privileged sender's (perf checks ptrace access to each
+ * thread, which a module cannot: only those who may trace every task may
+ * count every thread), and within the module's max_threads.
+ */
+static int ctx_session_count_threads(const struct ctx_new_req *nreq,
+				     unsigned int *threads,
+				     struct netlink_ext_ack *extack)
+{
+	struct task_struct *p, *t;
+	unsigned int n = 0;
+
+	if (!nreq->privileged) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "ALL_THREADS needs CAP_PERFMON or CAP_SYS_ADMIN (sender and socket opener): perf checks ptrace access to each thread, which a module cannot");
+		return -EPERM;
+	}
+	rcu_read_lock();
+	for_each_process_thread(p, t)
+		n++;
+	rcu_read_unlock();
+	if (n > ctx_threads_max()) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "more threads than the module parameter max_threads allows");
+		return -ENOSPC;
+	}
+	*threads = n;
+	return 0;
+}
+
 /**
  * ctx_session_new() - create a session (counters allocated, not counting)
  * @nreq: the request
@@ -362,7 +460,13 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 	struct ctx_session *s;
 	int err;
 
-	if (!(nreq->target.flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE)) {
+	if (nreq->target.flags & CTXCOUNT_TARGET_F_ALL_THREADS) {
+		err = ctx_session_count_threads(nreq, &threads, extack);
+		if (err)
+			return err;
+		task = get_task_struct(current);
+		counted = threads;
+	} else if (!(nreq->target.flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE)) {
 		task = ctx_find_task(nreq->target.pid);
 		if (!task) {
 			NL_SET_ERR_MSG_MOD(extack, "no such process");
