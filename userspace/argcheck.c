@@ -56,6 +56,34 @@ static int check_no_aggr(struct ctx_args *a, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * --per-thread: perf's rule (builtin-stat.c: task events of -p's or every
+ * thread, none of -C's CPUs nor of a workload alone), then what ctxstat
+ * has not got with threads' rows yet.
+ */
+static int check_per_thread(struct ctx_args *a, char *err, size_t errlen)
+{
+	if (!ctx_args_per_thread(a))
+		return 0;
+	if (a->cpu_list)
+		return ctx_err(err, errlen,
+			       "--per-thread and -C are exclusive: --per-thread needs -p or -a, as in perf (task events, not CPU counters)");
+	if (!a->pid && !a->system_wide)
+		return ctx_err(err, errlen,
+			       "--per-thread needs -p or -a, as in perf: not a command alone (-a --per-thread -- <command>)");
+	if (a->interval_ms)
+		return ctx_err(err, errlen, "--per-thread and -I are exclusive (not yet supported)");
+	if (a->repeat > 1 || a->repeat_until || a->forever)
+		return ctx_err(err, errlen,
+			       "--per-thread prints the threads of one run: -r and --repeat-until do not apply");
+	if (a->irq_sources)
+		return ctx_err(err, errlen,
+			       "--per-thread and --irq-sources are exclusive: the module has no sources per thread");
+	if (a->save)
+		return ctx_err(err, errlen, "--save keeps whole runs' totals: not with --per-thread");
+	return 0;
+}
+
 double ctx_args_threshold(const struct ctx_args *a)
 {
 	return a->threshold >= 0 ? a->threshold : CTX_THRESHOLD_PCT;
@@ -66,7 +94,7 @@ const char *ctx_aggr_option(enum ctx_aggr mode)
 	static const char *const names[] = {
 		[CTX_AGGR_NONE] = "-A", [CTX_AGGR_CORE] = "--per-core",
 		[CTX_AGGR_DIE] = "--per-die", [CTX_AGGR_SOCKET] = "--per-socket",
-		[CTX_AGGR_NODE] = "--per-node",
+		[CTX_AGGR_NODE] = "--per-node", [CTX_AGGR_THREAD] = "--per-thread",
 	};
 
 	return mode < ARRAY_SIZE(names) && names[mode] ? names[mode] : "";
@@ -116,7 +144,7 @@ static int check_combinations(struct ctx_args *a, char *err, size_t errlen)
 	if (a->null_run && a->irq_sources)
 		return ctx_err(err, errlen,
 			       "-n counts nothing to split by interrupt source");
-	if (check_no_aggr(a, err, errlen))
+	if (check_per_thread(a, err, errlen) || check_no_aggr(a, err, errlen))
 		return -1;
 	return check_interval(a, err, errlen);
 }
@@ -134,7 +162,8 @@ static const char *compare_refuses(const struct ctx_args *a)
 {
 	const struct { bool given; const char *name; } opts[] = {
 		{ a->pid, "-p" }, { a->cpu_list, "-C" },
-		{ a->system_wide, "-a" }, { a->no_aggr, ctx_aggr_option(a->aggr) },
+		{ a->system_wide, "-a" },
+		{ a->no_aggr || ctx_args_per_thread(a), ctx_aggr_option(a->aggr) },
 		{ a->null_run, "-n" }, { a->json, "-j" },
 		{ a->interval_ms, "-I" }, { a->interval_count, "--interval-count" },
 		{ a->summary, "--summary" }, { a->no_csv_summary, "--no-csv-summary" },

@@ -24,7 +24,7 @@ enum {
 	OPT_SUMMARY, OPT_IRQ_SOURCES, OPT_APPEND, OPT_NO_BIG_NUM, OPT_NO_MERGE,
 	OPT_QUIET, OPT_INTERVAL_COUNT, OPT_NO_CSV_SUMMARY, OPT_NO_TWINS,
 	OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_THRESHOLD,
-	OPT_WARMUP, OPT_VERSION,
+	OPT_WARMUP, OPT_VERSION, OPT_PER_THREAD,
 	/* + index in ctx_perf_only[] */
 	OPT_PERF_ONLY = 1024,
 };
@@ -72,6 +72,7 @@ static const struct option ctxstat_options[] = {
 	{ "per-die",		no_argument,		NULL, OPT_PER_DIE },
 	{ "per-socket",		no_argument,		NULL, OPT_PER_SOCKET },
 	{ "per-node",		no_argument,		NULL, OPT_PER_NODE },
+	{ "per-thread",		no_argument,		NULL, OPT_PER_THREAD },
 	{ "threshold",		required_argument,	NULL, OPT_THRESHOLD },
 	{ "warmup",		required_argument,	NULL, OPT_WARMUP },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
@@ -233,10 +234,14 @@ static int parse_separator(struct ctx_args *a, const char *arg,
 	return 0;
 }
 
+/*
+ * perf's OPT_SET_UINT on one aggr_mode: the last of -A, --per-* wins.
+ * Only the CPU modes read the CPUs' rows.
+ */
 static int set_aggr(struct ctx_args *a, enum ctx_aggr mode)
 {
 	a->aggr = mode;
-	a->no_aggr = true;
+	a->no_aggr = mode != CTX_AGGR_THREAD;
 	return 0;
 }
 
@@ -319,6 +324,8 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return set_aggr(a, CTX_AGGR_SOCKET);
 	case OPT_PER_NODE:
 		return set_aggr(a, CTX_AGGR_NODE);
+	case OPT_PER_THREAD:
+		return set_aggr(a, CTX_AGGR_THREAD);
 	case 'I':
 		return parse_interval(a, arg, err, errlen);
 	case OPT_INTERVAL_COUNT:

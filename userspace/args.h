@@ -23,6 +23,7 @@ enum ctx_aggr {
 	CTX_AGGR_DIE,		/* --per-die */
 	CTX_AGGR_SOCKET,	/* --per-socket */
 	CTX_AGGR_NODE,		/* --per-node */
+	CTX_AGGR_THREAD,	/* --per-thread: a row per thread, no CPUs */
 };
 
 struct ctx_args {
@@ -44,7 +45,7 @@ struct ctx_args {
 	bool implied_all;	/* no command and no target: perf's -a */
 	const char *cpu_list;	/* -C: "0,2-3", syntax checked; NULL: all */
 	bool no_aggr;		/* per-CPU READs: -A or a --per-* mode */
-	enum ctx_aggr aggr;	/* how the CPUs' rows are printed */
+	enum ctx_aggr aggr;	/* how the CPUs' (or threads') rows are printed */
 	int verbose;
 	bool breakdown;
 	bool help;
@@ -124,6 +125,11 @@ double ctx_args_threshold(const struct ctx_args *a);
 
 /* "-A", "--per-core", ...: the option of an aggregation mode. */
 const char *ctx_aggr_option(enum ctx_aggr mode);
+
+static inline bool ctx_args_per_thread(const struct ctx_args *a)
+{
+	return a->aggr == CTX_AGGR_THREAD;
+}
 
 void ctx_args_usage(FILE *f);
 void ctx_args_compare_usage(FILE *f);

@@ -47,6 +47,20 @@ static int check_irq_sources(int version, uint32_t features)
 }
 
 /*
+ * --per-thread needs CTXCOUNT_GENL_VERSION 6 (rows per thread); an older
+ * module still serves everything else.
+ */
+static int check_per_thread(int version)
+{
+	if (version >= 6)
+		return 0;
+	fprintf(stderr,
+		"ctxstat: the loaded ctxcount module is too old for --per-thread: its protocol version is %d, --per-thread needs 6; load this ctxstat's module\n",
+		version);
+	return -EOPNOTSUPP;
+}
+
+/*
  * -C needs CTXCOUNT_GENL_VERSION 3 (CPU lists), -A version 5: its rows
  * come as a READ dump, since a single reply with a row per CPU outgrows
  * the socket's buffer from about 16 CPUs on. Say so rather than
@@ -58,9 +72,11 @@ static int check_version(struct ctx_nl *nl, const struct ctx_args *a,
 	bool percpu = a->no_aggr || a->cpu_list;
 	int version;
 
-	if (!percpu && !a->irq_sources)
+	if (!percpu && !a->irq_sources && !ctx_args_per_thread(a))
 		return 0;
 	version = ctx_nl_family_version(nl);
+	if (ctx_args_per_thread(a) && check_per_thread(version))
+		return -EOPNOTSUPP;
 	if (a->irq_sources && check_irq_sources(version, features))
 		return -EOPNOTSUPP;
 	if (a->no_aggr && version < 5) {

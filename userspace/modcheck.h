@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * modcheck: connect to the ctxcount module and check, before anything is
- * counted, that it can do what the command line asks (-A and -C need
- * protocol version 3, --irq-sources version 4 and the feature); every
+ * counted, that it can do what the command line asks (-C needs protocol
+ * version 3, --irq-sources version 4 and the feature, -A version 5,
+ * --per-thread version 6); every
  * refusal names the module's version or the missing feature.
  */
 #ifndef CTXSTAT_MODCHECK_H

@@ -56,8 +56,9 @@ static int put_target(struct nl_msg *msg, const struct ctx_nl_target *t)
 
 	if (!nest)
 		return -1;
-	/* System-wide has no pid: the header says the attribute is absent. */
-	if (!(t->flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) &&
+	/* System-wide and all threads have no pid: the header says absent. */
+	if (!(t->flags & (CTXCOUNT_TARGET_F_SYSTEM_WIDE |
+			  CTXCOUNT_TARGET_F_ALL_THREADS)) &&
 	    nla_put_u32(msg, CTXCOUNT_TARGET_A_PID, t->pid))
 		return -1;
 	if (nla_put_u32(msg, CTXCOUNT_TARGET_A_FLAGS, t->flags))
@@ -206,6 +207,7 @@ struct exchange {
 	struct ctx_nl *nl;
 	struct ctx_nl_reply *reply;
 	struct ctx_nl_cpus *cpus;	/* a READ's per-CPU rows, or NULL */
+	struct ctx_nl_threads *threads;	/* its per-thread rows, or NULL */
 	bool dump;		/* answered by messages and NLMSG_DONE */
 	int error;		/* kernel errno (negative) or parse failure */
 	bool done;
@@ -223,9 +225,11 @@ static int on_valid(struct nl_msg *msg, void *arg)
 		err = ctx_nl_parse_read_part(nlmsg_hdr(msg), x->reply, x->cpus);
 	else
 		err = ctx_nl_parse_reply_cpus(nlmsg_hdr(msg), x->reply, x->cpus);
+	if (!err && x->threads)
+		err = ctx_nl_parse_thread_part(nlmsg_hdr(msg), x->threads);
 	/* The first failure counts; the answer is still read to its end. */
 	if (err && !x->error)
-		x->error = err == -E2BIG ? err : -EBADMSG;
+		x->error = err == -E2BIG || err == -ENOMEM ? err : -EBADMSG;
 	return NL_OK;
 }
 
@@ -325,20 +329,17 @@ static int transact_cpus(struct ctx_nl *nl, struct nl_msg *msg,
 }
 
 /*
- * READ as a dump: each message adds its part to @reply and @cpus (NULL:
- * totals only), zeroed here first.
+ * READ as a dump: each message adds its part to @x's reply and rows; the
+ * reply and the CPUs' rows are zeroed here first, the threads' appended to.
  */
-static int read_dump(struct ctx_nl *nl, uint32_t session_id, uint32_t flags,
-		     struct ctx_nl_reply *reply, struct ctx_nl_cpus *cpus)
+static int read_dump(struct exchange *x, uint32_t session_id, uint32_t flags)
 {
-	struct exchange x = { .nl = nl, .reply = reply, .cpus = cpus,
-			      .dump = true };
-
-	memset(reply, 0, sizeof(*reply));
-	if (cpus)
-		cpus->nr = 0;
-	return exchange(&x, ctx_nl_build_session_read_dump(nl->family,
-							   session_id, flags));
+	x->dump = true;
+	memset(x->reply, 0, sizeof(*x->reply));
+	if (x->cpus)
+		x->cpus->nr = 0;
+	return exchange(x, ctx_nl_build_session_read_dump(x->nl->family,
+							  session_id, flags));
 }
 
 int ctx_nl_transact(struct ctx_nl *nl, struct nl_msg *msg,
@@ -371,8 +372,10 @@ int ctx_nl_calibrate(struct ctx_nl *nl, uint32_t step)
 int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 			struct ctx_nl_reply *reply)
 {
+	struct exchange x = { .nl = nl, .reply = reply };
+
 	if (nl->version >= 5)
-		return read_dump(nl, session_id, 0, reply, NULL);
+		return read_dump(&x, session_id, 0);
 	return ctx_nl_transact(nl, ctx_nl_build_session_cmd(nl->family,
 						     CTXCOUNT_CMD_SESSION_READ,
 						     session_id), reply);
@@ -387,7 +390,18 @@ int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,
 			     struct ctx_nl_reply *reply,
 			     struct ctx_nl_cpus *cpus)
 {
-	return read_dump(nl, session_id, CTXCOUNT_READ_F_PER_CPU, reply, cpus);
+	struct exchange x = { .nl = nl, .reply = reply, .cpus = cpus };
+
+	return read_dump(&x, session_id, CTXCOUNT_READ_F_PER_CPU);
+}
+
+int ctx_nl_session_read_threads(struct ctx_nl *nl, uint32_t session_id,
+				struct ctx_nl_reply *reply,
+				struct ctx_nl_threads *threads)
+{
+	struct exchange x = { .nl = nl, .reply = reply, .threads = threads };
+
+	return read_dump(&x, session_id, CTXCOUNT_READ_F_PER_THREAD);
 }
 
 int ctx_nl_family_version(struct ctx_nl *nl)

@@ -17,7 +17,7 @@
 #define CTX_NL_EXTACK_MAX 256
 
 struct ctx_nl_target {
-	uint32_t pid;		/* 0 with CTXCOUNT_TARGET_F_SYSTEM_WIDE */
+	uint32_t pid;		/* 0 with CTXCOUNT_TARGET_F_SYSTEM_WIDE, _ALL_THREADS */
 	uint32_t flags;		/* CTXCOUNT_TARGET_F_* */
 	/* With SYSTEM_WIDE: the CPUs to count on (nr_cpus 0: all) */
 	const int *cpus;
@@ -79,6 +79,25 @@ struct ctx_nl_cpus {
 	int nr;			/* CPUs the reply had */
 	int cap;		/* room in v */
 	struct ctx_nl_cpu_val *v;
+};
+
+/* One thread's row of a SESSION_READ reply (CTXCOUNT_READ_F_PER_THREAD). */
+struct ctx_nl_thread_val {
+	uint32_t tid;
+	uint32_t pid;
+	char comm[CTXCOUNT_THREAD_COMM_LEN];	/* at SESSION_NEW */
+	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
+};
+
+/*
+ * Per-thread rows, grown as READs bring them (a system has more threads
+ * than CPUs, and nobody knows how many beforehand); @v is the owner's to
+ * free.
+ */
+struct ctx_nl_threads {
+	int nr;
+	int cap;
+	struct ctx_nl_thread_val *v;
 };
 
 struct ctx_nl_reply {
@@ -149,6 +168,13 @@ int ctx_nl_parse_read_part(struct nlmsghdr *nlh, struct ctx_nl_reply *r,
 			   struct ctx_nl_cpus *cpus);
 
 /*
+ * The CTXCOUNT_A_THREAD nests of one READ message (a reply, or a dump's
+ * part) appended to @t, which grows to hold them: a nest with the tid of
+ * the last row continues that row. 0, -EINVAL, or -ENOMEM.
+ */
+int ctx_nl_parse_thread_part(struct nlmsghdr *nlh, struct ctx_nl_threads *t);
+
+/*
  * Copy the NLMSGERR_ATTR_MSG of an NLMSG_ERROR or NLMSG_DONE message into
  * @buf; returns its length, 0 when there is none.
  */
@@ -183,6 +209,14 @@ int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply);
 int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,
 			     struct ctx_nl_reply *reply,
 			     struct ctx_nl_cpus *cpus);
+/*
+ * READ with a row per thread (a session with CTXCOUNT_SESSION_F_PER_THREAD,
+ * version 6) as a dump, the rows appended to @threads: several sessions'
+ * rows follow each other.
+ */
+int ctx_nl_session_read_threads(struct ctx_nl *nl, uint32_t session_id,
+				struct ctx_nl_reply *reply,
+				struct ctx_nl_threads *threads);
 /*
  * The family's version (CTXCOUNT_GENL_VERSION of the loaded module), or
  * -errno.

@@ -3,8 +3,9 @@
  * nlparse: the module's replies into plain structs (nlclient.h). A READ
  * comes as one reply or as the messages of a dump; both go through
  * ctx_nl_parse_read_part(), which adds what one message carries to what
- * the earlier ones did: a dump's CPU nest may come in parts.
+ * the earlier ones did: a dump's CPU or thread nest may come in parts.
  */
+#include <stdlib.h>
 #include <errno.h>
 #include <string.h>
 #include <netlink/netlink.h>
@@ -111,27 +112,75 @@ static int parse_events(struct nlattr *list, struct ctx_nl_event_val *ev,
 	return 0;
 }
 
+/*
+ * A CPU's or a thread's nest: a key (the CPU, the tid), events, and
+ * attributes of the row's own. A dump may split a row over consecutive
+ * nests of the same key, each with some of its events.
+ */
+struct row_kind {
+	int attr;		/* CTXCOUNT_A_CPU or CTXCOUNT_A_THREAD */
+	int maxtype;
+	struct nla_policy *policy;
+	int key, events;	/* the key's and the events' attribute types */
+	/*
+	 * The row a nest of @key goes to, its events into *@ev: the last
+	 * one filled when the nest continues it, else a new one, which the
+	 * nest's other attributes in @tb fill. 0 or -errno.
+	 */
+	int (*row)(void *rows, uint32_t key, struct nlattr **tb,
+		   struct ctx_nl_event_val **ev);
+};
+
+/* Room for the attributes of either kind's nest. */
+#define ROW_A_MAX (CTXCOUNT_CPU_A_MAX > CTXCOUNT_THREAD_A_MAX ? \
+		   CTXCOUNT_CPU_A_MAX : CTXCOUNT_THREAD_A_MAX)
+
+static int parse_row(struct nlattr *attr, const struct row_kind *k, void *rows)
+{
+	struct nlattr *tb[ROW_A_MAX + 1];
+	struct ctx_nl_event_val *ev;
+	int nr = 0, err;
+
+	if (nla_parse_nested(tb, k->maxtype, attr, k->policy) ||
+	    !tb[k->key] || !tb[k->events])
+		return -EINVAL;
+	err = k->row(rows, nla_get_u32(tb[k->key]), tb, &ev);
+	if (err)
+		return err;
+	return parse_events(tb[k->events], ev, &nr);
+}
+
+/* The kind's nests are top-level attributes, one per row or part of one. */
+static int parse_rows(struct nlmsghdr *nlh, const struct row_kind *k, void *rows)
+{
+	struct nlattr *attr;
+	int rem, err;
+
+	nla_for_each_attr(attr, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(attr) != k->attr)
+			continue;
+		err = parse_row(attr, k, rows);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static struct nla_policy cpu_policy[CTXCOUNT_CPU_A_MAX + 1] = {
 	[CTXCOUNT_CPU_A_CPU]		= { .type = NLA_U32 },
 	[CTXCOUNT_CPU_A_EVENTS]		= { .type = NLA_NESTED },
 	[CTXCOUNT_CPU_A_SOURCE_COUNTS]	= { .type = NLA_NESTED },
 };
 
-/*
- * One CTXCOUNT_A_CPU nest into the next free row of @cpus, or into the
- * last one filled when it is a later part of the same CPU (a dump's).
- */
-static int parse_cpu(struct nlattr *attr, struct ctx_nl_cpus *cpus)
+/* A fixed room: a READ has a row per possible CPU at most. */
+static int cpu_row(void *rows, uint32_t cpu, struct nlattr **tb,
+		   struct ctx_nl_event_val **ev)
 {
-	struct nlattr *tb[CTXCOUNT_CPU_A_MAX + 1];
+	struct ctx_nl_cpus *cpus = rows;
 	struct ctx_nl_cpu_val *v;
-	int nr = 0, cpu;
 
-	if (nla_parse_nested(tb, CTXCOUNT_CPU_A_MAX, attr, cpu_policy) ||
-	    !tb[CTXCOUNT_CPU_A_CPU] || !tb[CTXCOUNT_CPU_A_EVENTS])
-		return -EINVAL;
-	cpu = nla_get_u32(tb[CTXCOUNT_CPU_A_CPU]);
-	if (cpus->nr && cpus->v[cpus->nr - 1].cpu == cpu) {
+	if (cpus->nr && cpus->v[cpus->nr - 1].cpu == (int)cpu) {
 		v = &cpus->v[cpus->nr - 1];
 	} else {
 		if (cpus->nr == cpus->cap)
@@ -140,8 +189,7 @@ static int parse_cpu(struct nlattr *attr, struct ctx_nl_cpus *cpus)
 		memset(v, 0, sizeof(*v));
 		v->cpu = cpu;
 	}
-	if (parse_events(tb[CTXCOUNT_CPU_A_EVENTS], v->ev, &nr))
-		return -EINVAL;
+	*ev = v->ev;
 	if (tb[CTXCOUNT_CPU_A_SOURCE_COUNTS] &&
 	    ctx_nl_parse_source_values(tb[CTXCOUNT_CPU_A_SOURCE_COUNTS],
 				       v->src_count))
@@ -149,21 +197,66 @@ static int parse_cpu(struct nlattr *attr, struct ctx_nl_cpus *cpus)
 	return 0;
 }
 
-/* The CTXCOUNT_A_CPU nests are top-level attributes, one per CPU. */
-static int parse_cpus(struct nlmsghdr *nlh, struct ctx_nl_cpus *cpus)
-{
-	struct nlattr *attr;
-	int rem, err;
+static const struct row_kind cpu_kind = {
+	.attr = CTXCOUNT_A_CPU, .maxtype = CTXCOUNT_CPU_A_MAX,
+	.policy = cpu_policy, .key = CTXCOUNT_CPU_A_CPU,
+	.events = CTXCOUNT_CPU_A_EVENTS, .row = cpu_row,
+};
 
-	nla_for_each_attr(attr, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		if (nla_type(attr) != CTXCOUNT_A_CPU)
-			continue;
-		err = parse_cpu(attr, cpus);
-		if (err)
-			return err;
-	}
+static struct nla_policy thread_policy[CTXCOUNT_THREAD_A_MAX + 1] = {
+	[CTXCOUNT_THREAD_A_TID]		= { .type = NLA_U32 },
+	[CTXCOUNT_THREAD_A_PID]		= { .type = NLA_U32 },
+	[CTXCOUNT_THREAD_A_COMM]	= { .type = NLA_STRING,
+					    .maxlen = CTXCOUNT_THREAD_COMM_LEN },
+	[CTXCOUNT_THREAD_A_EXCURSIONS]	= { .type = NLA_NESTED },
+	[CTXCOUNT_THREAD_A_EVENTS]	= { .type = NLA_NESTED },
+};
+
+static int grow_threads(struct ctx_nl_threads *t)
+{
+	int cap = t->cap ? 2 * t->cap : 64;
+	struct ctx_nl_thread_val *v = realloc(t->v, cap * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	t->v = v;
+	t->cap = cap;
 	return 0;
+}
+
+/* A new row must say whose it is: its first part carries PID and COMM. */
+static int thread_row(void *rows, uint32_t tid, struct nlattr **tb,
+		      struct ctx_nl_event_val **ev)
+{
+	struct ctx_nl_threads *t = rows;
+	struct ctx_nl_thread_val *v;
+
+	if (t->nr && t->v[t->nr - 1].tid == tid) {
+		*ev = t->v[t->nr - 1].ev;
+		return 0;
+	}
+	if (!tb[CTXCOUNT_THREAD_A_PID] || !tb[CTXCOUNT_THREAD_A_COMM])
+		return -EINVAL;
+	if (t->nr == t->cap && grow_threads(t))
+		return -ENOMEM;
+	v = &t->v[t->nr++];
+	memset(v, 0, sizeof(*v));
+	v->tid = tid;
+	v->pid = nla_get_u32(tb[CTXCOUNT_THREAD_A_PID]);
+	nla_strlcpy(v->comm, tb[CTXCOUNT_THREAD_A_COMM], sizeof(v->comm));
+	*ev = v->ev;
+	return 0;
+}
+
+static const struct row_kind thread_kind = {
+	.attr = CTXCOUNT_A_THREAD, .maxtype = CTXCOUNT_THREAD_A_MAX,
+	.policy = thread_policy, .key = CTXCOUNT_THREAD_A_TID,
+	.events = CTXCOUNT_THREAD_A_EVENTS, .row = thread_row,
+};
+
+int ctx_nl_parse_thread_part(struct nlmsghdr *nlh, struct ctx_nl_threads *t)
+{
+	return parse_rows(nlh, &thread_kind, t);
 }
 
 /* The same for CTXCOUNT_A_EVENTS: a dump's totals come in several. */
@@ -196,7 +289,7 @@ int ctx_nl_parse_read_part(struct nlmsghdr *nlh, struct ctx_nl_reply *r,
 	if (genlmsg_parse(nlh, 0, tb, CTXCOUNT_A_MAX, reply_policy))
 		return -EINVAL;
 	if (cpus) {
-		err = parse_cpus(nlh, cpus);
+		err = parse_rows(nlh, &cpu_kind, cpus);
 		if (err)
 			return err;
 	}

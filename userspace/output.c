@@ -196,6 +196,30 @@ static void print_event_cpus(const struct ctx_printer *p,
 	}
 }
 
+/*
+ * --per-thread: perf 6.1's print_aggr_thread(), each event's threads in
+ * its own order; each row followed by its context rows, metrics from
+ * that thread's counts, as -A's CPUs.
+ */
+static void print_event_threads(const struct ctx_printer *p,
+				const struct ctx_event *ev, bool with_breakdown)
+{
+	const struct ctx_thread_rows *t = p->r->threads;
+	struct ctx_series rt = *p->r;
+	struct ctx_printer pt = { .o = p->o, .r = &rt, .cpu = -1 };
+	int *order = calloc(t->nr ?: 1, sizeof(*order));
+	int n = order ? ctx_thread_order(t, ev, order) : -1, k;
+
+	if (n < 0)
+		fprintf(p->o->f, "ctxstat: out of memory ordering the threads' rows\n");
+	for (k = 0; k < n; k++) {
+		rt.counters = t->row[order[k]].counters;
+		pt.thread = &t->row[order[k]];
+		print_event(&pt, ev, with_breakdown);
+	}
+	free(order);
+}
+
 static void print_header(const struct ctx_printer *p)
 {
 	FILE *f = p->o->f;
@@ -356,7 +380,9 @@ void ctx_output_series(const struct ctx_output_opts *o,
 	     i < r->events->nr; i++) {
 		ev = &r->events->ev[i];
 		here = breakdown_here(r->events, i, done);
-		if (r->cpu_ids)
+		if (r->threads)
+			print_event_threads(&p, ev, here);
+		else if (r->cpu_ids)
 			print_event_cpus(&p, ev, here);
 		else
 			print_event(&p, ev, here);

@@ -15,6 +15,7 @@
 #include "args.h"
 #include "counts.h"
 #include "events.h"
+#include "perthread.h"
 #include "sources.h"
 
 enum ctx_target_kind {
@@ -54,6 +55,8 @@ struct ctx_series {
 	const struct ctx_counter_values *cpu_counters;
 	/* --irq-sources: the rows of counters' src samples, else NULL */
 	const struct ctx_sources *sources;
+	/* --per-thread: each event's rows for these threads, else NULL */
+	const struct ctx_thread_rows *threads;
 };
 
 enum ctx_output_format {

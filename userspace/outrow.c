@@ -122,6 +122,35 @@ static void print_aggr_prefix(const struct ctx_printer *p)
 }
 
 /*
+ * perf 6.1's aggr_printout() for AGGR_THREAD: "comm-tid", padded and
+ * followed by a blank in the standard format. perf does not quote a comm
+ * that holds the CSV separator (its field count then breaks): ctxstat
+ * does, and escapes it in JSON.
+ */
+static void print_thread_prefix(const struct ctx_printer *p)
+{
+	const struct ctx_output_opts *o = p->o;
+	char label[CTXCOUNT_THREAD_COMM_LEN + 16];
+
+	snprintf(label, sizeof(label), "%s-%d", p->thread->comm,
+		 (int)p->thread->tid);
+	switch (o->format) {
+	case CTX_OUTPUT_STD:
+		fprintf(o->f, "%16s-%-8d ", p->thread->comm, (int)p->thread->tid);
+		break;
+	case CTX_OUTPUT_CSV:
+		ctx_csv_field(o->f, o->sep, label, 1);
+		fputs(o->sep, o->f);
+		break;
+	case CTX_OUTPUT_JSON:
+		fputs("\"thread\" : ", o->f);
+		ctx_json_write_string(o->f, label);
+		fputs(", ", o->f);
+		break;
+	}
+}
+
+/*
  * What begins a row: with -I the time column ("%6lu.%09lu", perf's
  * prepare_interval()), after --summary "summary" in CSV; JSON opens the
  * row's object here.
@@ -159,6 +188,8 @@ static void print_row_prefix(const struct ctx_printer *p)
 	}
 	if (p->aggr_id)
 		print_aggr_prefix(p);
+	if (p->thread)
+		print_thread_prefix(p);
 }
 
 static void print_std_row(const struct ctx_printer *p, const struct ctx_row *row)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * outrow: one row of perf stat's output in its three formats (normal, CSV
- * -x, JSON -j), with -I's time column and -A's CPU column; output.c
+ * -x, JSON -j), with -I's time column, -A's CPU column and --per-thread's
+ * thread column; output.c
  * decides which rows a series prints.
  */
 #ifndef CTXSTAT_OUTROW_H
@@ -37,6 +38,8 @@ struct ctx_printer {
 	/* --per-*: the rows' core, die, socket or node and its CPUs, or NULL */
 	const struct ctx_aggr_id *aggr_id;
 	int aggr_nr;
+	/* --per-thread: the rows' thread, or NULL */
+	const struct ctx_thread_row *thread;
 };
 
 void ctx_print_row(const struct ctx_printer *p, const struct ctx_row *row);

@@ -73,9 +73,8 @@ int ctx_percpu_setup(struct ctx_percpu *pc, const struct ctx_args *a)
 	return 0;
 }
 
-/* One CPU's values of counter @i from its row. */
-static int keep_one(struct ctx_counter_values *c, const struct ctx_nl_event_val *v,
-		    int error, const struct ctx_sources *src)
+int ctx_row_keep(struct ctx_counter_values *c, const struct ctx_nl_event_val *v,
+		 int error, const struct ctx_sources *src)
 {
 	uint64_t rows[CTX_SOURCE_ROWS];
 	struct ctx_counter_reading rd;
@@ -104,7 +103,7 @@ int ctx_percpu_keep(struct ctx_percpu *pc, int nr_counters,
 	for (k = 0; k < pc->nr_cpus; k++) {
 		pc->cpu_ids[k] = pc->cpus.v[k].cpu;
 		for (i = 0; i < nr_counters; i++)
-			if (keep_one(&pc->cpu_counters[k * CTXCOUNT_MAX_EVENTS + i],
+			if (ctx_row_keep(&pc->cpu_counters[k * CTXCOUNT_MAX_EVENTS + i],
 				     &pc->cpus.v[k].ev[i], counters[i].error,
 				     src))
 				return -ENOMEM;

@@ -40,4 +40,12 @@ int ctx_percpu_keep(struct ctx_percpu *pc, int nr_counters,
 
 void ctx_percpu_free(struct ctx_percpu *pc);
 
+/*
+ * One row's values of a counter (a CPU's, or a thread's: perthread.c)
+ * from the READ's @v into @c; @error, the counter's, stays on every row.
+ * 0 or -ENOMEM.
+ */
+int ctx_row_keep(struct ctx_counter_values *c, const struct ctx_nl_event_val *v,
+		 int error, const struct ctx_sources *src);
+
 #endif

@@ -25,8 +25,6 @@ const struct ctx_perf_only ctx_perf_only[] = {
 	{ "post",		0, required_argument, NULL },
 	{ "interval-clear",	0, no_argument, NULL },
 	{ "timeout",		0, required_argument, NULL },
-	{ "per-thread",		0, no_argument,
-	  "the ctxcount module sums the monitored tasks: it has no per-thread counts" },
 	{ "delay",		'D', required_argument, NULL },
 	{ "metric-only",	0, no_argument, "no metric groups" },
 	{ "metric-no-group",	0, no_argument, "no metric groups" },

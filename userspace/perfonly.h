@@ -2,7 +2,7 @@
 /*
  * perfonly: perf stat's options (perf 6.1) that ctxstat does not have.
  * They are recognized, so that ctxstat can say "perf option not
- * supported by ctxstat: --per-thread" and why, instead of "unknown
+ * supported by ctxstat: --tid" and why, instead of "unknown
  * option" and its usage. ctxstat(1) lists them.
  */
 #ifndef CTXSTAT_PERFONLY_H

@@ -294,6 +294,11 @@ int ctx_runner_run(struct ctx_runner *r)
 		fprintf(stderr, "ctxstat: out of memory keeping the CPUs' values\n");
 		err = -ENOMEM;
 	}
+	if (!err && ctx_args_per_thread(a) &&
+	    ctx_perthread_keep(&r->pt, r->events->nr_counters, r->counters)) {
+		fprintf(stderr, "ctxstat: out of memory keeping the threads' values\n");
+		err = -ENOMEM;
+	}
 out:
 	/* Never leave the workload behind when counting failed. */
 	ctx_workload_kill(&w);
@@ -398,6 +403,7 @@ struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 	r->args = a;
 	r->events = l;
 	ctx_sources_init(&r->sources, "/proc/interrupts");
+	ctx_perthread_init(&r->pt, a);
 	if (ctx_percpu_setup(&r->pc, a) ||
 	    (!a->null_run && ctx_module_connect(&r->nl, a, &r->features))) {
 		ctx_runner_free(r);
@@ -420,6 +426,7 @@ void ctx_runner_free(struct ctx_runner *r)
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
 		ctx_counter_free(&r->counters[i]);
 	ctx_percpu_free(&r->pc);
+	ctx_perthread_free(&r->pt);
 	ctx_sample_free(&r->elapsed_ns);
 	free(r->failed);
 	free(r);

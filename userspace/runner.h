@@ -18,6 +18,7 @@
 #include "interval.h"
 #include "nlclient.h"
 #include "percpu.h"
+#include "perthread.h"
 #include "sample.h"
 #include "sources.h"
 
@@ -56,6 +57,8 @@ struct ctx_runner {
 	struct ctx_interval *interval;
 	/* -C's CPUs, -A's rows and values */
 	struct ctx_percpu pc;
+	/* --per-thread's rows and values */
+	struct ctx_perthread pt;
 	/* --irq-sources: the hardirq source rows of all runs */
 	struct ctx_sources sources;
 };

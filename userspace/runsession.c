@@ -40,6 +40,19 @@ static void session_target(const struct ctx_runner *r, pid_t pid,
 		target->session_flags |= CTXCOUNT_SESSION_F_IRQ_SOURCES;
 		target->max_sources = r->args->max_sources;
 	}
+	if (ctx_args_per_thread(r->args))
+		target->session_flags |= CTXCOUNT_SESSION_F_PER_THREAD;
+	/*
+	 * perf -a --per-thread opens task events on every thread, none on a
+	 * CPU: the module does the same, with proofs on ctxstat's own thread.
+	 */
+	if (r->args->system_wide && ctx_args_per_thread(r->args)) {
+		target->flags = CTXCOUNT_TARGET_F_ALL_THREADS |
+				(r->args->no_inherit ? 0 : CTXCOUNT_TARGET_F_INHERIT);
+		*pt = (struct ctx_proof_target){ .pid = 0, .cpu = -1,
+						 .inherit = !r->args->no_inherit };
+		return;
+	}
 	if (r->args->system_wide) {
 		target->flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
 		*pt = (struct ctx_proof_target){ .pid = -1,
@@ -149,9 +162,14 @@ void ctx_reply_by_counter(const struct ctx_runner *r, struct ctx_nl_reply *reply
 	reply->nr_events = r->events->nr_counters;
 	for (k = 0; cpus && k < cpus->nr; k++)
 		events_by_counter(r, cpus->v[k].ev);
+	for (k = 0; k < r->pt.threads.nr; k++)
+		events_by_counter(r, r->pt.threads.v[k].ev);
 }
 
-/* READ, per CPU with -A (into r->pc.cpus); its sources' rows learnt. */
+/*
+ * READ, per CPU with -A (into r->pc.cpus), per thread with --per-thread
+ * (appended to r->pt.threads); its sources' rows learnt.
+ */
 static int read_session(struct ctx_runner *r, uint32_t id,
 			struct ctx_nl_reply *rp)
 {
@@ -159,6 +177,8 @@ static int read_session(struct ctx_runner *r, uint32_t id,
 
 	if (r->args->no_aggr)
 		err = ctx_nl_session_read_cpus(&r->nl, id, rp, &r->pc.cpus);
+	else if (ctx_args_per_thread(r->args))
+		err = ctx_nl_session_read_threads(&r->nl, id, rp, &r->pt.threads);
 	else
 		err = ctx_nl_session_read(&r->nl, id, rp);
 	if (!err && r->args->irq_sources)
@@ -253,6 +273,7 @@ int ctx_sessions_read(struct ctx_runner *r, const struct ctx_run_sessions *s,
 
 	memset(rp, 0, sizeof(*rp));
 	r->pc.cpus.nr = 0;
+	r->pt.threads.nr = 0;
 	for (k = 0; k < s->nr && !err; k++) {
 		if (stop) {
 			err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, s->id[k]);

@@ -34,7 +34,8 @@ int ctx_sessions_create(struct ctx_runner *r, pid_t workload,
 int ctx_sessions_start(struct ctx_runner *r, const struct ctx_run_sessions *s);
 
 /*
- * READ each (with -A per CPU, into r->pc.cpus), summed into @rp in
+ * READ each (with -A per CPU, into r->pc.cpus; with --per-thread per
+ * thread, every session's rows into r->pt.threads), summed into @rp in
  * counter order: 0 or -errno, said. @stop: STOP each first.
  */
 int ctx_sessions_read(struct ctx_runner *r, const struct ctx_run_sessions *s,
@@ -43,8 +44,9 @@ int ctx_sessions_read(struct ctx_runner *r, const struct ctx_run_sessions *s,
 void ctx_sessions_delete(struct ctx_runner *r, const struct ctx_run_sessions *s);
 
 /*
- * A reply without session (nothing supported) in counter order: every
- * counter <not supported>.
+ * A reply (and its CPUs' and r->pt's threads' rows) from request order
+ * into counter order; without session (nothing supported) every counter
+ * <not supported>.
  */
 void ctx_reply_by_counter(const struct ctx_runner *r, struct ctx_nl_reply *reply,
 			  struct ctx_nl_cpus *cpus);

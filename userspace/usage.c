@@ -46,6 +46,7 @@ void ctx_args_usage(FILE *f)
 "        --per-die         with -a or -C, a row per die (S0-D0)\n"
 "        --per-socket      with -a or -C, a row per socket (S0)\n"
 "        --per-node        with -a or -C, a row per NUMA node (N0)\n"
+"        --per-thread      with -p or -a, a row per thread (comm-tid)\n"
 "        --no-merge        accepted for perf's sake: ctxstat never merges\n"
 "                          events\n"
 "    -g, --group           accepted: every counter is pinned, as in a group\n"

@@ -230,9 +230,9 @@ TEST(perf_only_options)
 	struct ctx_args a;
 	char err[160];
 
-	EXPECT_EQ(-1, PARSE(&a, "--per-thread", "-a"));
+	EXPECT_EQ(-1, PARSE(&a, "--no-scale", "-a"));
 	EXPECT_TRUE(a.perf_only);
-	EXPECT_STREQ("perf option not supported by ctxstat: --per-thread (the ctxcount module sums the monitored tasks: it has no per-thread counts)",
+	EXPECT_STREQ("perf option not supported by ctxstat: --no-scale (counters are pinned: never multiplexed, never scaled)",
 		     err);
 	EXPECT_EQ(-1, PARSE(&a, "-t", "42"));
 	EXPECT_NE(NULL, strstr(err, "perf option not supported by ctxstat: --tid"));

@@ -63,9 +63,12 @@ TEST(usage_error_exits_129)
 	EXPECT_EQ(129, RUN("-r", "x", "true"));
 	EXPECT_EQ(129, RUN("-n"));
 	/* a perf option ctxstat lacks: named, no usage */
-	EXPECT_EQ(129, RUN("--per-thread", "-a"));
-	EXPECT_STREQ("ctxstat: perf option not supported by ctxstat: --per-thread (the ctxcount module sums the monitored tasks: it has no per-thread counts)\n",
+	EXPECT_EQ(129, RUN("--no-scale", "-a"));
+	EXPECT_STREQ("ctxstat: perf option not supported by ctxstat: --no-scale (counters are pinned: never multiplexed, never scaled)\n",
 		     out);
+	/* a refused combination: the same status, with the usage */
+	EXPECT_EQ(129, RUN("--per-thread", "true"));
+	EXPECT_NE(NULL, strstr(out, "  Error: --per-thread needs -p or -a, as in perf: not a command alone (-a --per-thread -- <command>)\n"));
 }
 
 TEST(unknown_event_exits_129)

@@ -93,6 +93,7 @@ fi
 exactly "ctxstat --br" --breakdown
 exactly "ctxstat --li" --list
 exactly "ctxstat --irq" --irq-sources
+exactly "ctxstat --per-t" --per-thread
 exactly "ctxstat -e cycles --re" --repeat --repeat-event --repeat-until
 has "ctxstat -" -e --event -r --repeat -n --null -x --field-separator -j \
 	--json-output -o --output -p --pid -a --all-cpus -v --verbose --breakdown \
@@ -126,6 +127,8 @@ has "ctxstat -p ${$:0:2}" "$$"
 # The command, after the options or "--", and its arguments.
 has "ctxstat -e cycles -- tru" true
 has "ctxstat -r 3 tru" true
+# --per-thread takes no value: the command follows.
+has "ctxstat -p 1 --per-thread tru" true
 # --irq-sources takes its value after '=' only: the command follows.
 has "ctxstat --irq-sources tru" true
 lacks "ctxstat -r 3 tru" --repeat

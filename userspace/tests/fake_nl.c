@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fake_nl.h"
@@ -209,6 +210,49 @@ int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
 		split_event(&reply->ev[i], &cpus->v[0].ev[i], &cpus->v[1].ev[i],
 			    session_id % 2 ? 3 : 4);
+	return 0;
+}
+
+/*
+ * Three threads of process 1000 * session: "main" (tid + 1) with a
+ * quarter of each count (rounded down) and 2 of hardirq's 10, "worker"
+ * (tid + 2) with the rest, "sleeper" (tid + 3) with nothing, though
+ * enabled and running as long; rows appended, as several sessions' are.
+ */
+int ctx_nl_session_read_threads(struct ctx_nl *nl, uint32_t session_id,
+				struct ctx_nl_reply *reply,
+				struct ctx_nl_threads *threads)
+{
+	static const char *const comm[] = { "main", "worker", "sleeper" };
+	struct ctx_nl_thread_val *row;
+	int err = ctx_nl_session_read(nl, session_id, reply), i, k;
+
+	if (err)
+		return err;
+	if (threads->cap < threads->nr + 3) {
+		row = realloc(threads->v, (threads->nr + 3) * sizeof(*row));
+		if (!row)
+			return -ENOMEM;
+		threads->v = row;
+		threads->cap = threads->nr + 3;
+	}
+	row = &threads->v[threads->nr];
+	threads->nr += 3;
+	for (k = 0; k < 3; k++) {
+		memset(&row[k], 0, sizeof(row[k]));
+		row[k].pid = 1000 * session_id;
+		row[k].tid = row[k].pid + k + 1;
+		snprintf(row[k].comm, sizeof(row[k].comm), "%s", comm[k]);
+	}
+	/* the CPUs' split: worker has CPU 0's share, main CPU 1's */
+	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++) {
+		split_event(&reply->ev[i], &row[1].ev[i], &row[0].ev[i], 0);
+		row[2].ev[i] = (struct ctx_nl_event_val){
+			.present = true,
+			.time_enabled = reply->ev[i].time_enabled,
+			.time_running = reply->ev[i].time_running,
+		};
+	}
 	return 0;
 }
 

@@ -16,6 +16,10 @@
  * numbers them differently and has 1m of the timer's in irq 40
  * "ctxoracle" instead (a source only some runs see). Per CPU, CPU 1's
  * hardirq (2m) is all virtio's.
+ *
+ * A READ per thread gives three rows per session s, process 1000 * s:
+ * "main" (tid 1000 * s + 1) with CPU 1's share above, "worker" (+ 2)
+ * with CPU 0's, "sleeper" (+ 3) with 0 of everything but the times.
  */
 #ifndef CTXSTAT_FAKE_NL_H
 #define CTXSTAT_FAKE_NL_H

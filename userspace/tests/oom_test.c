@@ -291,6 +291,53 @@ static int print_interval(void *arg)
 	return err;
 }
 
+/*
+ * --per-thread's values of three threads of two counters kept, then
+ * freed: a failure on the way leaves nothing that ctx_perthread_free()
+ * cannot free.
+ */
+static int keep_threads(void *arg)
+{
+	const struct ctx_counter_values *counters = arg;
+	struct ctx_args a = { .system_wide = true };
+	struct ctx_perthread pt;
+	int k, i, err = -ENOMEM;
+
+	ctx_perthread_init(&pt, &a);
+	pt.threads.v = calloc(3, sizeof(*pt.threads.v));
+	if (pt.threads.v) {
+		pt.threads.nr = pt.threads.cap = 3;
+		for (k = 0; k < 3; k++)
+			for (i = 0; i < 2; i++)
+				pt.threads.v[k].ev[i] = (struct ctx_nl_event_val){
+					.present = true, .full = 10 * k + i,
+					.time_enabled = 1, .time_running = 1,
+				};
+		err = ctx_perthread_keep(&pt, 2, counters);
+	}
+	if (!err && (pt.rows.nr != 3 || pt.rows.row[2].counters[1].full.v[0] != 21))
+		err = -EINVAL;
+	ctx_perthread_free(&pt);
+	return err;
+}
+
+TEST(perthread_keep_out_of_memory)
+{
+	static struct ctx_counter_values counters[2];
+	int n, rc;
+
+	for (n = 1; n < 200; n++) {
+		rc = with_failure(n, keep_threads, counters);
+		ASSERT_NE(CRASHED, rc) TH_LOG("allocation %d failing: crashed", n);
+		ASSERT_NE(OK_DESPITE_FAILURE, rc) TH_LOG("allocation %d failing: no error", n);
+		if (rc == OK_UNTOUCHED)
+			break;
+	}
+	TH_LOG("%d allocations, each failed once", n - 1);
+	/* the rows, and each row's counters and samples */
+	EXPECT_GT(n, 5);
+}
+
 /* Every allocation of an interval's values fails cleanly: -ENOMEM. */
 TEST(interval_out_of_memory)
 {

@@ -226,6 +226,7 @@ TEST(old_module_refused)
 	EXPECT_EQ(0, fake_nl.sessions);
 	done(&o);
 	fake_with_sources();
+	fake_nl.version = 5;
 	fake_nl.features = CTXCOUNT_FEATURE_NMI;
 	run(stat_main, ARGV("ctxstat", "-a", "-A", "--irq-sources", "-e",
 			    "instructions", "true"), &o);

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perthread: what --per-thread adds to a run: room for a READ's thread
+ * rows, the run's values per thread once it was read, and the order in
+ * which perf prints them.
+ */
+#ifndef CTXSTAT_PERTHREAD_H
+#define CTXSTAT_PERTHREAD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "args.h"
+#include "counts.h"
+#include "events.h"
+#include "nlclient.h"
+
+/* One thread's values, as a series prints them. */
+struct ctx_thread_row {
+	pid_t tid;
+	char comm[CTXCOUNT_THREAD_COMM_LEN];	/* at SESSION_NEW, as perf's */
+	struct ctx_counter_values *counters;	/* by counter */
+};
+
+/* A run's thread rows, in the module's order. */
+struct ctx_thread_rows {
+	int nr;
+	struct ctx_thread_row *row;
+	/* -a: perf leaves out the rows of 0 (too many threads count none) */
+	bool skip_zero;
+};
+
+struct ctx_perthread {
+	struct ctx_nl_threads threads;	/* the READs' rows, counter order */
+	struct ctx_thread_rows rows;	/* the run's values, once kept */
+	int nr_counters;
+};
+
+void ctx_perthread_init(struct ctx_perthread *pt, const struct ctx_args *a);
+
+/*
+ * Keep the READs' rows (@pt->threads, counter order) as the run's values
+ * per thread, then let the rows go; a counter with an error in
+ * @counters has it on every thread. One run only (argcheck.c). 0 or
+ * -ENOMEM.
+ */
+int ctx_perthread_keep(struct ctx_perthread *pt, int nr_counters,
+		       const struct ctx_counter_values *counters);
+
+void ctx_perthread_free(struct ctx_perthread *pt);
+
+/*
+ * The rows displayed event @ev prints, into @order (room for @t->nr):
+ * largest value first, as perf's sort_aggr_thread(), the lower tid first
+ * among equals (perf's qsort leaves them in any order); rows of 0 left
+ * out with @t->skip_zero. Returns how many, or -ENOMEM.
+ */
+int ctx_thread_order(const struct ctx_thread_rows *t, const struct ctx_event *ev,
+		     int *order);
+
+#endif

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptout tests: --per-thread's rows as output.c prints a series by hand:
+ * each event's own order (largest value first, :t by its task part, the
+ * lower tid first among equals), -a's rows of 0 left out, and the thread
+ * column in the three formats as perf 6.1's aggr_printout() writes it
+ * for AGGR_THREAD ("%*s-%*d%s": 16, -8 and a blank in the standard
+ * format, none and the separator in CSV; JSON "\"thread\" : \"%s-%d\", "),
+ * the expected strings written out by hand from those formats. A comm
+ * holding the separator or a quote is quoted in CSV (RFC 4180, as csv.c
+ * quotes event names), a quote escaped in JSON.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "series_fixture.h"
+
+#define NR_ROWS 4
+
+struct pt_data {
+	struct fixture_data d;
+	struct ctx_counter_values c[NR_ROWS][2];
+	struct ctx_thread_row row[NR_ROWS];
+	struct ctx_thread_rows rows;
+};
+
+static void put(struct ctx_counter_values *c, double full, double task)
+{
+	struct ctx_counter_reading rd = {
+		.full = full, .time_enabled = 1000, .time_running = 1000,
+	};
+
+	rd.bucket[CTXCOUNT_BUCKET_TASK] = task;
+	rd.bucket[CTXCOUNT_BUCKET_HARDIRQ] = full - task;
+	if (ctx_counter_add(c, &rd))
+		abort();
+}
+
+/*
+ * instructions (counter 0, also shown as :t) and cycles (1) of four
+ * threads: "a,b" 7 has the most in full but little in task context;
+ * "plain" 5 and "q\"t" 9 tie in full; "zero" 3 counted nothing.
+ */
+static void pt_setup(struct pt_data *p, const char *specs, bool skip_zero)
+{
+	static const struct { const char *comm; pid_t tid; double full, task; } t[] = {
+		{ "a,b", 7, 100, 10 }, { "plain", 5, 50, 50 },
+		{ "q\"t", 9, 50, 0 }, { "zero", 3, 0, 0 },
+	};
+	int k;
+
+	memset(p, 0, sizeof(*p));
+	setup(&p->d, specs, 1);
+	p->d.series.target = CTX_TARGET_SYSTEM_WIDE;
+	for (k = 0; k < NR_ROWS; k++) {
+		put(&p->c[k][0], t[k].full, t[k].task);
+		put(&p->c[k][1], 2 * t[k].full, 2 * t[k].task);
+		p->row[k].tid = t[k].tid;
+		snprintf(p->row[k].comm, sizeof(p->row[k].comm), "%s", t[k].comm);
+		p->row[k].counters = p->c[k];
+	}
+	/* the totals: what the rows add up to */
+	put(&p->d.res[0], 200, 60);
+	put(&p->d.res[1], 400, 120);
+	p->rows = (struct ctx_thread_rows){ .nr = NR_ROWS, .row = p->row,
+					    .skip_zero = skip_zero };
+	p->d.series.threads = &p->rows;
+}
+
+static void pt_release(struct pt_data *p)
+{
+	int k, i;
+
+	for (k = 0; k < NR_ROWS; k++)
+		for (i = 0; i < 2; i++)
+			ctx_counter_free(&p->c[k][i]);
+	release(&p->d);
+}
+
+TEST(order_by_each_event)
+{
+	struct pt_data p;
+	int order[NR_ROWS];
+
+	pt_setup(&p, "instructions,instructions:t", false);
+	ASSERT_EQ(4, ctx_thread_order(&p.rows, &p.d.events.ev[0], order));
+	/* 100, then the tie of 50 by tid (5 before 9), then 0 */
+	EXPECT_EQ(0, order[0]);
+	EXPECT_EQ(1, order[1]);
+	EXPECT_EQ(2, order[2]);
+	EXPECT_EQ(3, order[3]);
+	/* :t: task parts 50, 10, then the tie of 0: tid 3 before 9 */
+	ASSERT_EQ(4, ctx_thread_order(&p.rows, &p.d.events.ev[1], order));
+	EXPECT_EQ(1, order[0]);
+	EXPECT_EQ(0, order[1]);
+	EXPECT_EQ(3, order[2]);
+	EXPECT_EQ(2, order[3]);
+	pt_release(&p);
+}
+
+TEST(zero_rows_left_out_with_a)
+{
+	struct pt_data p;
+	int order[NR_ROWS];
+
+	pt_setup(&p, "instructions,instructions:t", true);
+	ASSERT_EQ(3, ctx_thread_order(&p.rows, &p.d.events.ev[0], order));
+	EXPECT_EQ(0, order[0]);
+	EXPECT_EQ(2, order[2]);
+	/* a thread with counts but none in task context has no :t row */
+	ASSERT_EQ(2, ctx_thread_order(&p.rows, &p.d.events.ev[1], order));
+	EXPECT_EQ(1, order[0]);
+	EXPECT_EQ(0, order[1]);
+	pt_release(&p);
+}
+
+TEST(std_rows)
+{
+	struct pt_data p;
+	char *out;
+
+	pt_setup(&p, "instructions", true);
+	out = render(&p.d, CTX_OUTPUT_STD, NULL, false, 0);
+	EXPECT_STREQ("\n"
+" Performance counter stats for 'system wide':\n"
+"\n"
+"             a,b-7                       100      instructions                                                       \n"
+"           plain-5                        50      instructions                                                       \n"
+"             q\"t-9                        50      instructions                                                       \n"
+"\n"
+"       0.000000000 seconds time elapsed\n"
+"\n", out);
+	free(out);
+	pt_release(&p);
+}
+
+/* Each row's metric from its own counts: IPC 0.50 for every thread. */
+TEST(csv_rows)
+{
+	struct pt_data p;
+	char *out;
+
+	pt_setup(&p, "instructions,cycles", true);
+	out = render(&p.d, CTX_OUTPUT_CSV, ";", false, 0);
+	EXPECT_STREQ("a,b-7;100;;instructions;1000;100.00;0.50;insn per cycle\n"
+		     "plain-5;50;;instructions;1000;100.00;0.50;insn per cycle\n"
+		     "\"q\"\"t-9\";50;;instructions;1000;100.00;0.50;insn per cycle\n"
+		     "a,b-7;200;;cycles;1000;100.00;;\n"
+		     "plain-5;100;;cycles;1000;100.00;;\n"
+		     "\"q\"\"t-9\";100;;cycles;1000;100.00;;\n", out);
+	free(out);
+	/* the separator in a comm: quoted, so the row keeps its 7 fields */
+	out = render(&p.d, CTX_OUTPUT_CSV, ",", false, 0);
+	EXPECT_EQ(out, strstr(out, "\"a,b-7\",100,,instructions,1000,100.00,0.50,insn per cycle\n"))
+		TH_LOG("%s", out);
+	free(out);
+	pt_release(&p);
+}
+
+TEST(json_rows)
+{
+	struct pt_data p;
+	char *out;
+
+	pt_setup(&p, "instructions:t", false);
+	out = render(&p.d, CTX_OUTPUT_JSON, NULL, false, 0);
+	EXPECT_STREQ(
+"{\"thread\" : \"plain-5\", \"counter-value\" : \"50.000000\", \"unit\" : \"\", \"event\" : \"instructions:t\", \"event-runtime\" : 1000, \"pcnt-running\" : 100.00, \"metric-value\" : 100.000000, \"metric-unit\" : \"of all\"}\n"
+"{\"thread\" : \"a,b-7\", \"counter-value\" : \"10.000000\", \"unit\" : \"\", \"event\" : \"instructions:t\", \"event-runtime\" : 1000, \"pcnt-running\" : 100.00, \"metric-value\" : 10.000000, \"metric-unit\" : \"of all\"}\n"
+"{\"thread\" : \"zero-3\", \"counter-value\" : \"0.000000\", \"unit\" : \"\", \"event\" : \"instructions:t\", \"event-runtime\" : 1000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n"
+"{\"thread\" : \"q\\\"t-9\", \"counter-value\" : \"0.000000\", \"unit\" : \"\", \"event\" : \"instructions:t\", \"event-runtime\" : 1000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"of all\"}\n",
+		     out);
+	free(out);
+	pt_release(&p);
+}
+
+/* --breakdown: each thread's context rows under its own row. */
+TEST(breakdown_per_thread)
+{
+	struct pt_data p;
+	char *out;
+
+	pt_setup(&p, "instructions", true);
+	out = render(&p.d, CTX_OUTPUT_CSV, ";", true, 0);
+	EXPECT_NE(NULL, strstr(out,
+			       "a,b-7;100;;instructions;1000;100.00;;\n"
+			       "a,b-7;10;;instructions [task];1000;100.00;10.00;of all\n"
+			       "a,b-7;90;;instructions [hardirq];1000;100.00;90.00;of all\n"
+			       "a,b-7;0;;instructions [nmi];1000;100.00;0.00;of all\n"
+			       "plain-5;50;;instructions;1000;100.00;;\n"))
+		TH_LOG("%s", out);
+	free(out);
+	pt_release(&p);
+}
+
+TEST_HARNESS_MAIN
