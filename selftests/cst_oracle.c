@@ -76,6 +76,17 @@ int cst_oracle_cmd(const char *cmd)
 	return ret;
 }
 
+const char *cst_oracle_exact_cannot_run(void)
+{
+	static char why[128];
+
+	if (cst_no_insn_reason(why, sizeof(why)))
+		return why;
+	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
+		return "more than one CPU: under -icount each vCPU counts the others (run with scripts/vm --smp 1)";
+	return NULL;
+}
+
 /* The NMI row of /proc/interrupts, all CPUs (0 where there is none). */
 static long long cst_proc_nmis(void)
 {
