@@ -76,6 +76,13 @@ int cst_oracle_cmd(const char *cmd)
 	return ret;
 }
 
+const struct cst_ev cst_oracle_events[4] = {
+	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
+	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
+	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
+	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
+};
+
 const char *cst_oracle_exact_cannot_run(void)
 {
 	static char why[128];
@@ -358,6 +365,18 @@ void cst_worker_stop(struct cst_worker *w)
 		close(w->ack_fd[i]);
 	}
 	cst_child_wait(&w->c);
+}
+
+int cst_worker_tell(struct cst_worker *w, int t, const char *cmd)
+{
+	char ack;
+
+	if (t < 0 || t >= w->nthr)
+		return -EINVAL;
+	if (write(w->cmd_fd[t], cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
+	    read(w->ack_fd[t], &ack, 1) != 1)
+		return -EPIPE;
+	return ack == 'k' ? 0 : -EIO;
 }
 
 /* The session (if any), the perf counters and the oracle's counts now. */

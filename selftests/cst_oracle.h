@@ -48,6 +48,12 @@ const char *cst_oracle_exact_cannot_run(void);
 #define CST_ORACLE_PERF_SLACK	2000
 
 /*
+ * The oracles' sessions: the first event (instructions) alone, or all
+ * four; with shift=0 QEMU's cycle counter counts instructions too.
+ */
+extern const struct cst_ev cst_oracle_events[4];
+
+/*
  * The child: runs each command it is sent (an oracle command; "loop N":
  * cst_loop(N) in user space; "thread N": the same in a new thread, joined;
  * "storm-HZ T loop N" or "storm-HZ T kloop N": the oracle's storm started
@@ -103,6 +109,8 @@ int cst_worker_start_cfg(struct cst_worker *w, const struct cst_worker_cfg *cfg,
 			 const struct cst_ev *ev, int nev,
 			 const struct cst_ev *perf, int nperf, struct cst_res *r);
 void cst_worker_stop(struct cst_worker *w);
+/* Thread @t of the child runs @cmd, nothing measured: 0 or -errno. */
+int cst_worker_tell(struct cst_worker *w, int t, const char *cmd);
 
 /* What one command added. */
 struct cst_worker_delta {

@@ -43,17 +43,8 @@
 #define ORACLE_NMIS	20	/* NMIs per run */
 #define ORACLE_NMI_NS	200000	/* each spinning this long */
 
-static const struct cst_ev one_event[] = {
-	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
-};
-
-/* With shift=0 QEMU's cycle counter counts instructions too. */
-static const struct cst_ev four_events[] = {
-	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
-	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
-	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
-	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
-};
+#define one_event cst_oracle_events		/* its first */
+#define four_events cst_oracle_events
 
 FIXTURE(oracle) {
 	int kmsg;
