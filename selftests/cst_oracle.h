@@ -114,7 +114,8 @@ int cst_worker_tell(struct cst_worker *w, int t, const char *cmd);
 
 /* What one command added. */
 struct cst_worker_delta {
-	struct cst_res before, after;	/* the session's READ around it */
+	/* the session's READ around it (rows in .thr, if the caller set it) */
+	struct cst_res before, after;
 	long long perf[CST_WORKER_PERF];
 	struct cst_oracle_stats oracle;	/* handlers the oracle ran */
 	long long interrupts;		/* /proc/interrupts, all CPUs */
