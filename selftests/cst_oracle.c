@@ -237,14 +237,32 @@ static int cst_perf_open_task(pid_t pid, const struct cst_ev *ev)
 	return syscall(SYS_perf_event_open, &pa, pid, -1, -1, 0);
 }
 
+/* perf[i] on the child (on thread i with two), as perf stat opens them. */
+static int cst_worker_perf(struct cst_worker *w, const struct cst_ev *perf,
+			   int nperf)
+{
+	int i;
+
+	for (i = 0; i < nperf; i++) {
+		w->pfd[i] = cst_perf_open_task(w->nthr > 1 ? w->tid[i] : w->c.pid,
+					       &perf[i]);
+		if (w->pfd[i] < 0)
+			return -errno;
+	}
+	return 0;
+}
+
 static int cst_worker_measure(struct cst_worker *w, const struct cst_ev *ev,
 			      int nev, const struct cst_ev *perf, int nperf,
 			      struct cst_res *r)
 {
 	uint32_t tflags = w->cfg.tflags;
-	int i, ret = 0;
+	int ret = 0;
 
-	if (nev) {
+	/* Two threads: counters that see all of the session, NEW included. */
+	if (w->nthr > 1)
+		ret = cst_worker_perf(w, perf, nperf);
+	if (nev && !ret) {
 		ret = cst_open(&w->s);
 		if (ret)
 			return ret;
@@ -259,12 +277,8 @@ static int cst_worker_measure(struct cst_worker *w, const struct cst_ev *ev,
 		ret = ret ?: cst_cmd(&w->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL);
 		w->id = r->id;
 	}
-	for (i = 0; i < nperf && !ret; i++) {
-		w->pfd[i] = cst_perf_open_task(w->nthr > 1 ? w->tid[i] : w->c.pid,
-					       &perf[i]);
-		if (w->pfd[i] < 0)
-			ret = -errno;
-	}
+	if (w->nthr == 1 && !ret)
+		ret = cst_worker_perf(w, perf, nperf);
 	return ret;
 }
 

@@ -72,7 +72,8 @@ struct cst_worker_cfg {
 	 * A second thread S (thread 1) beside the main thread M (thread
 	 * 0), each reading commands of its own, both there before the
 	 * session's NEW (so both get task events: per-thread rows);
-	 * perf[i] is opened on thread i alone (pid = tid, no inherit).
+	 * perf[i] is opened on thread i alone (pid = tid, no inherit),
+	 * before NEW.
 	 */
 	bool second_thread;
 	/* The session's target flags; ALL_THREADS: no pid, proofs on us. */
