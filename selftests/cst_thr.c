@@ -162,9 +162,9 @@ struct cst_threads *cst_threads_for_all(int slack)
 	if (!d)
 		return NULL;
 	while ((de = readdir(d))) {
-		k = atoi(de->d_name);
-		/* a process gone since: no room */
-		if (k > 0 && (k = cst_proc_tasks(k)) > 0)
+		/* not a process, or one gone since: no room */
+		k = atoi(de->d_name) > 0 ? cst_proc_tasks(atoi(de->d_name)) : 0;
+		if (k > 0)
 			n += k;
 	}
 	closedir(d);

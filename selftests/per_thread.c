@@ -568,7 +568,7 @@ TEST_F(pt, all_threads_refused_with_other_targets)
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		cst_new_session_flags = c[i].sflags;
 		ret = cst_new_all_threads(&self->s, c[i].pid ? getpid() : -1, c[i].tflags,
 					  &cpu0, c[i].ncpu, sw_events, 1, NULL, &ack);
