@@ -423,24 +423,17 @@ int cst_worker_run_on(struct cst_worker *w, int t, const char *cmd,
 	struct cst_oracle_stats s0, s1;
 	long long i0, i1, n0, n1;
 	int try, i, ret;
-	char ack;
 
-	if (t < 0 || t >= w->nthr)
-		return -EINVAL;
 	for (try = 0; try < CST_WORKER_TRIES; try++) {
 		ret = cst_worker_sample(w, &d->before, p0, &s0);
 		if (ret)
 			return ret;
 		n0 = cst_proc_nmis();
 		i0 = cst_total_interrupts();
-		if (write(w->cmd_fd[t], cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
-		    read(w->ack_fd[t], &ack, 1) != 1)
-			return -EPIPE;
+		ret = cst_worker_tell(w, t, cmd);
 		i1 = cst_total_interrupts();
 		n1 = cst_proc_nmis();
-		if (ack != 'k')
-			return -EIO;
-		ret = cst_worker_sample(w, &d->after, p1, &s1);
+		ret = ret ?: cst_worker_sample(w, &d->after, p1, &s1);
 		if (ret)
 			return ret;
 		for (i = 0; i < CST_WORKER_PERF; i++)
