@@ -51,7 +51,12 @@
 #define PT_N	50		/* oracle.c's interrupts and work per run */
 #define PT_K1	200
 #define PT_K2	2200
-#define PT_L1	100000		/* S's loops */
+/*
+ * S's loops: as many digits, so that S parses both commands alike and
+ * its :t differs by the loop alone (the oracle's K1 and K2 do not: M's
+ * :t is held to oracle.c's bound, not to equality).
+ */
+#define PT_L1	100000
 #define PT_L2	300000
 #define PT_ROUNDS	3	/* after a warm-up */
 #define PT_TRIES	5	/* oracle.c's ORACLE_TRIES */
@@ -441,9 +446,10 @@ TEST_F(pt, rows_add_up_after_stop)
 #define PT_MANY	40
 
 /*
- * 40 rows of 16 events (about 3.7 KiB each, near a message's room) in a
- * dump: no message over a page, rows split over messages merged whole,
- * each with its 16 events in order, adding up to the totals.
+ * 40 rows of 16 events (3.7 KiB or more each, as a CPU's in percpu: about
+ * what a message holds) in a dump: no message over a page, rows split
+ * over messages merged whole, each with its 16 events in order, adding
+ * up to the totals.
  */
 TEST_F_TIMEOUT(pt, dump_splits_and_merges_rows, 120)
 {
