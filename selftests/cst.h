@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cst: what every ctxcount selftest program includes after
- * kselftest_harness.h: the helpers (netlink client, system, kernel,
- * processes) and the harness glue below (the kernel-report check of a
+ * kselftest_harness.h: the helpers (netlink client, thread rows, system,
+ * kernel, processes) and the harness glue below (the kernel-report check of a
  * fixture's teardown, timeout scaling, main()).
  *
  * Only the test's own file may include kselftest_harness.h (it defines
@@ -19,6 +19,7 @@
 #include "cst_oracle.h"
 #include "cst_run.h"
 #include "cst_sys.h"
+#include "cst_thr.h"
 
 /*
  * For FIXTURE_TEARDOWN: fail the test if the kernel logged a report since

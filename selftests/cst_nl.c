@@ -71,8 +71,15 @@ static int xfer(struct nl_sock *sk, struct nl_msg *msg, int family,
 	if (!ack)
 		ack = &local;
 	memset(ack, 0, sizeof(*ack));
-	if (res)
+	if (res) {
+		/* The rows' room is the caller's: kept, emptied. */
+		struct cst_threads *thr = res->thr;
+
 		memset(res, 0, sizeof(*res));
+		res->thr = thr;
+		if (thr)
+			thr->n = thr->overflow = thr->parts = 0;
+	}
 	ret = nl_send_auto(sk, msg);
 	seq = nlmsg_hdr(msg)->nlmsg_seq;
 	nlmsg_free(msg);
@@ -398,24 +405,29 @@ int cst_new(struct cst_sock *s, int pid, uint32_t tflags,
 	return ret;
 }
 
-int cst_new_cpus(struct cst_sock *s, const struct cst_ev *ev, int n,
-		 const int *cpus, int ncpu, struct cst_res *res,
-		 struct cst_ack *ack)
+/*
+ * SESSION_NEW of @pid (< 0: none), @tflags and CPUs cpus[0..ncpu) (ncpu <
+ * 0: no list), with proofs on @proof_pid opened here as cst_new() opens
+ * them.
+ */
+static int new_target(struct cst_sock *s, int proof_pid, int pid,
+		      uint32_t tflags, const int *cpus, int ncpu,
+		      const struct cst_ev *ev, int n, struct cst_res *res,
+		      struct cst_ack *ack)
 {
-	const uint32_t tflags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
 	int fds[CTXCOUNT_MAX_EVENTS + 8];
 	struct nl_msg *m;
 	int ret;
 
 	if (n < 0 || n > (int)(sizeof(fds) / sizeof(fds[0])))
 		return -E2BIG;
-	ret = cst_proofs_open(-1, tflags, ev, n, fds, ack);
+	ret = cst_proofs_open(proof_pid, tflags, ev, n, fds, ack);
 	if (ret)
 		return ret;
 	m = cst_msg(s, CTXCOUNT_CMD_SESSION_NEW);
 	if (!m) {
 		ret = -ENOMEM;
-	} else if (cst_put_target_cpus(m, -1, tflags, cpus, ncpu) ||
+	} else if (cst_put_target_cpus(m, pid, tflags, cpus, ncpu) ||
 		   cst_put_events_fds(m, ev, n, fds) || put_new_opts(m)) {
 		nlmsg_free(m);
 		ret = -EMSGSIZE;
@@ -424,6 +436,23 @@ int cst_new_cpus(struct cst_sock *s, const struct cst_ev *ev, int n,
 	}
 	cst_proofs_close(fds, n);
 	return ret;
+}
+
+int cst_new_cpus(struct cst_sock *s, const struct cst_ev *ev, int n,
+		 const int *cpus, int ncpu, struct cst_res *res,
+		 struct cst_ack *ack)
+{
+	return new_target(s, -1, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE, cpus, ncpu,
+			  ev, n, res, ack);
+}
+
+int cst_new_all_threads(struct cst_sock *s, int pid, uint32_t tflags,
+			const int *cpus, int ncpu, const struct cst_ev *ev,
+			int n, struct cst_res *res, struct cst_ack *ack)
+{
+	/* pid 0: the proofs are this thread's, whatever the target says */
+	return new_target(s, 0, pid, tflags | CTXCOUNT_TARGET_F_ALL_THREADS,
+			  cpus, ncpu, ev, n, res, ack);
 }
 
 int cst_read(struct cst_sock *s, uint32_t id, uint32_t flags,

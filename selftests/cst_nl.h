@@ -117,6 +117,16 @@ int cst_cmd(struct cst_sock *s, uint8_t cmd, uint32_t id,
 int cst_new_cpus(struct cst_sock *s, const struct cst_ev *ev, int n,
 		 const int *cpus, int ncpu, struct cst_res *res,
 		 struct cst_ack *ack);
+/*
+ * A SESSION_NEW of CTXCOUNT_TARGET_F_ALL_THREADS (added to @tflags) as
+ * ctxstat -a --per-thread sends it: proofs on this thread (pid 0, cpu
+ * -1, inherit as INHERIT), no PID attribute unless @pid >= 0 and no
+ * CPU list unless @ncpu >= 0 (those two for the refusals). The session
+ * flags are cst_new_session_flags (CTXCOUNT_SESSION_F_PER_THREAD).
+ */
+int cst_new_all_threads(struct cst_sock *s, int pid, uint32_t tflags,
+			const int *cpus, int ncpu, const struct cst_ev *ev,
+			int n, struct cst_res *res, struct cst_ack *ack);
 /* READ with CTXCOUNT_A_READ_FLAGS @flags (absent when 0). */
 int cst_read(struct cst_sock *s, uint32_t id, uint32_t flags,
 	     struct cst_res *res, struct cst_ack *ack);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include "cst_kern.h"
@@ -74,6 +76,24 @@ int cst_oracle_cmd(const char *cmd)
 	return ret;
 }
 
+const struct cst_ev cst_oracle_events[4] = {
+	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
+	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
+	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
+	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
+};
+
+const char *cst_oracle_exact_cannot_run(void)
+{
+	static char why[128];
+
+	if (cst_no_insn_reason(why, sizeof(why)))
+		return why;
+	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
+		return "more than one CPU: under -icount each vCPU counts the others (run with scripts/vm --smp 1)";
+	return NULL;
+}
+
 /* The NMI row of /proc/interrupts, all CPUs (0 where there is none). */
 static long long cst_proc_nmis(void)
 {
@@ -129,6 +149,22 @@ static int cst_worker_storm(const char *arg)
 	return cst_oracle_cmd("storm 0") ?: err;
 }
 
+static void *cst_worker_loop_fn(void *iters)
+{
+	cst_loop(*(unsigned long long *)iters);
+	return NULL;
+}
+
+/* "thread N": a thread made after NEW counts where it was inherited. */
+static int cst_worker_thread(unsigned long long iters)
+{
+	pthread_t t;
+	int err;
+
+	err = pthread_create(&t, NULL, cst_worker_loop_fn, &iters);
+	return err ? -err : -pthread_join(t, NULL);
+}
+
 static void cst_worker_loop(int cmd_fd, int ack_fd)
 {
 	unsigned long long iters;
@@ -141,6 +177,8 @@ static void cst_worker_loop(int cmd_fd, int ack_fd)
 		err = 0;
 		if (sscanf(buf, "loop %llu", &iters) == 1)
 			cst_loop(iters);
+		else if (sscanf(buf, "thread %llu", &iters) == 1)
+			err = cst_worker_thread(iters);
 		else if (!strncmp(buf, "storm-", 6))
 			err = cst_worker_storm(buf + 6);
 		else
@@ -149,6 +187,40 @@ static void cst_worker_loop(int cmd_fd, int ack_fd)
 			_exit(2);
 	}
 	_exit(n ? 1 : 0);
+}
+
+/* Thread S: says its tid on its ack pipe, then serves its commands. */
+static void *cst_worker_second(void *fds)
+{
+	pid_t tid = syscall(SYS_gettid);
+	int *p = fds;
+
+	prctl(PR_SET_NAME, "cst_worker_s");
+	if (write(p[1], &tid, sizeof(tid)) != sizeof(tid))
+		_exit(2);
+	cst_worker_loop(p[0], p[1]);
+	return NULL;
+}
+
+/* The child: M serves pipes 0, S (if asked for) pipes 1. */
+static void cst_worker_child(int nthr, int (*cmd)[2], int (*ack)[2])
+{
+	static int s_fds[2];
+	pthread_t s;
+	int t;
+
+	for (t = 0; t < nthr; t++) {
+		close(cmd[t][1]);
+		close(ack[t][0]);
+	}
+	if (nthr > 1) {
+		prctl(PR_SET_NAME, "cst_worker_m");
+		s_fds[0] = cmd[1][0];
+		s_fds[1] = ack[1][1];
+		if (pthread_create(&s, NULL, cst_worker_second, s_fds))
+			_exit(2);
+	}
+	cst_worker_loop(cmd[0][0], ack[0][1]);
 }
 
 static int cst_perf_open_task(pid_t pid, const struct cst_ev *ev)
@@ -165,76 +237,131 @@ static int cst_perf_open_task(pid_t pid, const struct cst_ev *ev)
 	return syscall(SYS_perf_event_open, &pa, pid, -1, -1, 0);
 }
 
+/* perf[i] on the child (on thread i with two), as perf stat opens them. */
+static int cst_worker_perf(struct cst_worker *w, const struct cst_ev *perf,
+			   int nperf)
+{
+	int i;
+
+	for (i = 0; i < nperf; i++) {
+		w->pfd[i] = cst_perf_open_task(w->nthr > 1 ? w->tid[i] : w->c.pid,
+					       &perf[i]);
+		if (w->pfd[i] < 0)
+			return -errno;
+	}
+	return 0;
+}
+
 static int cst_worker_measure(struct cst_worker *w, const struct cst_ev *ev,
 			      int nev, const struct cst_ev *perf, int nperf,
 			      struct cst_res *r)
 {
-	int i, ret = 0;
+	uint32_t tflags = w->cfg.tflags;
+	int ret = 0;
 
-	if (nev) {
+	/* Two threads: counters that see all of the session, NEW included. */
+	if (w->nthr > 1)
+		ret = cst_worker_perf(w, perf, nperf);
+	if (nev && !ret) {
 		ret = cst_open(&w->s);
 		if (ret)
 			return ret;
-		ret = cst_new(&w->s, w->c.pid, 0, ev, nev, r, NULL);
+		if (tflags & CTXCOUNT_TARGET_F_ALL_THREADS)
+			ret = cst_new_all_threads(&w->s, -1, tflags, NULL, -1,
+						  ev, nev, r, NULL);
+		else
+			ret = cst_new(&w->s, w->c.pid, tflags, ev, nev, r, NULL);
 		/* As ctxstat does: the estimate's user-mode half. */
 		if (!ret)
 			cst_calibrate(&w->s, r->id);
 		ret = ret ?: cst_cmd(&w->s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL);
 		w->id = r->id;
 	}
-	for (i = 0; i < nperf && !ret; i++) {
-		w->pfd[i] = cst_perf_open_task(w->c.pid, &perf[i]);
-		if (w->pfd[i] < 0)
-			ret = -errno;
+	if (w->nthr == 1 && !ret)
+		ret = cst_worker_perf(w, perf, nperf);
+	return ret;
+}
+
+/* Close the pipes of threads 0..n-1 (both ends, those >= 0). */
+static void cst_worker_close_pipes(int n, int (*cmd)[2], int (*ack)[2])
+{
+	int t, k;
+
+	for (t = 0; t < n; t++)
+		for (k = 0; k < 2; k++) {
+			if (cmd[t][k] >= 0)
+				close(cmd[t][k]);
+			if (ack[t][k] >= 0)
+				close(ack[t][k]);
+		}
+}
+
+/* Fork the child; its threads' tids into w->tid. */
+static int cst_worker_fork(struct cst_worker *w)
+{
+	int cmd[CST_WORKER_THREADS][2], ack[CST_WORKER_THREADS][2], t;
+
+	memset(cmd, -1, sizeof(cmd));
+	memset(ack, -1, sizeof(ack));
+	for (t = 0; t < w->nthr; t++)
+		if (pipe2(cmd[t], O_CLOEXEC) || pipe2(ack[t], O_CLOEXEC))
+			goto fail;
+	fflush(stdout);
+	fflush(stderr);
+	w->c.pid = fork();
+	if (w->c.pid < 0)
+		goto fail;
+	if (!w->c.pid)
+		cst_worker_child(w->nthr, cmd, ack);
+	for (t = 0; t < w->nthr; t++) {
+		close(cmd[t][0]);
+		close(ack[t][1]);
+		w->cmd_fd[t] = cmd[t][1];
+		w->ack_fd[t] = ack[t][0];
 	}
+	w->tid[0] = w->c.pid;
+	/* S is running (and so has its task events at NEW) once it said so. */
+	if (w->nthr > 1 &&
+	    read(w->ack_fd[1], &w->tid[1], sizeof(w->tid[1])) != sizeof(w->tid[1]))
+		return -EPIPE;
+	return 0;
+
+fail:
+	t = -errno;
+	cst_worker_close_pipes(w->nthr, cmd, ack);
+	return t;
+}
+
+int cst_worker_start_cfg(struct cst_worker *w, const struct cst_worker_cfg *cfg,
+			 const struct cst_ev *ev, int nev,
+			 const struct cst_ev *perf, int nperf, struct cst_res *r)
+{
+	int i, ret;
+
+	memset(w, 0, sizeof(*w));
+	if (cfg)
+		w->cfg = *cfg;
+	w->nthr = w->cfg.second_thread ? 2 : 1;
+	w->nev = nev;
+	for (i = 0; i < CST_WORKER_THREADS; i++)
+		w->cmd_fd[i] = w->ack_fd[i] = -1;
+	for (i = 0; i < CST_WORKER_PERF; i++)
+		w->pfd[i] = -1;
+	if (nperf > CST_WORKER_PERF)
+		return -E2BIG;
+	ret = cst_worker_fork(w);
+	if (w->c.pid <= 0)
+		return ret;
+	ret = ret ?: cst_worker_measure(w, ev, nev, perf, nperf, r);
+	if (ret)
+		cst_worker_stop(w);
 	return ret;
 }
 
 int cst_worker_start(struct cst_worker *w, const struct cst_ev *ev, int nev,
 		     const struct cst_ev *perf, int nperf, struct cst_res *r)
 {
-	int cmd[2], ack[2], i, ret;
-
-	memset(w, 0, sizeof(*w));
-	w->nev = nev;
-	for (i = 0; i < CST_WORKER_PERF; i++)
-		w->pfd[i] = -1;
-	if (nperf > CST_WORKER_PERF)
-		return -E2BIG;
-	if (pipe2(cmd, O_CLOEXEC))
-		return -errno;
-	if (pipe2(ack, O_CLOEXEC)) {
-		ret = -errno;
-		goto close_cmd;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	w->c.pid = fork();
-	if (w->c.pid < 0) {
-		ret = -errno;
-		goto close_ack;
-	}
-	if (!w->c.pid) {
-		close(cmd[1]);
-		close(ack[0]);
-		cst_worker_loop(cmd[0], ack[1]);
-	}
-	close(cmd[0]);
-	close(ack[1]);
-	w->cmd_fd = cmd[1];
-	w->ack_fd = ack[0];
-	ret = cst_worker_measure(w, ev, nev, perf, nperf, r);
-	if (ret)
-		cst_worker_stop(w);
-	return ret;
-
-close_ack:
-	close(ack[0]);
-	close(ack[1]);
-close_cmd:
-	close(cmd[0]);
-	close(cmd[1]);
-	return ret;
+	return cst_worker_start_cfg(w, NULL, ev, nev, perf, nperf, r);
 }
 
 void cst_worker_stop(struct cst_worker *w)
@@ -246,9 +373,24 @@ void cst_worker_stop(struct cst_worker *w)
 			close(w->pfd[i]);
 	if (w->nev)
 		cst_close(&w->s);
-	close(w->cmd_fd);
-	close(w->ack_fd);
+	/* M's end of file ends the child, S and all. */
+	for (i = 0; i < w->nthr; i++) {
+		close(w->cmd_fd[i]);
+		close(w->ack_fd[i]);
+	}
 	cst_child_wait(&w->c);
+}
+
+int cst_worker_tell(struct cst_worker *w, int t, const char *cmd)
+{
+	char ack;
+
+	if (t < 0 || t >= w->nthr)
+		return -EINVAL;
+	if (write(w->cmd_fd[t], cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
+	    read(w->ack_fd[t], &ack, 1) != 1)
+		return -EPIPE;
+	return ack == 'k' ? 0 : -EIO;
 }
 
 /* The session (if any), the perf counters and the oracle's counts now. */
@@ -257,8 +399,10 @@ static int cst_worker_sample(struct cst_worker *w, struct cst_res *r,
 {
 	int i, ret = 0;
 
-	if (w->nev)
-		ret = cst_cmd(&w->s, CTXCOUNT_CMD_SESSION_READ, w->id, r, NULL);
+	if (w->nev && w->cfg.read_dump)
+		ret = cst_read_dump(&w->s, w->id, w->cfg.read_flags, r, NULL);
+	else if (w->nev)
+		ret = cst_read(&w->s, w->id, w->cfg.read_flags, r, NULL);
 	for (i = 0; i < CST_WORKER_PERF && !ret; i++)
 		if (w->pfd[i] >= 0 &&
 		    read(w->pfd[i], &perf[i], sizeof(perf[i])) != sizeof(perf[i]))
@@ -269,11 +413,16 @@ static int cst_worker_sample(struct cst_worker *w, struct cst_res *r,
 int cst_worker_run(struct cst_worker *w, const char *cmd,
 		   struct cst_worker_delta *d, bool strict)
 {
+	return cst_worker_run_on(w, 0, cmd, d, strict);
+}
+
+int cst_worker_run_on(struct cst_worker *w, int t, const char *cmd,
+		      struct cst_worker_delta *d, bool strict)
+{
 	long long p0[CST_WORKER_PERF] = { 0 }, p1[CST_WORKER_PERF] = { 0 };
 	struct cst_oracle_stats s0, s1;
 	long long i0, i1, n0, n1;
 	int try, i, ret;
-	char ack;
 
 	for (try = 0; try < CST_WORKER_TRIES; try++) {
 		ret = cst_worker_sample(w, &d->before, p0, &s0);
@@ -281,14 +430,10 @@ int cst_worker_run(struct cst_worker *w, const char *cmd,
 			return ret;
 		n0 = cst_proc_nmis();
 		i0 = cst_total_interrupts();
-		if (write(w->cmd_fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
-		    read(w->ack_fd, &ack, 1) != 1)
-			return -EPIPE;
+		ret = cst_worker_tell(w, t, cmd);
 		i1 = cst_total_interrupts();
 		n1 = cst_proc_nmis();
-		if (ack != 'k')
-			return -EIO;
-		ret = cst_worker_sample(w, &d->after, p1, &s1);
+		ret = ret ?: cst_worker_sample(w, &d->after, p1, &s1);
 		if (ret)
 			return ret;
 		for (i = 0; i < CST_WORKER_PERF; i++)

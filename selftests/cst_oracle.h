@@ -32,21 +32,63 @@ const char *cst_oracle_ko_path(void);
 int cst_oracle_load(void);
 /* Write one command (oracle_mod.c's head comment); 0 or -errno. */
 int cst_oracle_cmd(const char *cmd);
+/*
+ * Why the exact-count oracles cannot run here (no instruction counter,
+ * more than one CPU: under -icount each vCPU counts the others), or NULL.
+ */
+const char *cst_oracle_exact_cannot_run(void);
+
+/*
+ * |full - perf_event_open| per command, in instructions. The child switches
+ * in and out about twice per command, and the two count from different
+ * points of a context switch (the sched_switch tracepoint; perf's
+ * sched_in/sched_out), a few hundred instructions apart: measured 400 to
+ * 510 on arm64 6.1.
+ */
+#define CST_ORACLE_PERF_SLACK	2000
+
+/*
+ * The oracles' sessions: the first event (instructions) alone, or all
+ * four; with shift=0 QEMU's cycle counter counts instructions too.
+ */
+extern const struct cst_ev cst_oracle_events[4];
 
 /*
  * The child: runs each command it is sent (an oracle command; "loop N":
- * cst_loop(N) in user space; "storm-HZ T loop N" or "storm-HZ T kloop N":
- * the oracle's storm started and stopped by the child around that loop)
- * and answers. One long-lived process,
+ * cst_loop(N) in user space; "thread N": the same in a new thread, joined;
+ * "storm-HZ T loop N" or "storm-HZ T kloop N": the oracle's storm started
+ * and stopped by the child around that loop) and answers. One long-lived process,
  * so that what its own task context costs from one command to the next
  * (pipe, syscall and scheduler paths, all warm) hardly varies; a new
  * process per command varied by thousands of instructions (page faults,
  * exit).
  */
 #define CST_WORKER_PERF	2
+#define CST_WORKER_THREADS	2
+
+/* What cst_worker_start_cfg() does beyond cst_worker_start(). */
+struct cst_worker_cfg {
+	/*
+	 * A second thread S (thread 1) beside the main thread M (thread
+	 * 0), each reading commands of its own, both there before the
+	 * session's NEW (so both get task events: per-thread rows);
+	 * perf[i] is opened on thread i alone (pid = tid, no inherit),
+	 * before NEW.
+	 */
+	bool second_thread;
+	/* The session's target flags; ALL_THREADS: no pid, proofs on us. */
+	uint32_t tflags;
+	/* Flags of the READs around each command, and whether dumps. */
+	uint32_t read_flags;
+	bool read_dump;
+};
+
 struct cst_worker {
 	struct cst_child c;
-	int cmd_fd, ack_fd;
+	int nthr;
+	int cmd_fd[CST_WORKER_THREADS], ack_fd[CST_WORKER_THREADS];
+	pid_t tid[CST_WORKER_THREADS];
+	struct cst_worker_cfg cfg;
 	struct cst_sock s;
 	uint32_t id;		/* the session on it, if any */
 	int nev;		/* its events (0: no session) */
@@ -60,11 +102,21 @@ struct cst_worker {
  */
 int cst_worker_start(struct cst_worker *w, const struct cst_ev *ev, int nev,
 		     const struct cst_ev *perf, int nperf, struct cst_res *r);
+/*
+ * The same with @cfg; the session's flags are cst_new_session_flags
+ * (CTXCOUNT_SESSION_F_PER_THREAD).
+ */
+int cst_worker_start_cfg(struct cst_worker *w, const struct cst_worker_cfg *cfg,
+			 const struct cst_ev *ev, int nev,
+			 const struct cst_ev *perf, int nperf, struct cst_res *r);
 void cst_worker_stop(struct cst_worker *w);
+/* Thread @t of the child runs @cmd, nothing measured: 0 or -errno. */
+int cst_worker_tell(struct cst_worker *w, int t, const char *cmd);
 
 /* What one command added. */
 struct cst_worker_delta {
-	struct cst_res before, after;	/* the session's READ around it */
+	/* the session's READ around it (rows in .thr, if the caller set it) */
+	struct cst_res before, after;
 	long long perf[CST_WORKER_PERF];
 	struct cst_oracle_stats oracle;	/* handlers the oracle ran */
 	long long interrupts;		/* /proc/interrupts, all CPUs */
@@ -79,6 +131,9 @@ struct cst_worker_delta {
  */
 int cst_worker_run(struct cst_worker *w, const char *cmd,
 		   struct cst_worker_delta *d, bool strict);
+/* The same with thread @t of the child running @cmd (cst_worker_cfg). */
+int cst_worker_run_on(struct cst_worker *w, int t, const char *cmd,
+		      struct cst_worker_delta *d, bool strict);
 /* The growth of bucket @b of event @e over @d. */
 long long cst_worker_bucket(const struct cst_worker_delta *d, int e, int b);
 long long cst_worker_full(const struct cst_worker_delta *d, int e);

@@ -206,8 +206,37 @@ int cst_res_diff(const struct cst_res *a, const struct cst_res *b,
 	for (i = 0; i < a->ncpu; i++)
 		CST_DIFF(memcmp(&a->cpu[i], &b->cpu[i], sizeof(a->cpu[i])),
 			 "CPU row %d (cpu %u)", i, a->cpu[i].cpu);
+	if (!a->thr || !b->thr)
+		return 0;
+	CST_DIFF(a->thr->n != b->thr->n || a->thr->overflow != b->thr->overflow,
+		 "thread rows: %d and %d", a->thr->n, b->thr->n);
+	for (i = 0; i < a->thr->n; i++)
+		CST_DIFF(memcmp(&a->thr->row[i], &b->thr->row[i],
+				sizeof(a->thr->row[i])),
+			 "thread row %d (tid %u)", i, a->thr->row[i].tid);
 #undef CST_DIFF
 	return 0;
+}
+
+struct cst_threads *cst_threads_alloc(int cap)
+{
+	struct cst_threads *t;
+
+	t = calloc(1, sizeof(*t) + cap * sizeof(t->row[0]));
+	if (t)
+		t->cap = cap;
+	return t;
+}
+
+const struct cst_thread_res *cst_thread_row(const struct cst_res *r,
+					    uint32_t tid)
+{
+	int i;
+
+	for (i = 0; r->thr && i < r->thr->n; i++)
+		if (r->thr->row[i].has_tid && r->thr->row[i].tid == tid)
+			return &r->thr->row[i];
+	return NULL;
 }
 
 uint64_t cst_sources_sum(const struct cst_ev_res *e)
@@ -255,6 +284,14 @@ static void parse_event(struct nlattr *nest, struct cst_ev_res *r)
 		r->has_direct_cpus = true;
 		r->direct_cpus = nla_get_u32(tb[CTXCOUNT_EVENT_A_DIRECT_CPUS]);
 	}
+	if (tb[CTXCOUNT_EVENT_A_EST_STATE]) {
+		r->has_est_state = true;
+		r->est_state = nla_get_u32(tb[CTXCOUNT_EVENT_A_EST_STATE]);
+	}
+	if (tb[CTXCOUNT_EVENT_A_EST_ERROR]) {
+		r->has_est_error = true;
+		r->est_error = nla_get_u64(tb[CTXCOUNT_EVENT_A_EST_ERROR]);
+	}
 	if (tb[CTXCOUNT_EVENT_A_SOURCES])
 		parse_u64_by_type(tb[CTXCOUNT_EVENT_A_SOURCES],
 				  CTXCOUNT_SOURCE_ID_MAX, r->has_src, r->src,
@@ -290,12 +327,26 @@ static void parse_excursions(struct nlattr *nest, uint64_t *exc)
 	}
 }
 
+/* An EVENTS nest's events appended to ev[*n..cap). */
+static void parse_event_list(struct nlattr *nest, struct cst_ev_res *ev,
+			     int *n, int cap)
+{
+	struct nlattr *a;
+	int rem;
+
+	nla_for_each_nested(a, nest, rem) {
+		if (nla_type(a) != CTXCOUNT_EVENTS_A_EVENT)
+			continue;
+		if (*n >= cap)
+			break;
+		parse_event(a, &ev[(*n)++]);
+	}
+}
+
 /* A CPU nest into @c, added to what an earlier part of it left there. */
 static void parse_cpu(struct nlattr *nest, struct cst_cpu_res *c)
 {
 	struct nlattr *tb[CTXCOUNT_CPU_A_MAX + 1];
-	struct nlattr *ev;
-	int rem;
 
 	memset(tb, 0, sizeof(tb));
 	if (nla_parse_nested(tb, CTXCOUNT_CPU_A_MAX, nest, NULL))
@@ -319,22 +370,18 @@ static void parse_cpu(struct nlattr *nest, struct cst_cpu_res *c)
 	if (!tb[CTXCOUNT_CPU_A_EVENTS])
 		return;
 	c->has_events = true;
-	nla_for_each_nested(ev, tb[CTXCOUNT_CPU_A_EVENTS], rem) {
-		if (nla_type(ev) != CTXCOUNT_EVENTS_A_EVENT ||
-		    c->nev == CTXCOUNT_MAX_EVENTS)
-			continue;
-		parse_event(ev, &c->ev[c->nev++]);
-	}
+	parse_event_list(tb[CTXCOUNT_CPU_A_EVENTS], c->ev, &c->nev,
+			 CTXCOUNT_MAX_EVENTS);
 }
 
-/* The CPU number of a CTXCOUNT_A_CPU nest, or -1. */
-static long cpu_of_nest(struct nlattr *nest)
+/* The u32 of type @type in @nest (a CPU's number, a thread's id), or -1. */
+static long u32_of_nest(struct nlattr *nest, int type)
 {
 	struct nlattr *a;
 	int rem;
 
 	nla_for_each_nested(a, nest, rem)
-		if (nla_type(a) == CTXCOUNT_CPU_A_CPU && nla_len(a) == 4)
+		if (nla_type(a) == type && nla_len(a) == 4)
 			return nla_get_u32(a);
 	return -1;
 }
@@ -346,7 +393,7 @@ static void parse_cpu_nest(struct nlattr *nest, struct cst_res *res, bool dump)
 
 	res->cpu_nests++;
 	if (dump && last && !res->cpu_overflow && last->has_cpu &&
-	    cpu_of_nest(nest) == last->cpu) {
+	    u32_of_nest(nest, CTXCOUNT_CPU_A_CPU) == last->cpu) {
 		res->cpu_parts++;
 		parse_cpu(nest, last);
 		return;
@@ -369,18 +416,77 @@ static void parse_sources(struct nlattr *nest, struct cst_res *res)
 		parse_source(a, res);
 }
 
+/* A thread nest into @t, after what an earlier part of it left there. */
+static void parse_thread(struct nlattr *nest, struct cst_thread_res *t,
+			 bool first)
+{
+	struct nlattr *tb[CTXCOUNT_THREAD_A_MAX + 1];
+	struct nlattr *comm;
+
+	memset(tb, 0, sizeof(tb));
+	if (nla_parse_nested(tb, CTXCOUNT_THREAD_A_MAX, nest, NULL))
+		return;
+	if (tb[CTXCOUNT_THREAD_A_TID]) {
+		t->has_tid = true;
+		t->tid = nla_get_u32(tb[CTXCOUNT_THREAD_A_TID]);
+	}
+	/* Only a thread's first part carries these. */
+	if (!first)
+		t->late_attrs += !!tb[CTXCOUNT_THREAD_A_PID] +
+				 !!tb[CTXCOUNT_THREAD_A_COMM] +
+				 !!tb[CTXCOUNT_THREAD_A_EXCURSIONS];
+	if (tb[CTXCOUNT_THREAD_A_PID]) {
+		t->has_pid = true;
+		t->pid = nla_get_u32(tb[CTXCOUNT_THREAD_A_PID]);
+	}
+	comm = tb[CTXCOUNT_THREAD_A_COMM];
+	if (comm) {
+		t->has_comm = true;
+		t->comm_bad = nla_len(comm) > CTXCOUNT_THREAD_COMM_LEN ||
+			      !memchr(nla_data(comm), 0, nla_len(comm));
+		snprintf(t->comm, sizeof(t->comm), "%.*s", nla_len(comm),
+			 (const char *)nla_data(comm));
+	}
+	if (tb[CTXCOUNT_THREAD_A_EXCURSIONS]) {
+		t->has_excursions = true;
+		parse_excursions(tb[CTXCOUNT_THREAD_A_EXCURSIONS], t->exc);
+	}
+	if (!tb[CTXCOUNT_THREAD_A_EVENTS])
+		return;
+	t->has_events = true;
+	parse_event_list(tb[CTXCOUNT_THREAD_A_EVENTS], t->ev, &t->nev,
+			 CTXCOUNT_MAX_EVENTS);
+}
+
+/* As a CPU nest: in a dump a thread's nest may continue the last one. */
+static void parse_thread_nest(struct nlattr *nest, struct cst_res *res,
+			      bool dump)
+{
+	struct cst_threads *thr = res->thr;
+	struct cst_thread_res *last;
+
+	res->thread_nests++;
+	if (!thr)
+		return;
+	last = thr->n ? &thr->row[thr->n - 1] : NULL;
+	if (dump && last && !thr->overflow && last->has_tid &&
+	    u32_of_nest(nest, CTXCOUNT_THREAD_A_TID) == last->tid) {
+		thr->parts++;
+		parse_thread(nest, last, false);
+		return;
+	}
+	if (thr->n == thr->cap) {
+		thr->overflow++;
+		return;
+	}
+	memset(&thr->row[thr->n], 0, sizeof(thr->row[0]));
+	parse_thread(nest, &thr->row[thr->n++], true);
+}
+
 static void parse_events(struct nlattr *nest, struct cst_res *res)
 {
-	struct nlattr *ev;
-	int rem;
-
-	nla_for_each_nested(ev, nest, rem) {
-		if (nla_type(ev) != CTXCOUNT_EVENTS_A_EVENT)
-			continue;
-		if (res->nev >= (int)(sizeof(res->ev) / sizeof(res->ev[0])))
-			break;
-		parse_event(ev, &res->ev[res->nev++]);
-	}
+	parse_event_list(nest, res->ev, &res->nev,
+			 sizeof(res->ev) / sizeof(res->ev[0]));
 }
 
 /* What the per-attribute parse cannot see: repeated and unknown types. */
@@ -395,6 +501,8 @@ static void parse_top_level(struct genlmsghdr *g, struct cst_res *res,
 			res->attr_seen |= 1ULL << nla_type(a);
 		if (nla_type(a) == CTXCOUNT_A_CPU)
 			parse_cpu_nest(a, res, dump);
+		if (nla_type(a) == CTXCOUNT_A_THREAD)
+			parse_thread_nest(a, res, dump);
 		/* Repeated in a dump: each carries some of them. */
 		if (nla_type(a) == CTXCOUNT_A_SOURCES)
 			parse_sources(a, res);

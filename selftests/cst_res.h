@@ -40,6 +40,9 @@ struct cst_ev_res {
 	uint64_t b[CTXCOUNT_BUCKET_MAX + 1];
 	bool has_direct_cpus;
 	uint32_t direct_cpus;		/* CPUs reading its register */
+	bool has_est_state, has_est_error;
+	uint32_t est_state;		/* enum ctxcount_est_state */
+	uint64_t est_error;
 	/* CTXCOUNT_EVENT_A_SOURCES, by source id */
 	bool has_sources;
 	int nsrc, bad_src;		/* values seen; out of range or twice */
@@ -73,6 +76,33 @@ struct cst_cpu_res {
 	uint64_t src_count[CTXCOUNT_SOURCE_ID_MAX + 1];
 };
 
+/* One thread row (CTXCOUNT_A_THREAD) of a READ, a dump's parts merged. */
+struct cst_thread_res {
+	bool has_tid, has_pid, has_comm, has_excursions, has_events;
+	uint32_t tid, pid;
+	char comm[CTXCOUNT_THREAD_COMM_LEN];
+	bool comm_bad;			/* over 16 bytes or without its nul */
+	/* PID, COMM or EXCURSIONS in a part after the first */
+	int late_attrs;
+	uint64_t exc[CTXCOUNT_EXCURSION_MAX + 1];
+	int nev;
+	struct cst_ev_res ev[CTXCOUNT_MAX_EVENTS];
+};
+
+/*
+ * Room for a READ's thread rows, which only per-thread tests want (13 KiB
+ * a row): cst_threads_alloc() it and set cst_res.thr; cst_nl.c keeps the
+ * pointer (and empties the rows) when it reuses the cst_res. Without it,
+ * THREAD nests are only counted (thread_nests).
+ */
+struct cst_threads {
+	int cap;
+	int n;				/* rows, a thread's parts merged */
+	int overflow;			/* rows beyond cap */
+	int parts;			/* nests that continued the row before */
+	struct cst_thread_res row[];
+};
+
 /* A parsed ctxcount reply (NEW, READ or STATS). */
 struct cst_res {
 	bool has_id, has_seen, has_lost, has_now, has_sessions, has_features;
@@ -102,15 +132,23 @@ struct cst_res {
 	int nmsg;
 	unsigned int max_msg_len;
 	int cpu_nests, cpu_parts;
+	int thread_nests;		/* CTXCOUNT_A_THREAD nests */
+	struct cst_threads *thr;	/* the caller's, or NULL */
 };
 
+/* Rows for @cap threads (free() it), or NULL. */
+struct cst_threads *cst_threads_alloc(int cap);
+/* The row of thread @tid in @r, or NULL. */
+const struct cst_thread_res *cst_thread_row(const struct cst_res *r,
+					    uint32_t tid);
 /* The source named @name in @r (its first), or NULL. */
 const struct cst_source *cst_source_named(const struct cst_res *r,
 					  const char *name);
 const struct cst_source *cst_source_id(const struct cst_res *r, uint32_t id);
 /*
  * 0 when two READs carried the same values (a reply and a dump of a
- * stopped session), else 1 and @what says where they first differ.
+ * stopped session; thread rows too where both have them), else 1 and
+ * @what says where they first differ.
  */
 int cst_res_diff(const struct cst_res *a, const struct cst_res *b,
 		 char *what, size_t len);
@@ -128,7 +166,7 @@ void cst_parse_ack(struct nlmsghdr *nlh, struct cst_ack *ack);
 void cst_parse_done(struct nlmsghdr *nlh, struct cst_ack *ack);
 /*
  * Into @res: one message of the family (NEW, READ, STATS, or a part of
- * a dump (@dump), whose CPU nest may continue the message before's).
+ * a dump (@dump), whose CPU or thread nest may continue the one before).
  */
 void cst_parse_reply(struct nlmsghdr *nlh, struct cst_res *res, bool dump);
 

@@ -16,7 +16,6 @@
  *   the exec's count includes the teardown of the launcher's image, the
  *   program's own count, and ctxstat's count of the exec is no larger).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -270,23 +269,6 @@ TEST_F_TIMEOUT(ex, second_thread_exec_counted_as_perf, 600)
 	EXPECT_GT(p * 1.1 + 20, c);
 }
 
-static int tasks_of(pid_t pid)
-{
-	char path[64];
-	struct dirent *de;
-	DIR *d;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
 /* Does /proc/@pid/cmdline have @word as an argument. */
 static bool cmdline_has(pid_t pid, const char *word)
 {
@@ -346,7 +328,7 @@ TEST_F(ex, second_thread_exec_task_set)
 	 * is made, so "thread-exec" must be gone from it.
 	 */
 	for (i = 0; i < 2000; i++) {
-		if (tasks_of(c.pid) == 1 && cmdline_has(c.pid, "800") &&
+		if (cst_proc_tasks(c.pid) == 1 && cmdline_has(c.pid, "800") &&
 		    !cmdline_has(c.pid, "thread-exec"))
 			break;
 		usleep(1000);

@@ -38,29 +38,13 @@
 #define ORACLE_N	50	/* interrupts per run */
 #define ORACLE_K1	200	/* loop iterations, first run */
 #define ORACLE_K2	2200	/* loop iterations, second run */
-/*
- * |full - perf_event_open| per command, in instructions. The child switches
- * in and out about twice per command, and the two count from different
- * points of a context switch (the sched_switch tracepoint; perf's
- * sched_in/sched_out), a few hundred instructions apart: measured 400 to
- * 510 on arm64 6.1.
- */
-#define ORACLE_PERF_SLACK	2000
+#define ORACLE_PERF_SLACK	CST_ORACLE_PERF_SLACK
 
 #define ORACLE_NMIS	20	/* NMIs per run */
 #define ORACLE_NMI_NS	200000	/* each spinning this long */
 
-static const struct cst_ev one_event[] = {
-	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
-};
-
-/* With shift=0 QEMU's cycle counter counts instructions too. */
-static const struct cst_ev four_events[] = {
-	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
-	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
-	CST_EV_HW(INSTRUCTIONS, 0, "instructions"),
-	CST_EV_HW(CPU_CYCLES, 0, "cycles"),
-};
+#define one_event cst_oracle_events		/* its first */
+#define four_events cst_oracle_events
 
 FIXTURE(oracle) {
 	int kmsg;
@@ -82,17 +66,7 @@ FIXTURE_VARIANT_ADD(oracle, four_events) {
 	.nev = 4,
 };
 
-/* Why the exact-count oracles cannot run here, or NULL. */
-static const char *oracle_exact_cannot_run(void)
-{
-	static char why[128];
-
-	if (cst_no_insn_reason(why, sizeof(why)))
-		return why;
-	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
-		return "more than one CPU: under -icount each vCPU counts the others (run with scripts/vm --smp 1)";
-	return NULL;
-}
+#define oracle_exact_cannot_run cst_oracle_exact_cannot_run
 
 #define ORACLE_ROUNDS	5	/* rounds of the three commands */
 /*

@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-thread rows (version 6: CTXCOUNT_SESSION_F_PER_THREAD,
+ * CTXCOUNT_TARGET_F_ALL_THREADS, CTXCOUNT_READ_F_PER_THREAD;
+ * docs/proposals/per-thread.md, 3).
+ *
+ * Oracle (arm64 -icount, one vCPU; skipped elsewhere as oracle.c is): the
+ * worker's threads M and S, both there before NEW, so both rows of a
+ * session on the worker (INHERIT), or of one on every thread (ALL_THREADS),
+ * READs around each command, each run again while a foreign interrupt
+ * landed (cst_worker_run()'s strict mode):
+ *   - S runs loop L1, then loop L2: S's :t grows by exactly 2 (L2 - L1)
+ *     more; M, blocked, has a row that does not move in any value (a delta
+ *     put in the wrong row shows here);
+ *   - M runs the oracle's hardirq N K1 0, then N K2 0: M's [hardirq] grows
+ *     by exactly 2N (K2 - K1) more, its :t as oracle.c allows, S's row
+ *     does not move;
+ *   - S makes a thread that runs a loop and ends: no new row, S's row
+ *     grows by the loop beyond what a perf counter on S alone sees;
+ *   - each row's FULL moves as a perf_event_open() counter on that thread
+ *     alone (pid = tid, no inherit), within oracle.c's slack;
+ *   - the rows add up to the totals exactly (FULL, every bucket, the
+ *     excursions) at every READ of the worker's session, where nothing
+ *     monitored runs during the READ; an ALL_THREADS session's reader is
+ *     monitored itself, so there after STOP.
+ * Everywhere (software events; no oracle): rows name the threads and
+ * carry what the totals carry; they add up to the totals after STOP, times
+ * too, as a reply and as a dump, which agree; 40 threads of 16 events come
+ * in a dump of messages of at most a page, rows split and merged;
+ * ALL_THREADS has a row for this thread and for pid 1; each refusal with
+ * its errno and an extack message, ALL_THREADS refused to uid 65534 and
+ * beyond max_threads.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "cst.h"
+
+#define M 0			/* the worker's threads */
+#define S 1
+#define PT_N	50		/* oracle.c's interrupts and work per run */
+#define PT_K1	200
+#define PT_K2	2200
+/*
+ * S's loops: as many digits, so that S parses both commands alike and
+ * its :t differs by the loop alone (the oracle's K1 and K2 do not: M's
+ * :t is held to oracle.c's bound, not to equality).
+ */
+#define PT_L1	100000
+#define PT_L2	300000
+#define PT_ROUNDS	3	/* after a warm-up */
+#define PT_TRIES	5	/* oracle.c's ORACLE_TRIES */
+#define PT_DELTAS	(2 * PT_ROUNDS)
+#define PER_THREAD	CTXCOUNT_READ_F_PER_THREAD
+
+FIXTURE(pt_oracle) {
+	int kmsg;
+	struct cst_worker w;
+	bool started;
+	struct cst_worker_delta *d;
+};
+
+FIXTURE_VARIANT(pt_oracle) {
+	const struct cst_ev *ev;
+	int nev;
+	bool all_threads;
+};
+
+/* oracle.c's sessions: instructions, or instructions and cycles twice */
+FIXTURE_VARIANT_ADD(pt_oracle, one_event) { .ev = cst_oracle_events, .nev = 1 };
+FIXTURE_VARIANT_ADD(pt_oracle, four_events) { .ev = cst_oracle_events, .nev = 4 };
+FIXTURE_VARIANT_ADD(pt_oracle, all_threads_one_event) {
+	.ev = cst_oracle_events, .nev = 1, .all_threads = true };
+FIXTURE_VARIANT_ADD(pt_oracle, all_threads_four_events) {
+	.ev = cst_oracle_events, .nev = 4, .all_threads = true };
+
+FIXTURE_SETUP(pt_oracle)
+{
+	struct cst_worker_cfg cfg = {
+		.second_thread = true,
+		.tflags = CTXCOUNT_TARGET_F_INHERIT |
+			  (variant->all_threads ? CTXCOUNT_TARGET_F_ALL_THREADS : 0),
+		.read_flags = PER_THREAD,
+		/* hundreds of rows: no single reply holds them */
+		.read_dump = variant->all_threads,
+	};
+	/* Each thread's own perf counter: perf[i] is opened on thread i. */
+	const struct cst_ev perf[2] = { variant->ev[0], variant->ev[0] };
+	const char *why = cst_oracle_exact_cannot_run() ?: cst_per_thread_cannot_run();
+	int i, err;
+
+	self->kmsg = -1;
+	if (why)
+		SKIP(return, "%s", why);
+	err = cst_oracle_load();
+	if (err)
+		SKIP(return, "oracle module %s: %s", cst_oracle_ko_path(), strerror(-err));
+	self->kmsg = cst_kmsg_open();
+	self->d = calloc(PT_DELTAS, sizeof(*self->d));
+	ASSERT_NE(NULL, self->d);
+	for (i = 0; i < 2 * PT_DELTAS; i++) {
+		struct cst_res *r = i % 2 ? &self->d[i / 2].after : &self->d[i / 2].before;
+
+		/* room for every thread there is, or for M, S and a stray one */
+		r->thr = variant->all_threads ? cst_threads_for_all(256) : cst_threads_alloc(4);
+		ASSERT_NE(NULL, r->thr);
+	}
+	cst_new_session_flags = CTXCOUNT_SESSION_F_PER_THREAD;
+	err = cst_worker_start_cfg(&self->w, &cfg, variant->ev, variant->nev, perf, 2,
+				   &self->d[0].before);
+	ASSERT_EQ(0, err) TH_LOG("cannot start the worker: %s", strerror(-err));
+	self->started = true;
+}
+
+FIXTURE_TEARDOWN(pt_oracle)
+{
+	int i;
+
+	if (self->started)
+		cst_worker_stop(&self->w);
+	for (i = 0; self->d && i < PT_DELTAS; i++) {
+		free(self->d[i].before.thr);
+		free(self->d[i].after.thr);
+	}
+	free(self->d);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+}
+
+/* Did thread @tid's @bucket grow by exactly @want more from @a to @a + 1. */
+static bool pt_exact(const struct cst_worker_delta *a, int nev, pid_t tid,
+		     int bucket, long long want)
+{
+	int e;
+
+	for (e = 0; e < nev; e++)
+		if (cst_row_delta(a + 1, tid, e, bucket) -
+		    cst_row_delta(a, tid, e, bucket) != want)
+			return false;
+	return true;
+}
+
+/*
+ * What holds over every command, in @d: the idle thread's row did not
+ * move; no row came; the rows add up to the totals (a pid session); the
+ * running thread's FULL moved as its perf counter (unless @children: a
+ * thread it made counts in its row, not in the counter).
+ */
+static void pt_check_delta(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(pt_oracle) *self,
+			   const FIXTURE_VARIANT(pt_oracle) *variant,
+			   const struct cst_worker_delta *d, int t, const char *cmd,
+			   bool children)
+{
+	pid_t run = self->w.tid[t], idle = self->w.tid[!t];
+	const struct cst_thread_res *i0 = cst_thread_row(&d->before, idle);
+	const struct cst_thread_res *i1 = cst_thread_row(&d->after, idle);
+	long long full, perf = d->perf[t];
+	char what[160];
+
+	ASSERT_TRUE(i0 && i1 && cst_thread_row(&d->before, run) && cst_thread_row(&d->after, run))
+		TH_LOG("'%s': the rows of M (tid %d) and S (tid %d) are not all there",
+		       cmd, self->w.tid[M], self->w.tid[S]);
+	EXPECT_EQ(0, cst_row_diff(i0, i1, what, sizeof(what)))
+		TH_LOG("'%s' on %s: the idle thread's row moved: %s", cmd, t ? "S" : "M", what);
+	EXPECT_EQ(d->before.thr->n, d->after.thr->n)
+		TH_LOG("'%s': %d rows, then %d", cmd, d->before.thr->n, d->after.thr->n);
+	if (!variant->all_threads) {
+		EXPECT_EQ(2, d->after.thr->n);
+		EXPECT_EQ(0, cst_rows_sum_diff(&d->before, false, what, sizeof(what)))
+			TH_LOG("before '%s': %s", cmd, what);
+		EXPECT_EQ(0, cst_rows_sum_diff(&d->after, false, what, sizeof(what)))
+			TH_LOG("after '%s': %s", cmd, what);
+	}
+	full = cst_row_delta(d, run, 0, CST_ROW_FULL);
+	if (!children)
+		EXPECT_LE(llabs(full - perf), CST_ORACLE_PERF_SLACK)
+			TH_LOG("'%s': the row's full %lld, perf_event_open on the thread %lld",
+			       cmd, full, perf);
+	full = cst_row_delta(d, idle, 0, CST_ROW_FULL);
+	perf = d->perf[!t];
+	EXPECT_LE(llabs(full - perf), CST_ORACLE_PERF_SLACK)
+		TH_LOG("'%s': the idle row's full %lld, perf_event_open on it %lld", cmd, full, perf);
+}
+
+/*
+ * A warm-up, then PT_ROUNDS rounds of @cmd[0] and @cmd[1] on thread @t,
+ * a round run again (up to PT_TRIES, as oracle.c) while @t's @bucket did
+ * not grow by exactly @want more. Each round must be exact in the end;
+ * pt_check_delta() holds for every command.
+ */
+static void pt_rounds(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(pt_oracle) *self,
+		      const FIXTURE_VARIANT(pt_oracle) *variant, int t,
+		      char cmd[2][64], int bucket, long long want)
+{
+	pid_t tid = self->w.tid[t];
+	struct cst_worker_delta *a;
+	int i, c, e, tries, err = 0, again = 0;
+	long long db;
+
+	for (i = -1; i < PT_ROUNDS && !err; i++) {
+		a = &self->d[2 * (i < 0 ? 0 : i)];
+		for (tries = 0; tries < PT_TRIES && !err; tries++) {
+			for (c = 0; c < 2 && !err; c++)
+				err = cst_worker_run_on(&self->w, t, cmd[c], a + c, true);
+			if (err || i < 0 || pt_exact(a, variant->nev, tid, bucket, want))
+				break;
+			again++;
+		}
+	}
+	ASSERT_EQ(0, err) TH_LOG("%s", strerror(-err));
+	if (again)
+		ksft_print_msg("%d rounds run again, not exact\n", again);
+	for (i = 0; i < PT_DELTAS; i++)
+		pt_check_delta(_metadata, self, variant, &self->d[i], t, cmd[i % 2], false);
+	for (i = 0; i < PT_ROUNDS; i++) {
+		a = &self->d[2 * i];
+		for (e = 0; e < variant->nev; e++) {
+			db = cst_row_delta(a + 1, tid, e, bucket) - cst_row_delta(a, tid, e, bucket);
+			EXPECT_EQ(want, db) TH_LOG("round %d event %d: %s's %s %+lld", i, e,
+						   t ? "S" : "M", cst_bucket_name(bucket), db);
+		}
+	}
+	ksft_print_msg("'%s' then '%s' on %s: %s %+lld, full %lld (perf %lld)\n", cmd[0],
+		       cmd[1], t ? "S" : "M", cst_bucket_name(bucket),
+		       cst_row_delta(&self->d[1], tid, 0, bucket) -
+		       cst_row_delta(&self->d[0], tid, 0, bucket),
+		       cst_row_delta(&self->d[1], tid, 0, CST_ROW_FULL), self->d[1].perf[t]);
+}
+
+/*
+ * STOP, then READ: nothing counts any more, so the rows add up to the
+ * totals whoever ran during the READ (an ALL_THREADS session's reader).
+ */
+static void pt_check_stopped(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(pt_oracle) *self)
+{
+	struct cst_res *r = &self->d[0].after;
+	char what[160];
+
+	ASSERT_EQ(0, cst_cmd(&self->w.s, CTXCOUNT_CMD_SESSION_STOP, self->w.id, NULL, NULL));
+	ASSERT_EQ(0, cst_read_dump(&self->w.s, self->w.id, PER_THREAD, r, NULL));
+	EXPECT_EQ(0, cst_rows_sum_diff(r, false, what, sizeof(what)))
+		TH_LOG("stopped, %d rows: %s", r->thr->n, what);
+}
+
+TEST_F_TIMEOUT(pt_oracle, loop_in_s_lands_in_s, 900)
+{
+	char cmd[2][64];
+
+	snprintf(cmd[0], 64, "loop %d", PT_L1);
+	snprintf(cmd[1], 64, "loop %d", PT_L2);
+	pt_rounds(_metadata, self, variant, S, cmd, CTXCOUNT_BUCKET_TASK,
+		  2LL * (PT_L2 - PT_L1));
+	pt_check_stopped(_metadata, self);
+}
+
+/* M's :t: the least of each command over the rounds, as oracle.c. */
+static long long pt_min_task(FIXTURE_DATA(pt_oracle) *self, int c, int e)
+{
+	long long t, min = LLONG_MAX;
+	int i;
+
+	for (i = 0; i < PT_ROUNDS; i++) {
+		t = cst_row_delta(&self->d[2 * i + c], self->w.tid[M], e, CTXCOUNT_BUCKET_TASK);
+		min = t < min ? t : min;
+	}
+	return min;
+}
+
+TEST_F_TIMEOUT(pt_oracle, hardirq_in_m_lands_in_m, 900)
+{
+	const long long want = 2LL * PT_N * (PT_K2 - PT_K1);
+	char cmd[2][64];
+	long long dt;
+	int e;
+
+	snprintf(cmd[0], 64, "hardirq %d %d 0", PT_N, PT_K1);
+	snprintf(cmd[1], 64, "hardirq %d %d 0", PT_N, PT_K2);
+	pt_rounds(_metadata, self, variant, M, cmd, CTXCOUNT_BUCKET_HARDIRQ, want);
+	for (e = 0; e < variant->nev; e++) {
+		dt = pt_min_task(self, 1, e) - pt_min_task(self, 0, e);
+		ksft_print_msg("event %d: M's :t %+lld from K1 to K2\n", e, dt);
+		EXPECT_LE(llabs(dt), want / 200)
+			TH_LOG("event %d: M's :t moved %+lld with %lld instructions of interrupt work",
+			       e, dt, want);
+	}
+	pt_check_stopped(_metadata, self);
+}
+
+TEST_F_TIMEOUT(pt_oracle, new_thread_counts_in_its_creator, 600)
+{
+	struct cst_worker_delta *d = &self->d[0];
+	long long task, full;
+	char cmd[64];
+	int i, e;
+
+	snprintf(cmd, sizeof(cmd), "thread %d", PT_L2);
+	/* the first pages the thread's stack in */
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, cst_worker_run_on(&self->w, S, cmd, d, false));
+	pt_check_delta(_metadata, self, variant, d, S, cmd, true);
+	for (e = 0; e < variant->nev; e++) {
+		task = cst_row_delta(d, self->w.tid[S], e, CTXCOUNT_BUCKET_TASK);
+		EXPECT_LE(2LL * PT_L2, task) TH_LOG("event %d: S's :t %+lld", e, task);
+	}
+	full = cst_row_delta(d, self->w.tid[S], 0, CST_ROW_FULL);
+	ksft_print_msg("'%s': S's row %+lld, perf_event_open on S alone %+lld\n", cmd, full,
+		       d->perf[S]);
+	EXPECT_LE(d->perf[S] + 2LL * PT_L2 - CST_ORACLE_PERF_SLACK, full);
+	pt_check_stopped(_metadata, self);
+}
+
+/* Software events: they count on every target (x86's TCG has no PMU). */
+static const struct cst_ev sw_events[] = {
+	CST_EV_SW(TASK_CLOCK, 0, "task-clock"),
+	CST_EV_SW(CONTEXT_SWITCHES, 0, "context-switches"),
+};
+static const struct cst_ev ev_user = CST_EV_SW(TASK_CLOCK, CST_F_USER_ONLY,
+					       "task-clock:u");
+
+FIXTURE(pt) {
+	int kmsg;
+	struct cst_sock s;
+	struct cst_res *r, *r2;
+	struct cst_worker w;
+	bool worker;
+	long paranoid, max_threads;	/* to restore; LONG_MIN: untouched */
+};
+
+FIXTURE_SETUP(pt)
+{
+	const char *why = cst_per_thread_cannot_run();
+
+	self->kmsg = -1;
+	if (why)
+		SKIP(return, "%s", why);
+	self->paranoid = self->max_threads = LONG_MIN;
+	self->kmsg = cst_kmsg_open();
+	self->r = calloc(1, sizeof(*self->r));
+	self->r2 = calloc(1, sizeof(*self->r2));
+	ASSERT_TRUE(self->r && self->r2);
+	self->r->thr = cst_threads_for_all(256);
+	self->r2->thr = cst_threads_for_all(256);
+	ASSERT_TRUE(self->r->thr && self->r2->thr);
+	ASSERT_EQ(0, cst_open(&self->s));
+	cst_new_session_flags = CTXCOUNT_SESSION_F_PER_THREAD;
+}
+
+FIXTURE_TEARDOWN(pt)
+{
+	if (self->worker)
+		cst_worker_stop(&self->w);
+	if (self->paranoid != LONG_MIN)
+		EXPECT_EQ(0, cst_paranoid_set(self->paranoid));
+	if (self->max_threads != LONG_MIN)
+		EXPECT_EQ(0, cst_param_set("max_threads", self->max_threads));
+	cst_close(&self->s);
+	free(self->r->thr);
+	free(self->r2->thr);
+	free(self->r);
+	free(self->r2);
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+}
+
+/* The worker (M and S) with a started session of @nev software events. */
+static void pt_start(struct __test_metadata *_metadata, FIXTURE_DATA(pt) *self,
+		     const struct cst_ev *ev, int nev)
+{
+	struct cst_worker_cfg cfg = {
+		.second_thread = true, .tflags = CTXCOUNT_TARGET_F_INHERIT,
+	};
+	int err = cst_worker_start_cfg(&self->w, &cfg, ev, nev, NULL, 0, self->r);
+
+	ASSERT_EQ(0, err) TH_LOG("cannot start the worker: %s", strerror(-err));
+	self->worker = true;
+}
+
+/* A row carries what a total carries, but DIRECT_CPUS and SOURCES. */
+#define PT_EXPECT_ROW_SHAPE(t, nev) do {				\
+	char what_[160];						\
+									\
+	EXPECT_EQ(0, cst_row_shape((t), (nev), what_, sizeof(what_)))	\
+		TH_LOG("%s", what_);					\
+} while (0)
+
+TEST_F(pt, rows_name_the_threads)
+{
+	char comm[32];
+	const struct cst_thread_res *t;
+	int i;
+
+	pt_start(_metadata, self, sw_events, 2);
+	ASSERT_EQ(0, cst_worker_tell(&self->w, M, "loop 1000000"));
+	ASSERT_EQ(0, cst_worker_tell(&self->w, S, "loop 1000000"));
+	ASSERT_EQ(0, cst_read(&self->w.s, self->w.id, PER_THREAD, self->r, NULL));
+	EXPECT_EQ(2, self->r->thr->n);
+	for (i = 0; i < 2; i++) {
+		t = cst_thread_row(self->r, self->w.tid[i]);
+		ASSERT_NE(NULL, t) TH_LOG("no row for tid %d", self->w.tid[i]);
+		ASSERT_EQ(0, cst_proc_comm(self->w.c.pid, self->w.tid[i], comm, sizeof(comm)));
+		EXPECT_EQ(self->w.c.pid, (pid_t)t->pid);
+		EXPECT_STREQ(comm, t->comm);
+		PT_EXPECT_ROW_SHAPE(t, 2);
+		EXPECT_LT(0, t->ev[0].full) TH_LOG("%s: no task-clock", comm);
+	}
+	/* Without the flag a READ is what it was before version 6. */
+	ASSERT_EQ(0, cst_read(&self->w.s, self->w.id, 0, self->r, NULL));
+	EXPECT_EQ(0, self->r->thread_nests);
+	ASSERT_EQ(0, cst_read_dump(&self->w.s, self->w.id, 0, self->r, NULL));
+	EXPECT_EQ(0, self->r->thread_nests);
+}
+
+TEST_F(pt, rows_add_up_after_stop)
+{
+	struct cst_ev ev[CTXCOUNT_MAX_EVENTS];
+	int n = cst_sixteen_events(ev);
+	char what[160];
+
+	pt_start(_metadata, self, ev, n);
+	ASSERT_EQ(0, cst_worker_tell(&self->w, M, "loop 2000000"));
+	ASSERT_EQ(0, cst_worker_tell(&self->w, S, "loop 2000000"));
+	ASSERT_EQ(0, cst_worker_tell(&self->w, S, "thread 1000000"));
+	ASSERT_EQ(0, cst_cmd(&self->w.s, CTXCOUNT_CMD_SESSION_STOP, self->w.id, NULL, NULL));
+	ASSERT_EQ(0, cst_read(&self->w.s, self->w.id, PER_THREAD, self->r, NULL));
+	ASSERT_EQ(0, cst_read_dump(&self->w.s, self->w.id, PER_THREAD, self->r2, NULL));
+	EXPECT_EQ(2, self->r->thr->n);
+	EXPECT_EQ(0, cst_rows_sum_diff(self->r, true, what, sizeof(what))) TH_LOG("reply: %s", what);
+	EXPECT_EQ(0, cst_rows_sum_diff(self->r2, true, what, sizeof(what))) TH_LOG("dump: %s", what);
+	EXPECT_EQ(0, cst_res_diff(self->r, self->r2, what, sizeof(what)))
+		TH_LOG("the dump differs from the reply in %s", what);
+	PT_EXPECT_ROW_SHAPE(&self->r->thr->row[0], n);
+	PT_EXPECT_ROW_SHAPE(&self->r->thr->row[1], n);
+}
+
+#define PT_MANY	40
+
+/*
+ * 40 rows of 16 events (3.7 KiB or more each, as a CPU's in percpu: about
+ * what a message holds) in a dump: no message over a page, rows split
+ * over messages merged whole, each with its 16 events in order, adding
+ * up to the totals.
+ */
+TEST_F_TIMEOUT(pt, dump_splits_and_merges_rows, 120)
+{
+	struct cst_ev ev[CTXCOUNT_MAX_EVENTS];
+	int n = cst_sixteen_events(ev), i, j, err;
+	const struct cst_threads *thr = self->r->thr;
+	struct cst_ack ack = { .msg = "" };
+	struct cst_many m;
+	char what[160];
+	uint32_t id = 0;
+
+	err = cst_many_fork(&m, PT_MANY, 200000) ?:
+	      cst_new(&self->s, m.pid, 0, ev, n, self->r, &ack);
+	id = err ? 0 : self->r->id;
+	err = err ?: cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL) ?:
+	      cst_many_go(&m) ?:
+	      cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL) ?:
+	      cst_read_dump(&self->s, id, PER_THREAD, self->r, &ack);
+	cst_many_end(&m);
+	ASSERT_EQ(0, err) TH_LOG("%s (%s)", strerror(-err), ack.msg);
+	TH_LOG("%d rows in %d nests (%d continuing a row), %d messages up to %u bytes",
+	       thr->n, self->r->thread_nests, thr->parts, self->r->nmsg, self->r->max_msg_len);
+	EXPECT_EQ(PT_MANY, thr->n);
+	EXPECT_EQ(thr->n + thr->parts, self->r->thread_nests);
+	EXPECT_LT(0, thr->parts) TH_LOG("no row was split: 16 events fill most of a message");
+	EXPECT_LE(self->r->max_msg_len, sysconf(_SC_PAGESIZE));
+	for (i = 0; i < thr->n; i++) {
+		EXPECT_EQ(m.pid, (pid_t)thr->row[i].pid);
+		PT_EXPECT_ROW_SHAPE(&thr->row[i], n);
+		for (j = 0; j < i; j++)
+			EXPECT_NE(thr->row[i].tid, thr->row[j].tid);
+	}
+	EXPECT_EQ(0, cst_rows_sum_diff(self->r, true, what, sizeof(what))) TH_LOG("%s", what);
+}
+
+/* ALL_THREADS as root: a row per thread, this one's and pid 1's among them. */
+TEST_F(pt, all_threads_has_every_thread)
+{
+	const struct cst_threads *thr = self->r->thr;
+	const struct cst_thread_res *me, *init;
+	struct cst_ack ack;
+	char what[160];
+	uint32_t id;
+	int i, j, dup = 0;
+
+	ASSERT_EQ(0, cst_new_all_threads(&self->s, -1, CTXCOUNT_TARGET_F_INHERIT, NULL, -1,
+					 sw_events, 2, self->r, &ack)) TH_LOG("%s", ack.msg);
+	id = self->r->id;
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_START, id, NULL, NULL));
+	cst_spin_ms(20);
+	ASSERT_EQ(0, cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_STOP, id, NULL, NULL));
+	ASSERT_EQ(0, cst_read_dump(&self->s, id, PER_THREAD, self->r, &ack)) TH_LOG("%s", ack.msg);
+	TH_LOG("%d rows", thr->n);
+	EXPECT_EQ(0, thr->overflow);
+	me = cst_thread_row(self->r, syscall(SYS_gettid));
+	init = cst_thread_row(self->r, 1);
+	ASSERT_NE(NULL, me);
+	ASSERT_NE(NULL, init);
+	EXPECT_EQ(getpid(), (pid_t)me->pid);
+	EXPECT_EQ(1, init->pid);
+	EXPECT_LT(0, me->ev[0].full) TH_LOG("this thread spun 20 ms");
+	PT_EXPECT_ROW_SHAPE(me, 2);
+	PT_EXPECT_ROW_SHAPE(init, 2);
+	for (i = 0; i < thr->n; i++)
+		for (j = 0; j < i; j++)
+			dup += thr->row[i].tid == thr->row[j].tid;
+	EXPECT_EQ(0, dup);
+	EXPECT_EQ(0, cst_rows_sum_diff(self->r, true, what, sizeof(what))) TH_LOG("%s", what);
+	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, id, NULL, NULL);
+}
+
+/* A refusal by the module: @want, with an extack message. */
+static void pt_refused(struct __test_metadata *_metadata, int ret,
+		       const struct cst_ack *ack, int want, const char *what)
+{
+	EXPECT_EQ(want, ret) TH_LOG("%s: %d (%s)", what, ret, ack->msg);
+	CST_EXPECT_REFUSED(ret, *ack);
+}
+
+TEST_F(pt, per_thread_refused_system_wide)
+{
+	struct cst_ack ack;
+	int ret = cst_new(&self->s, -1, CTXCOUNT_TARGET_F_SYSTEM_WIDE, sw_events, 1, NULL, &ack);
+
+	pt_refused(_metadata, ret, &ack, -EINVAL, "PER_THREAD, SYSTEM_WIDE");
+}
+
+TEST_F(pt, per_thread_refused_with_irq_sources)
+{
+	struct cst_ack ack;
+	int ret;
+
+	cst_new_session_flags |= CTXCOUNT_SESSION_F_IRQ_SOURCES;
+	ret = cst_new(&self->s, getpid(), 0, sw_events, 1, NULL, &ack);
+	if (cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES) {
+		pt_refused(_metadata, ret, &ack, -EINVAL, "PER_THREAD, IRQ_SOURCES");
+		return;
+	}
+	/* Without the feature IRQ_SOURCES alone is refused (-EOPNOTSUPP). */
+	EXPECT_TRUE(ret == -EINVAL || ret == -EOPNOTSUPP) TH_LOG("%d (%s)", ret, ack.msg);
+	CST_EXPECT_REFUSED(ret, ack);
+}
+
+TEST_F(pt, all_threads_refused_with_other_targets)
+{
+	static const struct {
+		bool pid;
+		uint32_t sflags, tflags;
+		int ncpu;
+		const char *what;
+	} c[] = {
+		{ false, 0, 0, -1, "ALL_THREADS without PER_THREAD" },
+		{ true, CTXCOUNT_SESSION_F_PER_THREAD, 0, -1, "ALL_THREADS with a PID" },
+		{ false, CTXCOUNT_SESSION_F_PER_THREAD, CTXCOUNT_TARGET_F_SYSTEM_WIDE, -1,
+		  "ALL_THREADS with SYSTEM_WIDE" },
+		{ false, CTXCOUNT_SESSION_F_PER_THREAD, 0, 1, "ALL_THREADS with CPUS" },
+		{ false, CTXCOUNT_SESSION_F_PER_THREAD, CTXCOUNT_TARGET_F_ENABLE_ON_EXEC, -1,
+		  "ALL_THREADS with ENABLE_ON_EXEC" },
+	};
+	const int cpu0 = 0;
+	struct cst_ack ack;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		cst_new_session_flags = c[i].sflags;
+		ret = cst_new_all_threads(&self->s, c[i].pid ? getpid() : -1, c[i].tflags,
+					  &cpu0, c[i].ncpu, sw_events, 1, NULL, &ack);
+		pt_refused(_metadata, ret, &ack, -EINVAL, c[i].what);
+	}
+}
+
+TEST_F(pt, read_per_thread_refused_without_rows)
+{
+	struct cst_ack ack;
+	uint32_t id;
+	int ret;
+
+	cst_new_session_flags = 0;
+	ASSERT_EQ(0, cst_new(&self->s, getpid(), 0, sw_events, 1, self->r, &ack)) TH_LOG("%s", ack.msg);
+	id = self->r->id;
+	ret = cst_read(&self->s, id, PER_THREAD, self->r, &ack);
+	pt_refused(_metadata, ret, &ack, -EINVAL, "READ_F_PER_THREAD");
+	ret = cst_read_dump(&self->s, id, PER_THREAD, self->r, &ack);
+	pt_refused(_metadata, ret, &ack, -EINVAL, "READ_F_PER_THREAD, dump");
+	EXPECT_FALSE(self->r->replied) TH_LOG("a refused dump has no message before NLMSG_DONE");
+	cst_cmd(&self->s, CTXCOUNT_CMD_SESSION_DEL, id, NULL, NULL);
+}
+
+/* What uid 65534's ALL_THREADS NEW got, in shared memory. */
+struct pt_user {
+	int ret;
+	struct cst_ack ack;
+};
+
+static int pt_all_threads_as_user(void *arg)
+{
+	struct pt_user *o = arg;
+	struct cst_sock s;
+
+	if (cst_open(&s))
+		return 1;
+	o->ret = cst_new_all_threads(&s, -1, 0, NULL, -1, &ev_user, 1, NULL, &o->ack);
+	cst_close(&s);
+	return 0;
+}
+
+TEST_F(pt, all_threads_refused_to_a_user)
+{
+	struct pt_user *o = mmap(NULL, sizeof(*o), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, o);
+	/* At 1 perf gives the user its proof: the refusal is the module's. */
+	ASSERT_EQ(0, cst_paranoid_get(&self->paranoid));
+	ASSERT_EQ(0, cst_paranoid_set(1));
+	ASSERT_EQ(0, cst_call_as(65534, 65534, pt_all_threads_as_user, o));
+	pt_refused(_metadata, o->ret, &o->ack, -EPERM, "ALL_THREADS as uid 65534");
+	munmap(o, sizeof(*o));
+}
+
+/* max_threads set to @n, the old value restored at teardown. */
+static void pt_max_threads(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(pt) *self, long n)
+{
+	long old;
+
+	ASSERT_EQ(0, cst_param_get("max_threads", &old)) TH_LOG("no module parameter max_threads");
+	if (self->max_threads == LONG_MIN)
+		self->max_threads = old;
+	ASSERT_EQ(0, cst_param_set("max_threads", n));
+}
+
+TEST_F(pt, all_threads_refused_beyond_max_threads)
+{
+	struct cst_ack ack;
+	int ret;
+
+	pt_max_threads(_metadata, self, 2);
+	ret = cst_new_all_threads(&self->s, -1, 0, NULL, -1, sw_events, 1, NULL, &ack);
+	pt_refused(_metadata, ret, &ack, -ENOSPC, "ALL_THREADS, max_threads 2");
+}
+
+TEST_F(pt, pid_session_refused_beyond_max_threads)
+{
+	struct cst_worker_cfg cfg = { .second_thread = true };
+	struct cst_ack ack;
+	int ret;
+
+	/* no session of its own: the worker's two threads only */
+	ASSERT_EQ(0, cst_worker_start_cfg(&self->w, &cfg, NULL, 0, NULL, 0, NULL));
+	self->worker = true;
+	pt_max_threads(_metadata, self, 1);
+	ret = cst_new(&self->s, self->w.c.pid, 0, sw_events, 1, NULL, &ack);
+	pt_refused(_metadata, ret, &ack, -ENOSPC, "PER_THREAD on 2 threads, max_threads 1");
+}
+
+CST_TEST_MAIN
