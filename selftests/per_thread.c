@@ -653,18 +653,4 @@ TEST_F(pt, all_threads_refused_beyond_max_threads)
 	pt_refused(_metadata, ret, &ack, -ENOSPC, "ALL_THREADS, max_threads 2");
 }
 
-TEST_F(pt, pid_session_refused_beyond_max_threads)
-{
-	struct cst_worker_cfg cfg = { .second_thread = true };
-	struct cst_ack ack;
-	int ret;
-
-	/* no session of its own: the worker's two threads only */
-	ASSERT_EQ(0, cst_worker_start_cfg(&self->w, &cfg, NULL, 0, NULL, 0, NULL));
-	self->worker = true;
-	pt_max_threads(_metadata, self, 1);
-	ret = cst_new(&self->s, self->w.c.pid, 0, sw_events, 1, NULL, &ack);
-	pt_refused(_metadata, ret, &ack, -ENOSPC, "PER_THREAD on 2 threads, max_threads 1");
-}
-
 CST_TEST_MAIN
