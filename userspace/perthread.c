@@ -5,6 +5,7 @@
  * FULL is perf's value of that thread's events, children included.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,9 @@ int ctx_perthread_keep(struct ctx_perthread *pt, int nr_counters,
 		row = &pt->rows.row[k];
 		row->tid = t->v[k].tid;
 		memcpy(row->comm, t->v[k].comm, sizeof(row->comm));
+		if (pt->workload && row->tid == pt->workload && pt->workload_argv)
+			ctx_exec_comm(row->comm, sizeof(row->comm),
+				      pt->workload_argv);
 		row->counters = calloc(nr_counters ?: 1, sizeof(*row->counters));
 		/* from here on, ctx_perthread_free() frees this row too */
 		pt->rows.nr = k + 1;
@@ -47,6 +51,14 @@ int ctx_perthread_keep(struct ctx_perthread *pt, int nr_counters,
 	free(t->v);
 	memset(t, 0, sizeof(*t));
 	return 0;
+}
+
+void ctx_exec_comm(char *comm, size_t size, char *const *argv)
+{
+	const char *base = strrchr(argv[0], '/');
+
+	/* exec sets the comm from the path's last part, cut to fit */
+	snprintf(comm, size, "%s", base ? base + 1 : argv[0]);
 }
 
 void ctx_perthread_free(struct ctx_perthread *pt)

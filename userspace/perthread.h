@@ -34,6 +34,13 @@ struct ctx_perthread {
 	struct ctx_nl_threads threads;	/* the READs' rows, counter order */
 	struct ctx_thread_rows rows;	/* the run's values, once kept */
 	int nr_counters;
+	/*
+	 * -a --per-thread -- cmd: the workload, forked (comm "ctxstat")
+	 * before SESSION_NEW and exec'd after: its row is named after what
+	 * it ran, as its comm became
+	 */
+	pid_t workload;
+	char *const *workload_argv;
 };
 
 void ctx_perthread_init(struct ctx_perthread *pt, const struct ctx_args *a);
@@ -48,6 +55,9 @@ int ctx_perthread_keep(struct ctx_perthread *pt, int nr_counters,
 		       const struct ctx_counter_values *counters);
 
 void ctx_perthread_free(struct ctx_perthread *pt);
+
+/* The comm exec gives @argv's program (the kernel's, at most 15 bytes). */
+void ctx_exec_comm(char *comm, size_t size, char *const *argv);
 
 /*
  * The rows displayed event @ev prints, into @order (room for @t->nr):

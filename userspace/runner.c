@@ -270,6 +270,8 @@ int ctx_runner_run(struct ctx_runner *r)
 		}
 	}
 	/* With -p, a command only sets how long to count the pids. */
+	r->pt.workload = w.pid;
+	r->pt.workload_argv = a->cmd;
 	err = a->null_run ? 0 : ctx_sessions_create(r, w.pid, &s);
 	err = err ?: ctx_sessions_start(r, &s);
 	if (err)

@@ -14,6 +14,7 @@
 
 #include "kselftest_harness.h"
 #include "../nlclient.h"
+#include "../perthread.h"
 
 #define FAMILY 0x1c
 
@@ -231,6 +232,37 @@ TEST(read_dump_request)
 	EXPECT_EQ(CTXCOUNT_READ_F_PER_THREAD,
 		  nla_get_u32(tb[CTXCOUNT_A_READ_FLAGS]));
 	nlmsg_free(msg);
+}
+
+/*
+ * -a --per-thread -- cmd: the workload is forked (comm "ctxstat") before
+ * SESSION_NEW and execs after it: its row is named as exec names it (the
+ * path's last part, 15 bytes at most), every other row keeps its comm.
+ */
+TEST(workload_row_named_after_its_program)
+{
+	char *argv[] = { "/usr/bin/a-very-long-program-name", "x", NULL };
+	struct ctx_counter_values counters[1] = {};
+	struct ctx_perthread pt;
+	struct ctx_args a = { .system_wide = true };
+	char comm[16];
+
+	ctx_exec_comm(comm, sizeof(comm), (char *[]){ "sleep", NULL });
+	EXPECT_STREQ("sleep", comm);
+	ctx_perthread_init(&pt, &a);
+	pt.threads.v = calloc(2, sizeof(*pt.threads.v));
+	ASSERT_NE(NULL, pt.threads.v);
+	pt.threads.nr = pt.threads.cap = 2;
+	pt.threads.v[0].tid = 41;
+	strcpy(pt.threads.v[0].comm, "ctxstat");
+	pt.threads.v[1].tid = 42;
+	strcpy(pt.threads.v[1].comm, "ctxstat");
+	pt.workload = 42;
+	pt.workload_argv = argv;
+	ASSERT_EQ(0, ctx_perthread_keep(&pt, 1, counters));
+	EXPECT_STREQ("ctxstat", pt.rows.row[0].comm);
+	EXPECT_STREQ("a-very-long-pro", pt.rows.row[1].comm);
+	ctx_perthread_free(&pt);
 }
 
 TEST_HARNESS_MAIN
