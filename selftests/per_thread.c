@@ -138,13 +138,13 @@ FIXTURE_TEARDOWN(pt_oracle)
 
 /* Did thread @tid's @bucket grow by exactly @want more from @a to @a + 1. */
 static bool pt_exact(const struct cst_worker_delta *a, int nev, pid_t tid,
-		     int bucket, long long want)
+		     int bucket, long long want, long long slack)
 {
 	int e;
 
 	for (e = 0; e < nev; e++)
-		if (cst_row_delta(a + 1, tid, e, bucket) -
-		    cst_row_delta(a, tid, e, bucket) != want)
+		if (llabs(cst_row_delta(a + 1, tid, e, bucket) -
+			  cst_row_delta(a, tid, e, bucket) - want) > slack)
 			return false;
 	return true;
 }
@@ -195,13 +195,14 @@ static void pt_check_delta(struct __test_metadata *_metadata,
 /*
  * A warm-up, then PT_ROUNDS rounds of @cmd[0] and @cmd[1] on thread @t,
  * a round run again (up to PT_TRIES, as oracle.c) while @t's @bucket did
- * not grow by exactly @want more. Each round must be exact in the end;
- * pt_check_delta() holds for every command.
+ * not grow by @want more, give or take @slack. Each round must hold in
+ * the end; pt_check_delta() holds for every command.
  */
 static void pt_rounds(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(pt_oracle) *self,
 		      const FIXTURE_VARIANT(pt_oracle) *variant, int t,
-		      char cmd[2][64], int bucket, long long want)
+		      char cmd[2][64], int bucket, long long want,
+		      long long slack)
 {
 	pid_t tid = self->w.tid[t];
 	struct cst_worker_delta *a;
@@ -213,7 +214,7 @@ static void pt_rounds(struct __test_metadata *_metadata,
 		for (tries = 0; tries < PT_TRIES && !err; tries++) {
 			for (c = 0; c < 2 && !err; c++)
 				err = cst_worker_run_on(&self->w, t, cmd[c], a + c, true);
-			if (err || i < 0 || pt_exact(a, variant->nev, tid, bucket, want))
+			if (err || i < 0 || pt_exact(a, variant->nev, tid, bucket, want, slack))
 				break;
 			again++;
 		}
@@ -227,8 +228,9 @@ static void pt_rounds(struct __test_metadata *_metadata,
 		a = &self->d[2 * i];
 		for (e = 0; e < variant->nev; e++) {
 			db = cst_row_delta(a + 1, tid, e, bucket) - cst_row_delta(a, tid, e, bucket);
-			EXPECT_EQ(want, db) TH_LOG("round %d event %d: %s's %s %+lld", i, e,
-						   t ? "S" : "M", cst_bucket_name(bucket), db);
+			EXPECT_LE(llabs(db - want), slack)
+				TH_LOG("round %d event %d: %s's %s %+lld, want %+lld", i, e,
+				       t ? "S" : "M", cst_bucket_name(bucket), db, want);
 		}
 	}
 	ksft_print_msg("'%s' then '%s' on %s: %s %+lld, full %lld (perf %lld)\n", cmd[0],
@@ -258,10 +260,35 @@ TEST_F_TIMEOUT(pt_oracle, loop_in_s_lands_in_s, 900)
 {
 	char cmd[2][64];
 
+	const long long want = 2LL * (PT_L2 - PT_L1);
+	struct cst_worker_delta *d;
+	long long task;
+	int i;
+
 	snprintf(cmd[0], 64, "loop %d", PT_L1);
 	snprintf(cmd[1], 64, "loop %d", PT_L2);
-	pt_rounds(_metadata, self, variant, S, cmd, CTXCOUNT_BUCKET_TASK,
-		  2LL * (PT_L2 - PT_L1));
+	/*
+	 * The loops' difference is known to within the kernel's own work
+	 * around the wake-up (the scheduler, perf's switch), which varies
+	 * by tens to hundreds of instructions from one command to the next
+	 * and is task context in both counts: oracle.c's 0.5 %.
+	 */
+	pt_rounds(_metadata, self, variant, S, cmd, CTXCOUNT_BUCKET_TASK, want,
+		  want / 200);
+	/*
+	 * Exact, against an independent counter: with no interrupt anywhere
+	 * during a command (strict), S's :t is all of S's count, which a
+	 * perf_event_open() counter on S alone counts too.
+	 */
+	for (i = 0; i < PT_DELTAS; i++) {
+		d = &self->d[i];
+		if (d->interrupts)
+			continue;
+		task = cst_row_delta(d, self->w.tid[S], 0, CTXCOUNT_BUCKET_TASK);
+		EXPECT_EQ(d->perf[S], task)
+			TH_LOG("'%s': S's :t %lld, perf_event_open on S %lld", cmd[i % 2],
+			       task, d->perf[S]);
+	}
 	pt_check_stopped(_metadata, self);
 }
 
@@ -287,7 +314,7 @@ TEST_F_TIMEOUT(pt_oracle, hardirq_in_m_lands_in_m, 900)
 
 	snprintf(cmd[0], 64, "hardirq %d %d 0", PT_N, PT_K1);
 	snprintf(cmd[1], 64, "hardirq %d %d 0", PT_N, PT_K2);
-	pt_rounds(_metadata, self, variant, M, cmd, CTXCOUNT_BUCKET_HARDIRQ, want);
+	pt_rounds(_metadata, self, variant, M, cmd, CTXCOUNT_BUCKET_HARDIRQ, want, 0);
 	for (e = 0; e < variant->nev; e++) {
 		dt = pt_min_task(self, 1, e) - pt_min_task(self, 0, e);
 		ksft_print_msg("event %d: M's :t %+lld from K1 to K2\n", e, dt);
