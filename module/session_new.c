@@ -142,17 +142,23 @@ static int ctx_session_add_process(struct ctx_session *s,
 	return err;
 }
 
-/* System-wide sessions have no set; count the tasks for tasks_seen. */
-static void ctx_session_count_all(struct ctx_session *s)
+/* Every thread of the system, now. */
+static unsigned int ctx_count_threads(void)
 {
 	struct task_struct *p, *t;
-	u64 n = 0;
+	unsigned int n = 0;
 
 	rcu_read_lock();
 	for_each_process_thread(p, t)
 		n++;
 	rcu_read_unlock();
-	atomic64_add(n, &s->tasks_seen);
+	return n;
+}
+
+/* System-wide sessions have no set; count the tasks for tasks_seen. */
+static void ctx_session_count_all(struct ctx_session *s)
+{
+	atomic64_add(ctx_count_threads(), &s->tasks_seen);
 }
 
 /* Publishes @s; from here on the fork, exit and exec hooks maintain its set. */
@@ -415,18 +421,14 @@ static int ctx_session_count_threads(const struct ctx_new_req *nreq,
 				     unsigned int *threads,
 				     struct netlink_ext_ack *extack)
 {
-	struct task_struct *p, *t;
-	unsigned int n = 0;
+	unsigned int n;
 
 	if (!nreq->privileged) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "ALL_THREADS needs CAP_PERFMON or CAP_SYS_ADMIN (sender and socket opener): perf checks ptrace access to each thread, which a module cannot");
 		return -EPERM;
 	}
-	rcu_read_lock();
-	for_each_process_thread(p, t)
-		n++;
-	rcu_read_unlock();
+	n = ctx_count_threads();
 	if (n > ctx_threads_max()) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "more threads than the module parameter max_threads allows");
