@@ -300,6 +300,27 @@ static void ctx_open_started(struct ctx_acct *a, struct ctx_acct_cpu *ac)
 }
 
 /*
+ * perf frees the events it inherited into a task a grace period after
+ * perf_event_exit_task() tore them down (state EXIT): an open interval
+ * must never hold one, or its boundaries read freed memory. Checked where
+ * a task's intervals close, on kernels without KASAN too.
+ */
+static void ctx_check_not_torn_down(const struct ctx_acct_cpu *ac)
+{
+	const struct perf_event *ev;
+	unsigned int i;
+
+	for (i = 0; i < ac->nr_events; i++) {
+		ev = ac->slot[i].event;
+		if (WARN_ONCE(ev && ev->parent &&
+			      READ_ONCE(ev->state) <= PERF_EVENT_STATE_EXIT,
+			      "ctxcount: an open interval holds event %u, which perf tore down\n",
+			      i))
+			return;
+	}
+}
+
+/*
  * Close the current task's intervals; the last stretch goes to @bucket.
  * @carry: the task leaves inside that softirq vector (PREEMPT_RT) and
  * resumes it later: its intervals will continue from these reads.
@@ -313,6 +334,7 @@ static void ctx_close_task(struct ctx_cpu_state *st, unsigned int bucket,
 	hlist_for_each_entry_safe(ac, tmp, &st->active, active_node) {
 		if (!ac->task)
 			continue;
+		ctx_check_not_torn_down(ac);
 		ctx_interval_close(ac, bucket);
 		ac->carry = carry;
 		ac->carry_task = current;
