@@ -37,6 +37,7 @@
 #include "cpustate.h"
 #include "interval.h"
 #include "sources.h"
+#include "taskset.h"
 #include "threads.h"
 
 DEFINE_STATIC_KEY_FALSE(ctx_acct_live);
@@ -361,14 +362,23 @@ void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 			  bucket <= CTXCOUNT_BUCKET_SOFTIRQ_RCU;
 
 	ctx_close_task(st, bucket, in_softirq);
-	st->noresolve = NULL;
 	st->switched_in = next;
 	/* The stack was emptied by the switch: a pending reset is done. */
 	atomic_long_andnot(CTX_WALK_RESET, &st->walk);
 	atomic_long_or(CTX_WALK_RESOLVE, &st->walk);
 }
 
-/* A task event of a started session: stage its interval on this CPU. */
+/*
+ * A task event of a started session: stage its interval on this CPU.
+ *
+ * Only for a task the session monitors: perf_event_exit_task() takes the
+ * task out of every set (ctx_session_perf_exit()) before it may sleep,
+ * and the events perf inherited into the task are freed once it returns.
+ * Whatever runs meanwhile (a switch out and back in, on any CPU), the
+ * task's events are never staged again. The set is the session's, so
+ * this holds for a task whatever perf context it holds (perf swaps clone
+ * contexts between tasks at a switch).
+ */
 static void ctx_resolve_event(struct hlist_head *stage, struct perf_event *ev,
 			      const struct ctx_counter_tag *tag)
 {
@@ -381,6 +391,8 @@ static void ctx_resolve_event(struct hlist_head *stage, struct perf_event *ev,
 	if (ac->active)
 		return;
 	if (hlist_unhashed(&ac->stage_node)) {
+		if (!a->tasks || !ctx_taskset_has(a->tasks, current))
+			return;
 		ac->found = 0;
 		hlist_add_head(&ac->stage_node, stage);
 	}
@@ -393,6 +405,23 @@ static void ctx_resolve_event(struct hlist_head *stage, struct perf_event *ev,
 	if (ac->slot[tag->index].event != ev)
 		ac->carry = false;
 	ac->slot[tag->index].event = ev;
+}
+
+/*
+ * A slot whose event the resolution did not find (a thread that got no
+ * such event) must not keep the previous task's: open, restart and the
+ * boundaries would read it, and it may be freed.
+ */
+static void ctx_resolve_forget_missing(struct ctx_acct_cpu *ac)
+{
+	unsigned int i;
+
+	for (i = 0; i < ac->nr_events; i++) {
+		if ((ac->found & BIT(i)) || !ac->slot[i].event)
+			continue;
+		ac->slot[i].event = NULL;
+		ac->carry = false;
+	}
 }
 
 /* The current task's events: stage an interval per session found. */
@@ -448,12 +477,11 @@ void ctx_account_resolve(struct ctx_cpu_state *st)
 		    cpumask_test_cpu(cpu, a->cpus))
 			ctx_open_started(a, ac);
 	}
-	if ((current != st->noresolve ||
-	     current->start_time != st->noresolve_start) &&
-	    !is_idle_task(current))
+	if (!is_idle_task(current))
 		ctx_resolve_task(&stage);
 	hlist_for_each_entry_safe(ac, tmp, &stage, stage_node) {
 		hlist_del_init(&ac->stage_node);
+		ctx_resolve_forget_missing(ac);
 		ac->task = true;
 		ctx_open_started(ac->acct, ac);
 	}
@@ -486,9 +514,10 @@ void ctx_account_resolve_nmi(struct ctx_cpu_state *st)
 /**
  * ctx_account_drop_current() - perf detaches the current task's events
  *
- * Closes the task's intervals on this CPU and opens none for it again
- * until it is switched out: perf frees its events once this returns (in
- * perf_event_exit_task(): its exit, or an exec of a non-dumpable image).
+ * Closes the task's intervals on this CPU: perf frees its inherited events
+ * once perf_event_exit_task() (its exit, or an exec of a non-dumpable
+ * image) returns. The caller has taken the task out of every session's
+ * set first, so that no boundary opens them again (ctx_resolve_event()).
  *
  * Context: the task itself, process context, no sleeping.
  */
@@ -500,8 +529,6 @@ void ctx_account_drop_current(void)
 	local_irq_save(flags);
 	st = this_cpu_ptr(&ctx_cpu_state);
 	if (ctx_cpu_claim()) {
-		st->noresolve = current;
-		st->noresolve_start = current->start_time;
 		ctx_close_task(st, ctx_cpu_context(), false);
 		ctx_cpu_release();
 	}

@@ -27,6 +27,7 @@
 
 struct ctx_srctab;
 struct ctx_threads;
+struct ctx_taskset;
 
 /**
  * struct ctx_totals - what a session has counted (summed over CPUs)
@@ -214,6 +215,8 @@ struct ctx_cpu_totals {
  *	side out of the task bucket (CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
  * @src: the source table, NULL without CTXCOUNT_SESSION_F_IRQ_SOURCES
  * @thr: the thread rows, NULL without CTXCOUNT_SESSION_F_PER_THREAD
+ * @tasks: a task session's monitored tasks (NULL for system-wide ones):
+ *	only their events open intervals (ctx_resolve_event())
  */
 struct ctx_acct {
 	unsigned int nr_events;
@@ -234,6 +237,7 @@ struct ctx_acct {
 	unsigned long halt_gp;
 	struct ctx_srctab *src;
 	struct ctx_threads *thr;
+	struct ctx_taskset *tasks;
 };
 
 /* On while at least one session is started: the hooks return at once else. */

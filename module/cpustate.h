@@ -112,11 +112,6 @@ enum ctx_excursion {
  *	open interval, less one (0 when none): what lies on the task's side
  *	of each one's read besides the hooks themselves (account.c keeps it
  *	with @walk)
- * @noresolve: the task whose intervals perf_event_exit_task() closed on
- *	this CPU: none opens again for it (compared, never dereferenced)
- * @noresolve_start: its start_time: a switch missed while the hooks were
- *	off leaves @noresolve set, and a task forked later may get the dead
- *	one's task_struct (x86_64-6.1: a spinner was never resolved)
  * @stack: contexts entered and not yet left (enum ctxcount_bucket, or
  *	CTX_SRC)
  * @depth: entries in @stack; task context when 0
@@ -155,7 +150,6 @@ struct ctx_cpu_state {
 	struct hlist_head active;
 	atomic_long_t walk;
 	unsigned int others;
-	const struct task_struct *noresolve;
 	u8 stack[CTX_MAX_NESTING];
 	u8 depth;
 	u8 top;
@@ -167,7 +161,6 @@ struct ctx_cpu_state {
 	unsigned long user_limit;
 	const struct task_struct *bh_task;
 	const struct task_struct *switched_in;
-	u64 noresolve_start;
 	u64 excursions[CTX_NR_EXC_ALL];
 	u64 exc_reads[CTX_NR_EXC_ALL];
 	u32 src_key[CTX_MAX_NESTING];

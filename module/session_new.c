@@ -48,8 +48,7 @@ static struct task_struct *ctx_find_task(pid_t nr)
 /* Only an inheriting task session inserts from a hook: ctx_session_fork(). */
 static unsigned int ctx_session_spare_tasks(u32 target_flags)
 {
-	if ((target_flags & (CTXCOUNT_TARGET_F_SYSTEM_WIDE |
-			     CTXCOUNT_TARGET_F_ALL_THREADS)) ||
+	if ((target_flags & CTXCOUNT_TARGET_F_SYSTEM_WIDE) ||
 	    !(target_flags & CTXCOUNT_TARGET_F_INHERIT))
 		return 0;
 	return CTX_TASKSET_SPARE;
@@ -82,6 +81,9 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq,
 			     !(nreq->flags & CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE),
 			     nreq->max_sources))
 		goto err_pv;
+	/* Only the set's tasks open intervals on the session's events. */
+	if (!system_wide)
+		s->acct.tasks = &s->tasks;
 	if (nreq->flags & CTXCOUNT_SESSION_F_PER_THREAD) {
 		s->acct.thr = ctx_threads_alloc(&s->acct, s->pv.max_threads);
 		if (!s->acct.thr)
@@ -155,6 +157,32 @@ static unsigned int ctx_count_threads(void)
 	return n;
 }
 
+/*
+ * ALL_THREADS: every thread ctx_session_all_threads() may have given
+ * events (@self, the sender, and every thread its pid namespace sees),
+ * and those made since.
+ */
+static int ctx_session_add_all(struct ctx_session *s, struct task_struct *self)
+{
+	struct task_struct *p, *t;
+	int err;
+
+	err = ctx_taskset_reserve(&s->tasks,
+				  ctx_count_threads() + CTX_TASKSET_WALK_SLACK);
+	if (err)
+		return err;
+	rcu_read_lock();
+	for_each_process_thread(p, t) {
+		if (t != self && !task_pid_vnr(t))
+			continue;
+		err = ctx_session_add_task(s, t);
+		if (err)
+			break;
+	}
+	rcu_read_unlock();
+	return err;
+}
+
 /* System-wide sessions have no set; count the tasks for tasks_seen. */
 static void ctx_session_count_all(struct ctx_session *s)
 {
@@ -181,7 +209,10 @@ static int ctx_session_link(struct ctx_session *s, struct task_struct *task,
 		ctx_session_count_all(s);
 		return 0;
 	}
-	err = ctx_session_add_process(s, task);
+	if (s->target_flags & CTXCOUNT_TARGET_F_ALL_THREADS)
+		err = ctx_session_add_all(s, task);
+	else
+		err = ctx_session_add_process(s, task);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot record the target's threads");
 		list_del_rcu(&s->node);
@@ -351,9 +382,6 @@ static int ctx_session_prove_and_link(struct ctx_session *s,
 	ctx_perm_put_proofs(proof, nreq->nr_events);
 	if (err)
 		return err;
-	/* ALL_THREADS keeps no task set: its threads are all there are. */
-	if (s->target_flags & CTXCOUNT_TARGET_F_ALL_THREADS)
-		task = NULL;
 	mutex_lock(&ctx_lock);
 	err = ctx_session_link(s, task, extack);
 	if (!err)

@@ -83,7 +83,9 @@ static inline struct hlist_head *ctx_taskset_head(struct ctx_taskset *ts,
  *
  * The set holds task_struct pointers: a recycled pid never matches.
  *
- * Context: any but NMI; RCU read side (preemption disabled counts).
+ * Context: any, NMI too (the resolution of an NMI boundary): RCU read
+ * side (preemption disabled counts), removed nodes are freed after a grace
+ * period.
  * Return: true if @t is in @ts.
  */
 static inline bool ctx_taskset_has(struct ctx_taskset *ts,
