@@ -205,7 +205,8 @@ TEST_F_TIMEOUT(quiesce, sigint_mid_command, 60)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130)
 		TH_LOG("status %#x", status);
-	EXPECT_LT(time(NULL) - start, 10);
+	/* Not the command's 30 s: quiesce ended it (a loaded host is slow). */
+	EXPECT_LT(time(NULL) - start, 25);
 	snapshot(after, sizeof(after));
 	EXPECT_STREQ(before, after);
 }

@@ -121,7 +121,33 @@ for sig in INT TERM; do
 		[ "$rc" = "$want" -a $((SECONDS - start)) -lt 10 ]
 done
 
-# 13: already quiet: nothing changed, nothing restored
+# 13: SIGINT at every moment around the command's start (right after the
+# last setting, then later and later): the command never outlives quiesce
+# (a signal between the traps and the command's pid once left it running,
+# and quiesce waited for it).
+orphans=0 slow=0
+for ((i = 0; i < 30; i++)); do
+	make_tree
+	mark=30.$$$i
+	CTX_SYSFS_ROOT=$tmp/t/sys CTX_PROCFS_ROOT=$tmp/t/proc \
+		env --default-signal=INT "$quiesce" -- sleep "$mark" 2>/dev/null &
+	pid=$!
+	until [ "$(cat "$tmp/t/proc/sys/kernel/perf_event_max_sample_rate")" = 1 ] ||
+		! kill -0 "$pid" 2>/dev/null; do :; done
+	for ((j = 0; j < i * 20; j++)); do :; done
+	start=$SECONDS
+	kill -s INT "$pid"
+	wait "$pid"
+	[ $((SECONDS - start)) -lt 10 ] || slow=$((slow + 1))
+	if pgrep -f "sleep $mark" >/dev/null; then
+		orphans=$((orphans + 1))
+		pkill -f "sleep $mark"
+	fi
+done
+check "SIGINT around the command's start: no command left running ($orphans of 30), none waited for ($slow)" \
+	[ "$orphans" = 0 -a "$slow" = 0 ]
+
+# 14: already quiet: nothing changed, nothing restored
 make_tree
 for f in "$cpu/cpu0/cpufreq/scaling_governor" "$cpu/cpu1/cpufreq/scaling_governor"; do
 	echo performance >"$tmp/t/sys/$f"
@@ -135,18 +161,18 @@ echo 1 >"$tmp/t/proc/sys/kernel/perf_event_max_sample_rate"
 run_q -- true 2>"$tmp/err"
 check "already quiet: nothing restored" [ "$(grep -c restored "$tmp/err")" = 0 -a "$(snapshot)" = "$quiet" ]
 
-# 14: a command that cannot run: settings still restored, 127
+# 15: a command that cannot run: settings still restored, 127
 make_tree
 run_q -- /nonexistent/command 2>"$tmp/err"
 rc=$?
 check "command not found: restored, exit 127 ($rc)" [ "$(snapshot)" = "$noisy" -a "$rc" = 127 ]
 
-# 15: --cpus pins the command
+# 16: --cpus pins the command
 make_tree
 aff=$(run_q --cpus 0 -- grep Cpus_allowed_list /proc/self/status 2>/dev/null | awk '{print $2}')
 check "--cpus 0 pins the command (Cpus_allowed_list $aff)" [ "$aff" = 0 ]
 
-# 16: usage
+# 17: usage
 run_q 2>/dev/null
 rc=$?
 check "no command: usage, exit 129 ($rc)" [ "$rc" = 129 ]
