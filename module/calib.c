@@ -501,12 +501,7 @@ static void ctx_calib_fit_path(struct ctx_calib_fit *f, unsigned int path,
 		f->c[path][k] = two->med[k][0] - one->med[k][0];
 		f->spread[path][k] = max(one->spread[k][0], two->spread[k][0]);
 	}
-	/* Until a user-mode calibration, kernel mode's figures. */
-	for (k = 0; k < CTX_EXC_SOFTIRQ; k++) {
-		f->a[path][CTX_EXC_USER + k] = f->a[path][k];
-		f->c[path][CTX_EXC_USER + k] = f->c[path][k];
-		f->spread[path][CTX_EXC_USER + k] = f->spread[path][k];
-	}
+	ctx_calib_fit_user_as_kernel(f, path);
 }
 
 static bool ctx_calib_stable(const struct ctx_calib_fit *f)

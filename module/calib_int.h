@@ -40,6 +40,22 @@ struct ctx_calib_fit {
 	bool user;
 };
 
+/*
+ * Until a user-mode calibration (and after calib_user_reset), hardirqs
+ * from user mode take kernel mode's figures of @path.
+ */
+static inline void ctx_calib_fit_user_as_kernel(struct ctx_calib_fit *f,
+						unsigned int path)
+{
+	unsigned int k;
+
+	for (k = 0; k < CTX_EXC_SOFTIRQ; k++) {
+		f->a[path][CTX_EXC_USER + k] = f->a[path][k];
+		f->c[path][CTX_EXC_USER + k] = f->c[path][k];
+		f->spread[path][CTX_EXC_USER + k] = f->spread[path][k];
+	}
+}
+
 /**
  * struct ctx_calib_cputype - what was measured on one type of CPU
  * @id: the type (compat.h's ctx_cpu_type_id())

@@ -10,6 +10,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/sched/clock.h>
@@ -23,6 +24,17 @@
 #include "hooks.h"
 
 static struct ctx_calib_storm ctx_user_storm;	/* CALIBRATE's runs */
+
+/*
+ * What a user-mode hardirq may leave beyond a kernel-mode one: at most
+ * this many times the kernel-mode figure the module measured itself at
+ * load. The user-mode entry and exit (swapgs, page-table isolation,
+ * speculation barriers) add to an entry the module measured whole (arm64
+ * 6.1: 68 to 91 more against 348). More says that the two runs were not
+ * the same loop, and would move other users' task counts into the
+ * estimate of every session until the module is unloaded (issue 31).
+ */
+#define CTX_CALIB_USER_MAX_FACTOR	2
 
 /*
  * User mode: a privileged client's thread runs a fixed user-mode loop
@@ -198,19 +210,34 @@ out_unlock:
 
 /*
  * Both runs are in: per type, what a user-mode hardirq leaves beyond a
- * kernel-mode one, added to the user-mode kinds of every path.
+ * kernel-mode one, added to the user-mode kinds of every path. Nothing is
+ * kept unless the storm run stayed in user mode (the begin's and end's
+ * system calls take a few of its hardirqs, not most) and every type's
+ * figure lies within what the kernel's own measurement allows
+ * (CTX_CALIB_USER_MAX_FACTOR). The figure's uncertainty is its whole
+ * distance from kernel mode's, on top of kernel mode's spread.
+ *
+ * Return: 0, or -ERANGE when the runs were not fit to keep.
  */
-static void ctx_calib_user_apply(void)
+static int ctx_calib_user_apply(void)
 {
 	const int uh = CTX_EXC_USER + CTX_EXC_HARDIRQ;
 	s64 n = ctx_user.dexc[1][uh] - ctx_user.dexc[0][uh];
 	int ti = per_cpu(ctx_cpu_calib, ctx_user.cpu);
 	unsigned int i, k, p, others = ctx_user.nr - 1;
+	s64 sum, base, extra[CTX_CALIB_NR_TYPES];
 	struct ctx_calib_fit *f;
-	s64 sum, extra;
+	s64 kernel_mode = 0;
 
 	if (n <= 0 || ti < 0)
-		return;
+		return -ERANGE;
+	for (k = 0; k < CTX_EXC_SOFTIRQ; k++)
+		kernel_mode += ctx_user.dexc[1][k] - ctx_user.dexc[0][k];
+	if (kernel_mode > n) {
+		pr_info("cpu%d: user-mode calibration refused: %lld of its storm's hardirqs came from kernel mode, %lld from user mode\n",
+			ctx_user.cpu, kernel_mode, n);
+		return -ERANGE;
+	}
 	for (i = 0; i < ctx_user.nr; i++) {
 		f = &ctx_cputypes[ti].fit[ctx_user.type[i]];
 		sum = ctx_user.dt[1][i] - ctx_user.dt[0][i];
@@ -218,17 +245,31 @@ static void ctx_calib_user_apply(void)
 			if (k != uh)
 				sum -= (ctx_user.dexc[1][k] - ctx_user.dexc[0][k]) *
 				       (f->a[0][k] + f->c[0][k] * others);
-		extra = sum / n - (f->a[0][CTX_EXC_HARDIRQ] +
-				   f->c[0][CTX_EXC_HARDIRQ] * others);
-		for (p = 0; p < 2; p++)
-			for (k = 0; k < CTX_EXC_SOFTIRQ; k++)
+		base = f->a[0][CTX_EXC_HARDIRQ] + f->c[0][CTX_EXC_HARDIRQ] * others;
+		extra[i] = sum / n - base;
+		if (extra[i] < -base ||
+		    extra[i] > CTX_CALIB_USER_MAX_FACTOR * abs(base)) {
+			pr_info("cpu%d: user-mode calibration refused: %lld more of event type %u than kernel mode's %lld\n",
+				ctx_user.cpu, extra[i], ctx_user.type[i], base);
+			return -ERANGE;
+		}
+	}
+	for (i = 0; i < ctx_user.nr; i++) {
+		f = &ctx_cputypes[ti].fit[ctx_user.type[i]];
+		for (p = 0; p < 2; p++) {
+			for (k = 0; k < CTX_EXC_SOFTIRQ; k++) {
 				f->a[p][CTX_EXC_USER + k] =
-					max_t(s64, 0, f->a[p][k] + extra);
+					max_t(s64, 0, f->a[p][k] + extra[i]);
+				f->spread[p][CTX_EXC_USER + k] =
+					f->spread[p][k] + abs(extra[i]);
+			}
+		}
 		f->user = true;
 		pr_info("cpu%d: user-mode hardirqs leave %lld more of event type %u\n",
-			ctx_user.cpu, extra, ctx_user.type[i]);
+			ctx_user.cpu, extra[i], ctx_user.type[i]);
 	}
 	WRITE_ONCE(ctx_calib_user_done, true);
+	return 0;
 }
 
 /**
@@ -236,11 +277,13 @@ static void ctx_calib_user_apply(void)
  * @owner: the client that began it
  *
  * After a quiet and a storm run, user mode is measured for good (until
- * the module is unloaded).
+ * the module is unloaded, or an administrator writes calib_user_reset).
  *
  * Context: process context of a privileged client, may sleep.
  * Return: 0; -EINVAL without a begin of @owner; -EAGAIN when the caller
- * changed CPU or was switched out meanwhile (run it again).
+ * changed CPU or was switched out meanwhile (run it again); -ERANGE when
+ * the runs were not fit to keep (ctx_calib_user_apply(): the storm run is
+ * dropped, run it again).
  */
 int ctx_calib_user_end(const void *owner)
 {
@@ -271,12 +314,57 @@ int ctx_calib_user_end(const void *owner)
 		ctx_user.dt[run][i] = t1[i] - ctx_user.t0[i];
 	memcpy(ctx_user.dexc[run], dexc, sizeof(dexc));
 	ctx_user.have[run] = true;
-	if (ctx_user.have[0] && ctx_user.have[1])
-		ctx_calib_user_apply();
+	if (ctx_user.have[0] && ctx_user.have[1]) {
+		err = ctx_calib_user_apply();
+		if (err)
+			ctx_user.have[1] = false;
+	}
 out_unlock:
 	mutex_unlock(&ctx_calib_lock);
 	return err;
 }
+
+/*
+ * calib_user_reset: an administrator's way back to kernel mode's figures
+ * for hardirqs from user mode, until the next privileged calibration
+ * (the next privileged ctxstat runs one).
+ */
+static int ctx_calib_user_reset_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	struct ctx_calib_fit *f;
+	unsigned int ti, t;
+	bool reset;
+	int err;
+
+	err = kstrtobool(val, &reset);
+	if (err || !reset)
+		return err;
+	mutex_lock(&ctx_calib_lock);
+	for (ti = 0; ti < ctx_nr_cputypes; ti++) {
+		for (t = 0; t < CTX_CALIB_NR_TYPES; t++) {
+			f = &ctx_cputypes[ti].fit[t];
+			if (!f->user)
+				continue;
+			ctx_calib_fit_user_as_kernel(f, 0);
+			ctx_calib_fit_user_as_kernel(f, 1);
+			f->user = false;
+		}
+	}
+	memset(ctx_user.have, 0, sizeof(ctx_user.have));
+	WRITE_ONCE(ctx_calib_user_done, false);
+	mutex_unlock(&ctx_calib_lock);
+	pr_info("user-mode calibration reset: kernel mode's figures until the next one\n");
+	return 0;
+}
+
+static const struct kernel_param_ops ctx_calib_user_reset_ops = {
+	.set = ctx_calib_user_reset_set,
+};
+
+module_param_cb(calib_user_reset, &ctx_calib_user_reset_ops, NULL, 0200);
+MODULE_PARM_DESC(calib_user_reset,
+		 "Write 1: forget the user-mode calibration (kernel mode's figures until the next)");
 
 /**
  * ctx_calib_user_init() - set up what a user-mode calibration uses

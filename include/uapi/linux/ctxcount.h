@@ -236,7 +236,11 @@
  *   changed CPU or was switched out, run it again; -EBUSY: another client
  *   is between its _BEGIN and _END; -EINVAL: _END without _BEGIN;
  *   -ENODEV at a _BEGIN: nothing is measured on this CPU's type (no
- *   counter the estimate applies to).
+ *   counter the estimate applies to); -ERANGE at the _END of the storm
+ *   run: the runs were not fit to keep (the storm
+ *   run's hardirqs came mostly from kernel mode, or its figure is beyond
+ *   what the module measured for kernel mode): nothing is kept, run the
+ *   storm run again with the quiet runs' loop.
  *
  * CTXCOUNT_CMD_SESSION_DEL: destroy a session now.
  *   request:
