@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,6 +313,7 @@ TEST_F(pt, read_per_thread_refused_without_rows)
 struct pt_user {
 	int ret;
 	struct cst_ack ack;
+	int rows;
 };
 
 static int pt_all_threads_as_user(void *arg)
@@ -360,6 +362,64 @@ TEST_F(pt, all_threads_refused_beyond_max_threads)
 	pt_max_threads(_metadata, self, 2);
 	ret = cst_new_all_threads(&self->s, -1, 0, NULL, -1, sw_events, 1, NULL, &ack);
 	pt_refused(_metadata, ret, &ack, -ENOSPC, "ALL_THREADS, max_threads 2");
+}
+
+/*
+ * The first process of a new pid namespace: its ALL_THREADS NEW, then
+ * READ's rows into @arg (struct pt_user, shared). Exit 0, or where it
+ * failed.
+ */
+static int pt_all_threads_in_new_ns(void *arg)
+{
+	struct pt_user *o = arg;
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
+	int err;
+
+	if (!r || cst_open(&s))
+		return 1;
+	r->thr = cst_threads_alloc(16);
+	if (!r->thr)
+		return 2;
+	o->ret = cst_new_all_threads(&s, -1, 0, NULL, -1, sw_events, 1, r, &o->ack);
+	if (o->ret)
+		return 0;
+	err = cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL);
+	cst_spin_ms(5);
+	err = err ?: cst_cmd(&s, CTXCOUNT_CMD_SESSION_STOP, r->id, NULL, NULL);
+	err = err ?: cst_read_dump(&s, r->id, PER_THREAD, r, &o->ack);
+	if (err)
+		return 3;
+	o->rows = r->thr->n;
+	cst_close(&s);
+	return 0;
+}
+
+/*
+ * max_threads bounds what ALL_THREADS takes, the threads the sender's pid
+ * namespace sees: the first process of a new one (seeing itself only)
+ * may, though the machine has more threads than that.
+ */
+TEST_F(pt, all_threads_max_in_the_senders_pid_ns)
+{
+	struct pt_user *o = mmap(NULL, sizeof(*o), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int status;
+	pid_t pid;
+
+	ASSERT_NE(MAP_FAILED, o);
+	pt_max_threads(_metadata, self, 2);
+	o->ret = -1;
+	ASSERT_EQ(0, unshare(CLONE_NEWPID)) TH_LOG("unshare: %s", strerror(errno));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(pt_all_threads_in_new_ns(o));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("status %#x", status);
+	EXPECT_EQ(0, o->ret) TH_LOG("%s", o->ack.msg);
+	EXPECT_EQ(1, o->rows) TH_LOG("rows of the namespace's one thread");
+	munmap(o, sizeof(*o));
 }
 
 CST_TEST_MAIN
