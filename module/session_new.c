@@ -70,8 +70,11 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq,
 		return NULL;
 	for (i = 0; i < nreq->nr_events; i++)
 		s->spec[i] = nreq->req[i].spec;
+	/* The nodes for the target's threads, before ctx_lock is taken. */
 	if (ctx_taskset_init(&s->tasks,
-			     ctx_session_spare_tasks(nreq->target.flags)))
+			     ctx_session_spare_tasks(nreq->target.flags)) ||
+	    (threads && ctx_taskset_reserve(&s->tasks,
+					    threads + CTX_TASKSET_WALK_SLACK)))
 		goto err_taskset;
 	if (ctx_pv_init(&s->pv, nreq->nr_events, system_wide,
 			threads + CTX_TASKSET_WALK_SLACK))
@@ -144,15 +147,19 @@ static int ctx_session_add_process(struct ctx_session *s,
 	return err;
 }
 
-/* Every thread of the system, now. */
-static unsigned int ctx_count_threads(void)
+/*
+ * Every thread of the system now or, with @sender_ns, those the sender's
+ * pid namespace sees, the sender's own included: what ALL_THREADS takes
+ * (ctx_session_all_threads()).
+ */
+static unsigned int ctx_count_threads(bool sender_ns)
 {
 	struct task_struct *p, *t;
 	unsigned int n = 0;
 
 	rcu_read_lock();
 	for_each_process_thread(p, t)
-		n++;
+		n += !sender_ns || t == current || task_pid_vnr(t);
 	rcu_read_unlock();
 	return n;
 }
@@ -168,7 +175,7 @@ static int ctx_session_add_all(struct ctx_session *s, struct task_struct *self)
 	int err;
 
 	err = ctx_taskset_reserve(&s->tasks,
-				  ctx_count_threads() + CTX_TASKSET_WALK_SLACK);
+				  ctx_count_threads(true) + CTX_TASKSET_WALK_SLACK);
 	if (err)
 		return err;
 	rcu_read_lock();
@@ -186,7 +193,7 @@ static int ctx_session_add_all(struct ctx_session *s, struct task_struct *self)
 /* System-wide sessions have no set; count the tasks for tasks_seen. */
 static void ctx_session_count_all(struct ctx_session *s)
 {
-	atomic64_add(ctx_count_threads(), &s->tasks_seen);
+	atomic64_add(ctx_count_threads(false), &s->tasks_seen);
 }
 
 /* Publishes @s; from here on the fork, exit and exec hooks maintain its set. */
@@ -456,7 +463,7 @@ static int ctx_session_count_threads(const struct ctx_new_req *nreq,
 				   "ALL_THREADS needs CAP_PERFMON or CAP_SYS_ADMIN (sender and socket opener): perf checks ptrace access to each thread, which a module cannot");
 		return -EPERM;
 	}
-	n = ctx_count_threads();
+	n = ctx_count_threads(true);
 	if (n > ctx_threads_max()) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "more threads than the module parameter max_threads allows");
