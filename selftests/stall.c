@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What one request stuck on its target does to the others (issue 31,
+ * finding 4). A target's owner can hold its perf context's mutex as long
+ * as it likes: a read() of one of its perf events into a page that faults
+ * slowly holds ctx->mutex across the copy. Here the page is a
+ * userfaultfd page nobody fills until the test says so. A READ of a
+ * session on that target then waits for the mutex; while it does:
+ *
+ * - a READ of another session (another socket, another target),
+ * - STATS,
+ * - a SESSION_NEW on another target
+ *
+ * each complete within 10 s (they waited on the module's global lock
+ * before, for as long as the target's owner liked). Then the page is
+ * filled and the stuck READ completes too.
+ *
+ * Needs userfaultfd (root may take kernel-mode faults through it); skipped
+ * where the kernel has none (the debug kernel), saying so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
+#include <linux/userfaultfd.h>
+
+#include "kselftest_harness.h"
+#include "cst.h"
+
+#define WAIT_S	10
+
+static const struct cst_ev ev = CST_EV_SW(TASK_CLOCK, 0, "task-clock");
+
+static void idle_fn(void *arg)
+{
+	for (;;)
+		pause();
+}
+
+/* A request made from a thread of its own, with a socket of its own. */
+struct req {
+	pthread_t thread;
+	int (*fn)(struct req *q);
+	struct cst_sock *s;	/* READ: the session's own socket */
+	uint32_t id;		/* the session READ asks for */
+	pid_t pid;		/* the target NEW asks for */
+	int ret;
+	volatile pid_t tid;
+	volatile int done;
+};
+
+/* Through the session's socket, which no other thread uses meanwhile. */
+static int do_read(struct req *q)
+{
+	struct cst_res *r = calloc(1, sizeof(*r));
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	ret = cst_read(q->s, q->id, 0, r, NULL);
+	free(r);
+	return ret;
+}
+
+static int do_stats(struct req *q)
+{
+	return cst_live_sessions() < 0;
+}
+
+static int do_new(struct req *q)
+{
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
+	int ret;
+
+	if (!r || cst_open(&s))
+		return -ENOMEM;
+	ret = cst_new(&s, q->pid, 0, &ev, 1, r, NULL);
+	cst_close(&s);
+	free(r);
+	return ret;
+}
+
+static void *req_thread(void *arg)
+{
+	struct req *q = arg;
+
+	q->tid = syscall(SYS_gettid);
+	q->ret = q->fn(q);
+	q->done = 1;
+	return NULL;
+}
+
+/* Start @q; wait up to @s seconds for it to finish. True if it did. */
+static bool req_within(struct req *q, int s)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	if (pthread_create(&q->thread, NULL, req_thread, q))
+		return false;
+	for (i = 0; i < s * 100 && !q->done; i++)
+		nanosleep(&ts, NULL);
+	return q->done;
+}
+
+/* @q's thread in state D (waiting on a mutex) within 5 s. */
+static bool thread_blocked(struct req *q)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	char path[64], buf[256], *p;
+	int i, fd;
+	ssize_t n;
+
+	for (i = 0; i < 500 && !q->tid; i++)
+		nanosleep(&ts, NULL);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", q->tid);
+	for (i = 0; i < 500; i++) {
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n > 0) {
+			buf[n] = 0;
+			p = strrchr(buf, ')');
+			if (p && p[1] == ' ' && p[2] == 'D')
+				return true;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+/* The holder: reads @fd into the userfaultfd page, so it waits holding ctx->mutex. */
+struct holder {
+	pthread_t thread;
+	int fd;
+	void *page;
+	ssize_t ret;
+};
+
+static void *holder_thread(void *arg)
+{
+	struct holder *h = arg;
+
+	h->ret = read(h->fd, h->page, sizeof(uint64_t));
+	return NULL;
+}
+
+FIXTURE(stall) {
+	int kmsg, uffd, perf_fd;
+	void *page;
+	long psz;
+	struct cst_child target, other;
+	struct cst_sock s1, s2;
+	bool open1, open2;
+};
+
+FIXTURE_SETUP(stall)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { };
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+	};
+
+	self->kmsg = cst_kmsg_open();
+	self->open1 = self->open2 = false;
+	self->target.pid = self->other.pid = 0;
+	self->perf_fd = -1;
+	self->uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (self->uffd < 0)
+		SKIP(return, "no userfaultfd here (%s): nothing holds a target's perf mutex on request",
+		     strerror(errno));
+	ASSERT_EQ(0, ioctl(self->uffd, UFFDIO_API, &api));
+	self->psz = sysconf(_SC_PAGESIZE);
+	self->page = mmap(NULL, self->psz, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->page);
+	reg.range.start = (unsigned long)self->page;
+	reg.range.len = self->psz;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	ASSERT_EQ(0, ioctl(self->uffd, UFFDIO_REGISTER, &reg)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, cst_child_fork(&self->target, idle_fn, NULL));
+	ASSERT_EQ(0, cst_child_fork(&self->other, idle_fn, NULL));
+	self->perf_fd = syscall(SYS_perf_event_open, &attr, self->target.pid, -1, -1, 0);
+	ASSERT_LE(0, self->perf_fd) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(0, cst_open(&self->s1));
+	self->open1 = true;
+	ASSERT_EQ(0, cst_open(&self->s2));
+	self->open2 = true;
+}
+
+FIXTURE_TEARDOWN(stall)
+{
+	if (self->open1)
+		cst_close(&self->s1);
+	if (self->open2)
+		cst_close(&self->s2);
+	if (self->perf_fd >= 0)
+		close(self->perf_fd);
+	if (self->target.pid > 0) {
+		kill(self->target.pid, SIGKILL);
+		cst_child_wait(&self->target);
+	}
+	if (self->other.pid > 0) {
+		kill(self->other.pid, SIGKILL);
+		cst_child_wait(&self->other);
+	}
+	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
+}
+
+TEST_F_TIMEOUT(stall, others_go_on_while_a_read_waits_for_its_target, 120)
+{
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct holder h = { .fd = self->perf_fd, .page = self->page };
+	struct req stuck = { .fn = do_read }, other = { .fn = do_read };
+	struct req stats = { .fn = do_stats }, fresh = { .fn = do_new };
+	struct uffdio_zeropage zero = { };
+	struct pollfd pfd = { .fd = self->uffd, .events = POLLIN };
+	struct uffd_msg msg;
+	bool other_done, stats_done, fresh_done;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, cst_new(&self->s1, self->target.pid, 0, &ev, 1, r, NULL));
+	stuck.id = r->id;
+	stuck.s = &self->s1;
+	ASSERT_EQ(0, cst_cmd(&self->s1, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	ASSERT_EQ(0, cst_new(&self->s2, self->other.pid, 0, &ev, 1, r, NULL));
+	other.id = r->id;
+	other.s = &self->s2;
+	ASSERT_EQ(0, cst_cmd(&self->s2, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	fresh.pid = self->other.pid;
+
+	/* The target's perf mutex held: the holder waits in the page fault. */
+	ASSERT_EQ(0, pthread_create(&h.thread, NULL, holder_thread, &h));
+	ASSERT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("the holder's read did not fault");
+	ASSERT_EQ(sizeof(msg), read(self->uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	/* A READ of the target's session waits for that mutex. */
+	EXPECT_FALSE(req_within(&stuck, 0));
+	EXPECT_TRUE(thread_blocked(&stuck)) TH_LOG("the READ of the target's session is not waiting");
+
+	other_done = req_within(&other, WAIT_S);
+	stats_done = req_within(&stats, WAIT_S);
+	fresh_done = req_within(&fresh, WAIT_S);
+
+	/* Let the holder go: the stuck READ completes. */
+	zero.range.start = (unsigned long)self->page;
+	zero.range.len = self->psz;
+	EXPECT_EQ(0, ioctl(self->uffd, UFFDIO_ZEROPAGE, &zero));
+	pthread_join(h.thread, NULL);
+	EXPECT_EQ(sizeof(uint64_t), h.ret);
+	pthread_join(stuck.thread, NULL);
+	pthread_join(other.thread, NULL);
+	pthread_join(stats.thread, NULL);
+	pthread_join(fresh.thread, NULL);
+
+	EXPECT_TRUE(other_done) TH_LOG("another session's READ waited for the stuck one");
+	EXPECT_TRUE(stats_done) TH_LOG("STATS waited for the stuck READ");
+	EXPECT_TRUE(fresh_done) TH_LOG("a SESSION_NEW on another target waited for the stuck READ");
+	EXPECT_EQ(0, other.ret);
+	EXPECT_EQ(0, stats.ret);
+	EXPECT_EQ(0, fresh.ret);
+	free(r);
+}
+
+CST_TEST_MAIN
