@@ -6,7 +6,12 @@
  * exit and exec do to the task sets is session_tasks.c.
  *
  * A session is freed only after an RCU grace period following its
- * removal from the lists the hooks walk.
+ * removal from the lists the hooks walk, and once no request holds it.
+ *
+ * Locks: ctx_lock guards the registry only (ids, lists, counts, the
+ * limits' charges), never across perf calls, IPIs or anything a user's
+ * target can slow down; each session's own mutex serializes what is done
+ * to it. They are never held together.
  */
 #include <linux/ctxcount.h>
 #include <linux/cpumask.h>
@@ -83,6 +88,7 @@ void ctx_session_free(struct ctx_session *s)
 	if (s->charge.counters)
 		ctx_limits_uncharge(&s->charge);
 	sock_put(s->owner.sk);
+	mutex_destroy(&s->lock);
 	kfree(s);
 	ctx_hooks_put();
 }
@@ -115,6 +121,45 @@ static struct ctx_session *ctx_session_find(const struct ctx_owner *owner,
 	return s;
 }
 
+static void ctx_session_put(struct ctx_session *s)
+{
+	if (refcount_dec_and_test(&s->ref))
+		ctx_session_free(s);
+}
+
+/*
+ * @owner's session @id, referenced and locked, not dead; NULL (extack
+ * set) when there is none. ctx_session_unlock() undoes it.
+ */
+static struct ctx_session *ctx_session_lock(const struct ctx_owner *owner,
+					    u32 id,
+					    struct netlink_ext_ack *extack)
+{
+	struct ctx_session *s;
+
+	mutex_lock(&ctx_lock);
+	s = ctx_session_find(owner, id, extack);
+	if (s)
+		refcount_inc(&s->ref);
+	mutex_unlock(&ctx_lock);
+	if (!s)
+		return NULL;
+	mutex_lock(&s->lock);
+	if (!s->dead)
+		return s;
+	/* Deleted meanwhile. */
+	mutex_unlock(&s->lock);
+	ctx_session_put(s);
+	NL_SET_ERR_MSG_MOD(extack, "no such session on this socket");
+	return NULL;
+}
+
+static void ctx_session_unlock(struct ctx_session *s)
+{
+	mutex_unlock(&s->lock);
+	ctx_session_put(s);
+}
+
 /**
  * ctx_session_start() - begin counting
  * @owner: the socket that asks
@@ -130,12 +175,9 @@ int ctx_session_start(const struct ctx_owner *owner, u32 id,
 	struct ctx_session *s;
 	int err = 0;
 
-	mutex_lock(&ctx_lock);
-	s = ctx_session_find(owner, id, extack);
-	if (!s) {
-		err = -ENOENT;
-		goto out_unlock;
-	}
+	s = ctx_session_lock(owner, id, extack);
+	if (!s)
+		return -ENOENT;
 	if (ctx_account_running(&s->acct)) {
 		NL_SET_ERR_MSG_MOD(extack, "session already started");
 		err = -EALREADY;
@@ -147,7 +189,7 @@ int ctx_session_start(const struct ctx_owner *owner, u32 id,
 	else
 		ctx_account_start(&s->acct);
 out_unlock:
-	mutex_unlock(&ctx_lock);
+	ctx_session_unlock(s);
 	return err;
 }
 
@@ -166,12 +208,9 @@ int ctx_session_stop(const struct ctx_owner *owner, u32 id,
 	struct ctx_session *s;
 	int err = 0;
 
-	mutex_lock(&ctx_lock);
-	s = ctx_session_find(owner, id, extack);
-	if (!s) {
-		err = -ENOENT;
-		goto out_unlock;
-	}
+	s = ctx_session_lock(owner, id, extack);
+	if (!s)
+		return -ENOENT;
 	if (!ctx_account_running(&s->acct)) {
 		NL_SET_ERR_MSG_MOD(extack, "session not started");
 		err = -EALREADY;
@@ -180,7 +219,7 @@ int ctx_session_stop(const struct ctx_owner *owner, u32 id,
 	ctx_account_halt(&s->acct);
 	ctx_pv_stop(&s->pv);
 out_unlock:
-	mutex_unlock(&ctx_lock);
+	ctx_session_unlock(s);
 	return err;
 }
 
@@ -259,12 +298,9 @@ int ctx_session_read(const struct ctx_owner *owner, u32 id,
 	struct ctx_session *s;
 	int err = 0;
 
-	mutex_lock(&ctx_lock);
-	s = ctx_session_find(owner, id, extack);
-	if (!s) {
-		err = -ENOENT;
-		goto out_unlock;
-	}
+	s = ctx_session_lock(owner, id, extack);
+	if (!s)
+		return -ENOENT;
 	if (rep->cpu && !s->acct.system_wide) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "per-CPU totals need a system-wide session (perf has no per-CPU value of a task event)");
@@ -296,7 +332,7 @@ int ctx_session_read(const struct ctx_owner *owner, u32 id,
 		ctx_session_threads_finish(s, rep);
 	ctx_src_report_info(&rep->src, s->acct.src);
 out_unlock:
-	mutex_unlock(&ctx_lock);
+	ctx_session_unlock(s);
 	return err;
 }
 
@@ -311,24 +347,35 @@ void ctx_session_report_free(struct ctx_session_report *rep)
 	rep->thr = NULL;
 }
 
-/* Takes @s off every list; the caller frees it after a grace period. */
+/* Takes @s off every list; ctx_session_free_list() does the rest. */
 static void ctx_session_unlink(struct ctx_session *s, struct list_head *dead)
 {
 	lockdep_assert_held(&ctx_lock);
-	if (ctx_account_running(&s->acct))
-		ctx_account_halt(&s->acct);
 	list_del_rcu(&s->node);
 	xa_erase(&ctx_ids, s->id);
 	WRITE_ONCE(ctx_nr_sessions, ctx_nr_sessions - 1);
 	list_add(&s->free_node, dead);
 }
 
+/*
+ * Halt each unlinked session once the request using it (if any) is done,
+ * and free it after the grace periods the hooks need and the last
+ * request's reference. Without ctx_lock: a READ stuck on its target holds
+ * up only its own session's destruction.
+ */
 static void ctx_session_free_list(struct list_head *dead)
 {
 	struct ctx_session *s, *tmp;
 
 	if (list_empty(dead))
 		return;
+	list_for_each_entry(s, dead, free_node) {
+		mutex_lock(&s->lock);
+		if (ctx_account_running(&s->acct))
+			ctx_account_halt(&s->acct);
+		s->dead = true;
+		mutex_unlock(&s->lock);
+	}
 	/* No hook may still be reading their events... */
 	synchronize_rcu();
 	list_for_each_entry(s, dead, free_node)
@@ -336,7 +383,7 @@ static void ctx_session_free_list(struct list_head *dead)
 	/* ...nor hold a child of one, whose tag points into the session. */
 	synchronize_rcu();
 	list_for_each_entry_safe(s, tmp, dead, free_node)
-		ctx_session_free(s);
+		ctx_session_put(s);
 }
 
 /**
@@ -454,10 +501,6 @@ void ctx_session_destroy_all(void)
  */
 unsigned int ctx_session_count(void)
 {
-	unsigned int n;
-
-	mutex_lock(&ctx_lock);
-	n = ctx_nr_sessions;
-	mutex_unlock(&ctx_lock);
-	return n;
+	/* A snapshot; STATS takes no lock another request may hold long. */
+	return READ_ONCE(ctx_nr_sessions);
 }

@@ -5,6 +5,8 @@
 #include <linux/atomic.h>
 #include <linux/ctxcount.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -112,6 +114,14 @@ struct ctx_new_req {
  * @node: in the list of all sessions (RCU, for the fork and exit hooks)
  * @free_node: in the list of sessions being created, then in a list of
  *	sessions waiting for a grace period to be freed
+ * @lock: serializes START, STOP, READ and the halt at destruction: held
+ *	across perf's reads of the target and the IPIs, so it is the
+ *	session's own, never ctx_lock (one user's slow READ holds up no other
+ *	session)
+ * @ref: the registry's reference and one per request using @s outside
+ *	ctx_lock; the last put frees it
+ * @dead: unlinked and halted (under @lock): a request that found @s
+ *	before does nothing with it
  */
 struct ctx_session {
 	u32 id;
@@ -132,6 +142,9 @@ struct ctx_session {
 	struct work_struct fill_work;
 	struct list_head node;
 	struct list_head free_node;
+	struct mutex lock;
+	refcount_t ref;
+	bool dead;
 };
 
 /**

@@ -68,6 +68,9 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq,
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return NULL;
+	mutex_init(&s->lock);
+	/* The registry's: the last ctx_session_put() frees the session. */
+	refcount_set(&s->ref, 1);
 	for (i = 0; i < nreq->nr_events; i++)
 		s->spec[i] = nreq->req[i].spec;
 	/* The nodes for the target's threads, before ctx_lock is taken. */
