@@ -7,7 +7,8 @@
  * user's session until the module is unloaded. So:
  *
  * - a storm run that spends its time in a system call (a 32 MiB read of
- *   /dev/zero after a few microseconds of loop) is refused with -ERANGE,
+ *   /dev/zero after a few microseconds of loop) is refused with -ERANGE
+ *   (-EAGAIN on one vCPU, where so long a run is always switched out),
  *   and user mode stays uncalibrated (STATS' CTXCOUNT_FEATURE_EST_USER);
  * - so is a storm run whose loop is ten times the quiet runs' (every
  *   interrupt in user mode, the figure far beyond what the kernel
@@ -125,20 +126,30 @@ static bool user_measured(void)
 	return cst_features() & CTXCOUNT_FEATURE_EST_USER;
 }
 
+/*
+ * Refused: -ERANGE, or on one vCPU (where a run this long is switched out
+ * every time) -EAGAIN after five tries; either way nothing is kept.
+ */
+#define EXPECT_REFUSED(ret) do {					\
+	int ret_ = (ret);						\
+									\
+	EXPECT_TRUE(ret_ == -ERANGE || ret_ == -EAGAIN)			\
+		TH_LOG("END: %d (%s)", ret_, strerror(-ret_));		\
+	EXPECT_FALSE(user_measured());					\
+} while (0)
+
 TEST_F(cal, storm_run_in_a_syscall_refused)
 {
 	ASSERT_EQ(0, quiet_runs(&self->s));
-	EXPECT_EQ(-ERANGE, run(&self->s, CTXCOUNT_CALIBRATE_STORM_BEGIN,
-			       LOOP / 10, self->buf));
-	EXPECT_FALSE(user_measured());
+	EXPECT_REFUSED(run(&self->s, CTXCOUNT_CALIBRATE_STORM_BEGIN,
+			   LOOP / 10, self->buf));
 }
 
 TEST_F(cal, longer_storm_loop_refused)
 {
 	ASSERT_EQ(0, quiet_runs(&self->s));
-	EXPECT_EQ(-ERANGE, run(&self->s, CTXCOUNT_CALIBRATE_STORM_BEGIN,
-			       10 * LOOP, NULL));
-	EXPECT_FALSE(user_measured());
+	EXPECT_REFUSED(run(&self->s, CTXCOUNT_CALIBRATE_STORM_BEGIN,
+			   10 * LOOP, NULL));
 }
 
 TEST_F(cal, same_loop_kept_then_reset)
