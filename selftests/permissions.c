@@ -393,6 +393,57 @@ TEST_F(perm_misc, thread_with_other_credentials_left_out)
 	free(r);
 }
 
+/* What uid 65534's STATS says: sessions before and after one of its own. */
+struct stats_as_user {
+	long before, own;
+};
+
+static int stats_as_user(void *arg)
+{
+	const struct cst_ev ev = CST_EV_SW(TASK_CLOCK, 0, "task-clock");
+	struct stats_as_user *o = arg;
+	struct cst_res *r = calloc(1, sizeof(*r));
+	struct cst_sock s;
+
+	if (!r || cst_open(&s))
+		return 1;
+	o->before = cst_live_sessions();
+	if (cst_new(&s, getpid(), 0, &ev, 1, r, NULL))
+		return 2;
+	o->own = cst_live_sessions();
+	cst_close(&s);
+	return 0;
+}
+
+/*
+ * STATS tells a user the sessions it has, not how many everyone has (as
+ * perf tells nobody of other users' events); root, every session.
+ */
+TEST_F(perm_misc, stats_counts_a_users_own_sessions)
+{
+	const struct cst_ev ev = CST_EV_SW(TASK_CLOCK, 0, "task-clock");
+	struct stats_as_user *o = mmap(NULL, sizeof(*o), PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct cst_res *r = calloc(1, sizeof(*r));
+	long base = cst_live_sessions();
+	struct cst_sock s;
+
+	ASSERT_NE(MAP_FAILED, o);
+	ASSERT_NE(NULL, r);
+	ASSERT_LE(0, base);
+	ASSERT_EQ(0, cst_open(&s));
+	ASSERT_EQ(0, cst_new(&s, getpid(), 0, &ev, 1, r, NULL));
+	EXPECT_EQ(base + 1, cst_live_sessions());
+	/* At 1 perf gives the user its own process. */
+	ASSERT_EQ(0, cst_paranoid_set(1));
+	ASSERT_EQ(0, cst_call_as(65534, 65534, stats_as_user, o));
+	EXPECT_EQ(0, o->before) TH_LOG("uid 65534 was told of root's sessions");
+	EXPECT_EQ(1, o->own);
+	cst_close(&s);
+	munmap(o, sizeof(*o));
+	free(r);
+}
+
 struct tp_outcome {
 	int proof_err, ret, ev_error;
 	bool msg;
