@@ -418,7 +418,10 @@ static int ctx_nl_session_calibrate(struct sk_buff *skb,
 
 static int ctx_nl_fill_stats(struct sk_buff *msg, const void *data)
 {
-	if (nla_put_u32(msg, CTXCOUNT_A_STATS_SESSIONS, ctx_session_count()) ||
+	const bool *privileged = data;
+
+	if (nla_put_u32(msg, CTXCOUNT_A_STATS_SESSIONS,
+			ctx_session_count(*privileged)) ||
 	    nla_put_u32(msg, CTXCOUNT_A_STATS_FEATURES,
 			ctx_hooks_features() | ctx_irqsrc_features() |
 			ctx_calib_features()))
@@ -428,8 +431,10 @@ static int ctx_nl_fill_stats(struct sk_buff *msg, const void *data)
 
 static int ctx_nl_stats(struct sk_buff *skb, struct genl_info *info)
 {
+	bool privileged = ctx_perm_privileged(skb);
+
 	return ctx_nl_reply(skb, info, 2 * nla_total_size(sizeof(u32)),
-			    ctx_nl_fill_stats, NULL);
+			    ctx_nl_fill_stats, &privileged);
 }
 
 /*

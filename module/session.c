@@ -15,6 +15,7 @@
  */
 #include <linux/ctxcount.h>
 #include <linux/cpumask.h>
+#include <linux/cred.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/rculist.h>
@@ -495,12 +496,26 @@ void ctx_session_destroy_all(void)
 }
 
 /**
- * ctx_session_count() - number of live sessions
+ * ctx_session_count() - number of live sessions a caller may know of
+ * @all: every user's (a privileged caller); else those charged to the
+ *	caller's real uid, as perf tells nobody of other users' events
  *
- * Return: the number of sessions of all sockets.
+ * A snapshot: it takes no lock another request may hold long.
+ *
+ * Context: process context of the caller.
+ * Return: the number of sessions.
  */
-unsigned int ctx_session_count(void)
+unsigned int ctx_session_count(bool all)
 {
-	/* A snapshot; STATS takes no lock another request may hold long. */
-	return READ_ONCE(ctx_nr_sessions);
+	kuid_t uid = current_uid();
+	struct ctx_session *s;
+	unsigned int n = 0;
+
+	if (all)
+		return READ_ONCE(ctx_nr_sessions);
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &ctx_sessions, node)
+		n += uid_eq(s->charge.uid, uid);
+	rcu_read_unlock();
+	return n;
 }

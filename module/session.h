@@ -198,7 +198,7 @@ int ctx_session_del(const struct ctx_owner *owner, u32 id,
 void ctx_session_report_free(struct ctx_session_report *rep);
 void ctx_session_release_owner(const struct ctx_owner *owner);
 void ctx_session_destroy_all(void);
-unsigned int ctx_session_count(void);
+unsigned int ctx_session_count(bool all);
 
 void ctx_session_fork(struct task_struct *parent, struct task_struct *child);
 void ctx_session_exit(struct task_struct *task);

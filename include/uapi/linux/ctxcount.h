@@ -248,7 +248,10 @@
  *
  * CTXCOUNT_CMD_STATS: module-wide state, for tests and diagnostics.
  *   reply:
- *     CTXCOUNT_A_STATS_SESSIONS: NLA_U32, live sessions (all sockets)
+ *     CTXCOUNT_A_STATS_SESSIONS: NLA_U32, live sessions: of all sockets
+ *                                for a caller with CAP_PERFMON or
+ *                                CAP_SYS_ADMIN, else those of the
+ *                                caller's real uid
  *     CTXCOUNT_A_STATS_FEATURES: NLA_U32, enum ctxcount_feature bits
  *
  * All u64 attributes are padded with CTXCOUNT_A_PAD / CTXCOUNT_EVENT_A_PAD,
