@@ -150,6 +150,13 @@ static int ctx_session_add_process(struct ctx_session *s,
 	return err;
 }
 
+/* ALL_THREADS takes @t: the sender (@self) or a thread its pid namespace sees. */
+static bool ctx_sender_ns_sees(struct task_struct *t,
+			       const struct task_struct *self)
+{
+	return t == self || task_pid_vnr(t);
+}
+
 /*
  * Every thread of the system now or, with @sender_ns, those the sender's
  * pid namespace sees, the sender's own included: what ALL_THREADS takes
@@ -162,7 +169,7 @@ static unsigned int ctx_count_threads(bool sender_ns)
 
 	rcu_read_lock();
 	for_each_process_thread(p, t)
-		n += !sender_ns || t == current || task_pid_vnr(t);
+		n += !sender_ns || ctx_sender_ns_sees(t, current);
 	rcu_read_unlock();
 	return n;
 }
@@ -183,7 +190,7 @@ static int ctx_session_add_all(struct ctx_session *s, struct task_struct *self)
 		return err;
 	rcu_read_lock();
 	for_each_process_thread(p, t) {
-		if (t != self && !task_pid_vnr(t))
+		if (!ctx_sender_ns_sees(t, self))
 			continue;
 		err = ctx_session_add_task(s, t);
 		if (err)
@@ -281,7 +288,7 @@ static unsigned int ctx_session_all_threads(struct task_struct *self,
 	for_each_process_thread(p, t) {
 		if (n == max)
 			goto out;
-		if (t == self || !task_pid_vnr(t))
+		if (t == self || !ctx_sender_ns_sees(t, self))
 			continue;
 		get_task_struct(t);
 		threads[n++] = t;
