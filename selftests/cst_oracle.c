@@ -19,6 +19,8 @@
 #include "cst_work.h"
 
 #define CST_WORKER_TRIES	20
+/* Samples taken while the worker was still running (cst_worker_sample()). */
+#define CST_WORKER_SAMPLE_TRIES	50
 
 int cst_oracle_stats(struct cst_oracle_stats *st)
 {
@@ -393,21 +395,52 @@ int cst_worker_tell(struct cst_worker *w, int t, const char *cmd)
 	return ack == 'k' ? 0 : -EIO;
 }
 
-/* The session (if any), the perf counters and the oracle's counts now. */
+static int cst_worker_read_perf(const struct cst_worker *w, long long *perf)
+{
+	int i;
+
+	for (i = 0; i < CST_WORKER_PERF; i++)
+		if (w->pfd[i] >= 0 &&
+		    read(w->pfd[i], &perf[i], sizeof(perf[i])) != sizeof(perf[i]))
+			return -EIO;
+	return 0;
+}
+
+/*
+ * The session (if any), the perf counters and the oracle's counts now.
+ *
+ * The worker acks before it is back asleep in read(): the few thousand
+ * instructions from its write() to its switch-out may run while we
+ * sample (we were woken by the ack and the scheduler may run either
+ * first). A sample whose READ and perf reads fall on both sides of that
+ * tail makes the session and perf disagree by the tail, so the perf
+ * counters are read on both sides of the READ and the sample taken
+ * again while they moved.
+ */
 static int cst_worker_sample(struct cst_worker *w, struct cst_res *r,
 			     long long *perf, struct cst_oracle_stats *st)
 {
-	int i, ret = 0;
+	long long again[CST_WORKER_PERF] = { 0 };
+	int try, i, ret;
 
-	if (w->nev && w->cfg.read_dump)
-		ret = cst_read_dump(&w->s, w->id, w->cfg.read_flags, r, NULL);
-	else if (w->nev)
-		ret = cst_read(&w->s, w->id, w->cfg.read_flags, r, NULL);
-	for (i = 0; i < CST_WORKER_PERF && !ret; i++)
-		if (w->pfd[i] >= 0 &&
-		    read(w->pfd[i], &perf[i], sizeof(perf[i])) != sizeof(perf[i]))
-			ret = -EIO;
-	return ret ?: cst_oracle_stats(st);
+	for (try = 0; try < CST_WORKER_SAMPLE_TRIES; try++) {
+		ret = cst_worker_read_perf(w, perf);
+		if (!ret && w->nev && w->cfg.read_dump)
+			ret = cst_read_dump(&w->s, w->id, w->cfg.read_flags, r, NULL);
+		else if (!ret && w->nev)
+			ret = cst_read(&w->s, w->id, w->cfg.read_flags, r, NULL);
+		ret = ret ?: cst_worker_read_perf(w, again);
+		if (ret)
+			return ret;
+		for (i = 0; i < CST_WORKER_PERF && perf[i] == again[i]; i++)
+			;
+		if (i == CST_WORKER_PERF)
+			return cst_oracle_stats(st);
+		fprintf(stderr, "# the worker ran while we sampled it (perf counter %d: %lld, then %lld): sampled again\n",
+			i, perf[i], again[i]);
+		usleep(2000);
+	}
+	return -EAGAIN;
 }
 
 int cst_worker_run(struct cst_worker *w, const char *cmd,
