@@ -15,9 +15,18 @@
  * before, for as long as the target's owner liked). Then the page is
  * filled and the stuck READ completes too.
  *
+ * And what a SESSION_NEW stuck on that target does to generic netlink
+ * (issue 31, finding 3): its handler runs under genetlink's cb_lock, which
+ * a family's registration takes for writing, and every genl request
+ * waits behind that writer. The registration is one anybody can start:
+ * CTRL_CMD_GETFAMILY of an unloaded family (wireguard) loads its module.
+ * Another genl request must then complete within 10 s, and the stuck NEW
+ * must give up (-EAGAIN) and leave nothing behind.
+ *
  * Needs userfaultfd (root may take kernel-mode faults through it); skipped
  * where the kernel has none (the debug kernel), saying so.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -31,6 +40,8 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
 #include <linux/userfaultfd.h>
 
 #include "kselftest_harness.h"
@@ -53,6 +64,8 @@ struct req {
 	struct cst_sock *s;	/* READ: the session's own socket */
 	uint32_t id;		/* the session READ asks for */
 	pid_t pid;		/* the target NEW asks for */
+	int proof_fd;		/* NEW's proof (do_new_proof()) */
+	const char *family;	/* GETFAMILY's (do_getfamily()) */
 	int ret;
 	volatile pid_t tid;
 	volatile int done;
@@ -87,6 +100,34 @@ static int do_new(struct req *q)
 	ret = cst_new(&s, q->pid, 0, &ev, 1, r, NULL);
 	cst_close(&s);
 	free(r);
+	return ret;
+}
+
+/* SESSION_NEW on the target with the fixture's proof, opened before the hold. */
+static int do_new_proof(struct req *q)
+{
+	struct cst_res *r = calloc(1, sizeof(*r));
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	ret = cst_new_proof(q->s, q->pid, 0, &ev, q->proof_fd, r, NULL);
+	free(r);
+	return ret;
+}
+
+/* A generic netlink request of the controller's: look up @q->family. */
+static int do_getfamily(struct req *q)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int ret;
+
+	if (!sk)
+		return -ENOMEM;
+	ret = genl_connect(sk);
+	if (!ret)
+		ret = genl_ctrl_resolve(sk, q->family);
+	nl_socket_free(sk);
 	return ret;
 }
 
@@ -275,6 +316,132 @@ TEST_F_TIMEOUT(stall, others_go_on_while_a_read_waits_for_its_target, 120)
 	EXPECT_EQ(0, stats.ret);
 	EXPECT_EQ(0, fresh.ret);
 	free(r);
+}
+
+/* Is a modprobe waiting in genl_register_family() (its kernel stack, which root may read)? */
+static bool registration_waits(void)
+{
+	char path[300], buf[4096];
+	struct dirent *d;
+	bool found = false;
+	ssize_t n;
+	DIR *proc;
+	int fd;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return false;
+	while (!found && (d = readdir(proc))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n <= 0 || strncmp(buf, "modprobe\n", 9))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stack", d->d_name);
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n < 0)
+			continue;
+		buf[n] = 0;
+		found = strstr(buf, "genl_register_family");
+	}
+	closedir(proc);
+	return found;
+}
+
+#define FAMILY	"wireguard"
+
+/* The module's references: a SESSION_NEW's worker holds one. */
+static long module_refs(void)
+{
+	FILE *f = fopen("/sys/module/ctxcount/refcnt", "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+TEST_F_TIMEOUT(stall, genl_goes_on_while_a_new_waits_for_its_target, 120)
+{
+	struct holder h = { .fd = self->perf_fd, .page = self->page };
+	struct req stuck = { .fn = do_new_proof, .s = &self->s1 };
+	struct req reg = { .fn = do_getfamily, .family = FAMILY };
+	struct req other = { .fn = do_getfamily, .family = "nlctrl" };
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	struct uffdio_zeropage zero = { };
+	struct pollfd pfd = { .fd = self->uffd, .events = POLLIN };
+	struct uffd_msg msg;
+	bool other_done, reg_done, reg_waits = false;
+	long live0, live, ref0, ref = -1;
+	int i;
+
+	/* The registration must be one this test starts. */
+	if (!access("/sys/module/" FAMILY, F_OK) &&
+	    syscall(SYS_delete_module, FAMILY, O_NONBLOCK))
+		SKIP(return, "%s is loaded and in use: no registration to start (%s)",
+		     FAMILY, strerror(errno));
+	live0 = cst_live_sessions();
+	ASSERT_LE(0, live0);
+	ref0 = module_refs();
+	ASSERT_LE(0, ref0);
+	stuck.pid = self->target.pid;
+	stuck.proof_fd = self->perf_fd;
+
+	ASSERT_EQ(0, pthread_create(&h.thread, NULL, holder_thread, &h));
+	ASSERT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("the holder's read did not fault");
+	ASSERT_EQ(sizeof(msg), read(self->uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	/* A NEW on the held target, then a registration behind it. */
+	EXPECT_FALSE(req_within(&stuck, 0));
+	EXPECT_TRUE(thread_blocked(&stuck)) TH_LOG("the NEW on the held target is not waiting");
+	EXPECT_FALSE(req_within(&reg, 0));
+	/* Until the registration waits behind the NEW (or got through). */
+	for (i = 0; i < 3000 && !reg.done && !reg_waits; i++) {
+		reg_waits = registration_waits();
+		nanosleep(&ts, NULL);
+	}
+	other_done = req_within(&other, WAIT_S);
+	for (i = 0; i < WAIT_S * 100 && !reg.done; i++)
+		nanosleep(&ts, NULL);
+	reg_done = reg.done;
+
+	zero.range.start = (unsigned long)self->page;
+	zero.range.len = self->psz;
+	EXPECT_EQ(0, ioctl(self->uffd, UFFDIO_ZEROPAGE, &zero));
+	pthread_join(h.thread, NULL);
+	pthread_join(stuck.thread, NULL);
+	pthread_join(reg.thread, NULL);
+	pthread_join(other.thread, NULL);
+	if (reg.ret < 0 && !reg_waits)
+		SKIP(goto out, "looking up %s loaded no module (%d): no registration to wait behind the NEW",
+		     FAMILY, reg.ret);
+
+	EXPECT_TRUE(other_done)
+		TH_LOG("a genl request waited %s behind a family's registration, which waited for the NEW on the held target",
+		       reg_waits ? "(modprobe's stack in genl_register_family)" : "");
+	EXPECT_TRUE(reg_done) TH_LOG("%s's registration waited for the NEW on the held target", FAMILY);
+	EXPECT_EQ(-EAGAIN, stuck.ret) TH_LOG("the NEW on the held target did not give up");
+	EXPECT_LE(0, reg.ret);
+	EXPECT_LE(0, other.ret);
+	/* The given-up NEW's worker frees its session once the page is there. */
+	for (i = 0; i < 500 && (ref = module_refs()) != ref0; i++)
+		nanosleep(&ts, NULL);
+	EXPECT_EQ(ref0, ref) TH_LOG("the given-up NEW's worker still holds the module");
+	live = cst_live_sessions();
+	EXPECT_EQ(live0, live) TH_LOG("the given-up NEW left a session behind");
+out:
+	syscall(SYS_delete_module, FAMILY, O_NONBLOCK);
 }
 
 CST_TEST_MAIN
