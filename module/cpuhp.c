@@ -87,6 +87,7 @@ static void ctx_cpuhp_fill_cpu(struct ctx_session *s, unsigned int cpu,
 	}
 	if (ctx_account_swap_events(&s->acct, cpu, event, old, gen))
 		goto out_release;
+	atomic_inc(&s->made);
 	/* What the old counters counted is kept before they go. */
 	ctx_pv_cpu_install(&s->pv, cpu, event);
 	ctx_cpuhp_release_array(old, ARRAY_SIZE(old));

@@ -40,12 +40,17 @@ static int __init ctx_init(void)
 	/* Before any session: the estimate's figures, measured here. */
 	ctx_calib_user_init();
 	ctx_calib_init();
+	err = ctx_build_init();
+	if (err)
+		goto err_calib;
 	err = ctx_netlink_register();
 	if (err)
-		goto err_hotplug;
+		goto err_session;
 	return 0;
 
-err_hotplug:
+err_session:
+	ctx_build_exit();
+err_calib:
 	ctx_calib_user_exit();
 	ctx_calib_exit();
 	ctx_cpuhp_exit();
@@ -59,6 +64,7 @@ static void __exit ctx_exit(void)
 	/* No more requests or socket releases, then nothing to count for. */
 	ctx_netlink_unregister();
 	ctx_session_destroy_all();
+	ctx_build_exit();
 	ctx_calib_user_exit();
 	ctx_calib_exit();
 	ctx_cpuhp_exit();

@@ -170,12 +170,10 @@ static int ctx_perm_check_target(const struct perf_event *event,
 }
 
 static int ctx_perm_get_proof(const struct ctx_target *target,
-			      struct task_struct *task,
 			      const struct ctx_event_req *req,
 			      struct file **proof,
 			      struct netlink_ext_ack *extack)
 {
-	const struct perf_event *event;
 	struct file *file;
 	int err;
 
@@ -193,10 +191,8 @@ static int ctx_perm_get_proof(const struct ctx_target *target,
 				      "proof is not a perf event");
 		goto err_put;
 	}
-	event = file->private_data;
-	err = ctx_perm_check_attr(event, req, target->flags, extack);
-	if (!err)
-		err = ctx_perm_check_target(event, task, req, extack);
+	err = ctx_perm_check_attr(file->private_data, req, target->flags,
+				  extack);
 	if (err)
 		goto err_put;
 	*proof = file;
@@ -208,21 +204,23 @@ err_put:
 }
 
 /**
- * ctx_perm_get_proofs() - check the proof of every requested event
+ * ctx_perm_get_proofs() - take the proof of every requested event
  * @target: the request's target
- * @task: the target task, its exec_update_lock held for reading
- *	(ctx_perm_lock_target()); NULL for a system-wide target
  * @req: the events, with the sender's proof fds
  * @nr: number of events
  * @proof: filled with a reference to each proof's file, for
- *	ctx_perm_check_counter(); release with ctx_perm_put_proofs()
+ *	ctx_perm_check_proofs() and ctx_perm_check_counter(); release with
+ *	ctx_perm_put_proofs()
  * @extack: names the event whose proof is missing or does not match
+ *
+ * Each proof must be a perf event of the sender's with the requested
+ * attributes. Where it is attached is checked by ctx_perm_check_proofs(),
+ * under the target's exec_update_lock.
  *
  * Context: the sender's process context (its file table), may sleep.
  * Return: 0, or -EACCES / -EBADF with nothing held.
  */
 int ctx_perm_get_proofs(const struct ctx_target *target,
-			struct task_struct *task,
 			const struct ctx_event_req *req, unsigned int nr,
 			struct file **proof, struct netlink_ext_ack *extack)
 {
@@ -230,12 +228,39 @@ int ctx_perm_get_proofs(const struct ctx_target *target,
 	int err;
 
 	for (i = 0; i < nr; i++) {
-		err = ctx_perm_get_proof(target, task, &req[i], &proof[i],
-					 extack);
+		err = ctx_perm_get_proof(target, &req[i], &proof[i], extack);
 		if (err) {
 			ctx_perm_put_proofs(proof, i);
 			return err;
 		}
+	}
+	return 0;
+}
+
+/**
+ * ctx_perm_check_proofs() - are the proofs attached where the session counts
+ * @task: the target task, its exec_update_lock held for reading
+ *	(ctx_perm_lock_target()); NULL for a system-wide target
+ * @req: the events, for the error messages
+ * @proof: their proofs (ctx_perm_get_proofs())
+ * @nr: number of events
+ * @extack: names the event whose proof is elsewhere
+ *
+ * Context: process context (any task's: only the proofs are read).
+ * Return: 0 or -EACCES.
+ */
+int ctx_perm_check_proofs(struct task_struct *task,
+			  const struct ctx_event_req *req, struct file **proof,
+			  unsigned int nr, struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		err = ctx_perm_check_target(proof[i]->private_data, task,
+					    &req[i], extack);
+		if (err)
+			return err;
 	}
 	return 0;
 }

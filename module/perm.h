@@ -13,9 +13,11 @@ struct sk_buff;
 struct task_struct;
 
 int ctx_perm_get_proofs(const struct ctx_target *target,
-			struct task_struct *task,
 			const struct ctx_event_req *req, unsigned int nr,
 			struct file **proof, struct netlink_ext_ack *extack);
+int ctx_perm_check_proofs(struct task_struct *task,
+			  const struct ctx_event_req *req, struct file **proof,
+			  unsigned int nr, struct netlink_ext_ack *extack);
 void ctx_perm_put_proofs(struct file **proof, unsigned int nr);
 int ctx_perm_check_counter(struct file *proof, struct perf_event *counter,
 			   const struct ctx_event_req *req,

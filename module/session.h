@@ -107,6 +107,8 @@ struct ctx_new_req {
  * @tasks_lost: tasks that could not be added (allocation failure)
  * @cpus_lost: system-wide: CPUs that came online and could not get a
  *	counter for every event: what ran there is missing from the counts
+ * @made: threads or CPUs given counters so far: SESSION_NEW's handler
+ *	waits for the worker for as long as this grows (session_int.h)
  * @creating: SESSION_NEW is creating the counters: an event that fails on
  *	one CPU is the event's error, not a lost CPU
  * @cpuhp_node: the session's instance of the CPU hotplug state
@@ -137,6 +139,7 @@ struct ctx_session {
 	atomic64_t tasks_seen;
 	atomic64_t tasks_lost;
 	atomic_t cpus_lost;
+	atomic_t made;
 	bool creating;
 	struct hlist_node cpuhp_node;
 	struct work_struct fill_work;
@@ -198,6 +201,8 @@ int ctx_session_del(const struct ctx_owner *owner, u32 id,
 void ctx_session_report_free(struct ctx_session_report *rep);
 void ctx_session_release_owner(const struct ctx_owner *owner);
 void ctx_session_destroy_all(void);
+int ctx_build_init(void);
+void ctx_build_exit(void);
 unsigned int ctx_session_count(bool all);
 
 void ctx_session_fork(struct task_struct *parent, struct task_struct *child);

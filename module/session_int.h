@@ -7,23 +7,76 @@
 #ifndef _CTXCOUNT_SESSION_INT_H
 #define _CTXCOUNT_SESSION_INT_H
 
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/netlink.h>
+#include <linux/refcount.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "session.h"
 
+struct cred;
+struct file;
+struct mem_cgroup;
+struct pid_namespace;
 struct sock;
 struct task_struct;
 
 /**
- * struct ctx_pending - a session SESSION_NEW is creating (on its stack)
+ * struct ctx_pending - a session SESSION_NEW is creating
  * @sk: the socket it is for: it counts for that socket's limit
  * @node: in ctx_pending until the session is published or given up
  */
 struct ctx_pending {
 	const struct sock *sk;
 	struct list_head node;
+};
+
+/**
+ * struct ctx_build - the part of a SESSION_NEW that waits on the target
+ * @work: runs ctx_build_work() on ctx_build_wq
+ * @done: completed when the worker has finished with @s
+ * @ref: the handler's and the worker's
+ * @s: the session, allocated and charged by the handler
+ * @nreq: a copy of the request (no CPU list: allocation used it)
+ * @task: the target (referenced), or with ALL_THREADS the sender; NULL
+ *	system-wide
+ * @ns: the sender's pid namespace, which ALL_THREADS takes the threads of
+ * @cred: the sender's credentials, which the worker creates the counters
+ *	with (the PMU drivers' and the LSMs' checks of the caller)
+ * @memcg: the sender's memory cgroup, which the worker charges
+ * @proof: the proofs' files, taken by the handler (the sender's file table)
+ * @pend: the session, counted for its socket until published or given up
+ * @extack: the worker's error message, which the handler passes on
+ * @err: the worker's result
+ * @finished: the worker has its result (under ctx_lock)
+ * @abandoned: the handler gave up waiting: the worker frees @s (under
+ *	ctx_lock)
+ *
+ * The target's owner can hold the locks counter creation takes (its
+ * exec_update_lock, its perf context's mutex) for as long as it likes,
+ * and the handler runs under genetlink's cb_lock, which every generic
+ * netlink family's registration takes for writing: so the waiting is done
+ * by a worker, and the handler gives up when it makes no progress.
+ */
+struct ctx_build {
+	struct work_struct work;
+	struct completion done;
+	refcount_t ref;
+	struct ctx_session *s;
+	struct ctx_new_req nreq;
+	struct task_struct *task;
+	struct pid_namespace *ns;
+	const struct cred *cred;
+	struct mem_cgroup *memcg;
+	struct file *proof[CTXCOUNT_MAX_EVENTS];
+	struct ctx_pending pend;
+	struct netlink_ext_ack extack;
+	int err;
+	bool finished;
+	bool abandoned;
 };
 
 /*
@@ -42,6 +95,14 @@ unsigned int ctx_owner_sessions(const struct ctx_owner *owner);
 void ctx_session_release(struct ctx_session *s);
 void ctx_session_free(struct ctx_session *s);
 void ctx_session_report(struct ctx_session *s, struct ctx_session_report *rep);
+
+/* session_build.c */
+extern struct workqueue_struct *ctx_build_wq;
+bool ctx_sender_ns_sees(struct task_struct *t, const struct task_struct *self,
+			struct pid_namespace *ns);
+unsigned int ctx_count_threads(struct pid_namespace *ns);
+void ctx_build_work(struct work_struct *work);
+void ctx_build_put(struct ctx_build *b);
 
 /* session_tasks.c */
 int ctx_session_add_task(struct ctx_session *s, struct task_struct *t);

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SESSION_NEW: limits, proofs, counters and the monitored task set, then
- * the session is published in the registry (session.c). ctx_lock is
- * held only to charge and to publish: the proofs, the counters and the
- * wait for the target's exec_update_lock happen outside it, so one
- * request does not hold up the others.
+ * SESSION_NEW: limits, the session's allocation and the proofs here, in
+ * the sender's context; then a worker (session_build.c) creates the
+ * counters and publishes the session in the registry (session.c), and the
+ * handler waits for it while it makes progress. ctx_lock is held only to
+ * charge and to publish, so one request does not hold up the others.
  */
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/ctxcount.h>
+#include <linux/cred.h>
 #include <linux/file.h>
+#include <linux/memcontrol.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rculist.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -30,7 +35,18 @@
 #include "session_int.h"
 #include "threads.h"
 
-static u32 ctx_next_id;
+/*
+ * How long SESSION_NEW's handler waits for a worker that gives no thread
+ * or CPU its counters: CTX_BUILD_SLICES slices of a second in a row.
+ * Giving one its counters takes well under a millisecond, even in an
+ * emulated guest; waiting longer means the target's owner holds a lock
+ * the worker needs, while the handler holds genetlink's cb_lock, which
+ * every family's registration waits for. Slices rather than one timeout:
+ * a guest whose vCPUs the host stops for seconds wakes with one slice
+ * over, not three.
+ */
+#define CTX_BUILD_SLICE		HZ
+#define CTX_BUILD_SLICES	3
 
 static struct task_struct *ctx_find_task(pid_t nr)
 {
@@ -120,294 +136,6 @@ err_taskset:
 }
 
 /*
- * The threads of @task's process that its proofs cover. Its
- * exec_update_lock is held: no exec replaces them or their credentials
- * meanwhile.
- */
-static int ctx_session_add_process(struct ctx_session *s,
-				   struct task_struct *task)
-{
-	struct task_struct *t;
-	int err;
-
-	/*
-	 * Threads created meanwhile come through the fork hook, or (not
-	 * inheriting) may be met by the walk below.
-	 */
-	err = ctx_taskset_reserve(&s->tasks,
-				  get_nr_threads(task) + CTX_TASKSET_WALK_SLACK);
-	if (err)
-		return err;
-	rcu_read_lock();
-	for_each_thread(task, t) {
-		if (!ctx_perm_same_access(task, t))
-			continue;
-		err = ctx_session_add_task(s, t);
-		if (err)
-			break;
-	}
-	rcu_read_unlock();
-	return err;
-}
-
-/* ALL_THREADS takes @t: the sender (@self) or a thread its pid namespace sees. */
-static bool ctx_sender_ns_sees(struct task_struct *t,
-			       const struct task_struct *self)
-{
-	return t == self || task_pid_vnr(t);
-}
-
-/*
- * Every thread of the system now or, with @sender_ns, those the sender's
- * pid namespace sees, the sender's own included: what ALL_THREADS takes
- * (ctx_session_all_threads()).
- */
-static unsigned int ctx_count_threads(bool sender_ns)
-{
-	struct task_struct *p, *t;
-	unsigned int n = 0;
-
-	rcu_read_lock();
-	for_each_process_thread(p, t)
-		n += !sender_ns || ctx_sender_ns_sees(t, current);
-	rcu_read_unlock();
-	return n;
-}
-
-/*
- * ALL_THREADS: every thread ctx_session_all_threads() may have given
- * events (@self, the sender, and every thread its pid namespace sees),
- * and those made since.
- */
-static int ctx_session_add_all(struct ctx_session *s, struct task_struct *self)
-{
-	struct task_struct *p, *t;
-	int err;
-
-	err = ctx_taskset_reserve(&s->tasks,
-				  ctx_count_threads(true) + CTX_TASKSET_WALK_SLACK);
-	if (err)
-		return err;
-	rcu_read_lock();
-	for_each_process_thread(p, t) {
-		if (!ctx_sender_ns_sees(t, self))
-			continue;
-		err = ctx_session_add_task(s, t);
-		if (err)
-			break;
-	}
-	rcu_read_unlock();
-	return err;
-}
-
-/* System-wide sessions have no set; count the tasks for tasks_seen. */
-static void ctx_session_count_all(struct ctx_session *s)
-{
-	atomic64_add(ctx_count_threads(false), &s->tasks_seen);
-}
-
-/* Publishes @s; from here on the fork, exit and exec hooks maintain its set. */
-static int ctx_session_link(struct ctx_session *s, struct task_struct *task,
-			    struct netlink_ext_ack *extack)
-{
-	int err;
-
-	lockdep_assert_held(&ctx_lock);
-	err = xa_alloc_cyclic(&ctx_ids, &s->id, s, xa_limit_31b, &ctx_next_id,
-			      GFP_KERNEL);
-	if (err < 0) {
-		NL_SET_ERR_MSG_MOD(extack, "cannot allocate a session id");
-		return err;
-	}
-	list_add_rcu(&s->node, &ctx_sessions);
-	WRITE_ONCE(ctx_nr_sessions, ctx_nr_sessions + 1);
-
-	if (!task) {
-		ctx_session_count_all(s);
-		return 0;
-	}
-	if (s->target_flags & CTXCOUNT_TARGET_F_ALL_THREADS)
-		err = ctx_session_add_all(s, task);
-	else
-		err = ctx_session_add_process(s, task);
-	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "cannot record the target's threads");
-		list_del_rcu(&s->node);
-		xa_erase(&ctx_ids, s->id);
-		WRITE_ONCE(ctx_nr_sessions, ctx_nr_sessions - 1);
-		synchronize_rcu();
-	}
-	return err;
-}
-
-/* How a task session's events count: as perf stat's would. */
-static unsigned int ctx_session_counter_flags(u32 target_flags)
-{
-	return (target_flags & CTXCOUNT_TARGET_F_INHERIT ?
-		CTX_COUNTER_INHERIT : 0) |
-	       (target_flags & CTXCOUNT_TARGET_F_ENABLE_ON_EXEC ?
-		CTX_COUNTER_ENABLE_ON_EXEC : 0);
-}
-
-/* The threads of @task's process that its proofs cover, referenced. */
-static unsigned int ctx_session_process_threads(struct task_struct *task,
-						struct task_struct **threads,
-						unsigned int max)
-{
-	struct task_struct *t;
-	unsigned int n = 0;
-
-	rcu_read_lock();
-	for_each_thread(task, t) {
-		if (n == max)
-			break;
-		if (!ctx_perm_same_access(task, t))
-			continue;
-		get_task_struct(t);
-		threads[n++] = t;
-	}
-	rcu_read_unlock();
-	return n;
-}
-
-/*
- * Every thread in the sender's pid namespace (perf stat -a --per-thread
- * reads them from its /proc), referenced; the sender's own first, so that
- * an event's error is the error of the thread its proof is on.
- */
-static unsigned int ctx_session_all_threads(struct task_struct *self,
-					    struct task_struct **threads,
-					    unsigned int max)
-{
-	struct task_struct *p, *t;
-	unsigned int n = 0;
-
-	get_task_struct(self);
-	threads[n++] = self;
-	rcu_read_lock();
-	for_each_process_thread(p, t) {
-		if (n == max)
-			goto out;
-		if (t == self || !ctx_sender_ns_sees(t, self))
-			continue;
-		get_task_struct(t);
-		threads[n++] = t;
-	}
-out:
-	rcu_read_unlock();
-	return n;
-}
-
-/*
- * Root thread @t's events carry the session's tags, or with thread rows
- * the tags of @t's row.
- */
-static struct ctx_counter_tag *ctx_session_tags(struct ctx_session *s,
-						struct task_struct *t)
-{
-	if (!s->acct.thr)
-		return s->acct.tag;
-	return ctx_threads_row_tags(s->acct.thr, s->pv.nr_threads, t);
-}
-
-/*
- * A task event per event on each thread of @task's process that its
- * proofs cover (perf stat -p opens one per thread), or with ALL_THREADS
- * on every thread (@task is the sender); perf gives threads and children
- * created later their own with INHERIT. @task's exec_update_lock is
- * held: no exec replaces the threads or their credentials meanwhile.
- */
-static int ctx_session_task_events(struct ctx_session *s,
-				   struct task_struct *task)
-{
-	unsigned int n, i, max = s->pv.max_threads;
-	struct task_struct **threads;
-	int err = 0;
-
-	threads = kvcalloc(max, sizeof(*threads), GFP_KERNEL);
-	if (!threads)
-		return -ENOMEM;
-	if (s->target_flags & CTXCOUNT_TARGET_F_ALL_THREADS)
-		n = ctx_session_all_threads(task, threads, max);
-	else
-		n = ctx_session_process_threads(task, threads, max);
-	for (i = 0; i < n; i++) {
-		if (!err)
-			err = ctx_pv_add_thread(&s->pv, threads[i], s->spec,
-						ctx_session_counter_flags(s->target_flags),
-						ctx_session_tags(s, threads[i]),
-						s->error);
-		put_task_struct(threads[i]);
-	}
-	kvfree(threads);
-	return err;
-}
-
-/*
- * Create the counters, then check that the perf core made of each request
- * what it made of its proof (perm.c).
- */
-static int ctx_session_create_counters(struct ctx_session *s,
-				       const struct ctx_new_req *nreq,
-				       struct task_struct *task,
-				       struct file **proof,
-				       struct netlink_ext_ack *extack)
-{
-	unsigned int i;
-	int err;
-
-	if (task) {
-		err = ctx_session_task_events(s, task);
-		if (err) {
-			NL_SET_ERR_MSG_MOD(extack, "cannot create the target's events");
-			return err;
-		}
-	} else {
-		err = ctx_cpuhp_add(s);
-		if (err) {
-			NL_SET_ERR_MSG_MOD(extack, "cannot set up the session's CPU hotplug state");
-			return err;
-		}
-	}
-	cpus_read_lock();
-	for (i = 0; i < s->nr_events && !err; i++)
-		err = ctx_perm_check_counter(proof[i],
-					     ctx_pv_first_event(&s->pv, i),
-					     &nreq->req[i], extack);
-	cpus_read_unlock();
-	return err;
-}
-
-/*
- * With @task's exec held off (NULL: system-wide): prove, create, publish.
- * @pend leaves ctx_pending when @s is published.
- */
-static int ctx_session_prove_and_link(struct ctx_session *s,
-				      const struct ctx_new_req *nreq,
-				      struct task_struct *task,
-				      struct ctx_pending *pend,
-				      struct netlink_ext_ack *extack)
-{
-	struct file *proof[CTXCOUNT_MAX_EVENTS] = { };
-	int err;
-
-	err = ctx_perm_get_proofs(&nreq->target, task, nreq->req,
-				  nreq->nr_events, proof, extack);
-	if (err)
-		return err;
-	err = ctx_session_create_counters(s, nreq, task, proof, extack);
-	ctx_perm_put_proofs(proof, nreq->nr_events);
-	if (err)
-		return err;
-	mutex_lock(&ctx_lock);
-	err = ctx_session_link(s, task, extack);
-	if (!err)
-		list_del_init(&pend->node);
-	mutex_unlock(&ctx_lock);
-	return err;
-}
-
-/*
  * Charge the sender and count the new session for its socket, before
  * anything is allocated: a refused request costs nothing.
  */
@@ -435,26 +163,98 @@ static void ctx_session_unpend(struct ctx_pending *pend)
 	mutex_unlock(&ctx_lock);
 }
 
-/* With @task's exec held off: the rest of SESSION_NEW. */
-static int ctx_session_new_locked(struct ctx_session *s,
-				  const struct ctx_new_req *nreq,
-				  struct task_struct *task,
-				  struct ctx_pending *pend,
-				  struct netlink_ext_ack *extack)
+/*
+ * What the worker needs of the sender, which it acts for (session_int.h);
+ * @task referenced. The handler's reference.
+ */
+static struct ctx_build *ctx_build_alloc(const struct ctx_new_req *nreq,
+					 struct task_struct *task)
+{
+	struct ctx_build *b;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
+	if (!b)
+		return NULL;
+	INIT_WORK(&b->work, ctx_build_work);
+	init_completion(&b->done);
+	refcount_set(&b->ref, 1);
+	b->nreq = *nreq;
+	b->nreq.target.cpus = NULL;
+	if (task)
+		b->task = get_task_struct(task);
+	b->ns = get_pid_ns(task_active_pid_ns(current));
+	b->cred = get_current_cred();
+	b->memcg = get_mem_cgroup_from_mm(current->mm);
+	b->pend.sk = nreq->owner.sk;
+	INIT_LIST_HEAD(&b->pend.node);
+	return b;
+}
+
+/*
+ * Wait for @b's worker for as long as it gives threads or CPUs counters;
+ * give up after CTX_BUILD_SLICES slices without, or when the sender is
+ * killed.
+ * Return: the worker's result (its message in @extack), -EAGAIN or -EINTR.
+ */
+static int ctx_build_wait(struct ctx_build *b, struct netlink_ext_ack *extack)
+{
+	int made = atomic_read(&b->s->made), idle = 0;
+	bool gave_up;
+	long left;
+
+	for (;;) {
+		left = wait_for_completion_killable_timeout(&b->done,
+							    CTX_BUILD_SLICE);
+		if (left > 0)
+			break;
+		if (!left && atomic_read(&b->s->made) != made) {
+			made = atomic_read(&b->s->made);
+			idle = 0;
+			continue;
+		}
+		if (!left && ++idle < CTX_BUILD_SLICES)
+			continue;
+		mutex_lock(&ctx_lock);
+		gave_up = !b->finished;
+		if (gave_up) {
+			b->abandoned = true;
+			list_del_init(&b->pend.node);
+		}
+		mutex_unlock(&ctx_lock);
+		if (gave_up) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "the target's exec or perf context held up its counters (another perf reader, or an exec, held them): try again");
+			return left < 0 ? -EINTR : -EAGAIN;
+		}
+		/* Finished meanwhile: only the completion is left to come. */
+		wait_for_completion(&b->done);
+		break;
+	}
+	if (b->err) {
+		extack->_msg = b->extack._msg;
+		extack->bad_attr = b->extack.bad_attr;
+	}
+	return b->err;
+}
+
+/*
+ * Take the proofs in the sender's file table, then hand @s to a worker
+ * that creates its counters and publishes it (session_build.c).
+ */
+static int ctx_session_build(struct ctx_build *b,
+			     struct netlink_ext_ack *extack)
 {
 	int err;
 
-	if (task) {
-		err = ctx_perm_lock_target(task);
-		if (err) {
-			NL_SET_ERR_MSG_MOD(extack, "interrupted while the target was exec'ing");
-			return err;
-		}
-	}
-	err = ctx_session_prove_and_link(s, nreq, task, pend, extack);
-	if (task)
-		ctx_perm_unlock_target(task);
-	return err;
+	err = ctx_perm_get_proofs(&b->nreq.target, b->nreq.req,
+				  b->nreq.nr_events, b->proof, extack);
+	if (err)
+		return err;
+	/* The worker's: it may outlive this request, and the socket. */
+	refcount_inc(&b->ref);
+	__module_get(THIS_MODULE);
+	queue_work(ctx_build_wq, &b->work);
+	return ctx_build_wait(b, extack);
 }
 
 /*
@@ -473,7 +273,7 @@ static int ctx_session_count_threads(const struct ctx_new_req *nreq,
 				   "ALL_THREADS needs CAP_PERFMON or CAP_SYS_ADMIN (sender and socket opener): perf checks ptrace access to each thread, which a module cannot");
 		return -EPERM;
 	}
-	n = ctx_count_threads(true);
+	n = ctx_count_threads(task_active_pid_ns(current));
 	if (n > ctx_threads_max()) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "more threads than the module parameter max_threads allows");
@@ -500,11 +300,11 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 		    struct ctx_session_report *rep,
 		    struct netlink_ext_ack *extack)
 {
-	struct ctx_pending pend = { .sk = nreq->owner.sk };
 	struct task_struct *task = NULL;
 	struct ctx_charge charge = { };
 	unsigned int threads = 0, counted;
 	struct ctx_session *s;
+	struct ctx_build *b;
 	int err;
 
 	if (nreq->target.flags & CTXCOUNT_TARGET_F_ALL_THREADS) {
@@ -525,10 +325,15 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 		counted = nreq->target.cpus ? cpumask_weight(nreq->target.cpus) :
 			  num_possible_cpus();
 	}
-	err = ctx_session_charge(nreq, nreq->nr_events * counted, &charge,
-				 &pend, extack);
-	if (err)
+	b = ctx_build_alloc(nreq, task);
+	if (!b) {
+		err = -ENOMEM;
 		goto out_put_task;
+	}
+	err = ctx_session_charge(nreq, nreq->nr_events * counted, &charge,
+				 &b->pend, extack);
+	if (err)
+		goto out_put_build;
 	/* The first session attaches them: ctx_session_free() lets go. */
 	err = ctx_hooks_get();
 	if (err) {
@@ -543,21 +348,27 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 	}
 	/* From here on freeing @s uncharges. */
 	s->charge = charge;
-	err = ctx_session_new_locked(s, nreq, task, &pend, extack);
+	b->s = s;
+	err = ctx_session_build(b, extack);
+	/* Given up: the worker frees @s when it is done with it. */
+	if (b->abandoned)
+		goto out_put_build;
 	if (err) {
-		ctx_session_unpend(&pend);
+		ctx_session_unpend(&b->pend);
 		/* Its events may be in perf contexts the hooks walk. */
 		ctx_session_release(s);
 		synchronize_rcu();
 		ctx_session_free(s);
-		goto out_put_task;
+		goto out_put_build;
 	}
 	ctx_session_report(s, rep);
-	goto out_put_task;
+	goto out_put_build;
 
 out_uncharge:
-	ctx_session_unpend(&pend);
+	ctx_session_unpend(&b->pend);
 	ctx_limits_uncharge(&charge);
+out_put_build:
+	ctx_build_put(b);
 out_put_task:
 	if (task)
 		put_task_struct(task);
