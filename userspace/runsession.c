@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "estnote.h"
 #include "proof.h"
@@ -101,6 +102,32 @@ static int session_events(struct ctx_runner *r, const int *fds,
 	return k;
 }
 
+/*
+ * SESSION_NEW, again while the module gave up waiting for the target
+ * (-EAGAIN: another perf reader or an exec held the target's perf context
+ * for seconds). Each given-up request holds one of the user's sessions
+ * until the target lets go, so only a few.
+ */
+#define NEW_TRIES	3
+
+static int new_session(struct ctx_runner *r, const struct ctx_nl_target *target,
+		       const struct ctx_nl_event_req *req,
+		       struct ctx_nl_reply *reply)
+{
+	int err, try;
+
+	for (try = 1;; try++) {
+		err = ctx_nl_session_new(&r->nl, target, req, r->nr_req, reply);
+		if (err != -EAGAIN || try == NEW_TRIES)
+			return err;
+		if (r->args->verbose)
+			fprintf(stderr, "ctxstat: %s: trying again (%d of %d)\n",
+				r->nl.extack[0] ? r->nl.extack : strerror(-err),
+				try + 1, NEW_TRIES);
+		sleep(1);
+	}
+}
+
 static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
 {
 	struct ctx_nl_event_req req[CTXCOUNT_MAX_EVENTS];
@@ -118,8 +145,7 @@ static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
 	if (!session_events(r, fds, req))
 		return 1;
 	reply = calloc(1, sizeof(*reply));
-	err = reply ? ctx_nl_session_new(&r->nl, &target, req, r->nr_req, reply) :
-		      -ENOMEM;
+	err = reply ? new_session(r, &target, req, reply) : -ENOMEM;
 	ctx_proofs_close(fds, r->events->nr_counters);
 	if (err) {
 		report_nl_error(r, "cannot create a counting session", err);

@@ -29,7 +29,10 @@ void fake_nl_reset(void)
 static int fails(struct ctx_nl *nl, uint8_t cmd)
 {
 	nl->extack[0] = '\0';
-	if (++calls[cmd] != fake_nl.fail_at || cmd != fake_nl.fail_cmd)
+	int n = ++calls[cmd];
+
+	if (cmd != fake_nl.fail_cmd || n < fake_nl.fail_at ||
+	    n >= fake_nl.fail_at + (fake_nl.fail_times ?: 1))
 		return 0;
 	if (fake_nl.fail_msg)
 		snprintf(nl->extack, sizeof(nl->extack), "%s", fake_nl.fail_msg);

@@ -32,9 +32,13 @@ struct fake_nl {
 	double base[2];		/* full count of counter 0 in run 0, per socket */
 	int open_err;		/* ctx_nl_open's result */
 	int version;		/* the family's (CTXCOUNT_GENL_VERSION) */
-	/* The fail_at-th (1-based) request of command fail_cmd fails. */
+	/*
+	 * The fail_at-th (1-based) request of command fail_cmd fails, and
+	 * with fail_times > 1 so many from there.
+	 */
 	uint8_t fail_cmd;
 	int fail_at;
+	int fail_times;
 	int fail_err;
 	const char *fail_msg;	/* extack with it, or NULL */
 	uint32_t features;	/* STATS' CTXCOUNT_FEATURE_* */

@@ -256,4 +256,40 @@ TEST(pid_list)
 	done(&o);
 }
 
+/*
+ * The module gave up waiting for the target (-EAGAIN): ctxstat asks
+ * again, three times in all, then says what the module said.
+ */
+TEST(new_given_up_is_asked_again)
+{
+	static const char msg[] = "the target's exec or perf context held up its counters";
+	struct outcome o;
+
+	fake_nl_reset();
+	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_NEW;
+	fake_nl.fail_at = 1;
+	fake_nl.fail_times = 2;
+	fake_nl.fail_err = -EAGAIN;
+	fake_nl.fail_msg = msg;
+	run(stat_main, ARGV("ctxstat", "-v", "-e", "instructions", "--", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(1, fake_nl.sessions);
+	EXPECT_NE(NULL, strstr(o.err, "ctxstat: the target's exec or perf context held up its counters: trying again (3 of 3)\n"))
+		TH_LOG("%s", o.err);
+	done(&o);
+
+	fake_nl_reset();
+	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_NEW;
+	fake_nl.fail_at = 1;
+	fake_nl.fail_times = 3;
+	fake_nl.fail_err = -EAGAIN;
+	fake_nl.fail_msg = msg;
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "--", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_EQ(0, fake_nl.live);
+	EXPECT_NE(NULL, strstr(o.err, msg)) TH_LOG("%s", o.err);
+	EXPECT_EQ(NULL, strstr(o.err, "trying again")) TH_LOG("-v only: %s", o.err);
+	done(&o);
+}
+
 TEST_HARNESS_MAIN
