@@ -6,6 +6,9 @@
  * syntax error, as in perf. A group schedules its events together on
  * the PMU; ctxstat's counters are each pinned, so they count all the
  * time anyway: a group is its events, each with the group's modifiers.
+ * Blanks around a list's or a group's events are left out: perf's lexer
+ * skips them ("cycles, instructions"), and scripts written for perf
+ * have them.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -37,6 +40,20 @@ static const char *element_end(const char *s, bool in_group)
 			break;
 	}
 	return depth || slash ? NULL : s;
+}
+
+/*
+ * [*start, *stop) without the blanks at either end. perf's lexer skips
+ * the C locale's white space between tokens (tabs and newlines too).
+ */
+static void trim_blanks(const char **start, const char **stop)
+{
+	static const char blanks[] = " \t\n\r\f\v";
+
+	while (*start < *stop && strchr(blanks, **start))
+		(*start)++;
+	while (*stop > *start && strchr(blanks, (*stop)[-1]))
+		(*stop)--;
 }
 
 static int syntax(const char *specs, const char *why, char *err, size_t errlen)
@@ -75,6 +92,7 @@ static int add_group(struct ctx_event_list *l, const char *g, size_t len,
 		     const char *specs, char *err, size_t errlen)
 {
 	const char *stop = g + len, *close = stop - 1, *mods = "", *m, *end;
+	const char *member, *member_end;
 	char modbuf[32];
 
 	while (close > g && *close != '}')
@@ -92,10 +110,13 @@ static int add_group(struct ctx_event_list *l, const char *g, size_t len,
 		end = element_end(m, true);
 		if (!end || end > close)
 			end = close;
-		if (end == m)
+		member = m;
+		member_end = end;
+		trim_blanks(&member, &member_end);
+		if (member == member_end)
 			return syntax(specs, m == g + 1 ? "an empty group" :
 				      "an empty event in a group", err, errlen);
-		if (add_member(l, m, end - m, mods, err, errlen))
+		if (add_member(l, member, member_end - member, mods, err, errlen))
 			return -1;
 		if (end == close)
 			return 0;
@@ -106,7 +127,7 @@ static int add_list(struct ctx_event_list *l, const char *specs,
 		    char *err, size_t errlen)
 {
 	char one[CTX_EVENT_NAME_MAX];
-	const char *s = specs, *end;
+	const char *s = specs, *end, *ev, *ev_end;
 
 	if (!*specs)
 		return ctx_err(err, errlen, "empty event list");
@@ -114,16 +135,19 @@ static int add_list(struct ctx_event_list *l, const char *specs,
 		end = element_end(s, false);
 		if (!end)
 			return syntax(specs, "an unbalanced '{' or '/'", err, errlen);
-		if (end == s)
+		ev = s;
+		ev_end = end;
+		trim_blanks(&ev, &ev_end);
+		if (ev == ev_end)
 			return syntax(specs, "an empty event", err, errlen);
-		if (*s == '{') {
-			if (add_group(l, s, end - s, specs, err, errlen))
+		if (*ev == '{') {
+			if (add_group(l, ev, ev_end - ev, specs, err, errlen))
 				return -1;
-		} else if ((size_t)(end - s) >= sizeof(one)) {
+		} else if ((size_t)(ev_end - ev) >= sizeof(one)) {
 			return ctx_err(err, errlen, "event name too long: '%.*s'",
-				       (int)(end - s), s);
+				       (int)(ev_end - ev), ev);
 		} else {
-			snprintf(one, sizeof(one), "%.*s", (int)(end - s), s);
+			snprintf(one, sizeof(one), "%.*s", (int)(ev_end - ev), ev);
 			if (ctx_events_add_one(l, one, err, errlen))
 				return -1;
 		}

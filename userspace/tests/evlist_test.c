@@ -76,6 +76,47 @@ TEST(groups)
 	EXPECT_EQ(-1, ADD(&l, "{slots,topdown-retiring}"));
 }
 
+/*
+ * perf 6.1's lexer skips blanks between an event list's tokens:
+ * "cycles, instructions" (as people type it after a comma) counts both.
+ * ctxstat takes them around a list's or a group's events only, and
+ * names the rows without them. A blank is no event, and it separates
+ * nothing: a list of blanks, "cycles, ,instructions" and "cycles
+ * instructions" stay syntax errors, as in perf.
+ */
+TEST(blanks_around_commas)
+{
+	static const char *const bad[] = {
+		" ", " , ", "cycles, ,instructions", "cycles ,", "{ }",
+		"{cycles, }", "cycles instructions",
+	};
+	struct ctx_event_list l;
+	char err[256];
+	size_t i;
+
+	memset(&l, 0, sizeof(l));
+	ASSERT_EQ(0, ADD(&l, "cycles, instructions")) TH_LOG("%s", err);
+	ASSERT_EQ(2, l.nr);
+	EXPECT_STREQ("cycles", l.ev[0].name);
+	EXPECT_STREQ("instructions", l.ev[1].name);
+	memset(&l, 0, sizeof(l));
+	ASSERT_EQ(0, ADD(&l, " cycles:t ,\tinstructions:u\n, { branches , cycles }:k "))
+		TH_LOG("%s", err);
+	ASSERT_EQ(4, l.nr);
+	EXPECT_STREQ("cycles:t", l.ev[0].name);
+	EXPECT_STREQ("instructions:u", l.ev[1].name);
+	EXPECT_STREQ("branches:k", l.ev[2].name);
+	EXPECT_STREQ("cycles:k", l.ev[3].name);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&l, 0, sizeof(l));
+		EXPECT_EQ(-1, ADD(&l, bad[i])) TH_LOG("'%s' accepted", bad[i]);
+		EXPECT_EQ(0, l.nr) TH_LOG("'%s'", bad[i]);
+	}
+	memset(&l, 0, sizeof(l));
+	EXPECT_EQ(-1, ADD(&l, "cycles, ,instructions"));
+	EXPECT_STREQ("event syntax error: 'cycles, ,instructions': an empty event", err);
+}
+
 /* A fake /sys with the PMUs of the guests (x86's cpu and msr, arm64's). */
 static void make_sysfs(const char *root)
 {
