@@ -13,6 +13,7 @@
 
 #include <linux/ctxcount.h>
 
+#include "argerror.h"
 #include "args.h"
 #include "cpulist.h"
 #include "perfonly.h"
@@ -24,7 +25,7 @@ enum {
 	OPT_SUMMARY, OPT_IRQ_SOURCES, OPT_APPEND, OPT_NO_BIG_NUM, OPT_NO_MERGE,
 	OPT_QUIET, OPT_INTERVAL_COUNT, OPT_NO_CSV_SUMMARY, OPT_NO_TWINS,
 	OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_THRESHOLD,
-	OPT_WARMUP, OPT_VERSION, OPT_PER_THREAD,
+	OPT_WARMUP, OPT_VERSION, OPT_PER_THREAD, OPT_SCALE,
 	/* + index in ctx_perf_only[] */
 	OPT_PERF_ONLY = 1024,
 };
@@ -61,6 +62,7 @@ static const struct option ctxstat_options[] = {
 	{ "big-num",		no_argument,		NULL, 'B' },
 	{ "no-big-num",		no_argument,		NULL, OPT_NO_BIG_NUM },
 	{ "no-merge",		no_argument,		NULL, OPT_NO_MERGE },
+	{ "scale",		no_argument,		NULL, OPT_SCALE },
 	{ "group",		no_argument,		NULL, 'g' },
 	{ "no-inherit",		no_argument,		NULL, 'i' },
 	{ "sync",		no_argument,		NULL, 'S' },
@@ -342,9 +344,13 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case OPT_NO_BIG_NUM:
 		a->big_num = 0;
 		return 0;
-	/* ctxstat never merges events, and its counters are all pinned */
+	/*
+	 * ctxstat never merges events, and its counters are all pinned:
+	 * never multiplexed, so never scaled (--scale is perf's default)
+	 */
 	case OPT_NO_MERGE:
 	case 'g':
+	case OPT_SCALE:
 		return 0;
 	case 'i':
 		a->no_inherit = true;
@@ -427,45 +433,6 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	return ctx_err(err, errlen, "unknown option");
 }
 
-/* perf's wording: "unknown option `name'", "unknown switch `c'". */
-static int bad_option(int c, char **argv, char *err, size_t errlen)
-{
-	const char *arg = argv[optind - 1];
-	size_t len;
-
-	if (!strncmp(arg, "--", 2)) {
-		arg += 2;
-		len = strcspn(arg, "=");
-		if (c == ':')
-			return ctx_err(err, errlen,
-				       "option `%.*s' requires a value",
-				       (int)len, arg);
-		return ctx_err(err, errlen, "unknown option `%.*s'",
-			       (int)len, arg);
-	}
-	if (c == ':')
-		return ctx_err(err, errlen, "switch `%c' requires a value",
-			       optopt);
-	return ctx_err(err, errlen, "unknown switch `%c'", optopt);
-}
-
-/*
- * perf stat's own subcommands: a first non-option of 3 letters or more
- * that begins "record" or "report" (perf's strstarts() test).
- */
-static int perf_subcommand(struct ctx_args *a, char *err, size_t errlen)
-{
-	const char *w = a->cmd ? a->cmd[0] : "";
-	size_t n = strlen(w);
-
-	if (n < 3 || (strncmp("record", w, n) && strncmp("report", w, n)))
-		return 0;
-	a->perf_only = true;
-	return ctx_err(err, errlen,
-		       "perf stat %s is not supported by ctxstat (--save keeps every run for ctxstat report; '-- %s' runs a command of that name)",
-		       strncmp("record", w, n) ? "report" : "record", w);
-}
-
 int ctx_args_read(struct ctx_args *a, int argc, char **argv,
 		  char *err, size_t errlen)
 {
@@ -482,14 +449,16 @@ int ctx_args_read(struct ctx_args *a, int argc, char **argv,
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return bad_option(c, argv, err, errlen);
-		if (handle_option(a, c, optarg, err, errlen))
+			return ctx_args_bad_option(a, opts, c, argv, err, errlen);
+		if (handle_option(a, c, optarg, err, errlen)) {
+			a->err_option = ctx_option_long_name(opts, c);
 			return -1;
+		}
 	}
 	dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
 	if (optind < argc) {
 		a->cmd = &argv[optind];
 		a->cmd_argc = argc - optind;
 	}
-	return dashdash ? 0 : perf_subcommand(a, err, errlen);
+	return dashdash ? 0 : ctx_args_perf_subcommand(a, err, errlen);
 }

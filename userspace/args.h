@@ -73,6 +73,11 @@ struct ctx_args {
 	bool quiet;		/* --quiet: no counts printed */
 	bool no_twins;		/* --no-twins: perf's default rows exactly */
 	bool perf_only;		/* the error is a perf option ctxstat lacks */
+	/*
+	 * The error is about this option's value (its long name): its
+	 * --help lines follow the error. NULL: the options the error names.
+	 */
+	const char *err_option;
 	double threshold;	/* compare --threshold, percent; < 0 unset */
 	int warmup;		/* --warmup: runs before the measured ones */
 	bool compare;		/* ctxstat compare */
@@ -131,7 +136,19 @@ static inline bool ctx_args_per_thread(const struct ctx_args *a)
 	return a->aggr == CTX_AGGR_THREAD;
 }
 
+/* The --help texts (usage.c), and their printers. */
+extern const char ctx_args_help[];
+extern const char ctx_args_compare_help[];
 void ctx_args_usage(FILE *f);
 void ctx_args_compare_usage(FILE *f);
+
+/*
+ * A usage error as perf's parse-options prints one: "  Error: @err", the
+ * usage lines of @help, then its lines for option @option (a long name)
+ * or, when NULL, for each option @err names ("-x and -j are
+ * exclusive"); not the whole @help, which would scroll the error away.
+ */
+void ctx_usage_error(FILE *f, const char *help, const char *err,
+		     const char *option);
 
 #endif

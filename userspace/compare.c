@@ -172,8 +172,8 @@ int ctx_compare_main(int argc, char **argv)
 	int code;
 
 	if (ctx_args_parse_compare(&args, argc, argv, err, sizeof(err))) {
-		fprintf(stderr, "  Error: %s\n\n", err);
-		ctx_args_compare_usage(stderr);
+		ctx_usage_error(stderr, ctx_args_compare_help, err,
+				args.err_option);
 		return CTX_EXIT_USAGE;
 	}
 	if (args.help) {

@@ -14,9 +14,7 @@
 #include "restable.h"
 #include "util.h"
 
-void ctx_report_usage(FILE *f)
-{
-	fputs(
+static const char report_help[] =
 "Usage: ctxstat report [<options>] <file.json>...\n"
 "\n"
 "Tabulate results saved with `ctxstat --save` or `ctxstat compare --save`:\n"
@@ -31,13 +29,17 @@ void ctx_report_usage(FILE *f)
 "        --threshold <rel>%\n"
 "                          a smaller change is not called one (default 1%)\n"
 "    -o, --output <file>   write the table to <file> instead of stdout\n"
-"    -h, --help            this text\n", f);
+"    -h, --help            this text\n";
+
+void ctx_report_usage(FILE *f)
+{
+	fputs(report_help, f);
 }
 
-static int report_usage_error(const char *msg)
+/* @msg, then the usage lines of @option (a long name) or of those @msg names. */
+static int report_usage_error(const char *msg, const char *option)
 {
-	fprintf(stderr, "  Error: %s\n\n", msg);
-	ctx_report_usage(stderr);
+	ctx_usage_error(stderr, report_help, msg, option);
 	return CTX_EXIT_USAGE;
 }
 
@@ -71,7 +73,8 @@ int ctx_report_main(int argc, char **argv)
 			return CTX_EXIT_USAGE;
 		case 'x':
 			if (!*optarg)
-				return report_usage_error("empty field separator");
+				return report_usage_error("empty field separator",
+							  "field-separator");
 			fmt = CTX_TABLE_CSV;
 			sep = optarg;
 			break;
@@ -86,7 +89,8 @@ int ctx_report_main(int argc, char **argv)
 			threshold = strtod_l(optarg, &end, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
 			end += *end == '%';
 			if (end == optarg || *end || !(threshold >= 0 && threshold < 100))
-				return report_usage_error("bad --threshold (a percentage from 0, e.g. 1%)");
+				return report_usage_error("bad --threshold (a percentage from 0, e.g. 1%)",
+							  NULL);
 			break;
 		case 'h':
 			ctx_report_usage(stdout);
@@ -94,11 +98,11 @@ int ctx_report_main(int argc, char **argv)
 		default:
 			snprintf(err, sizeof(err), "unknown or incomplete option `%s'",
 				 argv[optind - 1]);
-			return report_usage_error(err);
+			return report_usage_error(err, NULL);
 		}
 	}
 	if (optind >= argc)
-		return report_usage_error("no results file given");
+		return report_usage_error("no results file given", NULL);
 	for (i = optind; i < argc; i++) {
 		if (ctx_results_load(&set, argv[i], err, sizeof(err))) {
 			fprintf(stderr, "ctxstat report: %s\n", err);

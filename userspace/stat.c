@@ -321,9 +321,7 @@ int ctx_stat_main(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 			fprintf(stderr, "ctxstat: %s\n", err);
 			return CTX_EXIT_USAGE;
 		}
-		fprintf(stderr, "  Error: %s\n\n", err);
-		ctx_args_usage(stderr);
-		subcommands_usage(stderr);
+		ctx_usage_error(stderr, ctx_args_help, err, args.err_option);
 		return CTX_EXIT_USAGE;
 	}
 	if (args.help) {

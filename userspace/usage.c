@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * usage: the --help texts of ctxstat and ctxstat compare. Their option
- * column is what ctxstat.1 (tests/man_test.sh) and the bash completion
- * read: "    -e, --event <event>   text", a value in <>.
+ * usage: the --help texts of ctxstat and ctxstat compare, and a usage
+ * error's lines taken from them. Their option column is what ctxstat.1
+ * (tests/man_test.sh) and the bash completion read: "    -e, --event
+ * <event>   text", a value in <>, the text from column 26 on.
  */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "args.h"
 
-void ctx_args_usage(FILE *f)
-{
-	fputs(
+const char ctx_args_help[] =
 "Usage: ctxstat [<options>] [--] <command> [<args>]\n"
 "       ctxstat [<options>] [-p <pid> | -a | -C <cpus>] [-A] [<command>]\n"
 "       ctxstat compare [<options>] [--] <command A> --- <command B>\n"
@@ -49,6 +50,7 @@ void ctx_args_usage(FILE *f)
 "        --per-thread      with -p or -a, a row per thread (comm-tid)\n"
 "        --no-merge        accepted for perf's sake: ctxstat never merges\n"
 "                          events\n"
+"        --scale           accepted for perf's sake: counts are never scaled\n"
 "    -g, --group           accepted: every counter is pinned, as in a group\n"
 "    -I, --interval-print <ms>\n"
 "                          print the counts of every <ms> milliseconds (at\n"
@@ -125,12 +127,9 @@ void ctx_args_usage(FILE *f)
 "Exit status: the command's (128+N if killed by signal N; with -r, the\n"
 "last failed run's), 129 for a usage error or a perf option ctxstat lacks,\n"
 "1 if counting failed or the output could not be written. Ctrl-C: the\n"
-"counts so far (the run it cut short left out), then ctxstat dies by it.\n", f);
-}
+"counts so far (the run it cut short left out), then ctxstat dies by it.\n";
 
-void ctx_args_compare_usage(FILE *f)
-{
-	fputs(
+const char ctx_args_compare_help[] =
 "Usage: ctxstat compare [<options>] [--] <command A> [<args>] --- <command B> [<args>]\n"
 "\n"
 "Run A and B alternately in ABBA order (A B B A A B B A ...), -r times\n"
@@ -171,5 +170,105 @@ void ctx_args_compare_usage(FILE *f)
 "    -h, --help            this text\n"
 "\n"
 "Runs to separate: the fewest runs per side from which on Welch's p stays\n"
-"below 0.05 / the number of events compared (Holm's first step).\n", f);
+"below 0.05 / the number of events compared (Holm's first step).\n";
+
+void ctx_args_usage(FILE *f)
+{
+	fputs(ctx_args_help, f);
+}
+
+void ctx_args_compare_usage(FILE *f)
+{
+	fputs(ctx_args_compare_help, f);
+}
+
+/* The column of a help text's option texts, and of their wrapped lines. */
+#define HELP_TEXT_COLUMN 26
+
+/* "    -e, --event ..." or "        --list ...": an option's first line. */
+static bool is_option_line(const char *line)
+{
+	return !strncmp(line, "    -", 5) || !strncmp(line, "        --", 10);
+}
+
+/* A character that continues an option's name ("-C" in "Ctrl-C" is none). */
+static bool in_name(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-';
+}
+
+/* Whether @text names option @opt (@len characters) as a word of its own. */
+static bool names(const char *text, const char *opt, size_t len)
+{
+	const char *p;
+
+	for (p = text; (p = strchr(p, '-')); p++)
+		if ((p == text || !in_name(p[-1])) && !strncmp(p, opt, len) &&
+		    !in_name(p[len]))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the option column of @line ("    -x, --field-separator <sep>"),
+ * up to its text, has a spelling (-x, --field-separator) that @text names.
+ */
+static bool line_named_in(const char *line, const char *text)
+{
+	const char *p = line + strspn(line, " ");
+	const char *end = strstr(p, "  "), *eol = strchr(p, '\n');
+	size_t len;
+
+	if (!end || (eol && eol < end))
+		end = eol ?: line + strlen(line);
+	while (p < end) {
+		p += strspn(p, " ,");
+		len = strcspn(p, " ,[=");
+		if (p + len > end)
+			len = end - p;
+		if (*p == '-' && len > 1 && names(text, p, len))
+			return true;
+		p += len ?: 1;
+	}
+	return false;
+}
+
+/* The length of @line with its newline (or of the rest of the text). */
+static size_t line_len(const char *line)
+{
+	return strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
+}
+
+void ctx_usage_error(FILE *f, const char *help, const char *err,
+		     const char *option)
+{
+	char named[64];
+	const char *line, *text = err;
+	bool any = false, print = false;
+	size_t len;
+
+	if (option) {
+		snprintf(named, sizeof(named), "--%s", option);
+		text = named;
+	}
+	fprintf(f, "  Error: %s\n\n", err);
+	/* the usage lines: the help's first paragraph */
+	for (line = help; *line && *line != '\n'; line += len) {
+		len = line_len(line);
+		fwrite(line, 1, len, f);
+	}
+	for (line = help; *line; line += len) {
+		len = line_len(line);
+		if (is_option_line(line))
+			print = line_named_in(line, text);
+		else if (strspn(line, " ") < HELP_TEXT_COLUMN)
+			print = false;
+		if (!print)
+			continue;
+		if (!any)
+			fputc('\n', f);
+		any = true;
+		fwrite(line, 1, len, f);
+	}
 }

@@ -202,8 +202,9 @@ TEST(perf_options)
 	EXPECT_EQ(-1, a.big_num);
 	ASSERT_EQ(0, PARSE(&a, "-B", "true"));
 	EXPECT_EQ(1, a.big_num);
+	/* --scale: perf's default, a no-op for scripts (counts are never scaled) */
 	ASSERT_EQ(0, PARSE(&a, "--no-big-num", "--no-merge", "-g", "-i", "-S", "--quiet",
-			   "--no-twins", "true"));
+			   "--no-twins", "--scale", "true"));
 	EXPECT_EQ(0, a.big_num);
 	EXPECT_TRUE(a.no_inherit && a.sync && a.quiet && a.no_twins);
 	ASSERT_EQ(0, PARSE(&a, "-e", "cycles"));
@@ -254,6 +255,62 @@ TEST(perf_only_options)
 	/* an unknown option is still one */
 	EXPECT_EQ(-1, PARSE(&a, "--bogus", "true"));
 	EXPECT_FALSE(a.perf_only);
+}
+
+/*
+ * A prefix of several options is ambiguous, not unknown: perf's parser
+ * names the options it could be ("Ambiguous option: per (could be ...");
+ * ctxstat names them all. A prefix of one option is that option.
+ */
+TEST(ambiguous_prefixes)
+{
+	struct ctx_args a;
+	char err[256];
+
+	EXPECT_EQ(-1, PARSE(&a, "--per", "-a"));
+	EXPECT_STREQ("Ambiguous option: per (could be --per-core, --per-die, --per-socket, --per-node, --per-thread or --percore-show-thread)",
+		     err);
+	EXPECT_FALSE(a.perf_only);
+	EXPECT_EQ(NULL, a.err_option);
+	EXPECT_EQ(-1, PARSE(&a, "--rep=3", "true"));
+	EXPECT_STREQ("Ambiguous option: rep (could be --repeat, --repeat-until or --repeat-event)",
+		     err);
+	EXPECT_EQ(0, PARSE(&a, "--sum", "-I", "100", "-a"));
+	EXPECT_TRUE(a.summary);
+	EXPECT_EQ(0, PARSE(&a, "--per-s", "-a"));
+	EXPECT_EQ(CTX_AGGR_SOCKET, a.aggr);
+	/* two of them: perf's words exactly */
+	EXPECT_EQ(-1, PARSE(&a, "--no-i", "true"));
+	EXPECT_STREQ("Ambiguous option: no-i (could be --no-irq-estimate or --no-inherit)", err);
+	/* no option at all is still unknown */
+	EXPECT_EQ(-1, PARSE(&a, "--pex", "-a"));
+	EXPECT_STREQ("unknown option `pex'", err);
+}
+
+/*
+ * An error in an option's value names the option, whose --help lines
+ * follow the error (perf's parse_options_usage()); an error of several
+ * options names none, its message names them.
+ */
+TEST(error_names_its_option)
+{
+	struct ctx_args a;
+	char err[128];
+
+	EXPECT_EQ(-1, PARSE(&a, "-r", "x", "true"));
+	EXPECT_STREQ("repeat", a.err_option);
+	EXPECT_EQ(-1, PARSE(&a, "--pid=1,1"));
+	EXPECT_STREQ("pid", a.err_option);
+	EXPECT_EQ(-1, PARSE(&a, "--irq-s=99", "true"));
+	EXPECT_STREQ("irq-sources", a.err_option);
+	EXPECT_EQ(-1, ctx_args_parse(&a, 2, ARGV("-e"), err, sizeof(err)));
+	EXPECT_STREQ("event", a.err_option);
+	EXPECT_EQ(-1, ctx_args_parse(&a, 2, ARGV("--interval-p"), err, sizeof(err)));
+	EXPECT_STREQ("interval-print", a.err_option);
+	EXPECT_EQ(-1, PARSE(&a, "-x", ",", "-j", "true"));
+	EXPECT_EQ(NULL, a.err_option);
+	EXPECT_EQ(-1, PARSE(&a, "--bogus", "true"));
+	EXPECT_EQ(NULL, a.err_option);
 }
 
 TEST(missing_value)

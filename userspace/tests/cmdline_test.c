@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmdline tests: the built ctxstat binary as a perf user types it (issue
+ * 34): a usage error shows the lines of the option at fault, not the
+ * whole help; an ambiguous prefix names its options; perf's --scale is
+ * taken. -n (a null run) needs no module.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+
+#ifndef CTXSTAT_BIN
+#define CTXSTAT_BIN "./ctxstat"
+#endif
+
+/*
+ * Run ctxstat with @argv, its stdout to @stdout_path (NULL: with its
+ * stderr into @out). The exit status, 128 + N for signal N.
+ */
+static int ctxstat(char *const argv[], const char *stdout_path,
+		   char *out, size_t len)
+{
+	int pfd[2], status, fd;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pfd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		fd = stdout_path ? open(stdout_path, O_WRONLY) : pfd[1];
+		if (fd < 0)
+			_exit(201);
+		dup2(fd, 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		execv(CTXSTAT_BIN, argv);
+		_exit(200);
+	}
+	close(pfd[1]);
+	while (got + 1 < len && (n = read(pfd[0], out + got, len - 1 - got)) > 0)
+		got += n;
+	out[got] = '\0';
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+#define ARGV(...) ((char *const[]){ "ctxstat", __VA_ARGS__, NULL })
+#define RUN(...) ctxstat(ARGV(__VA_ARGS__), NULL, out, sizeof(out))
+#define RUN_TO(path, ...) ctxstat(ARGV(__VA_ARGS__), path, out, sizeof(out))
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The usage lines that begin every usage error of ctxstat's. */
+#define STAT_USAGE \
+	"Usage: ctxstat [<options>] [--] <command> [<args>]\n" \
+	"       ctxstat [<options>] [-p <pid> | -a | -C <cpus>] [-A] [<command>]\n" \
+	"       ctxstat compare [<options>] [--] <command A> --- <command B>\n" \
+	"       ctxstat report [<options>] <file.json>...\n"
+
+/*
+ * perf's parse-options: the error, the usage lines, the option's own
+ * help lines; ctxstat printed its 122 lines of help after the error.
+ */
+TEST(usage_error_shows_its_option_only)
+{
+	char out[16384];
+
+	EXPECT_EQ(129, RUN("-r"));
+	EXPECT_STREQ("  Error: switch `r' requires a value\n\n" STAT_USAGE "\n"
+		     "    -r, --repeat <n>      run the command n times, print mean and stddev;\n"
+		     "                          0: print each run, until Ctrl-C\n", out);
+	EXPECT_EQ(129, RUN("--pid", "1,x"));
+	EXPECT_TRUE(starts(out, "  Error: bad pid 'x' in '1,x'\n\n" STAT_USAGE "\n"
+			       "    -p, --pid <pid>       count an existing process"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(10, count_lines(out)) TH_LOG("%s", out);
+	/* two options at fault: both, as the message names them */
+	EXPECT_EQ(129, RUN("-x", ",", "-j", "true"));
+	EXPECT_NE(NULL, strstr(out, "\n    -x, --field-separator <sep>\n"
+				    "                          CSV output with this separator (perf's fields)\n"
+				    "    -j, --json-output     JSON output, one object per line\n"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(10, count_lines(out)) TH_LOG("%s", out);
+	/* an unknown option has no lines of its own: the usage lines only */
+	EXPECT_EQ(129, RUN("--bogus", "true"));
+	EXPECT_STREQ("  Error: unknown option `bogus'\n\n" STAT_USAGE, out);
+	/* compare's and report's errors: their own options' lines */
+	EXPECT_EQ(129, RUN("compare", "-r", "x", "a", "---", "b"));
+	EXPECT_NE(NULL, strstr(out, "\n    -r, --repeat <n>      runs per command (default 10; with\n"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "--threshold")) TH_LOG("%s", out);
+	EXPECT_EQ(129, RUN("report", "--threshold"));
+	EXPECT_NE(NULL, strstr(out, "\n        --threshold <rel>%\n")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "--markdown")) TH_LOG("%s", out);
+}
+
+/* perf: "Error: Ambiguous option: per (could be --per-node or ...)" */
+TEST(ambiguous_option_names_its_candidates)
+{
+	char out[16384];
+
+	EXPECT_EQ(129, RUN("--per", "-a"));
+	EXPECT_TRUE(starts(out, "  Error: Ambiguous option: per (could be --per-core, --per-die, --per-socket, --per-node, --per-thread or --percore-show-thread)\n\n" STAT_USAGE "\n"))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\n        --per-core        with -a or -C, a row per core (S0-D0-C1)\n"))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\n        --per-thread      with -p or -a, a row per thread (comm-tid)\n"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(12, count_lines(out)) TH_LOG("%s", out);
+}
+
+/* perf's --scale (its default) is a no-op in scripts; so it is here. */
+TEST(scale_is_accepted)
+{
+	char out[8192];
+
+	EXPECT_EQ(0, RUN("--scale", "-n", "true")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "Performance counter stats for 'true'")) TH_LOG("%s", out);
+}
+
+TEST_HARNESS_MAIN
