@@ -3,6 +3,8 @@
  * ctxstat: perf stat for ctxcount. The subcommands, and main(): a first
  * argument naming one runs it, anything else is `ctxstat [<options>]
  * <command>` (so a workload named like a subcommand needs "--" first).
+ * A first "stat" is perf's word order, `perf stat ...` with "perf"
+ * replaced: skipped, the rest is perf stat's arguments.
  */
 #include <locale.h>
 #include <stdio.h>
@@ -43,6 +45,8 @@ int main(int argc, char **argv)
 
 	/* perf groups thousands per the locale ("%'"); so do we. */
 	setlocale(LC_ALL, "");
+	if (argc > 1 && !strcmp(argv[1], "stat"))
+		return ctx_stat_main(argc - 1, argv + 1, subcommands_usage);
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(subcommands); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);

@@ -2,8 +2,8 @@
 /*
  * cmdline tests: the built ctxstat binary as a perf user types it (issue
  * 34): a usage error shows the lines of the option at fault, not the
- * whole help; an ambiguous prefix names its options; perf's --scale is
- * taken. -n (a null run) needs no module.
+ * whole help; an ambiguous prefix names its options; perf's --scale and
+ * "perf stat"'s word order are taken. -n (a null run) needs no module.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -135,6 +135,28 @@ TEST(scale_is_accepted)
 
 	EXPECT_EQ(0, RUN("--scale", "-n", "true")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "Performance counter stats for 'true'")) TH_LOG("%s", out);
+}
+
+/*
+ * "ctxstat stat <perf stat's arguments>": the "stat" is perf's
+ * subcommand, skipped; it ran coreutils' stat. After "--", or after an
+ * option, "stat" is the command.
+ */
+TEST(stat_word_as_perf)
+{
+	char out[8192];
+
+	EXPECT_EQ(0, RUN("stat", "-n", "--", "true")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "Performance counter stats for 'true'")) TH_LOG("%s", out);
+	EXPECT_EQ(3, RUN("stat", "-n", "sh", "-c", "exit 3")) TH_LOG("%s", out);
+	EXPECT_EQ(0, RUN("stat", "--help")) TH_LOG("%s", out);
+	EXPECT_TRUE(starts(out, "Usage: ctxstat")) TH_LOG("%s", out);
+	EXPECT_EQ(129, RUN("stat", "record", "true"));
+	EXPECT_NE(NULL, strstr(out, "perf stat record is not supported by ctxstat")) TH_LOG("%s", out);
+	EXPECT_EQ(0, RUN("-n", "--", "stat", "/")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "Performance counter stats for 'stat /'")) TH_LOG("%s", out);
+	EXPECT_EQ(0, RUN("-n", "stat", "/")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "Performance counter stats for 'stat /'")) TH_LOG("%s", out);
 }
 
 TEST_HARNESS_MAIN
