@@ -178,7 +178,7 @@ int ctx_compare_main(int argc, char **argv)
 	}
 	if (args.help) {
 		ctx_args_compare_usage(stdout);
-		return 0;
+		return ctx_outfile_close(stdout, NULL, "ctxstat compare") ? 1 : 0;
 	}
 	/* results on stdout, as report's: they are not the workload's */
 	code = ctx_stat_prepare(&args, &events, stdout, &out);

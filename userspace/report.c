@@ -94,7 +94,7 @@ int ctx_report_main(int argc, char **argv)
 			break;
 		case 'h':
 			ctx_report_usage(stdout);
-			return 0;
+			return ctx_outfile_close(stdout, NULL, "ctxstat report") ? 1 : 0;
 		default:
 			snprintf(err, sizeof(err), "unknown or incomplete option `%s'",
 				 argv[optind - 1]);

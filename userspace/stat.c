@@ -324,19 +324,20 @@ int ctx_stat_main(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 		ctx_usage_error(stderr, ctx_args_help, err, args.err_option);
 		return CTX_EXIT_USAGE;
 	}
+	/* they only print: a write that failed (a full disk) fails them */
 	if (args.help) {
 		ctx_args_usage(stdout);
 		subcommands_usage(stdout);
-		return 0;
+		return ctx_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
 	}
 	if (args.list) {
 		ctx_events_print_known(stdout);
-		return 0;
+		return ctx_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
 	}
 	/* perf's "perf version 6.1.192" */
 	if (args.version) {
 		printf("ctxstat version %s\n", CTX_VERSION);
-		return 0;
+		return ctx_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
 	}
 	code = ctx_stat_prepare(&args, &events, stderr, &out);
 	if (code)

@@ -3,7 +3,8 @@
  * cmdline tests: the built ctxstat binary as a perf user types it (issue
  * 34): a usage error shows the lines of the option at fault, not the
  * whole help; an ambiguous prefix names its options; perf's --scale and
- * "perf stat"'s word order are taken. -n (a null run) needs no module.
+ * "perf stat"'s word order are taken; --help and --version fail on a
+ * full disk. -n (a null run) needs no module.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -157,6 +158,31 @@ TEST(stat_word_as_perf)
 	EXPECT_NE(NULL, strstr(out, "Performance counter stats for 'stat /'")) TH_LOG("%s", out);
 	EXPECT_EQ(0, RUN("-n", "stat", "/")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "Performance counter stats for 'stat /'")) TH_LOG("%s", out);
+}
+
+/* `ctxstat --help > /dev/full` exited 0; a failed write is an error. */
+TEST(help_to_a_full_disk_fails)
+{
+	static const char *const full =
+		"cannot write to standard output: No space left on device\n";
+	char out[4096];
+
+	if (access("/dev/full", W_OK))
+		SKIP(return, "no /dev/full");
+	EXPECT_EQ(1, RUN_TO("/dev/full", "--help"));
+	EXPECT_NE(NULL, strstr(out, "ctxstat: ")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, full)) TH_LOG("%s", out);
+	EXPECT_EQ(1, RUN_TO("/dev/full", "--version"));
+	EXPECT_NE(NULL, strstr(out, full)) TH_LOG("%s", out);
+	EXPECT_EQ(1, RUN_TO("/dev/full", "--list"));
+	EXPECT_NE(NULL, strstr(out, full)) TH_LOG("%s", out);
+	EXPECT_EQ(1, RUN_TO("/dev/full", "compare", "--help"));
+	EXPECT_NE(NULL, strstr(out, full)) TH_LOG("%s", out);
+	EXPECT_EQ(1, RUN_TO("/dev/full", "report", "--help"));
+	EXPECT_NE(NULL, strstr(out, full)) TH_LOG("%s", out);
+	/* and to a file that takes it, 0 */
+	EXPECT_EQ(0, RUN_TO("/dev/null", "--help"));
+	EXPECT_STREQ("", out);
 }
 
 TEST_HARNESS_MAIN
