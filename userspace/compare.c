@@ -101,6 +101,7 @@ static int run_compare(const struct ctx_args *args,
 
 	b.cmd = args->cmd_b;
 	b.cmd_argc = args->cmd_b_argc;
+	ctx_say_until_capped(stderr, args);
 	if (ctx_noise_check_wanted(args))
 		ctx_noise_check_env(stderr);
 	ra = ctx_runner_new(&a, l);

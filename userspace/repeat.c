@@ -80,6 +80,15 @@ void ctx_print_until(const struct ctx_runner *r, int ev, const char *who)
 		ctx_rse_holds(v, target) ? "" : ", not reached");
 }
 
+void ctx_say_until_capped(FILE *f, const struct ctx_args *a)
+{
+	if (!a->repeat_until || ctx_max_runs(a) >= CTX_REPEAT_UNTIL_MIN_RUNS)
+		return;
+	fprintf(f, "ctxstat: --repeat-until stops no series before %d runs: -r %d makes it %d run%s%s, its target not reached\n",
+		CTX_REPEAT_UNTIL_MIN_RUNS, a->repeat, a->repeat,
+		a->repeat == 1 ? "" : "s", a->compare ? " of each command" : "");
+}
+
 /* Plain numbers (no grouping): the line must not look like a CSV row. */
 static void print_event_outliers(const struct ctx_sample *v, const char *who,
 				 const char *name, const bool *o)

@@ -8,6 +8,7 @@
 #define CTXSTAT_REPEAT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "args.h"
 #include "events.h"
@@ -48,6 +49,12 @@ bool ctx_precise_enough(const struct ctx_runner *r, int ev);
 
 /* "ctxstat: <who><event>: relative standard error ... after N runs" */
 void ctx_print_until(const struct ctx_runner *r, int ev, const char *who);
+
+/*
+ * Before the runs, on @f: with -r below CTX_REPEAT_UNTIL_MIN_RUNS,
+ * --repeat-until can stop nothing; the series is -r runs, said so.
+ */
+void ctx_say_until_capped(FILE *f, const struct ctx_args *a);
 
 /* Outlier runs by the MAD rule, one line per event; @who prefixes it. */
 void ctx_print_outliers(const struct ctx_runner *r, const char *who);

@@ -150,7 +150,7 @@ static void say_cut_short(const struct ctx_runner *r, int run, bool dropped)
 	const struct ctx_args *a = r->args;
 	const char *sig = ctx_signal_name(ctx_interrupt_signal());
 
-	if (dropped && ctx_max_runs(a) > 1)
+	if (dropped && (a->forever || ctx_max_runs(a) > 1))
 		fprintf(stderr, "ctxstat: %.*s cut short by %s: left out of the counts%s%s\n",
 			(int)strlen(run_label(a, run)) - 2, run_label(a, run),
 			sig, a->save ? " and of " : "", a->save ?: "");
@@ -202,6 +202,7 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 	struct ctx_interval iv;
 	struct ctx_runner *r;
 
+	ctx_say_until_capped(stderr, a);
 	if (ctx_noise_check_wanted(a))
 		ctx_noise_check_env(stderr);
 	r = ctx_runner_new(a, l);
@@ -212,8 +213,11 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 		ctx_runner_free(r);
 		return 1;
 	}
-	/* perf prints the counts of a single run that Ctrl-C ended. */
-	r->keep_cut_short = ctx_max_runs(a) == 1;
+	/*
+	 * perf prints the counts of a single run that Ctrl-C ended; with
+	 * -r 0 Ctrl-C kills perf, and the run it cut short is never printed.
+	 */
+	r->keep_cut_short = ctx_max_runs(a) == 1 && !a->forever;
 	for (i = 0; i < a->warmup && !err && !ctx_interrupted(); i++)
 		err = ctx_runner_warmup(r, i + 1, "ctxstat");
 	if (err == -EINTR)
@@ -242,7 +246,7 @@ static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
 		}
 	}
 	ctx_progress_done(&progress);
-	if ((dropped && !a->forever) || (r->cut_short && r->runs_done))
+	if (dropped || (r->cut_short && r->runs_done))
 		say_cut_short(r, dropped ?: r->runs_done, dropped);
 	drop_failed(r);
 	if (r->runs_done)

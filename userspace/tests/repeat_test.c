@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 
 #include "kselftest_harness.h"
@@ -113,6 +114,61 @@ TEST(repeat_until_holds_its_target)
 	old = simulate(3, 1, true, 4000, 100);
 	EXPECT_GT(old.early, 0.5);
 	EXPECT_GT(old.at_min, 0.2);
+}
+
+/* What ctx_say_until_capped() says for @a, or "" (the caller frees it). */
+static char *capped_note(const struct ctx_args *a)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	ctx_say_until_capped(f, a);
+	fclose(f);
+	return text;
+}
+
+/*
+ * --repeat-until never stops a series before 5 runs, so -r 3 with it is
+ * 3 runs, and its target is "not reached" however small the error: said
+ * before the runs (it was not).
+ */
+TEST(repeat_until_below_its_fewest_runs)
+{
+	static double alike[] = { 100, 100.01, 99.99, 100, 100.01 };
+	struct ctx_args a = { .repeat_until = 1, .repeat = 3, .repeat_set = true };
+	struct ctx_sample v;
+	char *note;
+
+	note = capped_note(&a);
+	ASSERT_NE(NULL, note);
+	EXPECT_STREQ("ctxstat: --repeat-until stops no series before 5 runs: -r 3 makes it 3 runs, its target not reached\n",
+		     note);
+	free(note);
+	a.compare = true;
+	note = capped_note(&a);
+	ASSERT_NE(NULL, note);
+	EXPECT_STREQ("ctxstat: --repeat-until stops no series before 5 runs: -r 3 makes it 3 runs of each command, its target not reached\n",
+		     note);
+	free(note);
+	/* -r 5 and more, or no -r (at most 100): the rule applies, nothing said */
+	a.repeat = 5;
+	note = capped_note(&a);
+	EXPECT_STREQ("", note);
+	free(note);
+	a.repeat_set = false;
+	a.repeat = 1;
+	note = capped_note(&a);
+	EXPECT_STREQ("", note);
+	free(note);
+	/* the rule itself: 3 close values, well within 1 %, do not hold it */
+	v = ctx_sample_view(alike, 3);
+	EXPECT_LT(ctx_rse_upper_pct(&v), 1);
+	EXPECT_FALSE(ctx_rse_holds(&v, 1));
+	v = ctx_sample_view(alike, 5);
+	EXPECT_TRUE(ctx_rse_holds(&v, 1));
 }
 
 TEST_HARNESS_MAIN

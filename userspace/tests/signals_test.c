@@ -304,4 +304,42 @@ TEST(forever_until_ctrl_c)
 	scratch_done(&s);
 }
 
+/*
+ * -r 0 (the built binary, -n): the run Ctrl-C cuts short is left out,
+ * as perf leaves it out (Ctrl-C kills perf before it prints it), and
+ * stderr says so; it was printed as if it had run to the end.
+ */
+TEST(forever_leaves_out_the_cut_run)
+{
+	char script[512], *out, *err, *third;
+	struct scratch s;
+	int status;
+
+	scratch_init(&s);
+	snprintf(script, sizeof(script),
+		 "n=$(cat %s/n 2>/dev/null || echo 0); echo $((n + 1)) > %s/n; "
+		 "if [ $n -ge 2 ]; then : > %s; exec sleep 60; fi",
+		 s.dir, s.dir, s.marker);
+	status = interrupt_at(&s, NULL,
+			      ARGV("ctxstat", "-n", "-r", "0", "-o", s.out,
+				   "sh", "-c", script),
+			      s.marker, false);
+	EXPECT_TRUE(died_by(status, SIGINT)) TH_LOG("wait status %#x", status);
+	out = read_file(s.out);
+	err = read_file(s.err);
+	ASSERT_NE(NULL, out);
+	ASSERT_NE(NULL, err);
+	/* runs 1 and 2, each printed whole; not run 3 */
+	third = strstr(out, " seconds time elapsed");
+	third = third ? strstr(third + 1, " seconds time elapsed") : NULL;
+	EXPECT_NE(NULL, third) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, third ? strstr(third + 1, " seconds time elapsed") : NULL)
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(err, "ctxstat: run 3 cut short by SIGINT: left out of the counts\n"))
+		TH_LOG("%s", err);
+	free(out);
+	free(err);
+	scratch_done(&s);
+}
+
 TEST_HARNESS_MAIN
