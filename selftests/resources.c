@@ -9,6 +9,7 @@
  * be bounded, and refused requests must cost nothing.
  */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -726,6 +727,126 @@ TEST_F(limits, per_user)
  * sessions (events x CPUs for system-wide ones): the user's own
  * single-threaded process here.
  */
+/* The kuids a user namespace owned by NOBODY maps its uids 0..9 to. */
+#define SUBUID		200000
+
+static int write_map(pid_t pid, const char *which)
+{
+	char path[64], map[32];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, which);
+	snprintf(map, sizeof(map), "0 %d 10\n", SUBUID);
+	return write_str(path, map);
+}
+
+/*
+ * In a user namespace NOBODY made, with its uids mapped to kuids as
+ * newuidmap maps a user's subordinate uids: ns uid 1, then ns uid 2 each
+ * run user_sessions(&u[i]) and hold their sessions. @go: a byte each
+ * from the test before each starts; @sync: to the test, once unshared.
+ */
+static int ns_users(struct user_run *u, int go, int sync)
+{
+	pid_t g[2];
+	char c = 'u';
+	int i, status, ret = 0;
+
+	if (setresgid(NOBODY, NOBODY, NOBODY) || setresuid(NOBODY, NOBODY, NOBODY))
+		return 10;
+	if (unshare(CLONE_NEWUSER))
+		return 11;
+	if (write(sync, &c, 1) != 1)
+		return 12;
+	for (i = 0; i < 2; i++) {
+		if (read(go, &c, 1) != 1)
+			return 13;
+		fflush(stdout);
+		g[i] = fork();
+		if (g[i] == 0) {
+			if (setresgid(i + 1, i + 1, i + 1) ||
+			    setresuid(i + 1, i + 1, i + 1))
+				_exit(14);
+			_exit(user_sessions(&u[i]));
+		}
+	}
+	for (i = 0; i < 2; i++)
+		if (g[i] < 0 || waitpid(g[i], &status, 0) != g[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			ret = 15;
+	return ret;
+}
+
+/*
+ * A user's subordinate uids share its allowance: the kernel's ucounts
+ * charge whatever a user namespace's users hold to its owner, up to the
+ * initial namespace. Here ns uid 1 takes max_sessions_per_user, and ns
+ * uid 2 of the same namespace (another kuid) gets none.
+ */
+TEST_F(limits, subordinate_uids_share_their_owners)
+{
+	struct user_run *u = user_run_map(2);
+	int go[2], sync[2], hold[2][2], ready[2][2], i, status;
+	pid_t ns;
+	char c = 'g';
+
+	ASSERT_NE(NULL, u);
+	ASSERT_EQ(0, cst_param_set("max_sessions_per_user", 3));
+	ASSERT_EQ(0, cst_param_set("max_sessions", 100));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(sync));
+	for (i = 0; i < 2; i++) {
+		memset(&u[i], 0, sizeof(u[i]));
+		u[i].nev = 1;
+		ASSERT_EQ(0, pipe(hold[i]));
+		ASSERT_EQ(0, pipe(ready[i]));
+		u[i].hold_fd = hold[i][0];
+		u[i].ready_fd = ready[i][1];
+	}
+	fflush(stdout);
+	ns = fork();
+	ASSERT_LE(0, ns);
+	if (ns == 0) {
+		/* Only the test's ends stay open: EOF on hold lets them go. */
+		for (i = 0; i < 2; i++) {
+			close(hold[i][1]);
+			close(ready[i][0]);
+		}
+		close(go[1]);
+		close(sync[0]);
+		_exit(ns_users(u, go[0], sync[1]));
+	}
+	close(go[0]);
+	close(sync[1]);
+	for (i = 0; i < 2; i++) {
+		close(hold[i][0]);
+		close(ready[i][1]);
+	}
+	if (read(sync[0], &c, 1) != 1) {
+		waitpid(ns, &status, 0);
+		SKIP(return, "no user namespace for uid %d (exit %d): unprivileged user namespaces are off",
+		     NOBODY, WEXITSTATUS(status));
+	}
+	ASSERT_EQ(0, write_map(ns, "uid_map"));
+	ASSERT_EQ(0, write_map(ns, "gid_map"));
+	for (i = 0; i < 2; i++) {
+		c = 'g';
+		ASSERT_EQ(1, write(go[1], &c, 1));
+		ASSERT_EQ(1, read(ready[i][0], &c, 1));
+		TH_LOG("kuid %d (ns uid %d of uid %d's namespace): %ld sessions, then %d: \"%s\"",
+		       SUBUID + i + 1, i + 1, NOBODY, u[i].created, u[i].refused,
+		       u[i].ack.msg);
+	}
+	EXPECT_EQ(3, u[0].created);
+	EXPECT_EQ(0, u[1].created) TH_LOG("a subordinate uid got an allowance of its own");
+	EXPECT_EQ(-ENOSPC, u[1].refused);
+	EXPECT_NE(NULL, strstr(u[1].ack.msg, "max_sessions_per_user"));
+	for (i = 0; i < 2; i++)
+		close(hold[i][1]);
+	ASSERT_EQ(ns, waitpid(ns, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("status %#x", status);
+	munmap(u, 2 * sizeof(*u));
+}
+
 TEST_F(limits, counters_per_user)
 {
 	struct user_run *u = user_run_map(1);
