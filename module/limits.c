@@ -5,7 +5,7 @@
  * possible CPUs) and over all of them.
  *
  * The kernel's per-user counts (ucounts' inc_ucount()) are not exported,
- * so users are counted here, keyed by the sender's real uid, in a small
+ * so users are counted here, keyed as ctx_limits_user() says, in a small
  * table of users that have sessions. Privileged senders (ctx_perm_
  * privileged()) are charged too, so that their sessions are visible, but
  * not refused: one user at a limit never stops another user or root.
@@ -17,6 +17,7 @@
 #include <linux/netlink.h>
 #include <linux/slab.h>
 #include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 
 #include "limits.h"
 
@@ -42,7 +43,7 @@ MODULE_PARM_DESC(max_sessions_per_socket,
 
 /**
  * struct ctx_user - what one user's sessions hold
- * @uid: the user (real uid of the sender)
+ * @uid: the user (ctx_limits_user())
  * @sessions: its live sessions
  * @counters: their counters (events x possible CPUs)
  * @node: in ctx_users
@@ -94,6 +95,29 @@ static int ctx_limits_check(const struct ctx_user *u, unsigned int counters,
 }
 
 /**
+ * ctx_limits_user() - the user the sender's sessions count for
+ *
+ * In the initial user namespace, the sender's real uid. In another, the
+ * owner of the namespace just below the initial one: ucounts charge what
+ * a namespace's users hold to its owner at every level up to the initial
+ * namespace, so a user's subordinate uids (newuidmap) and the namespaces
+ * it makes share its one allowance instead of getting one each.
+ *
+ * Context: the sender's process context.
+ * Return: the user charged.
+ */
+kuid_t ctx_limits_user(void)
+{
+	const struct user_namespace *ns = current_user_ns();
+
+	if (ns == &init_user_ns)
+		return current_uid();
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return ns->owner;
+}
+
+/**
  * ctx_limits_charge() - count a new session against its user's limits
  * @charge: filled with what was charged, for ctx_limits_uncharge()
  * @counters: the session's counters: events x threads of the target, or
@@ -109,7 +133,7 @@ int ctx_limits_charge(struct ctx_charge *charge, unsigned int counters,
 		      bool privileged, unsigned int socket_sessions,
 		      struct netlink_ext_ack *extack)
 {
-	kuid_t uid = current_uid();
+	kuid_t uid = ctx_limits_user();
 	struct ctx_user *u, *fresh;
 	int err = 0;
 
@@ -141,6 +165,7 @@ int ctx_limits_charge(struct ctx_charge *charge, unsigned int counters,
 	if (!privileged)
 		ctx_unprivileged_sessions++;
 	charge->uid = uid;
+	charge->sender = current_uid();
 	charge->counters = counters;
 	charge->privileged = privileged;
 out_unlock:

@@ -515,7 +515,7 @@ unsigned int ctx_session_count(bool all)
 		return READ_ONCE(ctx_nr_sessions);
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &ctx_sessions, node)
-		n += uid_eq(s->charge.uid, uid);
+		n += uid_eq(s->charge.sender, uid);
 	rcu_read_unlock();
 	return n;
 }
