@@ -45,13 +45,18 @@ MODULE_PARM_DESC(max_sessions_per_socket,
  * struct ctx_user - what one user's sessions hold
  * @uid: the user (ctx_limits_user())
  * @sessions: its live sessions
- * @counters: their counters (events x possible CPUs)
+ * @counters: the counters (events x threads or CPUs) of those sent
+ *	unprivileged, which the per-user limits hold
+ * @limited: how many of @sessions were sent unprivileged: a privileged
+ *	sender charged to the same user (root, and the users of a user
+ *	namespace root made) takes nothing of their allowance
  * @node: in ctx_users
  */
 struct ctx_user {
 	kuid_t uid;
 	unsigned int sessions;
 	unsigned int counters;
+	unsigned int limited;
 	struct hlist_node node;
 };
 
@@ -75,7 +80,7 @@ static struct ctx_user *ctx_user_find(kuid_t uid)
 static int ctx_limits_check(const struct ctx_user *u, unsigned int counters,
 			    struct netlink_ext_ack *extack)
 {
-	if (u && u->sessions >= READ_ONCE(max_sessions_per_user)) {
+	if (u && u->limited >= READ_ONCE(max_sessions_per_user)) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "too many sessions of this user (module parameter max_sessions_per_user)");
 		return -ENOSPC;
@@ -161,9 +166,11 @@ int ctx_limits_charge(struct ctx_charge *charge, unsigned int counters,
 		hash_add(ctx_users, &u->node, __kuid_val(uid));
 	}
 	u->sessions++;
-	u->counters += counters;
-	if (!privileged)
+	if (!privileged) {
+		u->limited++;
+		u->counters += counters;
 		ctx_unprivileged_sessions++;
+	}
 	charge->uid = uid;
 	charge->sender = current_uid();
 	charge->counters = counters;
@@ -188,7 +195,10 @@ void ctx_limits_uncharge(const struct ctx_charge *charge)
 	u = ctx_user_find(charge->uid);
 	if (!WARN_ON_ONCE(!u)) {
 		u->sessions--;
-		u->counters -= charge->counters;
+		if (!charge->privileged) {
+			u->limited--;
+			u->counters -= charge->counters;
+		}
 		if (!u->sessions) {
 			hash_del(&u->node);
 			kfree(u);
