@@ -10,3 +10,6 @@
 #include "cpustate.h"
 
 DEFINE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
+
+/* Written by calib.c at load, read at every settle (threads.c). */
+DEFINE_PER_CPU(int, ctx_cpu_calib) = -1;

@@ -17,8 +17,8 @@
 #include <linux/types.h>
 
 #include "account.h"
-#include "calib.h"
 #include "counters.h"
+#include "cpustate.h"
 
 /* A row keeps the measured contexts: hardirq, NMI and the softirqs. */
 #define CTX_THR_FIRST	CTXCOUNT_BUCKET_HARDIRQ
