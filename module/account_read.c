@@ -19,6 +19,8 @@
 #include <linux/string.h>
 
 #include "account.h"
+#include "account_ctl.h"
+#include "account_read.h"
 #include "calib_est.h"
 #include "cpustate.h"
 #include "sources.h"
