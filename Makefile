@@ -12,7 +12,7 @@
 #   make check-fresh     make demo on a pristine Debian 12 root (chroot)
 #   make demo            the task-only vs full experiment in a guest;
 #                        DEMO_TARGET=T on another target (scripts/vm --list)
-#   make style           checkpatch on the module sources
+#   make style           checkpatch on the module sources; scripts/layers
 #   make install         module (modules_install), ctxstat (and the script
 #                        ctxstat quiesce runs), UAPI header, man pages, bash
 #                        completion; PREFIX, DESTDIR, KDIR,

@@ -3,7 +3,11 @@
  * Attribution of counter deltas to contexts: the accounting state of a
  * session, and the boundary code the hooks inline (what runs before the
  * counter read at an entry and after it at an exit is counted outside the
- * boundary, so it is kept short and free of calls).
+ * boundary, so it is kept short and free of calls); account.c's side of
+ * it. What sessions do with that state is in the headers of the layer
+ * above: account_ctl.h (set-up, START, STOP), account_cpu.h (counters
+ * swapped, CPUs going down), account_probe.h (calibration's probe),
+ * account_read.h (READ).
  */
 #ifndef _CTXCOUNT_ACCOUNT_H
 #define _CTXCOUNT_ACCOUNT_H
@@ -25,35 +29,10 @@
 /* ... and the rows of a session's sums: those, and CTX_SRC's. */
 #define CTX_NR_ROWS	(CTX_SRC + 1)
 
+struct ctx_snap;
 struct ctx_srctab;
 struct ctx_threads;
 struct ctx_taskset;
-
-/**
- * struct ctx_totals - what a session has counted (summed over CPUs)
- * @full: per event, what perf counted for it (its value as perf stat
- *	reads it, children included)
- * @enabled: per event, perf's time enabled
- * @running: per event, perf's time running
- * @buckets: per event, @full split by context (enum ctxcount_bucket); the
- *	task bucket is what the others leave of @full
- * @direct_cpus: per event, CPUs that read its counter from the PMU's
- *	registers (the others go through the driver's read)
- * @est_state: per event, enum ctxcount_est_state
- * @est_error: per event, the estimate's uncertainty (counts)
- * @excursions: interrupts the monitored tasks took, by kind (enum
- *	ctx_excursion)
- */
-struct ctx_totals {
-	u64 full[CTXCOUNT_MAX_EVENTS];
-	u64 enabled[CTXCOUNT_MAX_EVENTS];
-	u64 running[CTXCOUNT_MAX_EVENTS];
-	u64 buckets[CTXCOUNT_MAX_EVENTS][__CTXCOUNT_BUCKET_LAST];
-	u32 direct_cpus[CTXCOUNT_MAX_EVENTS];
-	u32 est_state[CTXCOUNT_MAX_EVENTS];
-	u64 est_error[CTXCOUNT_MAX_EVENTS];
-	u64 excursions[CTX_NR_EXC];
-};
 
 /**
  * struct ctx_acct_slot - one event of a session on one CPU
@@ -157,37 +136,6 @@ struct ctx_acct_cpu {
 	u32 src_key;
 	u32 src_row;
 	u32 thr_row;
-};
-
-/**
- * struct ctx_snap - what one CPU counted for a session, copied at READ
- * @sum: its sums
- * @est: per event, the part of the task bucket estimated to be what this
- *	CPU's excursions left there (CTXCOUNT_BUCKET_IRQ_ENTRY_EST)
- * @est_error: per event, its uncertainty
- * @est_state: per event, enum ctxcount_est_state
- * @direct: bit i: event i was read from the registers there
- * @src_rows: with sources, the copy of that CPU's source rows
- */
-struct ctx_snap {
-	struct ctx_acct_sums sum;
-	u64 est[CTXCOUNT_MAX_EVENTS];
-	u64 est_error[CTXCOUNT_MAX_EVENTS];
-	u32 est_state[CTXCOUNT_MAX_EVENTS];
-	u16 direct;
-	u64 *src_rows;
-};
-
-/**
- * struct ctx_cpu_totals - what a session counted on one CPU, for READ
- * @cpu: the CPU
- * @tot: its totals (@direct_cpus: 0 or 1)
- * @src: with sources, room for its source rows (sources.h), else NULL
- */
-struct ctx_cpu_totals {
-	unsigned int cpu;
-	struct ctx_totals tot;
-	u64 *src;
 };
 
 /**
@@ -375,59 +323,12 @@ static __always_inline void ctx_account_boundary(struct ctx_cpu_state *st,
 	}
 }
 
-/**
- * ctx_account_armed() - is @a waiting for a monitored task's exec
- * @a: the accounting state
- *
- * Context: any; a hint without @a's state lock.
- * Return: true if ctx_account_arm() armed it and no exec started it yet.
- */
-static inline bool ctx_account_armed(const struct ctx_acct *a)
-{
-	return READ_ONCE(a->armed);
-}
-
 void ctx_account_boundary_nmi(struct ctx_cpu_state *st, unsigned int bucket);
 void ctx_account_switch(struct task_struct *prev, struct task_struct *next,
 			unsigned int bucket);
 void ctx_account_resolve(struct ctx_cpu_state *st);
 void ctx_account_resolve_nmi(struct ctx_cpu_state *st);
-void ctx_account_mark_all(unsigned long bits);
-
-int ctx_account_init(struct ctx_acct *a, unsigned int nr_events,
-		     const struct ctx_event_spec *spec, bool system_wide,
-		     const struct cpumask *cpus, bool estimate,
-		     unsigned int max_sources);
-bool ctx_account_cpu_listed(const struct ctx_acct *a, unsigned int cpu);
-void ctx_account_release_counters(struct ctx_acct *a);
-void ctx_account_destroy(struct ctx_acct *a);
-struct perf_event *ctx_account_first_counter(struct ctx_acct *a,
-					     unsigned int i);
-bool ctx_account_running(struct ctx_acct *a);
-bool ctx_account_cpu_filled(struct ctx_acct *a, unsigned int cpu,
-			    unsigned int *gen);
-void ctx_account_start(struct ctx_acct *a);
-void ctx_account_arm(struct ctx_acct *a);
-bool ctx_account_exec_start(struct ctx_acct *a);
 void ctx_account_drop_current(void);
-void ctx_account_halt(struct ctx_acct *a);
 void ctx_account_settle(struct ctx_acct_cpu *ac);
-int ctx_account_read(struct ctx_acct *a, struct ctx_totals *sum,
-		     u64 *src_sum, struct ctx_cpu_totals *rows,
-		     unsigned int *nr_rows);
-void ctx_totals_finish(struct ctx_totals *t, unsigned int nr_events);
-int ctx_account_swap_events(struct ctx_acct *a, unsigned int cpu,
-			    struct perf_event **event, struct perf_event **old,
-			    unsigned int gen);
-void ctx_account_cpu_down(struct ctx_acct *a, unsigned int cpu);
-void ctx_account_cpu_dead(unsigned int cpu);
-
-void ctx_account_live_get(void);
-void ctx_account_live_put(void);
-int ctx_account_probe_begin(struct ctx_acct *a);
-void ctx_account_probe_open(struct ctx_acct *a);
-void ctx_account_probe_sample(struct ctx_acct *a, u64 *task, u64 *exc);
-bool ctx_account_probe_close(struct ctx_acct *a);
-void ctx_account_probe_end(struct ctx_acct *a);
 
 #endif /* _CTXCOUNT_ACCOUNT_H */

@@ -12,6 +12,7 @@
 #include <linux/smp.h>
 
 #include "account.h"
+#include "account_cpu.h"
 #include "cpustate.h"
 #include "interval.h"
 

@@ -17,6 +17,8 @@
 #include <linux/spinlock.h>
 
 #include "account.h"
+#include "account_ctl.h"
+#include "account_read.h"
 #include "counters.h"
 #include "cpustate.h"
 #include "interval.h"

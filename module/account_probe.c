@@ -12,6 +12,8 @@
 #include <linux/smp.h>
 
 #include "account.h"
+#include "account_ctl.h"
+#include "account_probe.h"
 #include "cpustate.h"
 #include "interval.h"
 #include "sources.h"

@@ -49,6 +49,9 @@
 #include <linux/workqueue.h>
 
 #include "account.h"
+#include "account_cpu.h"
+#include "account_ctl.h"
+#include "account_probe.h"
 #include "calib_int.h"
 #include "compat.h"
 #include "cpustate.h"

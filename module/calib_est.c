@@ -9,7 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 
-#include "calib_int.h"
+#include "calib_est.h"
 
 /* The event types measured, each on its own (config A), twice (B). */
 const struct ctx_event_spec ctx_calib_types[CTX_CALIB_NR_TYPES] = {
@@ -23,8 +23,6 @@ const struct ctx_event_spec ctx_calib_types[CTX_CALIB_NR_TYPES] = {
 DEFINE_MUTEX(ctx_calib_lock);
 struct ctx_calib_cputype ctx_cputypes[CTX_CALIB_CPU_TYPES];
 unsigned int ctx_nr_cputypes;
-/* Per CPU, its entry in ctx_cputypes, or -1 (not seen at load). */
-DEFINE_PER_CPU(int, ctx_cpu_calib) = -1;
 bool ctx_calib_kernel_done;
 bool ctx_calib_user_done;
 

@@ -18,6 +18,7 @@
 #include <linux/workqueue.h>
 
 #include "account.h"
+#include "account_probe.h"
 #include "calib_int.h"
 #include "compat.h"
 #include "cpustate.h"

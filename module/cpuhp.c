@@ -35,6 +35,8 @@
 #include <linux/workqueue.h>
 
 #include "account.h"
+#include "account_cpu.h"
+#include "account_ctl.h"
 #include "compat.h"
 #include "counters.h"
 #include "cpuhp.h"

@@ -169,6 +169,30 @@ struct ctx_cpu_state {
 
 DECLARE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
 
+/*
+ * Per CPU, its entry in the estimate's measured CPU types (calib_est.h),
+ * or -1 (not seen at load). Here, not with the estimate: the per-thread
+ * rows tag each settle with it, below the estimate (scripts/layers).
+ */
+/* CPU types the estimate tells apart (big.LITTLE and the like). */
+#define CTX_CALIB_CPU_TYPES	4
+
+DECLARE_PER_CPU(int, ctx_cpu_calib);
+
+/**
+ * ctx_calib_cpu_type() - which measured CPU type @cpu is
+ * @cpu: a CPU
+ *
+ * Inline: the hooks' files are built without ftrace instrumentation.
+ *
+ * Return: 0 to CTX_CALIB_CPU_TYPES - 1, or -1 when @cpu was not seen at
+ * load.
+ */
+static inline int ctx_calib_cpu_type(int cpu)
+{
+	return per_cpu(ctx_cpu_calib, cpu);
+}
+
 #ifdef CONFIG_X86
 /**
  * __ctx_cpu_claim() - take this CPU's context state

@@ -32,8 +32,6 @@
 #include "hooks.h"
 #include "hooks_int.h"
 
-DEFINE_PER_CPU(struct ctx_cpu_state, ctx_cpu_state);
-
 /*
  * Softirqs raised in a hardirq run on its way out, in the interrupted
  * task's context: not with forced interrupt threading ("threadirqs", or

@@ -16,6 +16,7 @@
 #include <net/sock.h>
 
 #include "calib.h"
+#include "calib_est.h"
 #include "compat.h"
 #include "hooks.h"
 #include "irqsrc.h"

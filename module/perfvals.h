@@ -15,6 +15,7 @@
 #include "account.h"
 #include "counters.h"
 #include "threads.h"
+#include "totals.h"
 
 struct task_struct;
 

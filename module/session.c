@@ -24,6 +24,8 @@
 #include <net/sock.h>
 
 #include "account.h"
+#include "account_ctl.h"
+#include "account_read.h"
 #include "cpuhp.h"
 #include "hooks.h"
 #include "irqsrc.h"

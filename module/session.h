@@ -18,6 +18,7 @@
 #include "sources.h"
 #include "taskset.h"
 #include "threads.h"
+#include "totals.h"
 
 struct cpumask;
 struct file;

@@ -26,6 +26,7 @@
 #include <net/sock.h>
 
 #include "account.h"
+#include "account_ctl.h"
 #include "cpuhp.h"
 #include "hooks.h"
 #include "irqsrc.h"

@@ -9,6 +9,7 @@
 #include <linux/sched/signal.h>
 
 #include "account.h"
+#include "account_ctl.h"
 #include "session_int.h"
 #include "taskset.h"
 

@@ -23,6 +23,7 @@
 
 #include "account.h"
 #include "cpustate.h"
+#include "totals.h"
 
 #define CTX_SRC_KEY_VECTOR	0x80000000U
 

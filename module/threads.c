@@ -149,66 +149,6 @@ void ctx_threads_flush(struct ctx_threads *th, const struct ctx_acct_cpu *ac)
 		atomic_or(drv, &r->driver_read);
 }
 
-/* Row @r's excursions and the estimate they make, slot by slot. */
-static void ctx_threads_estimate(const struct ctx_acct *a,
-				 const struct ctx_thr_row *r,
-				 struct ctx_totals *t)
-{
-	u32 drv = atomic_read(&r->driver_read), state;
-	u64 exc[CTX_NR_EXC_ALL], reads[CTX_NR_EXC_ALL];
-	unsigned int sl, k, i;
-	u64 est, err;
-	bool took;
-
-	for (sl = 0; sl < CTX_THR_SLOTS; sl++) {
-		took = false;
-		for (k = 0; k < CTX_NR_EXC_ALL; k++) {
-			exc[k] = atomic64_read(&r->excursions[sl][k]);
-			reads[k] = atomic64_read(&r->exc_reads[sl][k]);
-			t->excursions[k % CTX_NR_EXC] += exc[k];
-			took |= exc[k];
-		}
-		for (i = 0; i < a->nr_events; i++) {
-			ctx_calib_estimate_type((int)sl - 1, &a->spec[i], exc,
-						reads, !(drv & BIT(i)),
-						a->estimate, &est, &err,
-						&state);
-			t->buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST] += est;
-			t->est_error[i] += err;
-			if (took || !t->est_state[i])
-				t->est_state[i] =
-					ctx_est_state_merge(t->est_state[i],
-							    state);
-		}
-	}
-}
-
-/**
- * ctx_threads_read() - row @row's measured buckets, excursions, estimate
- * @a: the session's accounting, read (ctx_account_read(): every open
- *	interval was settled, so the rows have all the CPUs counted)
- * @row: the row
- * @out: its identity and totals: all but the full counts, times and
- *	task bucket (ctx_totals_finish()) are added to @out->tot
- *
- * Context: process context, session mutex held.
- */
-void ctx_threads_read(const struct ctx_acct *a, unsigned int row,
-		      struct ctx_thread_totals *out)
-{
-	const struct ctx_thr_row *r = &a->thr->row[row];
-	unsigned int b, i;
-
-	out->tid = r->tid;
-	out->pid = r->pid;
-	memcpy(out->comm, r->comm, sizeof(out->comm));
-	for (b = 0; b < CTX_THR_CTXS; b++)
-		for (i = 0; i < a->nr_events; i++)
-			out->tot.buckets[i][CTX_THR_FIRST + b] +=
-				atomic64_read(&r->buckets[b][i]);
-	ctx_threads_estimate(a, r, &out->tot);
-}
-
 /**
  * ctx_threads_free() - free what ctx_threads_alloc() made
  * @th: the rows, or NULL; no event may carry their tags any more (an RCU

@@ -17,8 +17,9 @@
 #include <linux/types.h>
 
 #include "account.h"
-#include "calib.h"
 #include "counters.h"
+#include "cpustate.h"
+#include "totals.h"
 
 /* A row keeps the measured contexts: hardirq, NMI and the softirqs. */
 #define CTX_THR_FIRST	CTXCOUNT_BUCKET_HARDIRQ
@@ -95,8 +96,6 @@ struct ctx_counter_tag *ctx_threads_row_tags(struct ctx_threads *th,
 					     unsigned int row,
 					     struct task_struct *t);
 void ctx_threads_flush(struct ctx_threads *th, const struct ctx_acct_cpu *ac);
-void ctx_threads_read(const struct ctx_acct *a, unsigned int row,
-		      struct ctx_thread_totals *out);
 void ctx_threads_free(struct ctx_threads *th);
 unsigned int ctx_threads_max(void);
 
