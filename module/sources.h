@@ -21,7 +21,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
-#include "account.h"
+#include "attribute.h"
 #include "cpustate.h"
 #include "totals.h"
 
