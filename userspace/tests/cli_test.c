@@ -16,42 +16,13 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "run_ctxstat.h"
 #include "comma_locale.h"
 #include "../modcheck.h"
 
-#ifndef CTXSTAT_BIN
-#define CTXSTAT_BIN "./ctxstat"
-#endif
 
-/* Run ctxstat with @argv; its stderr (and stdout) into @out. */
-static int ctxstat(char *const argv[], char *out, size_t len)
-{
-	int pfd[2], status;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe(pfd))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		close(pfd[0]);
-		execv(CTXSTAT_BIN, argv);
-		_exit(200);
-	}
-	close(pfd[1]);
-	while (got + 1 < len && (n = read(pfd[0], out + got, len - 1 - got)) > 0)
-		got += n;
-	out[got] = '\0';
-	close(pfd[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-#define RUN(...) ctxstat((char *const[]){ "ctxstat", __VA_ARGS__, NULL }, \
-			 out, sizeof(out))
+#define RUN(...) run_ctxstat((char *const[]){ "ctxstat", __VA_ARGS__, NULL }, \
+			     NULL, out, sizeof(out))
 
 TEST(usage_error_exits_129)
 {

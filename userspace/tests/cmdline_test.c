@@ -13,48 +13,12 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "run_ctxstat.h"
 
-#ifndef CTXSTAT_BIN
-#define CTXSTAT_BIN "./ctxstat"
-#endif
-
-/*
- * Run ctxstat with @argv, its stdout to @stdout_path (NULL: with its
- * stderr into @out). The exit status, 128 + N for signal N.
- */
-static int ctxstat(char *const argv[], const char *stdout_path,
-		   char *out, size_t len)
-{
-	int pfd[2], status, fd;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe(pfd))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		fd = stdout_path ? open(stdout_path, O_WRONLY) : pfd[1];
-		if (fd < 0)
-			_exit(201);
-		dup2(fd, 1);
-		dup2(pfd[1], 2);
-		close(pfd[0]);
-		execv(CTXSTAT_BIN, argv);
-		_exit(200);
-	}
-	close(pfd[1]);
-	while (got + 1 < len && (n = read(pfd[0], out + got, len - 1 - got)) > 0)
-		got += n;
-	out[got] = '\0';
-	close(pfd[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 #define ARGV(...) ((char *const[]){ "ctxstat", __VA_ARGS__, NULL })
-#define RUN(...) ctxstat(ARGV(__VA_ARGS__), NULL, out, sizeof(out))
-#define RUN_TO(path, ...) ctxstat(ARGV(__VA_ARGS__), path, out, sizeof(out))
+#define RUN(...) run_ctxstat(ARGV(__VA_ARGS__), NULL, out, sizeof(out))
+#define RUN_TO(path, ...) run_ctxstat(ARGV(__VA_ARGS__), path, out, sizeof(out))
 
 static bool starts(const char *s, const char *prefix)
 {
