@@ -275,6 +275,18 @@ TEST(ctrl_c_compare)
 }
 
 /*
+ * A command for `sh -c` whose first two runs end at once and whose third
+ * marks @s->marker and sleeps (for Ctrl-C then).
+ */
+static void third_run_waits(char *script, size_t len, const struct scratch *s)
+{
+	snprintf(script, len,
+		 "n=$(cat %s/n 2>/dev/null || echo 0); echo $((n + 1)) > %s/n; "
+		 "if [ $n -ge 2 ]; then : > %s; exec sleep 60; fi",
+		 s->dir, s->dir, s->marker);
+}
+
+/*
  * -r 0, perf's forever: each run printed on its own until Ctrl-C, the
  * run it cuts short left out (it was refused as a bad repeat count).
  */
@@ -286,10 +298,7 @@ TEST(forever_until_ctrl_c)
 
 	fake_nl_reset();
 	scratch_init(&s);
-	snprintf(script, sizeof(script),
-		 "n=$(cat %s/n 2>/dev/null || echo 0); echo $((n + 1)) > %s/n; "
-		 "if [ $n -ge 2 ]; then : > %s; exec sleep 60; fi",
-		 s.dir, s.dir, s.marker);
+	third_run_waits(script, sizeof(script), &s);
 	status = interrupt_at(&s, stat_main,
 			      ARGV("ctxstat", "-r", "0", "-e", "instructions", "-x,",
 				   "-o", s.out, "sh", "-c", script),
@@ -316,10 +325,7 @@ TEST(forever_leaves_out_the_cut_run)
 	int status;
 
 	scratch_init(&s);
-	snprintf(script, sizeof(script),
-		 "n=$(cat %s/n 2>/dev/null || echo 0); echo $((n + 1)) > %s/n; "
-		 "if [ $n -ge 2 ]; then : > %s; exec sleep 60; fi",
-		 s.dir, s.dir, s.marker);
+	third_run_waits(script, sizeof(script), &s);
 	status = interrupt_at(&s, NULL,
 			      ARGV("ctxstat", "-n", "-r", "0", "-o", s.out,
 				   "sh", "-c", script),
