@@ -9,7 +9,10 @@
  *
  * - a READ of another session (another socket, another target),
  * - STATS,
- * - a SESSION_NEW on another target
+ * - a SESSION_NEW on another target,
+ * - closing a generic netlink socket with no session, and the socket of
+ *   the session on another target (the NETLINK_URELEASE notifier, which
+ *   every genl socket's release runs)
  *
  * each complete within 10 s (they waited on the module's global lock
  * before, for as long as the target's owner liked). Then the page is
@@ -129,6 +132,24 @@ static int do_getfamily(struct req *q)
 		ret = genl_ctrl_resolve(sk, q->family);
 	nl_socket_free(sk);
 	return ret;
+}
+
+/* A generic netlink socket with no session, opened and closed. */
+static int do_close_fresh(struct req *q)
+{
+	struct cst_sock s;
+
+	if (cst_open(&s))
+		return -ENOMEM;
+	cst_close(&s);
+	return 0;
+}
+
+/* Close @q->s, whose session is on another target: NETLINK_URELEASE. */
+static int do_close(struct req *q)
+{
+	cst_close(q->s);
+	return 0;
 }
 
 static void *req_thread(void *arg)
@@ -268,10 +289,12 @@ TEST_F_TIMEOUT(stall, others_go_on_while_a_read_waits_for_its_target, 120)
 	struct holder h = { .fd = self->perf_fd, .page = self->page };
 	struct req stuck = { .fn = do_read }, other = { .fn = do_read };
 	struct req stats = { .fn = do_stats }, fresh = { .fn = do_new };
+	struct req bare = { .fn = do_close_fresh };
+	struct req closing = { .fn = do_close, .s = &self->s2 };
 	struct uffdio_zeropage zero = { };
 	struct pollfd pfd = { .fd = self->uffd, .events = POLLIN };
 	struct uffd_msg msg;
-	bool other_done, stats_done, fresh_done;
+	bool other_done, stats_done, fresh_done, bare_done, close_done;
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, cst_new(&self->s1, self->target.pid, 0, &ev, 1, r, NULL));
@@ -297,6 +320,10 @@ TEST_F_TIMEOUT(stall, others_go_on_while_a_read_waits_for_its_target, 120)
 	other_done = req_within(&other, WAIT_S);
 	stats_done = req_within(&stats, WAIT_S);
 	fresh_done = req_within(&fresh, WAIT_S);
+	/* Socket releases: the notifier runs for every genl socket. */
+	bare_done = req_within(&bare, WAIT_S);
+	/* s2 is other's: closed once other is done with it. */
+	close_done = other_done && req_within(&closing, WAIT_S);
 
 	/* Let the holder go: the stuck READ completes. */
 	zero.range.start = (unsigned long)self->page;
@@ -308,8 +335,15 @@ TEST_F_TIMEOUT(stall, others_go_on_while_a_read_waits_for_its_target, 120)
 	pthread_join(other.thread, NULL);
 	pthread_join(stats.thread, NULL);
 	pthread_join(fresh.thread, NULL);
+	pthread_join(bare.thread, NULL);
+	if (other_done) {
+		pthread_join(closing.thread, NULL);
+		self->open2 = false;
+	}
 
 	EXPECT_TRUE(other_done) TH_LOG("another session's READ waited for the stuck one");
+	EXPECT_TRUE(bare_done) TH_LOG("closing a genl socket without sessions waited for the stuck READ");
+	EXPECT_TRUE(close_done) TH_LOG("closing another session's socket waited for the stuck READ");
 	EXPECT_TRUE(stats_done) TH_LOG("STATS waited for the stuck READ");
 	EXPECT_TRUE(fresh_done) TH_LOG("a SESSION_NEW on another target waited for the stuck READ");
 	EXPECT_EQ(0, other.ret);
