@@ -146,7 +146,7 @@ struct ctx_session {
 	struct work_struct fill_work;
 	struct list_head node;
 	struct list_head free_node;
-	struct mutex lock;
+	struct mutex lock;	/* see @lock above */
 	refcount_t ref;
 	bool dead;
 };
