@@ -19,6 +19,9 @@
 #                        INSTALL_MODULE=0 (userspace only); make uninstall
 #   make dkms-install    module through DKMS (rebuilt on kernel upgrades);
 #                        make dkms-uninstall
+#   make deb             Debian packages ctxcount-dkms and ctxstat (debian/),
+#                        built and lintian-checked in a clean Debian 12 root
+#                        (scripts/deb); they land in .cache/debs-out/
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
@@ -146,6 +149,11 @@ dkms-uninstall:
 		dkms remove ctxcount/$(PACKAGE_VERSION) --all; fi
 	rm -rf $(DKMS_SRC)
 
+# Not in make check: it downloads a build root (once) and builds both
+# packages from the tree's tracked files.
+deb:
+	scripts/deb
+
 # Not kbuild's "M=$(CURDIR) clean": that deletes every *.ko below M=,
 # including the guest kernels' modules cached in .cache/.
 clean: module-clean
@@ -163,4 +171,4 @@ module-clean:
 .PHONY: all modules modules_install userspace unit-test style check check-kernels check-debug \
 	check-scale check-fresh demo clean \
 	module-clean install uninstall install-module uninstall-module \
-	install-userspace uninstall-userspace dkms-src dkms-install dkms-uninstall
+	install-userspace uninstall-userspace dkms-src dkms-install dkms-uninstall deb
