@@ -99,7 +99,7 @@ static int ctx_limits_check(const struct ctx_user *u, unsigned int counters,
 	return 0;
 }
 
-/**
+/*
  * ctx_limits_user() - the user the sender's sessions count for
  *
  * In the initial user namespace, the sender's real uid. In another, the
@@ -111,7 +111,7 @@ static int ctx_limits_check(const struct ctx_user *u, unsigned int counters,
  * Context: the sender's process context.
  * Return: the user charged.
  */
-kuid_t ctx_limits_user(void)
+static kuid_t ctx_limits_user(void)
 {
 	const struct user_namespace *ns = current_user_ns();
 

@@ -165,8 +165,8 @@ static void ctx_session_unpend(struct ctx_pending *pend)
 }
 
 /*
- * What the worker needs of the sender, which it acts for (session_int.h);
- * @task referenced. The handler's reference.
+ * What the worker needs of the sender, which it acts for (session_int.h).
+ * Takes over the reference to @task; the build is the handler's.
  */
 static struct ctx_build *ctx_build_alloc(const struct ctx_new_req *nreq,
 					 struct task_struct *task)
@@ -181,8 +181,7 @@ static struct ctx_build *ctx_build_alloc(const struct ctx_new_req *nreq,
 	refcount_set(&b->ref, 1);
 	b->nreq = *nreq;
 	b->nreq.target.cpus = NULL;
-	if (task)
-		b->task = get_task_struct(task);
+	b->task = task;
 	b->ns = get_pid_ns(task_active_pid_ns(current));
 	b->cred = get_current_cred();
 	b->memcg = get_mem_cgroup_from_mm(current->mm);
@@ -328,8 +327,9 @@ int ctx_session_new(const struct ctx_new_req *nreq,
 	}
 	b = ctx_build_alloc(nreq, task);
 	if (!b) {
-		err = -ENOMEM;
-		goto out_put_task;
+		if (task)
+			put_task_struct(task);
+		return -ENOMEM;
 	}
 	err = ctx_session_charge(nreq, nreq->nr_events * counted, &charge,
 				 &b->pend, extack);
@@ -370,8 +370,5 @@ out_uncharge:
 	ctx_limits_uncharge(&charge);
 out_put_build:
 	ctx_build_put(b);
-out_put_task:
-	if (task)
-		put_task_struct(task);
 	return err;
 }
