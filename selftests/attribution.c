@@ -17,6 +17,19 @@
  *    softirq bucket, not to :t; on PREEMPT_RT, where the task can be
  *    preempted inside the vector, the vector stays with it: a task sharing
  *    its CPU that never runs softirqs gets none.
+ *
+ * Also:
+ * - the monitored sender's context-switches in softirq buckets equal its
+ *   switches inside a vector in the kernel's trace (within a fifth and 3
+ *   where tracepoint probes are preemptible, PREEMPT_RT after 6.12), 0
+ *   outside PREEMPT_RT;
+ * - hardware counters are read from their registers on every online CPU the
+ *   task ran on (CTXCOUNT_EVENT_A_DIRECT_CPUS; arm64 PMUv3), cpu-clock on
+ *   none; x86 rdpmc is a SKIP saying it was not exercised (TCG has no PMU);
+ * - whoever turns the hooks on (a user-mode calibration's probe on another
+ *   CPU, or a START) while a CPU runs a long tasklet of the oracle's, every
+ *   CPU rebuilds its context stack: a process spinning there afterwards has
+ *   under 1 % of its cpu-clock in [softirq:TASKLET].
  */
 #include <errno.h>
 #include <pthread.h>

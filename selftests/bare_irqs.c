@@ -17,6 +17,8 @@
  *
  * arm64 under QEMU -icount with one vCPU only (exact instruction counts;
  * run with scripts/vm --smp 1): skipped elsewhere, saying why.
+ *
+ * The full count must grow by at least 1 % (the storm landed).
  */
 #include <math.h>
 #include <stdio.h>

@@ -25,7 +25,10 @@
  *    irq_work interrupt is a handler, IPI 5: two more boundaries); with a
  *    session, what each event's :t grew by (with
  *    the oracle's own code that raises and awaits each interrupt in the
- *    child's syscall) and what the estimate moved out of :t.
+ *    child's syscall) and what the estimate moved out of :t. Then with
+ *    no session and the oracle's empty probe on irq_handler_exit ("empty
+ *    probe"): what the kernel's dispatch of a handler window costs before
+ *    ctxcount's probe runs.
  * 2. Bare hardirqs on a loop: the oracle's hrtimer storm (20,000/s,
  *    waking nobody) on the CPU while the child runs LOOP_ITERS iterations
  *    in user space, and in kernel mode (the oracle's kloop), against the
@@ -33,9 +36,9 @@
  *    kernel instructions and what :t kept (mean over ROUNDS pairs; the
  *    4 ms tick lands on both alike).
  * 3. ctxstat against perf stat, count and wall time, each tool with -r
- *    ROUNDS: the known loop (a deterministic program: ctxstat counts from
- *    before the exec, perf from the exec) and `hackbench -g 2 -l
- *    HACKBENCH_LOOPS` (instructions with a PMU, task-clock without).
+ *    ROUNDS: the known loop (a deterministic program; both count from the
+ *    exec) and `hackbench -g 2 -l HACKBENCH_LOOPS` (instructions with a
+ *    PMU, task-clock without), plus hackbench alone.
  */
 #include <errno.h>
 #include <math.h>

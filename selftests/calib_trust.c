@@ -19,6 +19,8 @@
  * Needs the estimate measured for kernel mode at load (a counter read
  * from its register: arm64's emulated PMU), skipped elsewhere with the
  * reason. Each test starts from a freshly loaded module.
+ *
+ * After the kept calibration a second one is refused with -EEXIST.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -25,6 +25,12 @@
  * CPU: under QEMU -icount every vCPU's counter follows the global
  * instruction count, so a second vCPU would count the load's receiver as
  * the workload (run with scripts/vm --smp 1; scripts/check does).
+ *
+ * Variants: rate_400, 20 quiet and 20 loaded runs at 400 datagrams/s;
+ * rate_2000, 10 and 10 at 2,000/s; a 500 M-instruction loop
+ * (CTX_CLAIM_ITERS). CTX_CLAIM_RATE overrides both rates, CTX_CLAIM_EVENTS
+ * the events (`default`: ctxstat's default set; instructions,instructions:t
+ * otherwise).
  */
 #include <math.h>
 #include <stdio.h>

@@ -5,6 +5,26 @@
  * loaded, CSV (-x) fields, breakdown rows that add up to the full count,
  * repeated runs, JSON lines, -I intervals that add up to the run,
  * --irq-sources rows that add up to their hardirq row.
+ *
+ * In detail:
+ * - bad flags exit non-zero with the usage text, -h exits 0; the exit
+ *   status is the workload's (128+N on a signal); unknown program, event
+ *   and modifier are named; CSV has 7 fields (8 with -r, the variance
+ *   ending in %), unit msec, an integer run time and a percentage in
+ *   0..100; -v --breakdown prints every context row ([irq entry/exit
+ *   estimate] included, none with --no-irq-estimate) adding up to the full
+ *   count;
+ * - -I 100 -x, --summary --breakdown on 1 s of spinning (ctxstat and its
+ *   command on one CPU: docs/TESTING.md, "The live view", says why) prints
+ *   at least 3 intervals with a growing time column, adding up to the
+ *   summary exactly for context-switches and its [task]/[hardirq] rows,
+ *   within the printed rounding for task-clock; the same exactly for -a -I
+ *   100;
+ * - with CTXCOUNT_FEATURE_IRQ_SOURCES, -v --irq-sources rows add up to
+ *   their event's hardirq row (exactly for instructions where counted,
+ *   within the rounding for cpu-clock), with -a -A per CPU; without the
+ *   feature --irq-sources exits 1 before counting, naming it; with the
+ *   module unloaded ctxstat fails and says so.
  */
 #include <errno.h>
 #include <math.h>

@@ -14,6 +14,15 @@
  * -icount every vCPU's instructions are counted, so a second vCPU's
  * background work would add noise that is not the workload's: the
  * comparisons run on one vCPU (scripts/vm --smp 1) and skip otherwise.
+ *
+ * Bounds: compare -r 8; "no significant change" is Holm's p >= 0.05 (a
+ * significant verdict, 1 in 20 by chance, gets one more independent
+ * comparison); for 5 % more, B - A within 10 % of the known difference, its
+ * CI above 0, B/A between 1.04 and 1.06 with its interval above 1. On every
+ * target: --save of two configurations and ctxstat report -x, (header, 3
+ * runs each, the report's mean the mean of the saved values),
+ * --repeat-until stopping at the 5-run minimum for a loose target and at -r
+ * for one no clock meets.
  */
 #include <errno.h>
 #include <math.h>

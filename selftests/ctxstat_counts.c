@@ -11,6 +11,15 @@
  *  - while packets arrive the hardirq and softirq:NET_RX breakdown rows are
  *    non-zero: loopback UDP in the guest (NET_RX raised by the loopback
  *    device), and NIC traffic from the host with /ctx/bin/ctxload.
+ *
+ * Also: `instructions:u` within 0.2 % of perf stat's (both means of -r 3);
+ * `context-switches` added by 2000 sleeps and by 2000 pipe round trips
+ * agree with perf's within 5 %; under the host's NIC load (ctxload) the
+ * traffic lands in the hardirq bucket of busy processes and in NET_RX
+ * buckets (theirs, or ksoftirqd's when softirqs are deferred: sessions on
+ * the ksoftirqd threads count it too); where the NIC's handler runs in a
+ * thread (PREEMPT_RT) a session on that thread gets the NET_RX, and the
+ * busy processes get hardirq counts and no softirq at all.
  */
 #include <errno.h>
 #include <math.h>

@@ -11,6 +11,17 @@
  *
  * The CPU is CTX_HOTPLUG_CPU (default the last one); skipped when it
  * cannot be taken offline here.
+ *
+ * In detail: also three started system-wide sessions each deleted while the
+ * CPU is offline, then a new one counting there; a process on that CPU is
+ * counted within 10 % of its own CPU time (which lies between the task
+ * bucket and the full count: kernels with IRQ_TIME_ACCOUNTING leave
+ * interrupt time out of it), and the buckets sum to full; after the cycle,
+ * 10 READs of a started system-wide session from CPU 0 interrupt the CPU
+ * that came back at least 20 times (the module's settling IPI and perf's
+ * read each time: the dead CPU's sequence count left odd made READ skip the
+ * first); sessions created and closed while the CPU goes up and down leave
+ * nothing.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -5,6 +5,11 @@
  * only while a session exists (issue 24: a module loaded and idle costs
  * interrupts nothing), and the module unloads cleanly while sessions are
  * live, then loads again for the tests that follow.
+ *
+ * Also: a target that exits leaves a readable session; the hooks (tracefs'
+ * enabled_functions: irq_enter_rcu) are gone within 15 s of the last
+ * session, and a session after that counts its task and the hardirqs it
+ * takes.
  */
 #include <errno.h>
 #include <signal.h>

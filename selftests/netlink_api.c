@@ -6,6 +6,25 @@
  * extended ack message; and no request, however malformed, may leave a
  * kernel report. The proofs SESSION_NEW needs are tested in proofs.c,
  * what a session may take in resources.c.
+ *
+ * Also:
+ * - a PMU without a task context (the oracle module's ctxoracle_uncore,
+ *   standing in for uncore and RAPL PMUs) is refused per event with
+ *   -EOPNOTSUPP in a system-wide session perf gives root;
+ * - irq sources (where STATS has the feature): MAX_SOURCES 0 and 65 refused
+ *   by the policy (-ERANGE), MAX_SOURCES without the flag (-EINVAL), each
+ *   naming the attribute; a session with sources reports OUTSIDE, OTHER and
+ *   its handlers (ids in order, kinds, irq numbers, names, runs), every
+ *   event's and every CPU nest's values adding up to the hardirq bucket
+ *   exactly, the same as a reply and as a dump; a session without the flag
+ *   has none of them;
+ * - a READ dump refuses another socket's session (-ENOENT), unknown read
+ *   flags (-EOPNOTSUPP) and a missing id (-EINVAL) in NLMSG_DONE, with a
+ *   message;
+ * - a single READ reply that leaves its ack no room in the requester's
+ *   receive buffer (the least the kernel allows, 16 events per CPU) is
+ *   refused (-EMSGSIZE, with a message), the socket still answers, and the
+ *   same READ as a dump comes through that buffer.
  */
 #include <errno.h>
 #include <signal.h>

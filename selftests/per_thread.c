@@ -10,6 +10,17 @@
  * rows split and merged; ALL_THREADS has a row for this thread and for
  * pid 1; each refusal with its errno and an extack message, ALL_THREADS
  * refused to uid 65534 and beyond max_threads.
+ *
+ * In detail: family version 6, skipped before; each row names its thread
+ * (tid, pid, comm as /proc has it) and carries the totals' attributes
+ * (index, full, times, every bucket once adding up to full, the estimate's
+ * state and error, DIRECT_CPUS 0, no sources); a READ without the flag has
+ * no rows. Refused with an extack message: PER_THREAD system wide or with
+ * IRQ_SOURCES (-EINVAL); ALL_THREADS without PER_THREAD, with a pid,
+ * SYSTEM_WIDE, CPUS or ENABLE_ON_EXEC (-EINVAL); READ_F_PER_THREAD of a
+ * session without rows (-EINVAL, as a reply and in a dump's NLMSG_DONE);
+ * ALL_THREADS for uid 65534 at paranoid 1 (-EPERM) and beyond max_threads 2
+ * (-ENOSPC).
  */
 #include <errno.h>
 #include <limits.h>

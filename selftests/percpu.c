@@ -19,6 +19,17 @@
  * - bad CPU lists and read flags are refused with an extack message;
  * - as uid 65534 at paranoid 1, where perf refuses CPU events, the
  *   module refuses a CPU list session and ctxstat -C 1 fails as perf does.
+ *
+ * In detail: one nest per online CPU in increasing order, for a started
+ * (IPI read) and a stopped session, each CPU's buckets summing to its full
+ * count; refused with an extack message: an empty list, a CPU twice, an
+ * absent CPU (EINVAL), a list without SYSTEM_WIDE, an offline CPU (ENODEV),
+ * unknown read flags (EOPNOTSUPP); a CPU that counted and went offline
+ * keeps its row in an exact sum, and counts again back online; ctxstat -a
+ * -A -x, --breakdown prints one CPU<n> row per online CPU, its context rows
+ * summed over the CPUs equal to the CPU rows summed; ctxstat -a -A -I 100
+ * --summary --breakdown: each CPU's intervals add up exactly to its summary
+ * row.
  */
 #include <errno.h>
 #include <sched.h>

@@ -11,6 +11,10 @@
  * says which sysctl and capability would allow it. "Allowed" comes from
  * perf's own behaviour here, not from a table. Also: raw events (arm64's PMU), and a seccomp
  * filter that fails perf_event_open() stops ctxstat as it stops perf.
+ *
+ * Raw r8, r8:u, r8:k as 65534 at paranoid 2 (skipped on x86: no PMU);
+ * CAP_PERFMON only is skipped without setpriv; the seccomp refusal is named
+ * in ctxstat's message.
  */
 #include <errno.h>
 #include <signal.h>

@@ -12,6 +12,11 @@
  * tracepoint and breakpoint events count for 65534 exactly when perf
  * gives their proofs. The differential test against perf stat itself is
  * perm_diff.
+ *
+ * Also: ctxstat as 65534 counts task-clock:u at paranoid 2, is refused -a
+ * at 2 and everything at 3 with perf's message (the setting, CAP_PERFMON);
+ * a thread that took other credentials (raw setresuid) is left out of its
+ * process's set (TASKS_NOW 1).
  */
 #include <errno.h>
 #include <stdio.h>

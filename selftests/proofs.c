@@ -7,6 +7,14 @@
  * (docs/DESIGN.md, "Permissions"): every fd that proves something other
  * than what is requested must be refused, or an unprivileged user counts
  * what perf would not let it count.
+ *
+ * Each refusal is -EACCES (-EBADF for an fd that is not open) with an
+ * extack naming the attribute: no proof, /dev/null, an eventfd, another
+ * config, other exclude bits, other inherit, another process, another
+ * thread, a task proof for SYSTEM_WIDE and a CPU proof for a task, a
+ * zombie's detached proof, and the same config on another PMU (caught when
+ * the counters are compared with their proofs). Accepted: a CPU proof for
+ * SYSTEM_WIDE and (6.12) the cpu_clock PMU's type.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -9,6 +9,8 @@
  * intel_pstate are absent in these guests, nmi_watchdog in some) is
  * reported. ctxstat's NMI watchdog warning is checked where the watchdog
  * can be on.
+ *
+ * The exit status is the command's (130 after SIGINT).
  */
 #include <errno.h>
 #include <fcntl.h>

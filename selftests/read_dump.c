@@ -9,6 +9,8 @@
  * found exactly once, a CPU's parts in order. Its load fails otherwise;
  * here it must load, and its log must say what it checked. (The dump
  * through netlink itself: percpu, netlink_api.)
+ *
+ * The single reply of 4 CPUs fits its computed size.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -32,6 +32,8 @@
  *
  * Each -a run's wall time and perf stat's for the same command are
  * printed ("# wall: "), for issue 24's goal of twice perf's at most.
+ *
+ * Not in run_tests' default list.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -28,6 +28,12 @@
  *
  * Needs userfaultfd (root may take kernel-mode faults through it); skipped
  * where the kernel has none (the debug kernel), saying so.
+ *
+ * In detail: the stuck READ waits in state D; the test waits until
+ * modprobe's kernel stack is in genl_register_family, and the registration
+ * completes too; once the page is filled the given-up NEW's worker lets go
+ * of the module and leaves no session (skipped when wireguard is loaded and
+ * in use, or when looking it up loads nothing).
  */
 #include <dirent.h>
 #include <errno.h>

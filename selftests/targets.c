@@ -7,6 +7,10 @@
  *    task-clock of N busy threads/children exceeds a single one's;
  *  - an already running process (pid target, ctxstat -p PID);
  *  - system wide (SYSTEM_WIDE, ctxstat -a).
+ *
+ * Bounds: a running pid's task-clock is at least its own CPU time from
+ * START's return to READ and at most that from START's call to READ's
+ * return; task-clock of 2 children more than 1.5 x that of 1.
  */
 #include <errno.h>
 #include <pthread.h>
