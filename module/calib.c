@@ -7,7 +7,7 @@
  * that many counts per excursion out of the task bucket into
  * CTXCOUNT_BUCKET_IRQ_ENTRY_EST.
  *
- * The model (docs/proposals/per-task-counters.md): registers are read
+ * The model (docs/design/estimate.md): registers are read
  * first at an entry and last at an exit, the reads through a driver in
  * between, so for an event read from its register
  *

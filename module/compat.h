@@ -85,7 +85,7 @@
  * Debian's 7.2 rt): a BH section only disables migration, so a task still
  * resumes its vector on the same CPU, but another task may run softirq
  * handlers on that CPU meanwhile, and be switched out in one too. hooks.c
- * remembers one such task per CPU (DESIGN.md, "PREEMPT_RT").
+ * remembers one such task per CPU (docs/design/preempt-rt.md).
  */
 #ifdef CONFIG_PREEMPT_RT
 static inline bool ctx_task_serving_softirq(const struct task_struct *t)

@@ -83,8 +83,8 @@ static bool run_csv(struct __test_metadata *_metadata, struct cst_run *r,
 }
 
 /*
- * Both tools count from the workload's exec to its exit (DESIGN.md "Exec
- * and exit"). With two vCPUs under -icount the other vCPU's work leaks
+ * Both tools count from the workload's exec to its exit
+ * (docs/design/tasks.md, "Exec and exit"). With two vCPUs under -icount the other vCPU's work leaks
  * into either count, so the full counts get 2 %; the exact 0.1 % check
  * runs on one vCPU (selftest exec). User-mode counts must agree closely.
  */

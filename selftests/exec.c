@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Where counting starts and stops at exec (DESIGN.md "Exec and exit"),
+ * Where counting starts and stops at exec (docs/design/tasks.md),
  * side by side with perf stat in the same guest:
  *
  * - a user's command that spins, then execs a setuid-root program that

@@ -41,8 +41,8 @@ static const struct cst_ev ev_cpu_clock = CST_EV_SW(CPU_CLOCK, 0, "cpu-clock");
 
 /*
  * The counters of a CPU that came online are created by a kernel worker
- * right after (not in the hotplug callback: see DESIGN.md); what runs on
- * the CPU before is not counted. The checks start this much later.
+ * right after (not in the hotplug callback: see docs/design/hotplug.md);
+ * what runs on the CPU before is not counted. The checks start this much later.
  */
 #define SETTLE_MS 200
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per-thread rows against oracles (version 6: CTXCOUNT_SESSION_F_PER_THREAD,
- * CTXCOUNT_TARGET_F_ALL_THREADS; docs/proposals/per-thread.md, 3); the
+ * CTXCOUNT_TARGET_F_ALL_THREADS; docs/design/per-thread.md); the
  * protocol's side is per_thread.c.
  *
  * arm64 -icount, one vCPU; skipped elsewhere as oracle.c is. The worker's

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Who may count what (DESIGN.md "Permissions"): perf_event_open(2)
+ * Who may count what (docs/design/permissions.md): perf_event_open(2)
  * decides, on the proofs the client opens itself, and the module never
  * allows more. As uid/gid 65534, at kernel.perf_event_paranoid 3 to -1:
  * for each target (own process, a non-dumpable own process, root's

@@ -4,7 +4,7 @@
  * another target, detached. perf's permission checks are not exported to
  * modules in a usable form, so the module takes the caller's perf fd for
  * the same event on the same target as proof that perf allowed it
- * (docs/DESIGN.md, "Permissions"): every fd that proves something other
+ * (docs/design/permissions.md): every fd that proves something other
  * than what is requested must be refused, or an unprivileged user counts
  * what perf would not let it count.
  *
