@@ -27,15 +27,17 @@
  * and what the CPU took over an equal quiet sleep.
  *
  * kills: CTX_STORM_SECONDS (default 120; 0: no limit) stops starting runs.
- * reload: every ctxstat run ends with 0 or 1. calibration_client_stops: the
- * bound is the budget's worth of the storm (100 ms at 200 kHz: 20,000) plus
- * 1,000 ticks plus the quiet sleep's count, and the count must exceed the
- * quiet one by 100 (the storm fired); skipped where the module's
- * kernel-mode calibration measured nothing (the x86 TCG guests).
- * Measured on arm64-6.1: 18,581 (one vCPU) and 18,881 (two); with
- * 7940596^'s calib.c 183,463 and 184,973, which fails. Since issue 21 only
- * a privileged client may send CALIBRATE (the test runs as root; fairness
- * checks that an unprivileged one is refused).
+ * reload: every ctxstat run ends with 0 or 1 (a run still going after
+ * CTX_STORM_HANG_S, default 60 s, is killed and counted as hung, once the
+ * state, wchan and kernel stack of each process of its group are printed).
+ * calibration_client_stops: the bound is the budget's worth of the storm
+ * (100 ms at 200 kHz: 20,000) plus 1,000 ticks plus the quiet sleep's
+ * count, and the count must exceed the quiet one by 100 (the storm fired);
+ * skipped where the module's kernel-mode calibration measured nothing (the
+ * x86 TCG guests). Measured on arm64-6.1: 18,581 (one vCPU) and 18,881
+ * (two); with 7940596^'s calib.c 183,463 and 184,973, which fails. Since
+ * issue 21 only a privileged client may send CALIBRATE (the test runs as
+ * root; fairness checks that an unprivileged one is refused).
  */
 #include <dirent.h>
 #include <errno.h>
