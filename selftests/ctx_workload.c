@@ -9,7 +9,8 @@
  *                                 bound to its CPU and running loop N
  *   ctx_workload spin MS          busy for MS milliseconds of wall time
  *   ctx_workload udp COUNT        COUNT UDP datagrams to itself over lo
- *   ctx_workload sleeps N         N sleeps of 1 ms (N context switches out)
+ *   ctx_workload sleeps N [MS]    N sleeps of MS (default 1) ms (N context
+ *                                 switches out)
  *   ctx_workload pingpong N       N round trips with a child over pipes
  *   ctx_workload exit CODE        exit with CODE at once
  *   ctx_workload idle             wake every 20 ms until killed (a process
@@ -163,9 +164,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "udp: %s\n", strerror(-err));
 		return !!err;
 	}
-	if (!strcmp(argv[1], "sleeps") && argc == 3) {
+	if (!strcmp(argv[1], "sleeps") && (argc == 3 || argc == 4)) {
+		long ms = argc == 4 ? strtol(argv[3], NULL, 0) : 1;
+
 		for (i = 0; i < a; i++)
-			usleep(1000);
+			usleep(ms * 1000);
 		return 0;
 	}
 	if (!strcmp(argv[1], "pingpong") && argc == 3) {
@@ -225,6 +228,6 @@ int main(int argc, char **argv)
 		return 127;
 	}
 usage:
-	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | pinned N | spin MS | udp COUNT | sleeps N | pingpong N | exit CODE | idle | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG...\n");
+	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | pinned N | spin MS | udp COUNT | sleeps N [MS] | pingpong N | exit CODE | idle | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG...\n");
 	return 2;
 }

@@ -76,25 +76,30 @@ static uint32_t rn(uint32_t n)
 
 /*
  * ctxstat -e cpu-clock -- ctx_workload ..., in its own process group;
- * the workload sleeping 1,000 times 1 ms (3 times in 4) or busy for 300
+ * the workload sleeping 100 times 10 ms (3 times in 4) or busy for 300
  * ms, or exiting at once with quick. Mostly sleeping: under -icount
  * (arm64) a busy guest's clock runs about 20 times slower than the host's,
- * an idle one's does not.
+ * an idle one's does not. Sleeps of 10 ms, not 1: eight runs of 1 ms
+ * sleeps kept a TCG guest on a loaded host taking timer interrupts it was
+ * always late for, and a page clear then took long enough for the soft
+ * lockup detector (scripts/vm, -erms).
  */
 static pid_t spawn_ctxstat(bool quiet, bool quick)
 {
-	static char spin[] = "spin", sleeps[] = "sleeps", ms[] = "300", n[] = "1000";
-	static char ex[] = "exit", zero[] = "0";
+	static char spin[] = "spin", sleeps[] = "sleeps", ms[] = "300", n[] = "100";
+	static char ex[] = "exit", zero[] = "0", ten[] = "10";
 	char *argv[] = { (char *)cst_ctxstat_path(), "-e", "cpu-clock,task-clock:t",
-			 "--", (char *)cst_workload_path(), sleeps, n, NULL };
+			 "--", (char *)cst_workload_path(), sleeps, n, ten, NULL };
 	pid_t pid;
 
 	if (quick) {
 		argv[5] = ex;
 		argv[6] = zero;
+		argv[7] = NULL;
 	} else if (!rn(4)) {
 		argv[5] = spin;
 		argv[6] = ms;
+		argv[7] = NULL;
 	}
 	pid = fork();
 	if (pid == 0) {
