@@ -97,9 +97,12 @@ void ctx_module_load_hint(const char *exe, char *buf, size_t len)
 {
 	char *copy = strdup(exe), ko[PATH_MAX], *real = NULL;
 
-	/* the source tree: <top>/userspace/ctxstat and <top>/module/ctxcount.ko */
+	/*
+	 * the source tree: <top>/userspace/build/ctxstat (make's default O)
+	 * and <top>/module/ctxcount.ko
+	 */
 	if (copy && *copy &&
-	    snprintf(ko, sizeof(ko), "%s/../module/ctxcount.ko", dirname(copy)) <
+	    snprintf(ko, sizeof(ko), "%s/../../module/ctxcount.ko", dirname(copy)) <
 	    (int)sizeof(ko))
 		real = realpath(ko, NULL);
 	if (real && !access(real, R_OK))

@@ -25,7 +25,7 @@ int ctx_module_connect(struct ctx_nl *nl, const struct ctx_args *a,
 
 /*
  * How to load the module, for ctxstat at @exe: from a source tree
- * (userspace/ctxstat beside a built module/ctxcount.ko) "sudo insmod
+ * (userspace/build/ctxstat below a built module/ctxcount.ko) "sudo insmod
  * <that file>", else, installed, "sudo modprobe ctxcount".
  */
 void ctx_module_load_hint(const char *exe, char *buf, size_t len);

@@ -17,7 +17,7 @@
 /* Where the script is, from the directory ctxstat is in. */
 static const char *const beside[] = {
 	"../libexec/ctxstat/quiesce",	/* make install */
-	"../scripts/quiesce",		/* the source tree's userspace/ctxstat */
+	"../../scripts/quiesce",	/* the source tree's userspace/build/ctxstat */
 };
 
 int ctx_quiesce_main(int argc, char **argv)
