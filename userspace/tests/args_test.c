@@ -4,7 +4,7 @@
 
 #include "kselftest_harness.h"
 #include "comma_locale.h"
-#include "../args.h"
+#include "options/args.h"
 
 #define ARGV(...) ((char *[]){ "ctxstat", __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ "ctxstat", __VA_ARGS__ }) / sizeof(char *)))

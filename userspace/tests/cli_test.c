@@ -18,7 +18,7 @@
 #include "kselftest_harness.h"
 #include "run_ctxstat.h"
 #include "comma_locale.h"
-#include "../modcheck.h"
+#include "run/module.h"
 
 
 #define RUN(...) run_ctxstat((char *const[]){ "ctxstat", __VA_ARGS__, NULL }, \

@@ -10,8 +10,8 @@
 
 #include "kselftest_harness.h"
 #include "comma_locale.h"
-#include "../abprint.h"
-#include "../abtest.h"
+#include "output/compare-table.h"
+#include "stats/ab-test.h"
 
 /* Equal but for the last few of 15 digits. */
 #define EXPECT_DOUBLE_NEAR(want, seen) \

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../estnote.h"
+#include "output/est-notes.h"
 
 static char *notes(const struct ctx_event_list *l,
 		   const struct ctx_nl_reply *rp, uint32_t features)

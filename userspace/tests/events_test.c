@@ -8,7 +8,7 @@
 #include <linux/perf_event.h>
 
 #include "kselftest_harness.h"
-#include "../events.h"
+#include "events/events.h"
 
 #define PARSE_OK(spec) ASSERT_EQ(0, ctx_event_parse(spec, &ev, err, sizeof(err)))
 

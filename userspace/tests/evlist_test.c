@@ -12,7 +12,7 @@
 #include <linux/perf_event.h>
 
 #include "kselftest_harness.h"
-#include "../events.h"
+#include "events/events.h"
 
 #define ADD(l, specs) ctx_events_add(l, specs, err, sizeof(err))
 

@@ -13,8 +13,8 @@
 #include "kselftest_harness.h"
 #include "fake_nl.h"
 #include "runs_fixture.h"
-#include "../compare.h"
-#include "../results.h"
+#include "builtin.h"
+#include "results/results.h"
 
 FIXTURE(scratch) {
 	char dir[64], out[96], save[96], first_fails[256];
@@ -104,7 +104,7 @@ TEST_F(scratch, compare_stops)
 {
 	struct outcome o;
 
-	run(ctx_compare_main, ARGV("compare", "-r", "3", "-e", "instructions",
+	run(cmd_compare, ARGV("compare", "-r", "3", "-e", "instructions",
 				   "--no-noise-check", "true", "---", "sh", "-c", "kill -SEGV $$"),
 	    &o);
 	EXPECT_EQ(128 + 11, o.code);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fake_nl.h"
-#include "../proof.h"
+#include "events/proof.h"
 
 struct fake_nl fake_nl;
 

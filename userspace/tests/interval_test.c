@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * interval tests: ctxstat -I's printing (interval.c through output.c)
- * from READs made up here. The layouts are golden strings from real
- * `perf stat -I` 6.1 output captured on the development host (quoted
- * above each test, inputs worked back from it); the deltas are checked
- * against cumulative READs chosen so that every interval differs.
+ * interval tests: ctxstat -I's printing (run/interval.c through
+ * output/display.c) from READs made up here. The layouts are golden strings
+ * from real `perf stat -I` 6.1 output captured on the development host (quoted
+ * above each test, inputs worked back from it); the deltas are checked against
+ * cumulative READs chosen so that every interval differs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../interval.h"
+#include "run/interval.h"
 
 /* An arbitrary CLOCK_MONOTONIC start: the time column is relative to it. */
 #define T0_NS	5e12

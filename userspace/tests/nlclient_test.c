@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 
 #include "kselftest_harness.h"
-#include "../nlclient.h"
+#include "lib/nlclient.h"
 
 #define FAMILY 0x1c
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "../noise.h"
+#include "run/noise.h"
 
 FIXTURE(tree) {
 	char root[64];

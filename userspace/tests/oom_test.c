@@ -14,11 +14,11 @@
 
 #include "kselftest_harness.h"
 #include "failalloc.h"
-#include "../counts.h"
-#include "../interval.h"
-#include "../results.h"
-#include "../runner.h"
-#include "../save.h"
+#include "results/results.h"
+#include "results/save.h"
+#include "run/interval.h"
+#include "run/runner.h"
+#include "stats/counts.h"
 
 /* What an uninitialised local would hold: not NULL, not a heap pointer. */
 static void __attribute__((noinline)) poison_stack(void)

@@ -15,11 +15,11 @@
 #include <netlink/genl/genl.h>
 
 #include "kselftest_harness.h"
-#include "../args.h"
-#include "../cpulist.h"
-#include "../interval.h"
-#include "../nlclient.h"
-#include "../output.h"
+#include "lib/nlclient.h"
+#include "options/args.h"
+#include "output/display.h"
+#include "run/interval.h"
+#include "util/cpulist.h"
 
 #define FAMILY 0x1c
 #define ARGV(...) ((char *[]){ "ctxstat", __VA_ARGS__, NULL })

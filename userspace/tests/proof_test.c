@@ -11,7 +11,7 @@
 #include <linux/ctxcount.h>
 
 #include "kselftest_harness.h"
-#include "../proof.h"
+#include "events/proof.h"
 
 #define KERNEL_HV (CTXCOUNT_EVENT_F_EXCLUDE_KERNEL | CTXCOUNT_EVENT_F_EXCLUDE_HV)
 

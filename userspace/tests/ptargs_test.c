@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../args.h"
+#include "options/args.h"
 
 #define ARGV(...) ((char *[]){ "ctxstat", __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ "ctxstat", __VA_ARGS__ }) / sizeof(char *)))

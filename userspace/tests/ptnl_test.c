@@ -13,8 +13,8 @@
 #include <netlink/genl/genl.h>
 
 #include "kselftest_harness.h"
-#include "../nlclient.h"
-#include "../perthread.h"
+#include "lib/nlclient.h"
+#include "run/per-thread.h"
 
 #define FAMILY 0x1c
 

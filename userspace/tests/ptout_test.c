@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptout tests: --per-thread's rows as output.c prints a series by hand:
+ * ptout tests: --per-thread's rows as output/display.c prints a series by hand:
  * each event's own order (largest value first, :t by its task part, the
  * lower tid first among equals), -a's rows of 0 left out, and the thread
  * column in the three formats as perf 6.1's aggr_printout() writes it
  * for AGGR_THREAD ("%*s-%*d%s": 16, -8 and a blank in the standard
  * format, none and the separator in CSV; JSON "\"thread\" : \"%s-%d\", "),
  * the expected strings written out by hand from those formats. A comm
- * holding the separator or a quote is quoted in CSV (RFC 4180, as csv.c
+ * holding the separator or a quote is quoted in CSV (RFC 4180, as output/csv.c
  * quotes event names), a quote escaped in JSON.
  */
 #include <stdio.h>

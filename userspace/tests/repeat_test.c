@@ -14,9 +14,9 @@
 
 #include "kselftest_harness.h"
 #include "fixtures/chisq_fixtures.h"
-#include "../chisq.h"
-#include "../repeat.h"
-#include "../sample.h"
+#include "run/repeat.h"
+#include "stats/chi-square.h"
+#include "stats/sample.h"
 
 TEST(chisq_quantiles)
 {

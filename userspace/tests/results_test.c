@@ -9,10 +9,10 @@
 
 #include "kselftest_harness.h"
 #include "comma_locale.h"
-#include "../abtest.h"
-#include "../json.h"
-#include "../restable.h"
-#include "../results.h"
+#include "output/results-table.h"
+#include "results/results.h"
+#include "stats/ab-test.h"
+#include "util/json.h"
 
 static struct ctx_json *parse(const char *s, char *err)
 {

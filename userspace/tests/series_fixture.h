@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * series_fixture: a stat series built by hand (counters, runs, elapsed
- * times) and rendered by output.c into a string, for output_test and
+ * times) and rendered by output/display.c into a string, for output_test and
  * breakdown_test. Include after kselftest_harness.h.
  */
 #ifndef CTXSTAT_SERIES_FIXTURE_H
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../output.h"
+#include "output/display.h"
 
 struct fixture_data {
 	struct ctx_event_list events;

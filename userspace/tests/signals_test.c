@@ -20,8 +20,8 @@
 #include "kselftest_harness.h"
 #include "fake_nl.h"
 #include "runs_fixture.h"
-#include "../compare.h"
-#include "../results.h"
+#include "builtin.h"
+#include "results/results.h"
 
 #ifndef CTXSTAT_BIN
 #define CTXSTAT_BIN "./ctxstat"
@@ -256,7 +256,7 @@ TEST(ctrl_c_compare)
 	snprintf(script, sizeof(script),
 		 "if [ -e %s/b1 ]; then : > %s; exec sleep 60; else : > %s/b1; fi",
 		 s.dir, s.marker, s.dir);
-	status = interrupt_at(&s, ctx_compare_main,
+	status = interrupt_at(&s, cmd_compare,
 			      ARGV("compare", "-r", "4", "-e", "instructions",
 				   "--no-noise-check", "-o", s.out, "true", "---",
 				   "sh", "-c", script),

@@ -15,8 +15,8 @@
 
 #include "kselftest_harness.h"
 #include "series_fixture.h"
-#include "../nlclient.h"
-#include "../sources.h"
+#include "lib/nlclient.h"
+#include "run/irq-sources.h"
 
 #define FAMILY 0x1c
 

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../sample.h"
-#include "../tdist.h"
-#include "../welch.h"
+#include "stats/sample.h"
+#include "stats/t-dist.h"
+#include "stats/welch.h"
 #include "fixtures/stats_fixtures.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -7,8 +7,8 @@
 #include <math.h>
 
 #include "kselftest_harness.h"
-#include "../sample.h"
-#include "../stats.h"
+#include "stats/perf-stat.h"
+#include "stats/sample.h"
 
 #define NEAR(expected, seen, tol) EXPECT_LT(fabs((expected) - (seen)), (tol))
 

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "../workload.h"
+#include "run/workload.h"
 
 static int run(char **argv, int *status)
 {

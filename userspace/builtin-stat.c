@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-stat: ctxstat [<options>] <command>: parse, run the series,
+ * print the counts in perf's layout (output/display.c), then what the
+ * runs say about themselves (run/repeat.c), then --save.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "output/display.h"
+#include "output/outfile.h"
+#include "output/progress.h"
+#include "results/save.h"
+#include "run/noise.h"
+#include "run/repeat.h"
+#include "run/runner.h"
+#include "run/setup.h"
+#include "run/signals.h"
+#include "run/target-wait.h"
+#include "run/workload.h"
+
+static double timeval_s(const struct timeval *tv)
+{
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+/*
+ * "Not supported here" is normal and only shown with -v, as in perf; a
+ * permission problem is not, so it is always said.
+ */
+static void print_event_errors(const struct ctx_runner *r)
+{
+	const struct ctx_event_list *l = r->events;
+	int i, err;
+
+	for (i = 0; i < l->nr; i++) {
+		err = r->counters[l->ev[i].counter].error;
+		if (!err)
+			continue;
+		if (err == -EPERM || err == -EACCES)
+			fprintf(stderr, "ctxstat: %s: not counted: %s\n",
+				l->ev[i].name, strerror(-err));
+		else if (r->args->verbose)
+			fprintf(stderr, "ctxstat: %s: not counted: %s\n",
+				l->ev[i].name, strerror(-err));
+	}
+}
+
+/* How the counts of @r are printed to @out, and what they are. */
+static void output_of(const struct ctx_runner *r, FILE *out,
+		      struct ctx_output_opts *o, struct ctx_series *s)
+{
+	const struct ctx_args *a = r->args;
+
+	*o = (struct ctx_output_opts){
+		.f = out,
+		.format = a->json ? CTX_OUTPUT_JSON :
+			  a->field_sep ? CTX_OUTPUT_CSV : CTX_OUTPUT_STD,
+		.sep = a->field_sep,
+		.breakdown = a->breakdown,
+		.verbose = a->verbose,
+		.summary = a->summary,
+		.no_csv_summary = a->no_csv_summary,
+		.no_big_num = !a->big_num,
+		.quiet = a->quiet,
+		.trim = isatty(fileno(out)),
+	};
+	*s = (struct ctx_series){
+		.events = r->events,
+		.counters = r->counters,
+		.runs = r->runs_done,
+		.null_run = a->null_run,
+		.elapsed_ns = &r->elapsed_ns,
+		/* user/sys are the command's: meaningless when it is not the target */
+		/* perf: one run, no -p/-a/-C: the command's own times */
+		.show_rusage = a->cmd && !a->pid && !a->system_wide &&
+			       r->runs_done == 1,
+		.user_s = timeval_s(&r->rusage.ru_utime),
+		.sys_s = timeval_s(&r->rusage.ru_stime),
+		.target = a->system_wide ? CTX_TARGET_SYSTEM_WIDE :
+			  a->pid ? CTX_TARGET_PID : CTX_TARGET_COMMAND,
+		.no_nmi_bucket = r->no_nmi_bucket,
+		.cmd = a->cmd,
+		.pid = a->pid,
+		.pid_list = a->pid_list,
+		.cpu_list = a->all_cpus ? NULL : a->cpu_list,
+		.nr_cpus = r->pc.nr_cpus,
+		.cpu_ids = r->pc.cpu_ids,
+		.cpu_counters = r->pc.cpu_counters,
+		.aggr = a->aggr,
+		.threads = ctx_args_per_thread(a) ? &r->pt.rows : NULL,
+		.sources = a->irq_sources ? &r->sources : NULL,
+	};
+}
+
+/* With -I, the whole run's counts only after --summary, as perf. */
+static void print_series(const struct ctx_runner *r, FILE *out)
+{
+	struct ctx_output_opts o;
+	struct ctx_series s;
+
+	print_event_errors(r);
+	if (r->args->interval_ms && !r->args->summary)
+		return;
+	output_of(r, out, &o, &s);
+	ctx_output_series(&o, &s);
+}
+
+/* -I: the runner prints every interval through @iv. */
+static int start_intervals(struct ctx_runner *r, FILE *out,
+			   struct ctx_interval *iv)
+{
+	struct ctx_output_opts o;
+	struct ctx_series s;
+
+	output_of(r, out, &o, &s);
+	if (ctx_interval_init(iv, &o, &s, r->args->interval_ms,
+			      r->args->no_aggr ? r->pc.cpus.cap : 0,
+			      r->args->interval_count)) {
+		fprintf(stderr, "ctxstat: out of memory\n");
+		return -ENOMEM;
+	}
+	r->interval = iv;
+	return 0;
+}
+
+/* "run 2 of 3: " with several runs, "" with one. */
+static const char *run_label(const struct ctx_args *a, int run)
+{
+	static char buf[48];
+
+	buf[0] = '\0';
+	if (a->forever)
+		snprintf(buf, sizeof(buf), "run %d: ", run);
+	else if (ctx_max_runs(a) > 1)
+		snprintf(buf, sizeof(buf), "run %d of %s%d: ", run,
+			 a->repeat_until ? "at most " : "", ctx_max_runs(a));
+	return buf;
+}
+
+/*
+ * What happened to a run that Ctrl-C (or SIGTERM) cut short: run @run
+ * was left out (@dropped), or the single run's counts are printed.
+ */
+static void say_cut_short(const struct ctx_runner *r, int run, bool dropped)
+{
+	const struct ctx_args *a = r->args;
+	const char *sig = ctx_signal_name(ctx_interrupt_signal());
+
+	if (dropped && (a->forever || ctx_max_runs(a) > 1))
+		fprintf(stderr, "ctxstat: %.*s cut short by %s: left out of the counts%s%s\n",
+			(int)strlen(run_label(a, run)) - 2, run_label(a, run),
+			sig, a->save ? " and of " : "", a->save ?: "");
+	else if (dropped)
+		fprintf(stderr, "ctxstat: %s before '%s' ran: nothing counted\n",
+			sig, a->cmd[0]);
+	else
+		fprintf(stderr, "ctxstat: '%s' cut short by %s: the counts are of the part that ran%s%s\n",
+			a->cmd[0], sig, a->save ? "; not saved to " : "",
+			a->save ?: "");
+}
+
+/* A run whose command failed, named as it ends. */
+static void say_failed(const struct ctx_runner *r, int run)
+{
+	char what[64];
+
+	ctx_status_text(r->status, what, sizeof(what));
+	fprintf(stderr, "ctxstat: %s'%s' %s\n", run_label(r->args, run),
+		r->args->cmd[0], what);
+}
+
+/*
+ * After several runs: how many failed; left out of the counts when
+ * others succeeded (a command that always fails keeps its counts).
+ */
+static void drop_failed(struct ctx_runner *r)
+{
+	const struct ctx_args *a = r->args;
+
+	if (!r->runs_failed || r->runs_done < 2)
+		return;
+	if (r->runs_failed == r->runs_done) {
+		fprintf(stderr, "ctxstat: all %d runs failed: the counts are theirs\n",
+			r->runs_done);
+		return;
+	}
+	fprintf(stderr, "ctxstat: %d of %d runs failed: left out of the counts%s%s\n",
+		r->runs_failed, r->runs_done, a->save ? " and of " : "",
+		a->save ?: "");
+	ctx_runner_drop_failed(r);
+}
+
+static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
+		      FILE *out)
+{
+	int i, err = 0, code, dropped = 0, watch = ctx_until_event(a, l);
+	struct ctx_progress progress;
+	struct ctx_interval iv;
+	struct ctx_runner *r;
+
+	ctx_say_until_capped(stderr, a);
+	if (ctx_noise_check_wanted(a))
+		ctx_noise_check_env(stderr);
+	r = ctx_runner_new(a, l);
+	if (!r)
+		return 1;
+	ctx_signals_install();
+	if (a->interval_ms && start_intervals(r, out, &iv)) {
+		ctx_runner_free(r);
+		return 1;
+	}
+	/*
+	 * perf prints the counts of a single run that Ctrl-C ended; with
+	 * -r 0 Ctrl-C kills perf, and the run it cut short is never printed.
+	 */
+	r->keep_cut_short = ctx_max_runs(a) == 1 && !a->forever;
+	for (i = 0; i < a->warmup && !err && !ctx_interrupted(); i++)
+		err = ctx_runner_warmup(r, i + 1, "ctxstat");
+	if (err == -EINTR)
+		err = 0;
+	ctx_progress_init(&progress, stderr, "ctxstat", ctx_max_runs(a),
+			  a->repeat_until, a->verbose);
+	for (i = 0; (a->forever || i < ctx_max_runs(a)) && !err &&
+	     !ctx_interrupted(); i++) {
+		ctx_progress_run(&progress, i + 1, NULL);
+		err = ctx_runner_run(r);
+		if (err == -EINTR) {
+			dropped = i + 1;
+			err = 0;
+			break;
+		}
+		if (!err && r->failed[r->runs_done - 1]) {
+			ctx_progress_done(&progress);
+			say_failed(r, i + 1);
+		}
+		if (a->repeat_until && ctx_precise_enough(r, watch))
+			break;
+		/* -r 0: perf's forever, each run printed on its own */
+		if (!err && a->forever) {
+			print_series(r, out);
+			ctx_runner_clear(r);
+		}
+	}
+	ctx_progress_done(&progress);
+	if (dropped || (r->cut_short && r->runs_done))
+		say_cut_short(r, dropped ?: r->runs_done, dropped);
+	drop_failed(r);
+	if (r->runs_done)
+		print_series(r, out);
+	if (r->runs_done && a->repeat_until)
+		ctx_print_until(r, watch, "");
+	ctx_print_outliers(r, "");
+	if (r->runs_done && a->save && !r->cut_short && ctx_save_stat(r) && !err)
+		err = -EIO;
+	code = ctx_runner_exit_code(r, err);
+	if (r->interval)
+		ctx_interval_free(r->interval);
+	ctx_runner_free(r);
+	return code;
+}
+
+int cmd_stat(int argc, char **argv, void (*subcommands_usage)(FILE *f))
+{
+	struct ctx_event_list events = { 0 };
+	struct ctx_args args;
+	char err[256];
+	FILE *out;
+	int code;
+
+	if (ctx_args_parse(&args, argc, argv, err, sizeof(err))) {
+		/* a perf option: its name says it all, the usage would not */
+		if (args.perf_only) {
+			fprintf(stderr, "ctxstat: %s\n", err);
+			return CTX_EXIT_USAGE;
+		}
+		ctx_usage_error(stderr, ctx_args_help, err, args.err_option);
+		return CTX_EXIT_USAGE;
+	}
+	/* they only print: a write that failed (a full disk) fails them */
+	if (args.help) {
+		ctx_args_usage(stdout);
+		subcommands_usage(stdout);
+		return ctx_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
+	}
+	if (args.list) {
+		ctx_events_print_known(stdout);
+		return ctx_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
+	}
+	/* perf's "perf version 6.1.192" */
+	if (args.version) {
+		printf("ctxstat version %s\n", CTX_VERSION);
+		return ctx_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
+	}
+	code = ctx_stat_prepare(&args, &events, stderr, &out);
+	if (code)
+		return code;
+	code = run_series(&args, &events, out);
+	if (ctx_outfile_close(out, ctx_stat_output(&args), "ctxstat") && !code)
+		code = 1;
+	ctx_signals_reraise();
+	return code;
+}

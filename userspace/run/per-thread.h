@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * per-thread: what --per-thread adds to a run: room for a READ's thread
+ * rows, the run's values per thread once it was read, and the order in
+ * which perf prints them.
+ */
+#ifndef CTXSTAT_RUN_PER_THREAD_H
+#define CTXSTAT_RUN_PER_THREAD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "events/events.h"
+#include "lib/nlclient.h"
+#include "options/args.h"
+#include "stats/counts.h"
+
+/* One thread's values, as a series prints them. */
+struct ctx_thread_row {
+	pid_t tid;
+	char comm[CTXCOUNT_THREAD_COMM_LEN];	/* at SESSION_NEW, as perf's */
+	struct ctx_counter_values *counters;	/* by counter */
+};
+
+/* A run's thread rows, in the module's order. */
+struct ctx_thread_rows {
+	int nr;
+	struct ctx_thread_row *row;
+	/* -a: perf leaves out the rows of 0 (too many threads count none) */
+	bool skip_zero;
+};
+
+struct ctx_perthread {
+	struct ctx_nl_threads threads;	/* the READs' rows, counter order */
+	struct ctx_thread_rows rows;	/* the run's values, once kept */
+	int nr_counters;
+	/*
+	 * -a --per-thread -- cmd: the workload, forked (comm "ctxstat")
+	 * before SESSION_NEW and exec'd after: its row is named after what
+	 * it ran, as its comm became
+	 */
+	pid_t workload;
+	char *const *workload_argv;
+};
+
+void ctx_perthread_init(struct ctx_perthread *pt, const struct ctx_args *a);
+
+/*
+ * Keep the READs' rows (@pt->threads, counter order) as the run's values
+ * per thread, then let the rows go; a counter with an error in
+ * @counters has it on every thread. One run only (options/check.c). 0 or
+ * -ENOMEM.
+ */
+int ctx_perthread_keep(struct ctx_perthread *pt, int nr_counters,
+		       const struct ctx_counter_values *counters);
+
+void ctx_perthread_free(struct ctx_perthread *pt);
+
+/* The comm exec gives @argv's program (the kernel's, at most 15 bytes). */
+void ctx_exec_comm(char *comm, size_t size, char *const *argv);
+
+/*
+ * The rows displayed event @ev prints, into @order (room for @t->nr):
+ * largest value first, as perf's sort_aggr_thread(), the lower tid first
+ * among equals (perf's qsort leaves them in any order); rows of 0 left
+ * out with @t->skip_zero. Returns how many, or -ENOMEM.
+ */
+int ctx_thread_order(const struct ctx_thread_rows *t, const struct ctx_event *ev,
+		     int *order);
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sessions: a run's counting sessions, as the runner uses them: made
+ * with their proofs, calibrated and started, read, stopped, deleted. One
+ * session, or with -p and a list of pids one per pid (the ctxcount
+ * module counts one process, with what it forks, per session), read as
+ * one: their counts summed, as perf sums a list of pids.
+ */
+#ifndef CTXSTAT_RUN_SESSIONS_H
+#define CTXSTAT_RUN_SESSIONS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lib/nlclient.h"
+#include "options/args.h"
+
+struct ctx_runner;
+
+struct ctx_run_sessions {
+	uint32_t id[CTX_MAX_PIDS];
+	int nr;		/* 0: nothing perf supports here, no session */
+};
+
+/*
+ * The run's sessions, for its target: -a/-C, the -p pids, or @workload
+ * (the command's pid). 0 (@s->nr may be 0: every event <not supported>),
+ * or -errno after saying why (none left).
+ */
+int ctx_sessions_create(struct ctx_runner *r, pid_t workload,
+			struct ctx_run_sessions *s);
+
+/* Calibrate (unless --no-irq-estimate) and START each: 0 or -errno, said. */
+int ctx_sessions_start(struct ctx_runner *r, const struct ctx_run_sessions *s);
+
+/*
+ * READ each (with -A per CPU, into r->pc.cpus; with --per-thread per
+ * thread, every session's rows into r->pt.threads), summed into @rp in
+ * counter order: 0 or -errno, said. @stop: STOP each first.
+ */
+int ctx_sessions_read(struct ctx_runner *r, const struct ctx_run_sessions *s,
+		      struct ctx_nl_reply *rp, bool stop);
+
+void ctx_sessions_delete(struct ctx_runner *r, const struct ctx_run_sessions *s);
+
+/*
+ * A reply (and its CPUs' and r->pt's threads' rows) from request order
+ * into counter order; without session (nothing supported) every counter
+ * <not supported>.
+ */
+void ctx_reply_by_counter(const struct ctx_runner *r, struct ctx_nl_reply *reply,
+			  struct ctx_nl_cpus *cpus);
+
+#endif

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * setup: what ctxstat and ctxstat compare set up alike before the first
+ * run: the events to count and the -o file.
+ */
+#ifndef CTXSTAT_RUN_SETUP_H
+#define CTXSTAT_RUN_SETUP_H
+
+#include <stdio.h>
+
+#include "events/events.h"
+#include "options/args.h"
+
+/*
+ * What stat and compare set up before the first run: the events of @a
+ * into @l, and the -o file (else @dflt) into @out. 0, or the exit code
+ * after printing why.
+ */
+int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
+		     FILE *dflt, FILE **out);
+
+/* -o's file, NULL for the default stream (no -o, or perf's "-o -"). */
+const char *ctx_stat_output(const struct ctx_args *a);
+
+#endif
