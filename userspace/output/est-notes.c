@@ -22,9 +22,9 @@ const char *ctx_est_reason(uint32_t state)
 }
 
 void ctx_est_notes(FILE *f, const struct ctx_event_list *l,
-		   const struct ctx_nl_reply *rp, uint32_t features)
+		   const struct ctxc_reply *rp, uint32_t features)
 {
-	const struct ctx_nl_event_val *v;
+	const struct ctxc_event_val *v;
 	uint32_t done = 0;
 	const char *why;
 	int i, c;

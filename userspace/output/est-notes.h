@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <ctxcount/ctxcount.h>
 
 #include "events/events.h"
-#include "lib/nlclient.h"
 
 /* Why the estimate is not applied, in words; NULL when it is (or n/a). */
 const char *ctx_est_reason(uint32_t state);
@@ -23,6 +23,6 @@ const char *ctx_est_reason(uint32_t state);
  * the module (STATS @features) has not measured user mode.
  */
 void ctx_est_notes(FILE *f, const struct ctx_event_list *l,
-		   const struct ctx_nl_reply *rp, uint32_t features);
+		   const struct ctxc_reply *rp, uint32_t features);
 
 #endif /* CTXSTAT_OUTPUT_EST_NOTES_H */

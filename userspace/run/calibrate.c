@@ -30,17 +30,17 @@ static void __attribute__((noinline)) calibrate_loop(unsigned long n)
 }
 
 /* One run: begin, the loop, end. */
-static int calibrate_run(struct ctx_nl *nl, uint32_t begin)
+static int calibrate_run(struct ctxc_sock *nl, uint32_t begin)
 {
-	int err = ctx_nl_calibrate(nl, begin);
+	int err = ctxc_calibrate(nl, begin);
 
 	if (err)
 		return err;
 	calibrate_loop(CALIBRATE_ITERS);
-	return ctx_nl_calibrate(nl, CTXCOUNT_CALIBRATE_END);
+	return ctxc_calibrate(nl, CTXCOUNT_CALIBRATE_END);
 }
 
-int ctx_calibrate(struct ctx_nl *nl, uint32_t features)
+int ctx_calibrate(struct ctxc_sock *nl, uint32_t features)
 {
 	cpu_set_t old, one;
 	int tries, cpu, err = -EAGAIN;

@@ -11,8 +11,7 @@
 #define CTXSTAT_RUN_CALIBRATE_H
 
 #include <stdint.h>
-
-#include "lib/nlclient.h"
+#include <ctxcount/ctxcount.h>
 
 /*
  * Measure user mode if the module has kernel-mode figures and no
@@ -22,6 +21,6 @@
  * else the last error; without them the module estimates hardirqs from
  * user mode with its kernel-mode figures.
  */
-int ctx_calibrate(struct ctx_nl *nl, uint32_t features);
+int ctx_calibrate(struct ctxc_sock *nl, uint32_t features);
 
 #endif /* CTXSTAT_RUN_CALIBRATE_H */

@@ -74,8 +74,8 @@ static double scaled_delta(uint64_t now, uint64_t then, uint64_t ena,
 /* --irq-sources: the rows' differences (ids are the session's, stable). */
 static int set_src_delta(struct ctx_counter_values *c,
 			 const struct ctx_sources *t,
-			 const struct ctx_nl_event_val *v,
-			 const struct ctx_nl_event_val *p,
+			 const struct ctxc_event_val *v,
+			 const struct ctxc_event_val *p,
 			 uint64_t ena, uint64_t run)
 {
 	uint64_t now[CTX_SOURCE_ROWS], then[CTX_SOURCE_ROWS];
@@ -95,8 +95,8 @@ static int set_src_delta(struct ctx_counter_values *c,
 
 static int set_delta(struct ctx_counter_values *c,
 		     const struct ctx_sources *t,
-		     const struct ctx_nl_event_val *v,
-		     const struct ctx_nl_event_val *p)
+		     const struct ctxc_event_val *v,
+		     const struct ctxc_event_val *p)
 {
 	uint64_t ena = v->time_enabled - p->time_enabled;
 	uint64_t run = v->time_running - p->time_running;
@@ -120,8 +120,8 @@ static int set_delta(struct ctx_counter_values *c,
 }
 
 /* The previous READ's values of @cpu, or NULL when it had none. */
-static const struct ctx_nl_cpu_val *prev_cpu(const struct ctx_interval *iv,
-					     int cpu)
+static const struct ctxc_cpu_val *prev_cpu(const struct ctx_interval *iv,
+					   int cpu)
 {
 	int k;
 
@@ -133,10 +133,10 @@ static const struct ctx_nl_cpu_val *prev_cpu(const struct ctx_interval *iv,
 
 /* -A: each CPU's deltas; @cpus becomes the previous READ's. */
 static int set_cpu_deltas(struct ctx_interval *iv,
-			  const struct ctx_nl_cpus *cpus)
+			  const struct ctxc_cpus *cpus)
 {
-	static const struct ctx_nl_cpu_val zero;
-	const struct ctx_nl_cpu_val *v, *p;
+	static const struct ctxc_cpu_val zero;
+	const struct ctxc_cpu_val *v, *p;
 	int k, i, err = 0;
 
 	if (cpus->nr > iv->prev_cpus.cap)
@@ -157,8 +157,8 @@ static int set_cpu_deltas(struct ctx_interval *iv,
 	return err;
 }
 
-int ctx_interval_print(struct ctx_interval *iv, const struct ctx_nl_reply *rp,
-		       const struct ctx_nl_cpus *cpus, double now_ns)
+int ctx_interval_print(struct ctx_interval *iv, const struct ctxc_reply *rp,
+		       const struct ctxc_cpus *cpus, double now_ns)
 {
 	int i, err = 0;
 
@@ -191,10 +191,10 @@ int ctx_interval_loop(struct ctx_interval *iv,
 		      const struct ctx_interval_source *src)
 {
 	double step = iv->ms * 1e6, deadline = iv->t0_ns + step, now;
-	struct ctx_nl_reply *rp = calloc(1, sizeof(*rp));
+	struct ctxc_reply *rp = calloc(1, sizeof(*rp));
 	int err = rp ? 0 : -ENOMEM;
 
-	const struct ctx_nl_cpus *cpus = NULL;
+	const struct ctxc_cpus *cpus = NULL;
 
 	while (!err && !ctx_interval_done(iv) && !src->wait(src->arg, deadline)) {
 		err = src->read(src->arg, rp, &cpus);

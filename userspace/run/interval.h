@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <ctxcount/ctxcount.h>
 
-#include "lib/nlclient.h"
 #include "output/display.h"
 #include "stats/counts.h"
 
@@ -30,11 +30,11 @@ struct ctx_interval {
 	int printed;		/* intervals printed so far */
 	int count;		/* --interval-count: at most this many, 0 all */
 	double t0_ns;		/* CLOCK_MONOTONIC of the start: the runner's */
-	struct ctx_nl_reply prev;	/* the last READ, in counter order */
+	struct ctxc_reply prev;	/* the last READ, in counter order */
 	struct ctx_counter_values delta[CTXCOUNT_MAX_EVENTS];
 	struct ctx_sample wall;	/* perf's metrics divide by the nominal interval */
 	/* -A: the last READ's CPUs, and this interval's per-CPU deltas */
-	struct ctx_nl_cpus prev_cpus;
+	struct ctxc_cpus prev_cpus;
 	int *cpu_ids;
 	struct ctx_counter_values *cpu_delta;	/* prev_cpus.cap * MAX_EVENTS */
 };
@@ -53,8 +53,8 @@ struct ctx_interval_source {
 	 * READ the session now, the reply in counter order: 0 or -errno.
 	 * With -A @cpus is set to its per-CPU rows (counter order), else NULL.
 	 */
-	int (*read)(void *arg, struct ctx_nl_reply *rp,
-		    const struct ctx_nl_cpus **cpus);
+	int (*read)(void *arg, struct ctxc_reply *rp,
+		    const struct ctxc_cpus **cpus);
 	void *arg;
 };
 
@@ -83,8 +83,8 @@ void ctx_interval_free(struct ctx_interval *iv);
  * CPU of @cpus (a CPU the previous READ did not have starts from 0).
  * 0, or -ENOMEM.
  */
-int ctx_interval_print(struct ctx_interval *iv, const struct ctx_nl_reply *rp,
-		       const struct ctx_nl_cpus *cpus, double now_ns);
+int ctx_interval_print(struct ctx_interval *iv, const struct ctxc_reply *rp,
+		       const struct ctxc_cpus *cpus, double now_ns);
 
 /*
  * Print every interval until the measurement ends (the last, partial one

@@ -177,7 +177,7 @@ static int row_of(struct learning *l, const struct ctx_source_row *src)
 	return row_of(l, &other);
 }
 
-static bool id_has_values(const struct ctx_nl_reply *rp, int id)
+static bool id_has_values(const struct ctxc_reply *rp, int id)
 {
 	int i;
 
@@ -188,10 +188,10 @@ static bool id_has_values(const struct ctx_nl_reply *rp, int id)
 }
 
 /* The row an id stands for in @rp, or kind UNSPEC for none. */
-static void source_of(const struct ctx_nl_reply *rp, int id,
+static void source_of(const struct ctxc_reply *rp, int id,
 		      struct ctx_source_row *row)
 {
-	const struct ctx_nl_source *s = &rp->src[id];
+	const struct ctxc_source *s = &rp->src[id];
 
 	memset(row, 0, sizeof(*row));
 	if (s->present) {
@@ -207,13 +207,13 @@ static void source_of(const struct ctx_nl_reply *rp, int id,
 	}
 }
 
-void ctx_sources_learn(struct ctx_sources *t, const struct ctx_nl_reply *rp)
+void ctx_sources_learn(struct ctx_sources *t, const struct ctxc_reply *rp)
 {
 	struct learning l = { .t = t };
 	struct ctx_source_row row;
 	int id;
 
-	for (id = 0; id < CTX_NL_SOURCE_IDS; id++) {
+	for (id = 0; id < CTXC_SOURCE_IDS; id++) {
 		t->map[id] = -1;
 		if (id < CTXCOUNT_SOURCE_ID_OUTSIDE)
 			continue;
@@ -230,7 +230,7 @@ void ctx_sources_by_row(const struct ctx_sources *t, const uint64_t *by_id,
 	int id;
 
 	memset(rows, 0, t->nr * sizeof(*rows));
-	for (id = 0; id < CTX_NL_SOURCE_IDS; id++)
+	for (id = 0; id < CTXC_SOURCE_IDS; id++)
 		if (t->map[id] >= 0)
 			rows[t->map[id]] += by_id[id];
 }
@@ -268,7 +268,7 @@ int ctx_sources_order(const struct ctx_counter_values *c, bool all,
 }
 
 void ctx_sources_reading(const struct ctx_sources *t,
-			 const struct ctx_nl_event_val *v, uint64_t *rows,
+			 const struct ctxc_event_val *v, uint64_t *rows,
 			 struct ctx_counter_reading *rd)
 {
 	memset(rd, 0, sizeof(*rd));

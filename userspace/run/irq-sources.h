@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <ctxcount/ctxcount.h>
 
-#include "lib/nlclient.h"
 #include "stats/counts.h"
 
 /*
@@ -38,7 +38,7 @@ struct ctx_sources {
 	int nr;
 	struct ctx_source_row row[CTX_SOURCE_ROWS];
 	/* The last READ's ids: map[id] is its row, -1 for none. */
-	int map[CTX_NL_SOURCE_IDS];
+	int map[CTXC_SOURCE_IDS];
 	/* Where arm64's IPI<n> descriptions are read: /proc/interrupts. */
 	const char *interrupts_path;
 };
@@ -51,7 +51,7 @@ void ctx_sources_init(struct ctx_sources *t, const char *interrupts_path);
  * reply has values for but no description: OUTSIDE and OTHER are known
  * by their id, a handler goes to the "other sources" row.
  */
-void ctx_sources_learn(struct ctx_sources *t, const struct ctx_nl_reply *rp);
+void ctx_sources_learn(struct ctx_sources *t, const struct ctxc_reply *rp);
 
 /*
  * Values by id (an event's CTXCOUNT_EVENT_A_SOURCES, as mapped by the
@@ -65,7 +65,7 @@ void ctx_sources_by_row(const struct ctx_sources *t, const uint64_t *by_id,
  * sources by row, in @rows (room for CTX_SOURCE_ROWS).
  */
 void ctx_sources_reading(const struct ctx_sources *t,
-			 const struct ctx_nl_event_val *v, uint64_t *rows,
+			 const struct ctxc_event_val *v, uint64_t *rows,
 			 struct ctx_counter_reading *rd);
 
 /*

@@ -15,12 +15,12 @@
 #include "run/module.h"
 
 /* Optional: an older module without STATS just keeps the nmi row. */
-static uint32_t query_features(struct ctx_nl *nl)
+static uint32_t query_features(struct ctxc_sock *nl)
 {
-	struct ctx_nl_reply *reply = calloc(1, sizeof(*reply));
+	struct ctxc_reply *reply = calloc(1, sizeof(*reply));
 	uint32_t features = CTXCOUNT_FEATURE_NMI;
 
-	if (reply && !ctx_nl_stats(nl, reply))
+	if (reply && !ctxc_stats(nl, reply))
 		features = reply->stats_features;
 	free(reply);
 	return features;
@@ -66,7 +66,7 @@ static int check_per_thread(int version)
  * the socket's buffer from about 16 CPUs on. Say so rather than
  * "EINVAL" or "EOPNOTSUPP".
  */
-static int check_version(struct ctx_nl *nl, const struct ctx_args *a,
+static int check_version(struct ctxc_sock *nl, const struct ctx_args *a,
 			 uint32_t features)
 {
 	bool percpu = a->no_aggr || a->cpu_list;
@@ -74,7 +74,7 @@ static int check_version(struct ctx_nl *nl, const struct ctx_args *a,
 
 	if (!percpu && !a->irq_sources && !ctx_args_per_thread(a))
 		return 0;
-	version = ctx_nl_family_version(nl);
+	version = ctxc_family_version(nl);
 	if (ctx_args_per_thread(a) && check_per_thread(version))
 		return -EOPNOTSUPP;
 	if (a->irq_sources && check_irq_sources(version, features))
@@ -113,16 +113,16 @@ void ctx_module_load_hint(const char *exe, char *buf, size_t len)
 	free(copy);
 }
 
-int ctx_module_connect(struct ctx_nl *nl, const struct ctx_args *a,
+int ctx_module_connect(struct ctxc_sock *nl, const struct ctx_args *a,
 		       uint32_t *features)
 {
-	int err = ctx_nl_open(nl);
+	int err = ctxc_open(nl);
 
 	if (!err) {
 		*features = query_features(nl);
 		err = check_version(nl, a, *features);
 		if (err) {
-			ctx_nl_close(nl);
+			ctxc_close(nl);
 			return err;
 		}
 	}

@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <ctxcount/ctxcount.h>
 
-#include "lib/nlclient.h"
 #include "options/args.h"
 
 /*
@@ -20,7 +20,7 @@
  * CTXCOUNT_FEATURE_* (CTXCOUNT_FEATURE_NMI for a module without STATS:
  * its nmi row is kept). 0, or -errno after saying why (@nl closed).
  */
-int ctx_module_connect(struct ctx_nl *nl, const struct ctx_args *a,
+int ctx_module_connect(struct ctxc_sock *nl, const struct ctx_args *a,
 		       uint32_t *features);
 
 /*

@@ -73,7 +73,7 @@ int ctx_percpu_setup(struct ctx_percpu *pc, const struct ctx_args *a)
 	return 0;
 }
 
-int ctx_row_keep(struct ctx_counter_values *c, const struct ctx_nl_event_val *v,
+int ctx_row_keep(struct ctx_counter_values *c, const struct ctxc_event_val *v,
 		 int error, const struct ctx_sources *src)
 {
 	uint64_t rows[CTX_SOURCE_ROWS];

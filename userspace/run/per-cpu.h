@@ -7,7 +7,8 @@
 #ifndef CTXSTAT_RUN_PER_CPU_H
 #define CTXSTAT_RUN_PER_CPU_H
 
-#include "lib/nlclient.h"
+#include <ctxcount/ctxcount.h>
+
 #include "options/args.h"
 #include "run/irq-sources.h"
 #include "stats/counts.h"
@@ -15,7 +16,7 @@
 
 struct ctx_percpu {
 	struct ctx_cpulist *cpu_list;	/* -C, in increasing order; NULL: all */
-	struct ctx_nl_cpus cpus;	/* -A: a READ's rows, counter order */
+	struct ctxc_cpus cpus;	/* -A: a READ's rows, counter order */
 	/* -A: the run's values, cpu_ids[k]'s at cpu_counters[k * MAX_EVENTS] */
 	int nr_cpus;
 	int *cpu_ids;
@@ -45,7 +46,7 @@ void ctx_percpu_free(struct ctx_percpu *pc);
  * from the READ's @v into @c; @error, the counter's, stays on every row.
  * 0 or -ENOMEM.
  */
-int ctx_row_keep(struct ctx_counter_values *c, const struct ctx_nl_event_val *v,
+int ctx_row_keep(struct ctx_counter_values *c, const struct ctxc_event_val *v,
 		 int error, const struct ctx_sources *src);
 
 #endif

@@ -22,7 +22,7 @@ void ctx_perthread_init(struct ctx_perthread *pt, const struct ctx_args *a)
 int ctx_perthread_keep(struct ctx_perthread *pt, int nr_counters,
 		       const struct ctx_counter_values *counters)
 {
-	struct ctx_nl_threads *t = &pt->threads;
+	struct ctxc_threads *t = &pt->threads;
 	struct ctx_thread_row *row;
 	int k, i;
 

@@ -9,9 +9,9 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include <ctxcount/ctxcount.h>
 
 #include "events/events.h"
-#include "lib/nlclient.h"
 #include "options/args.h"
 #include "stats/counts.h"
 
@@ -31,7 +31,7 @@ struct ctx_thread_rows {
 };
 
 struct ctx_perthread {
-	struct ctx_nl_threads threads;	/* the READs' rows, counter order */
+	struct ctxc_threads threads;	/* the READs' rows, counter order */
 	struct ctx_thread_rows rows;	/* the run's values, once kept */
 	int nr_counters;
 	/*

@@ -90,8 +90,8 @@ static bool interval_wait(void *arg, double deadline_ns)
 }
 
 /* Without a session (nothing supported) every counter is <not supported>. */
-static int interval_read(void *arg, struct ctx_nl_reply *rp,
-			 const struct ctx_nl_cpus **cpus)
+static int interval_read(void *arg, struct ctxc_reply *rp,
+			 const struct ctxc_cpus **cpus)
 {
 	struct interval_run *ir = arg;
 	struct ctx_runner *r = ir->r;
@@ -167,14 +167,14 @@ static int measure(struct ctx_runner *r, struct ctx_workload *w,
 
 /* -v: a reply whose parts do not add up is the module's bug: say so. */
 static void warn_bucket_sum(const struct ctx_event_list *l, int i,
-			    const struct ctx_nl_event_val *v, bool sources)
+			    const struct ctxc_event_val *v, bool sources)
 {
 	uint64_t sum = 0, src = 0;
 	int b, j;
 
 	for (b = CTXCOUNT_BUCKET_TASK; b <= CTXCOUNT_BUCKET_MAX; b++)
 		sum += v->bucket[b];
-	for (j = 0; j < CTX_NL_SOURCE_IDS; j++)
+	for (j = 0; j < CTXC_SOURCE_IDS; j++)
 		src += v->src[j];
 	for (j = 0; j < l->nr && l->ev[j].counter != i; j++)
 		;
@@ -189,9 +189,9 @@ static void warn_bucket_sum(const struct ctx_event_list *l, int i,
 }
 
 /* Whether the reply has a count for counter @i; notes why not. */
-static bool counted(struct ctx_runner *r, const struct ctx_nl_reply *rp, int i)
+static bool counted(struct ctx_runner *r, const struct ctxc_reply *rp, int i)
 {
-	const struct ctx_nl_event_val *v = &rp->ev[i];
+	const struct ctxc_event_val *v = &rp->ev[i];
 	struct ctx_counter_values *c = &r->counters[i];
 
 	if (!v->present)
@@ -206,13 +206,13 @@ static bool counted(struct ctx_runner *r, const struct ctx_nl_reply *rp, int i)
  * the READ reply @rp. All of it or nothing, so that every kept sample has
  * one value per run kept: room first, then values.
  */
-static int keep(struct ctx_runner *r, const struct ctx_nl_reply *rp,
+static int keep(struct ctx_runner *r, const struct ctxc_reply *rp,
 		double elapsed_ns, bool cut_short)
 {
 	int i, n = r->runs_done + 1, code = ctx_exit_code(r->status);
 	bool *failed = realloc(r->failed, n * sizeof(*failed));
 	uint64_t rows[CTX_SOURCE_ROWS];
-	const struct ctx_nl_event_val *v;
+	const struct ctxc_event_val *v;
 	struct ctx_counter_reading rd;
 
 	if (!failed)
@@ -252,7 +252,7 @@ int ctx_runner_run(struct ctx_runner *r)
 	const struct ctx_args *a = r->args;
 	struct ctx_workload w = { .go_fd = -1, .err_fd = -1 };
 	struct ctx_run_sessions s = { .nr = 0 };
-	struct ctx_nl_reply *reply = NULL;
+	struct ctxc_reply *reply = NULL;
 	bool cut_short = false;
 	double elapsed_ns;
 	int err;
@@ -424,7 +424,7 @@ void ctx_runner_free(struct ctx_runner *r)
 
 	if (!r)
 		return;
-	ctx_nl_close(&r->nl);
+	ctxc_close(&r->nl);
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
 		ctx_counter_free(&r->counters[i]);
 	ctx_percpu_free(&r->pc);

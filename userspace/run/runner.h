@@ -11,9 +11,9 @@
 
 #include <stdbool.h>
 #include <sys/resource.h>
+#include <ctxcount/ctxcount.h>
 
 #include "events/events.h"
-#include "lib/nlclient.h"
 #include "options/args.h"
 #include "run/interval.h"
 #include "run/irq-sources.h"
@@ -29,7 +29,7 @@ struct ctx_runner {
 	 * counters.
 	 */
 	struct ctx_event_list *events;
-	struct ctx_nl nl;
+	struct ctxc_sock nl;
 	/* The module has no NMI bucket here (no CTXCOUNT_FEATURE_NMI). */
 	bool no_nmi_bucket;
 	uint32_t features;	/* CTXCOUNT_FEATURE_*, 0 without STATS */

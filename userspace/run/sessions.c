@@ -31,7 +31,7 @@ static void report_nl_error(const struct ctx_runner *r, const char *what,
  * starts is counted from its exec on, as perf stat counts it.
  */
 static void session_target(const struct ctx_runner *r, pid_t pid,
-			   struct ctx_nl_target *target,
+			   struct ctxc_target *target,
 			   struct ctx_proof_target *pt)
 {
 	memset(target, 0, sizeof(*target));
@@ -80,7 +80,7 @@ static void session_target(const struct ctx_runner *r, pid_t pid,
  * others are <not supported> and not asked for.
  */
 static int session_events(struct ctx_runner *r, const int *fds,
-			  struct ctx_nl_event_req *req)
+			  struct ctxc_event_req *req)
 {
 	const struct ctx_event_list *l = r->events;
 	int i, k = 0;
@@ -90,7 +90,7 @@ static int session_events(struct ctx_runner *r, const int *fds,
 		if (fds[i] < 0)
 			continue;
 		r->req_counter[k] = i;
-		req[k++] = (struct ctx_nl_event_req){
+		req[k++] = (struct ctxc_event_req){
 			.type = l->counters[i].type,
 			.config = l->counters[i].config,
 			.flags = l->counters[i].flags,
@@ -110,14 +110,14 @@ static int session_events(struct ctx_runner *r, const int *fds,
  */
 #define NEW_TRIES	3
 
-static int new_session(struct ctx_runner *r, const struct ctx_nl_target *target,
-		       const struct ctx_nl_event_req *req,
-		       struct ctx_nl_reply *reply)
+static int new_session(struct ctx_runner *r, const struct ctxc_target *target,
+		       const struct ctxc_event_req *req,
+		       struct ctxc_reply *reply)
 {
 	int err, try;
 
 	for (try = 1;; try++) {
-		err = ctx_nl_session_new(&r->nl, target, req, r->nr_req, reply);
+		err = ctxc_session_new(&r->nl, target, req, r->nr_req, reply);
 		if (err != -EAGAIN || try == NEW_TRIES)
 			return err;
 		if (r->args->verbose)
@@ -130,11 +130,11 @@ static int new_session(struct ctx_runner *r, const struct ctx_nl_target *target,
 
 static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
 {
-	struct ctx_nl_event_req req[CTXCOUNT_MAX_EVENTS];
+	struct ctxc_event_req req[CTXCOUNT_MAX_EVENTS];
 	int fds[CTXCOUNT_MAX_EVENTS];
-	struct ctx_nl_target target;
+	struct ctxc_target target;
 	struct ctx_proof_target pt;
-	struct ctx_nl_reply *reply;
+	struct ctxc_reply *reply;
 	int k, err;
 
 	session_target(r, pid, &target, &pt);
@@ -166,21 +166,21 @@ static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
  * gave a proof for (r->req_counter); the others are <not supported>.
  */
 static void events_by_counter(const struct ctx_runner *r,
-			      struct ctx_nl_event_val *by_req)
+			      struct ctxc_event_val *by_req)
 {
-	struct ctx_nl_event_val ev[CTXCOUNT_MAX_EVENTS];
+	struct ctxc_event_val ev[CTXCOUNT_MAX_EVENTS];
 	int i, k;
 
 	for (i = 0; i < r->events->nr_counters; i++)
-		ev[i] = (struct ctx_nl_event_val){ .present = true,
+		ev[i] = (struct ctxc_event_val){ .present = true,
 						   .error = -ENOENT };
 	for (k = 0; k < r->nr_req; k++)
 		ev[r->req_counter[k]] = by_req[k];
 	memcpy(by_req, ev, sizeof(ev));
 }
 
-void ctx_reply_by_counter(const struct ctx_runner *r, struct ctx_nl_reply *reply,
-			  struct ctx_nl_cpus *cpus)
+void ctx_reply_by_counter(const struct ctx_runner *r, struct ctxc_reply *reply,
+			  struct ctxc_cpus *cpus)
 {
 	int k;
 
@@ -197,22 +197,22 @@ void ctx_reply_by_counter(const struct ctx_runner *r, struct ctx_nl_reply *reply
  * (appended to r->pt.threads); its sources' rows learnt.
  */
 static int read_session(struct ctx_runner *r, uint32_t id,
-			struct ctx_nl_reply *rp)
+			struct ctxc_reply *rp)
 {
 	int err;
 
 	if (r->args->no_aggr)
-		err = ctx_nl_session_read_cpus(&r->nl, id, rp, &r->pc.cpus);
+		err = ctxc_session_read_cpus(&r->nl, id, rp, &r->pc.cpus);
 	else if (ctx_args_per_thread(r->args))
-		err = ctx_nl_session_read_threads(&r->nl, id, rp, &r->pt.threads);
+		err = ctxc_session_read_threads(&r->nl, id, rp, &r->pt.threads);
 	else
-		err = ctx_nl_session_read(&r->nl, id, rp);
+		err = ctxc_session_read(&r->nl, id, rp);
 	if (!err && r->args->irq_sources)
 		ctx_sources_learn(&r->sources, rp);
 	return err;
 }
 
-static void warn_lost(const struct ctx_runner *r, const struct ctx_nl_reply *rp)
+static void warn_lost(const struct ctx_runner *r, const struct ctxc_reply *rp)
 {
 	if (rp->tasks_lost)
 		fprintf(stderr,
@@ -230,7 +230,7 @@ static void warn_lost(const struct ctx_runner *r, const struct ctx_nl_reply *rp)
 }
 
 /* @sum += @v; an error or an absent event in either stays. */
-static void add_event(struct ctx_nl_event_val *sum, const struct ctx_nl_event_val *v)
+static void add_event(struct ctxc_event_val *sum, const struct ctxc_event_val *v)
 {
 	int b;
 
@@ -243,7 +243,7 @@ static void add_event(struct ctx_nl_event_val *sum, const struct ctx_nl_event_va
 		sum->bucket[b] += v->bucket[b];
 }
 
-static void add_reply(struct ctx_nl_reply *sum, const struct ctx_nl_reply *rp)
+static void add_reply(struct ctxc_reply *sum, const struct ctxc_reply *rp)
 {
 	int i;
 
@@ -282,7 +282,7 @@ int ctx_sessions_start(struct ctx_runner *r, const struct ctx_run_sessions *s)
 	int k, err;
 
 	for (k = 0; k < s->nr; k++) {
-		err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, s->id[k]);
+		err = ctxc_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, s->id[k]);
 		if (err) {
 			report_nl_error(r, "cannot start counting", err);
 			return err;
@@ -292,9 +292,9 @@ int ctx_sessions_start(struct ctx_runner *r, const struct ctx_run_sessions *s)
 }
 
 int ctx_sessions_read(struct ctx_runner *r, const struct ctx_run_sessions *s,
-		      struct ctx_nl_reply *rp, bool stop)
+		      struct ctxc_reply *rp, bool stop)
 {
-	struct ctx_nl_reply *more = s->nr > 1 ? calloc(1, sizeof(*more)) : NULL;
+	struct ctxc_reply *more = s->nr > 1 ? calloc(1, sizeof(*more)) : NULL;
 	int k, err = s->nr > 1 && !more ? -ENOMEM : 0;
 
 	memset(rp, 0, sizeof(*rp));
@@ -302,7 +302,7 @@ int ctx_sessions_read(struct ctx_runner *r, const struct ctx_run_sessions *s,
 	r->pt.threads.nr = 0;
 	for (k = 0; k < s->nr && !err; k++) {
 		if (stop) {
-			err = ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, s->id[k]);
+			err = ctxc_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, s->id[k]);
 			if (err) {
 				report_nl_error(r, "cannot stop the session", err);
 				break;
@@ -329,5 +329,5 @@ void ctx_sessions_delete(struct ctx_runner *r, const struct ctx_run_sessions *s)
 	int k;
 
 	for (k = 0; k < s->nr; k++)
-		ctx_nl_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_DEL, s->id[k]);
+		ctxc_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_DEL, s->id[k]);
 }

@@ -11,8 +11,8 @@
 
 #include <stdint.h>
 #include <sys/types.h>
+#include <ctxcount/ctxcount.h>
 
-#include "lib/nlclient.h"
 #include "options/args.h"
 
 struct ctx_runner;
@@ -39,7 +39,7 @@ int ctx_sessions_start(struct ctx_runner *r, const struct ctx_run_sessions *s);
  * counter order: 0 or -errno, said. @stop: STOP each first.
  */
 int ctx_sessions_read(struct ctx_runner *r, const struct ctx_run_sessions *s,
-		      struct ctx_nl_reply *rp, bool stop);
+		      struct ctxc_reply *rp, bool stop);
 
 void ctx_sessions_delete(struct ctx_runner *r, const struct ctx_run_sessions *s);
 
@@ -48,7 +48,7 @@ void ctx_sessions_delete(struct ctx_runner *r, const struct ctx_run_sessions *s)
  * into counter order; without session (nothing supported) every counter
  * <not supported>.
  */
-void ctx_reply_by_counter(const struct ctx_runner *r, struct ctx_nl_reply *reply,
-			  struct ctx_nl_cpus *cpus);
+void ctx_reply_by_counter(const struct ctx_runner *r, struct ctxc_reply *reply,
+			  struct ctxc_cpus *cpus);
 
 #endif

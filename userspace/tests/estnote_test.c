@@ -13,7 +13,7 @@
 #include "output/est-notes.h"
 
 static char *notes(const struct ctx_event_list *l,
-		   const struct ctx_nl_reply *rp, uint32_t features)
+		   const struct ctxc_reply *rp, uint32_t features)
 {
 	static char buf[4096];
 	FILE *f;
@@ -53,7 +53,7 @@ TEST(reasons)
 TEST(a_line_per_counter)
 {
 	struct ctx_event_list l = { .nr = 3 };
-	struct ctx_nl_reply rp = { .nr_events = 2 };
+	struct ctxc_reply rp = { .nr_events = 2 };
 	char *out;
 
 	strcpy(l.ev[0].name, "instructions");
@@ -76,7 +76,7 @@ TEST(a_line_per_counter)
 TEST(user_mode_line)
 {
 	struct ctx_event_list l = { 0 };
-	struct ctx_nl_reply rp = { 0 };
+	struct ctxc_reply rp = { 0 };
 
 	EXPECT_EQ(1, count(notes(&l, &rp, CTXCOUNT_FEATURE_EST_KERNEL), "privileged"));
 	/* Nothing measured at all (no PMU): nothing to say about user mode. */
@@ -88,7 +88,7 @@ TEST(user_mode_line)
 TEST(failed_events_say_nothing)
 {
 	struct ctx_event_list l = { .nr = 1 };
-	struct ctx_nl_reply rp = { .nr_events = 1 };
+	struct ctxc_reply rp = { .nr_events = 1 };
 
 	strcpy(l.ev[0].name, "cycles");
 	rp.ev[0].present = true;

@@ -25,12 +25,11 @@
 #define CTXSTAT_FAKE_NL_H
 
 #include <stdint.h>
-
-#include "lib/nlclient.h"
+#include <ctxcount/ctxcount.h>
 
 struct fake_nl {
 	double base[2];		/* full count of counter 0 in run 0, per socket */
-	int open_err;		/* ctx_nl_open's result */
+	int open_err;		/* ctxc_open's result */
 	int version;		/* the family's (CTXCOUNT_GENL_VERSION) */
 	/*
 	 * The fail_at-th (1-based) request of command fail_cmd fails, and
@@ -49,7 +48,7 @@ struct fake_nl {
 	int sessions;		/* SESSION_NEW requests answered */
 	int reads;		/* SESSION_READ requests answered */
 	int live;		/* sessions not deleted */
-	struct ctx_nl_target target;	/* of the last SESSION_NEW */
+	struct ctxc_target target;	/* of the last SESSION_NEW */
 };
 
 extern struct fake_nl fake_nl;

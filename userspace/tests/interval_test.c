@@ -20,7 +20,7 @@
 struct iv_data {
 	struct ctx_event_list events;
 	struct ctx_interval iv;
-	struct ctx_nl_reply rp;
+	struct ctxc_reply rp;
 	char *buf;
 	size_t len;
 	FILE *f;
@@ -50,7 +50,7 @@ static void iv_setup(struct iv_data *d, const char *specs,
 static void reading(struct iv_data *d, int i, uint64_t full, uint64_t hardirq,
 		    uint64_t run)
 {
-	struct ctx_nl_event_val *v = &d->rp.ev[i];
+	struct ctxc_event_val *v = &d->rp.ev[i];
 
 	memset(v, 0, sizeof(*v));
 	v->present = true;
@@ -263,7 +263,7 @@ TEST(not_supported_every_interval)
 
 	iv_setup(&d, "task-clock,cycles", CTX_OUTPUT_CSV, false);
 	reading(&d, 0, 2000000, 0, 2000000);
-	d.rp.ev[1] = (struct ctx_nl_event_val){ .present = true,
+	d.rp.ev[1] = (struct ctxc_event_val){ .present = true,
 						.error = -ENOENT };
 	ASSERT_EQ(0, tick(&d, 1e8));
 	out = finish(&d);

@@ -266,7 +266,7 @@ static int print_interval(void *arg)
 	struct ctx_output_opts o = { .format = CTX_OUTPUT_CSV, .sep = ",",
 				     .breakdown = true };
 	struct ctx_series s = { .events = l };
-	struct ctx_nl_reply *rp = calloc(1, sizeof(*rp));
+	struct ctxc_reply *rp = calloc(1, sizeof(*rp));
 	struct ctx_interval *iv = calloc(1, sizeof(*iv));
 	int i, err = -ENOMEM;
 
@@ -274,7 +274,7 @@ static int print_interval(void *arg)
 	if (rp && iv && o.f) {
 		ctx_interval_init(iv, &o, &s, 100, 0, 0);
 		for (i = 0; i < l->nr_counters; i++)
-			rp->ev[i] = (struct ctx_nl_event_val){
+			rp->ev[i] = (struct ctxc_event_val){
 				.present = true, .full = 10, .time_enabled = 5,
 				.time_running = 5,
 			};
@@ -309,7 +309,7 @@ static int keep_threads(void *arg)
 		pt.threads.nr = pt.threads.cap = 3;
 		for (k = 0; k < 3; k++)
 			for (i = 0; i < 2; i++)
-				pt.threads.v[k].ev[i] = (struct ctx_nl_event_val){
+				pt.threads.v[k].ev[i] = (struct ctxc_event_val){
 					.present = true, .full = 10 * k + i,
 					.time_enabled = 1, .time_running = 1,
 				};

@@ -15,7 +15,7 @@
 #include <netlink/genl/genl.h>
 
 #include "kselftest_harness.h"
-#include "lib/nlclient.h"
+#include "lib/internal.h"
 #include "options/args.h"
 #include "output/display.h"
 #include "run/interval.h"
@@ -152,9 +152,9 @@ TEST(compare_refuses_cpus)
 /* The CPU list goes inside the target, one u32 per CPU; none without. */
 TEST(session_new_cpu_list)
 {
-	const struct ctx_nl_event_req ev = { .type = 1, .config = 0 };
+	const struct ctxc_event_req ev = { .type = 1, .config = 0 };
 	const int cpus[] = { 0, 2, 3 };
-	struct ctx_nl_target t = {
+	struct ctxc_target t = {
 		.flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE,
 		.cpus = cpus, .nr_cpus = 3,
 	};
@@ -163,7 +163,7 @@ TEST(session_new_cpu_list)
 	struct nl_msg *msg;
 	int rem, n = 0;
 
-	msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	ASSERT_EQ(0, nla_parse_nested(tt, CTXCOUNT_TARGET_A_MAX,
@@ -179,7 +179,7 @@ TEST(session_new_cpu_list)
 	EXPECT_EQ(3, n);
 	nlmsg_free(msg);
 	t.nr_cpus = 0;
-	msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	ASSERT_EQ(0, nla_parse_nested(tt, CTXCOUNT_TARGET_A_MAX,
@@ -194,13 +194,13 @@ TEST(read_request_flags)
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
 	struct nl_msg *msg;
 
-	msg = ctx_nl_build_session_read(FAMILY, 9, 0);
+	msg = ctxc_build_session_read(FAMILY, 9, 0);
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	EXPECT_EQ(9, nla_get_u32(tb[CTXCOUNT_A_SESSION_ID]));
 	EXPECT_EQ(NULL, tb[CTXCOUNT_A_READ_FLAGS]);
 	nlmsg_free(msg);
-	msg = ctx_nl_build_session_read(FAMILY, 9, CTXCOUNT_READ_F_PER_CPU);
+	msg = ctxc_build_session_read(FAMILY, 9, CTXCOUNT_READ_F_PER_CPU);
 	ASSERT_NE(NULL, msg);
 	EXPECT_EQ(CTXCOUNT_CMD_SESSION_READ,
 		  ((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->cmd);
@@ -260,12 +260,12 @@ static struct nl_msg *cpu_reply(void)
 
 TEST(parse_cpu_rows)
 {
-	struct ctx_nl_cpu_val v[2];
-	struct ctx_nl_cpus cpus = { .cap = 2, .v = v };
+	struct ctxc_cpu_val v[2];
+	struct ctxc_cpus cpus = { .cap = 2, .v = v };
 	struct nl_msg *msg = cpu_reply();
-	struct ctx_nl_reply r;
+	struct ctxc_reply r;
 
-	ASSERT_EQ(0, ctx_nl_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
+	ASSERT_EQ(0, ctxc_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
 	EXPECT_EQ(4000, r.ev[0].full);
 	ASSERT_EQ(2, cpus.nr);
 	EXPECT_EQ(0, v[0].cpu);
@@ -278,9 +278,9 @@ TEST(parse_cpu_rows)
 	EXPECT_EQ(1000, v[1].ev[0].full);
 	/* Without room for them the parse fails rather than drop a CPU. */
 	cpus.cap = 1;
-	EXPECT_EQ(-E2BIG, ctx_nl_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
+	EXPECT_EQ(-E2BIG, ctxc_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
 	/* The plain parse ignores them. */
-	ASSERT_EQ(0, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	ASSERT_EQ(0, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	EXPECT_EQ(4000, r.ev[0].full);
 	nlmsg_free(msg);
 }
@@ -458,14 +458,14 @@ TEST(csv_json_rows_per_cpu)
 }
 
 /* A READ's event 0 on CPUs 0 and 1 (cumulative). */
-static void cpu_read(struct ctx_nl_cpus *cpus, uint64_t c0, uint64_t c1,
+static void cpu_read(struct ctxc_cpus *cpus, uint64_t c0, uint64_t c1,
 		     uint64_t run)
 {
 	int k;
 
 	cpus->nr = 2;
 	for (k = 0; k < 2; k++) {
-		struct ctx_nl_event_val *v = &cpus->v[k].ev[0];
+		struct ctxc_event_val *v = &cpus->v[k].ev[0];
 
 		memset(&cpus->v[k], 0, sizeof(cpus->v[k]));
 		cpus->v[k].cpu = k;
@@ -480,9 +480,9 @@ static void cpu_read(struct ctx_nl_cpus *cpus, uint64_t c0, uint64_t c1,
 struct iv_cpu {
 	struct ctx_event_list events;
 	struct ctx_interval iv;
-	struct ctx_nl_reply rp;
-	struct ctx_nl_cpu_val v[2];
-	struct ctx_nl_cpus cpus;
+	struct ctxc_reply rp;
+	struct ctxc_cpu_val v[2];
+	struct ctxc_cpus cpus;
 	char *buf;
 	size_t len;
 	FILE *f;
@@ -499,7 +499,7 @@ static void iv_cpu_setup(struct iv_cpu *d, enum ctx_output_format fmt,
 	memset(d, 0, sizeof(*d));
 	if (ctx_events_add(&d->events, "instructions", err, sizeof(err)))
 		abort();
-	d->cpus = (struct ctx_nl_cpus){ .cap = 2, .v = d->v };
+	d->cpus = (struct ctxc_cpus){ .cap = 2, .v = d->v };
 	d->f = open_memstream(&d->buf, &d->len);
 	o.f = d->f;
 	if (ctx_interval_init(&d->iv, &o, &s, 100, 2, 0))

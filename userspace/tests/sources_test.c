@@ -15,7 +15,7 @@
 
 #include "kselftest_harness.h"
 #include "series_fixture.h"
-#include "lib/nlclient.h"
+#include "lib/internal.h"
 #include "run/irq-sources.h"
 
 #define FAMILY 0x1c
@@ -23,10 +23,10 @@
 /* The flag and CTXCOUNT_A_MAX_SOURCES ride beside the target when set. */
 TEST(session_new_max_sources)
 {
-	const struct ctx_nl_event_req ev = { .type = 0, .config = 1 };
-	struct ctx_nl_target t = { .pid = 7 };
+	const struct ctxc_event_req ev = { .type = 0, .config = 1 };
+	struct ctxc_target t = { .pid = 7 };
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
-	struct nl_msg *msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	struct nl_msg *msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
@@ -35,7 +35,7 @@ TEST(session_new_max_sources)
 	nlmsg_free(msg);
 	t.session_flags = CTXCOUNT_SESSION_F_IRQ_SOURCES;
 	t.max_sources = 12;
-	msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	ASSERT_NE(NULL, tb[CTXCOUNT_A_SESSION_FLAGS]);
@@ -139,11 +139,11 @@ static struct nl_msg *arm64_reply(int bad_id)
 TEST(parse_source_nests)
 {
 	struct nl_msg *msg = arm64_reply(0);
-	struct ctx_nl_cpu_val cv[4];
-	struct ctx_nl_cpus cpus = { .cap = 4, .v = cv };
-	struct ctx_nl_reply r;
+	struct ctxc_cpu_val cv[4];
+	struct ctxc_cpus cpus = { .cap = 4, .v = cv };
+	struct ctxc_reply r;
 
-	ASSERT_EQ(0, ctx_nl_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
+	ASSERT_EQ(0, ctxc_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
 	EXPECT_TRUE(r.has_sources);
 	EXPECT_EQ(30, r.ev[0].src[CTXCOUNT_SOURCE_ID_OUTSIDE]);
 	EXPECT_EQ(50, r.ev[0].src[3]);
@@ -173,12 +173,12 @@ TEST(parse_source_nests)
 TEST(parse_rejects_bad_source_id)
 {
 	struct nl_msg *msg = arm64_reply(CTXCOUNT_SOURCE_ID_MAX + 1);
-	struct ctx_nl_reply r;
+	struct ctxc_reply r;
 
-	EXPECT_EQ(-EINVAL, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	EXPECT_EQ(-EINVAL, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	nlmsg_free(msg);
 	msg = arm64_reply(CTXCOUNT_SOURCE_ID_MAX);
-	EXPECT_EQ(0, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	EXPECT_EQ(0, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	nlmsg_free(msg);
 }
 
@@ -186,12 +186,12 @@ TEST(parse_rejects_bad_source_id)
 TEST(parse_without_sources)
 {
 	struct nl_msg *msg = read_reply();
-	struct ctx_nl_reply r;
+	struct ctxc_reply r;
 	struct nlattr *l = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
 
 	put_event(msg, 0, 10, NULL, NULL, 0);
 	nla_nest_end(msg, l);
-	ASSERT_EQ(0, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	ASSERT_EQ(0, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	EXPECT_FALSE(r.has_sources);
 	EXPECT_EQ(10, r.ev[0].bucket[CTXCOUNT_BUCKET_HARDIRQ]);
 	nlmsg_free(msg);
@@ -259,7 +259,7 @@ TEST(labels)
 }
 
 /* A reply by hand: @n sources, ids from @first, irq 100 + k, value k + 1. */
-static void reply_of(struct ctx_nl_reply *r, int first, int n, int irq0)
+static void reply_of(struct ctxc_reply *r, int first, int n, int irq0)
 {
 	int k, id;
 
@@ -267,7 +267,7 @@ static void reply_of(struct ctx_nl_reply *r, int first, int n, int irq0)
 	r->has_sources = true;
 	for (k = 0; k < n; k++) {
 		id = first + k;
-		r->src[id] = (struct ctx_nl_source){
+		r->src[id] = (struct ctxc_source){
 			.present = true, .kind = CTXCOUNT_SOURCE_KIND_IRQ,
 			.irq = irq0 + k,
 		};
@@ -280,7 +280,7 @@ static void reply_of(struct ctx_nl_reply *r, int first, int n, int irq0)
 /* The same source under another id in another session: the same row. */
 TEST(learn_maps_by_source)
 {
-	static struct ctx_nl_reply r;
+	static struct ctxc_reply r;
 	static struct ctx_sources t;
 	uint64_t rows[CTX_SOURCE_ROWS];
 
@@ -309,7 +309,7 @@ TEST(learn_maps_by_source)
  */
 TEST(learn_undescribed_ids)
 {
-	static struct ctx_nl_reply r;
+	static struct ctxc_reply r;
 	static struct ctx_sources t;
 	uint64_t rows[CTX_SOURCE_ROWS];
 
@@ -332,7 +332,7 @@ TEST(learn_undescribed_ids)
 /* More sources than rows: the rest go to the last row, "other sources". */
 TEST(learn_overflow_to_other)
 {
-	static struct ctx_nl_reply r;
+	static struct ctxc_reply r;
 	static struct ctx_sources t;
 	uint64_t rows[CTX_SOURCE_ROWS], sum = 0;
 	int k, session;
@@ -356,7 +356,7 @@ TEST(learn_overflow_to_other)
 /* arm64's IPIs get /proc/interrupts' description; read once per READ. */
 TEST(learn_ipi_description)
 {
-	static struct ctx_nl_reply r;
+	static struct ctxc_reply r;
 	static struct ctx_sources t;
 	char path[] = "/tmp/ctxstat-sources-XXXXXX";
 	int fd = mkstemp(path);
@@ -367,7 +367,7 @@ TEST(learn_ipi_description)
 	close(fd);
 	ctx_sources_init(&t, path);
 	memset(&r, 0, sizeof(r));
-	r.src[3] = (struct ctx_nl_source){ .present = true, .irq = 12,
+	r.src[3] = (struct ctxc_source){ .present = true, .irq = 12,
 		.kind = CTXCOUNT_SOURCE_KIND_IRQ, .has_hwirq = true, .hwirq = 5 };
 	strcpy(r.src[3].name, "IPI");
 	r.src[4] = r.src[3];
@@ -440,7 +440,7 @@ TEST(csv_json_names)
 {
 	static struct ctx_sources t;
 	static struct fixture_data d;
-	static struct ctx_nl_reply r;
+	static struct ctxc_reply r;
 	uint64_t rows[CTX_SOURCE_ROWS] = { 4, 6 };
 	struct ctx_counter_reading rd = {
 		.full = 100, .time_enabled = 1, .time_running = 1,
@@ -450,7 +450,7 @@ TEST(csv_json_names)
 
 	ctx_sources_init(&t, NULL);
 	memset(&r, 0, sizeof(r));
-	r.src[3] = (struct ctx_nl_source){ .present = true, .irq = 9,
+	r.src[3] = (struct ctxc_source){ .present = true, .irq = 9,
 					   .kind = CTXCOUNT_SOURCE_KIND_IRQ };
 	strcpy(r.src[3].name, "acpi, i2c\"x\"");
 	r.src[4] = r.src[3];

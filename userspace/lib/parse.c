@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nlparse: the module's replies into plain structs (lib/nlclient.h). A READ
+ * parse: the module's replies into plain structs (ctxcount.h). A READ
  * comes as one reply or as the messages of a dump; both go through
- * ctx_nl_parse_read_part(), which adds what one message carries to what
+ * ctxc_parse_read_part(), which adds what one message carries to what
  * the earlier ones did: a dump's CPU or thread nest may come in parts.
  */
 #include <stdlib.h>
@@ -12,8 +12,7 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
-#include "lib/nlclient.h"
-#include "lib/nlsources.h"
+#include "internal.h"
 
 static struct nla_policy event_policy[CTXCOUNT_EVENT_A_MAX + 1] = {
 	[CTXCOUNT_EVENT_A_INDEX]	= { .type = NLA_U32 },
@@ -44,7 +43,7 @@ static uint64_t get_u64_or_0(struct nlattr *a)
 	return a ? nla_get_u64(a) : 0;
 }
 
-static int parse_buckets(struct nlattr *nest, struct ctx_nl_event_val *v)
+static int parse_buckets(struct nlattr *nest, struct ctxc_event_val *v)
 {
 	struct nlattr *b;
 	int rem, type;
@@ -61,11 +60,11 @@ static int parse_buckets(struct nlattr *nest, struct ctx_nl_event_val *v)
 	return 0;
 }
 
-static int parse_event(struct nlattr *attr, struct ctx_nl_event_val *ev,
+static int parse_event(struct nlattr *attr, struct ctxc_event_val *ev,
 		       int *nr_events)
 {
 	struct nlattr *tb[CTXCOUNT_EVENT_A_MAX + 1];
-	struct ctx_nl_event_val *v;
+	struct ctxc_event_val *v;
 	uint32_t index;
 
 	if (nla_parse_nested(tb, CTXCOUNT_EVENT_A_MAX, attr, event_policy))
@@ -90,14 +89,14 @@ static int parse_event(struct nlattr *attr, struct ctx_nl_event_val *ev,
 	    parse_buckets(tb[CTXCOUNT_EVENT_A_BUCKETS], v))
 		return -EINVAL;
 	if (tb[CTXCOUNT_EVENT_A_SOURCES] &&
-	    ctx_nl_parse_source_values(tb[CTXCOUNT_EVENT_A_SOURCES], v->src))
+	    ctxc_parse_source_values(tb[CTXCOUNT_EVENT_A_SOURCES], v->src))
 		return -EINVAL;
 	if ((int)index + 1 > *nr_events)
 		*nr_events = index + 1;
 	return 0;
 }
 
-static int parse_events(struct nlattr *list, struct ctx_nl_event_val *ev,
+static int parse_events(struct nlattr *list, struct ctxc_event_val *ev,
 			int *nr_events)
 {
 	struct nlattr *attr;
@@ -128,7 +127,7 @@ struct row_kind {
 	 * nest's other attributes in @tb fill. 0 or -errno.
 	 */
 	int (*row)(void *rows, uint32_t key, struct nlattr **tb,
-		   struct ctx_nl_event_val **ev);
+		   struct ctxc_event_val **ev);
 };
 
 /* Room for the attributes of either kind's nest. */
@@ -138,7 +137,7 @@ struct row_kind {
 static int parse_row(struct nlattr *attr, const struct row_kind *k, void *rows)
 {
 	struct nlattr *tb[ROW_A_MAX + 1];
-	struct ctx_nl_event_val *ev;
+	struct ctxc_event_val *ev;
 	int nr = 0, err;
 
 	if (nla_parse_nested(tb, k->maxtype, attr, k->policy) ||
@@ -175,10 +174,10 @@ static struct nla_policy cpu_policy[CTXCOUNT_CPU_A_MAX + 1] = {
 
 /* A fixed room: a READ has a row per possible CPU at most. */
 static int cpu_row(void *rows, uint32_t cpu, struct nlattr **tb,
-		   struct ctx_nl_event_val **ev)
+		   struct ctxc_event_val **ev)
 {
-	struct ctx_nl_cpus *cpus = rows;
-	struct ctx_nl_cpu_val *v;
+	struct ctxc_cpus *cpus = rows;
+	struct ctxc_cpu_val *v;
 
 	if (cpus->nr && cpus->v[cpus->nr - 1].cpu == (int)cpu) {
 		v = &cpus->v[cpus->nr - 1];
@@ -191,8 +190,8 @@ static int cpu_row(void *rows, uint32_t cpu, struct nlattr **tb,
 	}
 	*ev = v->ev;
 	if (tb[CTXCOUNT_CPU_A_SOURCE_COUNTS] &&
-	    ctx_nl_parse_source_values(tb[CTXCOUNT_CPU_A_SOURCE_COUNTS],
-				       v->src_count))
+	    ctxc_parse_source_values(tb[CTXCOUNT_CPU_A_SOURCE_COUNTS],
+				     v->src_count))
 		return -EINVAL;
 	return 0;
 }
@@ -212,10 +211,10 @@ static struct nla_policy thread_policy[CTXCOUNT_THREAD_A_MAX + 1] = {
 	[CTXCOUNT_THREAD_A_EVENTS]	= { .type = NLA_NESTED },
 };
 
-static int grow_threads(struct ctx_nl_threads *t)
+static int grow_threads(struct ctxc_threads *t)
 {
 	int cap = t->cap ? 2 * t->cap : 64;
-	struct ctx_nl_thread_val *v = realloc(t->v, cap * sizeof(*v));
+	struct ctxc_thread_val *v = realloc(t->v, cap * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
@@ -226,10 +225,10 @@ static int grow_threads(struct ctx_nl_threads *t)
 
 /* A new row must say whose it is: its first part carries PID and COMM. */
 static int thread_row(void *rows, uint32_t tid, struct nlattr **tb,
-		      struct ctx_nl_event_val **ev)
+		      struct ctxc_event_val **ev)
 {
-	struct ctx_nl_threads *t = rows;
-	struct ctx_nl_thread_val *v;
+	struct ctxc_threads *t = rows;
+	struct ctxc_thread_val *v;
 
 	if (t->nr && t->v[t->nr - 1].tid == tid) {
 		*ev = t->v[t->nr - 1].ev;
@@ -254,13 +253,13 @@ static const struct row_kind thread_kind = {
 	.events = CTXCOUNT_THREAD_A_EVENTS, .row = thread_row,
 };
 
-int ctx_nl_parse_thread_part(struct nlmsghdr *nlh, struct ctx_nl_threads *t)
+int ctxc_parse_thread_part(struct nlmsghdr *nlh, struct ctxc_threads *t)
 {
 	return parse_rows(nlh, &thread_kind, t);
 }
 
 /* The same for CTXCOUNT_A_EVENTS: a dump's totals come in several. */
-static int parse_top_events(struct nlmsghdr *nlh, struct ctx_nl_reply *r)
+static int parse_top_events(struct nlmsghdr *nlh, struct ctxc_reply *r)
 {
 	struct nlattr *attr;
 	int rem;
@@ -272,15 +271,15 @@ static int parse_top_events(struct nlmsghdr *nlh, struct ctx_nl_reply *r)
 			return -EINVAL;
 		if (nla_type(attr) == CTXCOUNT_A_SOURCES) {
 			r->has_sources = true;
-			if (ctx_nl_parse_sources(attr, r->src))
+			if (ctxc_parse_sources(attr, r->src))
 				return -EINVAL;
 		}
 	}
 	return 0;
 }
 
-int ctx_nl_parse_read_part(struct nlmsghdr *nlh, struct ctx_nl_reply *r,
-			   struct ctx_nl_cpus *cpus)
+int ctxc_parse_read_part(struct nlmsghdr *nlh, struct ctxc_reply *r,
+			 struct ctxc_cpus *cpus)
 {
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
 	int err;
@@ -310,21 +309,21 @@ int ctx_nl_parse_read_part(struct nlmsghdr *nlh, struct ctx_nl_reply *r,
 	return parse_top_events(nlh, r);
 }
 
-int ctx_nl_parse_reply(struct nlmsghdr *nlh, struct ctx_nl_reply *r)
+int ctxc_parse_reply(struct nlmsghdr *nlh, struct ctxc_reply *r)
 {
-	return ctx_nl_parse_reply_cpus(nlh, r, NULL);
+	return ctxc_parse_reply_cpus(nlh, r, NULL);
 }
 
-int ctx_nl_parse_reply_cpus(struct nlmsghdr *nlh, struct ctx_nl_reply *r,
-			    struct ctx_nl_cpus *cpus)
+int ctxc_parse_reply_cpus(struct nlmsghdr *nlh, struct ctxc_reply *r,
+			  struct ctxc_cpus *cpus)
 {
 	memset(r, 0, sizeof(*r));
 	if (cpus)
 		cpus->nr = 0;
-	return ctx_nl_parse_read_part(nlh, r, cpus);
+	return ctxc_parse_read_part(nlh, r, cpus);
 }
 
-int ctx_nl_extack_msg(const struct nlmsghdr *nlh, char *buf, size_t len)
+int ctxc_extack_msg(const struct nlmsghdr *nlh, char *buf, size_t len)
 {
 	const struct nlmsgerr *err = NLMSG_DATA(nlh);
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];

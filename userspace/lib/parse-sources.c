@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nlsources: per-source nests of a READ reply (see lib/nlsources.h). Ids are
+ * parse-sources: per-source nests of a READ reply (see internal.h). Ids are
  * the session's: they index the arrays directly, the fixed ids included.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "lib/nlsources.h"
+#include "internal.h"
 
 static bool valid_id(int id)
 {
 	return id >= CTXCOUNT_SOURCE_ID_OUTSIDE && id <= CTXCOUNT_SOURCE_ID_MAX;
 }
 
-int ctx_nl_parse_source_values(struct nlattr *nest, uint64_t *by_id)
+int ctxc_parse_source_values(struct nlattr *nest, uint64_t *by_id)
 {
 	struct nlattr *a;
 	int rem, id;
@@ -38,10 +38,10 @@ static struct nla_policy source_policy[CTXCOUNT_SOURCE_A_MAX + 1] = {
 	[CTXCOUNT_SOURCE_A_COUNT]	= { .type = NLA_U64 },
 };
 
-static int parse_source(struct nlattr *attr, struct ctx_nl_source *src)
+static int parse_source(struct nlattr *attr, struct ctxc_source *src)
 {
 	struct nlattr *tb[CTXCOUNT_SOURCE_A_MAX + 1];
-	struct ctx_nl_source *s;
+	struct ctxc_source *s;
 	uint32_t id;
 
 	if (nla_parse_nested(tb, CTXCOUNT_SOURCE_A_MAX, attr, source_policy) ||
@@ -68,7 +68,7 @@ static int parse_source(struct nlattr *attr, struct ctx_nl_source *src)
 	return 0;
 }
 
-int ctx_nl_parse_sources(struct nlattr *nest, struct ctx_nl_source *src)
+int ctxc_parse_sources(struct nlattr *nest, struct ctxc_source *src)
 {
 	struct nlattr *a;
 	int rem;
