@@ -22,13 +22,13 @@
 #include "run/signals.h"
 #include "run/workload.h"
 
-static int compare_table(const struct ctx_runner *ra,
-			 const struct ctx_runner *rb, FILE *out)
+static int compare_table(const struct cxs_runner *ra,
+			 const struct cxs_runner *rb, FILE *out)
 {
-	const struct ctx_args *a = ra->args;
-	const struct ctx_event_list *l = ra->events;
-	struct ctx_compare_row *rows = calloc(l->nr ? l->nr : 1, sizeof(*rows));
-	struct ctx_compare_print p = {
+	const struct cxs_args *a = ra->args;
+	const struct cxs_event_list *l = ra->events;
+	struct cxs_compare_row *rows = calloc(l->nr ? l->nr : 1, sizeof(*rows));
+	struct cxs_compare_print p = {
 		.f = out, .sep = a->field_sep, .cmd_a = ra->args->cmd,
 		.cmd_b = rb->args->cmd,
 		.runs = ra->runs_done < rb->runs_done ? ra->runs_done :
@@ -39,22 +39,22 @@ static int compare_table(const struct ctx_runner *ra,
 	if (!rows)
 		return -ENOMEM;
 	for (i = 0; i < l->nr; i++) {
-		struct ctx_compare_row *r = &rows[i];
+		struct cxs_compare_row *r = &rows[i];
 
 		r->name = l->ev[i].name;
 		r->counter = l->ev[i].counter;
 		r->task_only = l->ev[i].task_only;
-		r->clock = ctx_event_is_clock(&l->ev[i]);
+		r->clock = cxs_event_is_clock(&l->ev[i]);
 		err = ra->counters[r->counter].error ?: rb->counters[r->counter].error;
 		if (err == -EOPNOTSUPP || err == -ENOENT)
 			r->error = "<not supported>";
 		else if (err)
 			r->error = strerror(-err);
-		r->a = ctx_runner_values(ra, i);
-		r->b = ctx_runner_values(rb, i);
+		r->a = cxs_runner_values(ra, i);
+		r->b = cxs_runner_values(rb, i);
 	}
-	ctx_compare_eval(rows, l->nr, ctx_args_threshold(a));
-	ctx_compare_print(&p, rows, l->nr);
+	cxs_compare_eval(rows, l->nr, cxs_args_threshold(a));
+	cxs_compare_print(&p, rows, l->nr);
 	free(rows);
 	return 0;
 }
@@ -63,76 +63,76 @@ static int compare_table(const struct ctx_runner *ra,
  * A command that fails makes every number meaningless: stop and say so
  * (run @i, 0-based, of the ABBA series).
  */
-static int check_status(const struct ctx_runner *r, int i)
+static int check_status(const struct cxs_runner *r, int i)
 {
-	int code = ctx_exit_code(r->status);
+	int code = cxs_exit_code(r->status);
 	char what[64];
 
 	if (!code)
 		return 0;
-	ctx_status_text(r->status, what, sizeof(what));
+	cxs_status_text(r->status, what, sizeof(what));
 	fprintf(stderr, "ctxstat: run %d (%s): '%s' %s; comparison stopped\n",
-		i + 1, ctx_abba_is_b(i) ? "B" : "A", r->args->cmd[0], what);
+		i + 1, cxs_abba_is_b(i) ? "B" : "A", r->args->cmd[0], what);
 	return code;
 }
 
-static bool precise_enough(const struct ctx_runner *ra,
-			   const struct ctx_runner *rb, int watch)
+static bool precise_enough(const struct cxs_runner *ra,
+			   const struct cxs_runner *rb, int watch)
 {
-	return ra->runs_done == rb->runs_done && ctx_precise_enough(ra, watch) &&
-	       ctx_precise_enough(rb, watch);
+	return ra->runs_done == rb->runs_done && cxs_precise_enough(ra, watch) &&
+	       cxs_precise_enough(rb, watch);
 }
 
 /* Ctrl-C cut run @i (0-based) of the ABBA series short. */
-static void say_cut_short(const struct ctx_args *a, int i)
+static void say_cut_short(const struct cxs_args *a, int i)
 {
 	fprintf(stderr, "ctxstat: run %d (%s) cut short by %s: left out of the comparison%s%s\n",
-		i + 1, ctx_abba_is_b(i) ? "B" : "A",
-		ctx_signal_name(ctx_interrupt_signal()),
+		i + 1, cxs_abba_is_b(i) ? "B" : "A",
+		cxs_signal_name(cxs_interrupt_signal()),
 		a->save ? " and of " : "", a->save ?: "");
 }
 
-static int run_compare(const struct ctx_args *args,
-		       struct ctx_event_list *l, FILE *out)
+static int run_compare(const struct cxs_args *args,
+		       struct cxs_event_list *l, FILE *out)
 {
-	struct ctx_args a = *args, b = *args;
-	struct ctx_runner *ra, *rb, *r = NULL;
-	struct ctx_progress progress;
-	int i, err = 0, code = 0, cut = -1, watch = ctx_until_event(args, l);
+	struct cxs_args a = *args, b = *args;
+	struct cxs_runner *ra, *rb, *r = NULL;
+	struct cxs_progress progress;
+	int i, err = 0, code = 0, cut = -1, watch = cxs_until_event(args, l);
 
 	b.cmd = args->cmd_b;
 	b.cmd_argc = args->cmd_b_argc;
-	ctx_say_until_capped(stderr, args);
-	if (ctx_noise_check_wanted(args))
-		ctx_noise_check_env(stderr);
-	ra = ctx_runner_new(&a, l);
-	rb = ra ? ctx_runner_new(&b, l) : NULL;
+	cxs_say_until_capped(stderr, args);
+	if (cxs_noise_check_wanted(args))
+		cxs_noise_check_env(stderr);
+	ra = cxs_runner_new(&a, l);
+	rb = ra ? cxs_runner_new(&b, l) : NULL;
 	if (!rb) {
-		ctx_runner_free(ra);
+		cxs_runner_free(ra);
 		return 1;
 	}
-	ctx_signals_install();
+	cxs_signals_install();
 	/* each command warmed up before either is counted */
 	for (i = 0; i < args->warmup && !err; i++) {
 		r = ra;
-		err = ctx_runner_warmup(ra, i + 1, "ctxstat compare (A)");
+		err = cxs_runner_warmup(ra, i + 1, "ctxstat compare (A)");
 		if (!err) {
 			r = rb;
-			err = ctx_runner_warmup(rb, i + 1, "ctxstat compare (B)");
+			err = cxs_runner_warmup(rb, i + 1, "ctxstat compare (B)");
 		}
 	}
 	if (err == -EINTR)
 		err = 0;
-	ctx_progress_init(&progress, stderr, "ctxstat compare",
-			  2 * ctx_max_runs(args), args->repeat_until,
+	cxs_progress_init(&progress, stderr, "ctxstat compare",
+			  2 * cxs_max_runs(args), args->repeat_until,
 			  args->verbose);
-	for (i = 0; i < 2 * ctx_max_runs(args) && !err && !code &&
-	     !ctx_interrupted(); i++) {
-		bool is_b = ctx_abba_is_b(i);
+	for (i = 0; i < 2 * cxs_max_runs(args) && !err && !code &&
+	     !cxs_interrupted(); i++) {
+		bool is_b = cxs_abba_is_b(i);
 
-		ctx_progress_run(&progress, i + 1, is_b ? "B" : "A");
+		cxs_progress_run(&progress, i + 1, is_b ? "B" : "A");
 		r = is_b ? rb : ra;
-		err = ctx_runner_run(r);
+		err = cxs_runner_run(r);
 		if (err == -EINTR) {
 			cut = i;
 			err = 0;
@@ -143,53 +143,53 @@ static int run_compare(const struct ctx_args *args,
 		if (args->repeat_until && precise_enough(ra, rb, watch))
 			break;
 	}
-	ctx_progress_done(&progress);
+	cxs_progress_done(&progress);
 	if (cut >= 0)
 		say_cut_short(args, cut);
 	if (!err && !code) {
 		err = compare_table(ra, rb, out);
 		if (args->repeat_until) {
-			ctx_print_until(ra, watch, "A: ");
-			ctx_print_until(rb, watch, "B: ");
+			cxs_print_until(ra, watch, "A: ");
+			cxs_print_until(rb, watch, "B: ");
 		}
-		ctx_print_outliers(ra, "A: ");
-		ctx_print_outliers(rb, "B: ");
-		if (args->save && ctx_save_compare(ra, rb))
+		cxs_print_outliers(ra, "A: ");
+		cxs_print_outliers(rb, "B: ");
+		if (args->save && cxs_save_compare(ra, rb))
 			err = -EIO;
 	}
 	/* r: the runner whose run failed, if one did */
 	if (!code && err)
-		code = ctx_runner_exit_code(r, err);
-	ctx_runner_free(ra);
-	ctx_runner_free(rb);
+		code = cxs_runner_exit_code(r, err);
+	cxs_runner_free(ra);
+	cxs_runner_free(rb);
 	return code;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	struct ctx_event_list events = { 0 };
-	struct ctx_args args;
+	struct cxs_event_list events = { 0 };
+	struct cxs_args args;
 	char err[256];
 	FILE *out;
 	int code;
 
-	if (ctx_args_parse_compare(&args, argc, argv, err, sizeof(err))) {
-		ctx_usage_error(stderr, ctx_args_compare_help, err,
+	if (cxs_args_parse_compare(&args, argc, argv, err, sizeof(err))) {
+		cxs_usage_error(stderr, cxs_args_compare_help, err,
 				args.err_option);
-		return CTX_EXIT_USAGE;
+		return CXS_EXIT_USAGE;
 	}
 	if (args.help) {
-		ctx_args_compare_usage(stdout);
-		return ctx_outfile_close(stdout, NULL, "ctxstat compare") ? 1 : 0;
+		cxs_args_compare_usage(stdout);
+		return cxs_outfile_close(stdout, NULL, "ctxstat compare") ? 1 : 0;
 	}
 	/* results on stdout, as report's: they are not the workload's */
-	code = ctx_stat_prepare(&args, &events, stdout, &out);
+	code = cxs_stat_prepare(&args, &events, stdout, &out);
 	if (code)
 		return code;
 	code = run_compare(&args, &events, out);
-	if (ctx_outfile_close(out, ctx_stat_output(&args), "ctxstat compare") &&
+	if (cxs_outfile_close(out, cxs_stat_output(&args), "ctxstat compare") &&
 	    !code)
 		code = 1;
-	ctx_signals_reraise();
+	cxs_signals_reraise();
 	return code;
 }

@@ -39,8 +39,8 @@ static void report_usage(FILE *f)
 /* @msg, then the usage lines of @option (a long name) or of those @msg names. */
 static int report_usage_error(const char *msg, const char *option)
 {
-	ctx_usage_error(stderr, report_help, msg, option);
-	return CTX_EXIT_USAGE;
+	cxs_usage_error(stderr, report_help, msg, option);
+	return CXS_EXIT_USAGE;
 }
 
 int cmd_report(int argc, char **argv)
@@ -55,10 +55,10 @@ int cmd_report(int argc, char **argv)
 		{ "input",		required_argument,	NULL, 'i' },
 		{ NULL, 0, NULL, 0 }
 	};
-	enum ctx_table_format fmt = CTX_TABLE_TEXT;
-	struct ctx_result_set set = { 0 };
+	enum cxs_table_format fmt = CXS_TABLE_TEXT;
+	struct cxs_result_set set = { 0 };
 	const char *sep = NULL, *output = NULL;
-	double threshold = CTX_THRESHOLD_PCT;
+	double threshold = CXS_THRESHOLD_PCT;
 	char *end;
 	FILE *out = stdout;
 	char err[256];
@@ -70,23 +70,23 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'i':
 			fprintf(stderr, "ctxstat report: perf stat report (-i, reading perf stat record's data) is not supported by ctxstat: ctxstat report tabulates files saved with --save\n");
-			return CTX_EXIT_USAGE;
+			return CXS_EXIT_USAGE;
 		case 'x':
 			if (!*optarg)
 				return report_usage_error("empty field separator",
 							  "field-separator");
-			fmt = CTX_TABLE_CSV;
+			fmt = CXS_TABLE_CSV;
 			sep = optarg;
 			break;
 		case 'm':
-			fmt = CTX_TABLE_MARKDOWN;
+			fmt = CXS_TABLE_MARKDOWN;
 			break;
 		case 'o':
 			output = optarg;
 			break;
 		case 't':
 			/* "1%" or "1", read whatever LC_NUMERIC says */
-			threshold = strtod_l(optarg, &end, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
+			threshold = strtod_l(optarg, &end, cxs_c_locale() ?: LC_GLOBAL_LOCALE);
 			end += *end == '%';
 			if (end == optarg || *end || !(threshold >= 0 && threshold < 100))
 				return report_usage_error("bad --threshold (a percentage from 0, e.g. 1%)",
@@ -94,7 +94,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'h':
 			report_usage(stdout);
-			return ctx_outfile_close(stdout, NULL, "ctxstat report") ? 1 : 0;
+			return cxs_outfile_close(stdout, NULL, "ctxstat report") ? 1 : 0;
 		default:
 			snprintf(err, sizeof(err), "unknown or incomplete option `%s'",
 				 argv[optind - 1]);
@@ -104,27 +104,27 @@ int cmd_report(int argc, char **argv)
 	if (optind >= argc)
 		return report_usage_error("no results file given", NULL);
 	for (i = optind; i < argc; i++) {
-		if (ctx_results_load(&set, argv[i], err, sizeof(err))) {
+		if (cxs_results_load(&set, argv[i], err, sizeof(err))) {
 			fprintf(stderr, "ctxstat report: %s\n", err);
-			ctx_results_free(&set);
+			cxs_results_free(&set);
 			return 1;
 		}
 	}
-	if (ctx_results_check_unique(&set, err, sizeof(err))) {
+	if (cxs_results_check_unique(&set, err, sizeof(err))) {
 		fprintf(stderr, "ctxstat report: %s\n", err);
-		ctx_results_free(&set);
+		cxs_results_free(&set);
 		return 1;
 	}
-	if (output && !(out = ctx_outfile_open(output, false, false))) {
-		ctx_results_free(&set);
+	if (output && !(out = cxs_outfile_open(output, false, false))) {
+		cxs_results_free(&set);
 		return 1;
 	}
-	if (ctx_results_table(out, fmt, sep, threshold, &set)) {
+	if (cxs_results_table(out, fmt, sep, threshold, &set)) {
 		fprintf(stderr, "ctxstat report: the files hold no results\n");
 		ret = 1;
 	}
-	if (ctx_outfile_close(out, output, "ctxstat report"))
+	if (cxs_outfile_close(out, output, "ctxstat report"))
 		ret = 1;
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	return ret;
 }

@@ -32,9 +32,9 @@ static double timeval_s(const struct timeval *tv)
  * "Not supported here" is normal and only shown with -v, as in perf; a
  * permission problem is not, so it is always said.
  */
-static void print_event_errors(const struct ctx_runner *r)
+static void print_event_errors(const struct cxs_runner *r)
 {
-	const struct ctx_event_list *l = r->events;
+	const struct cxs_event_list *l = r->events;
 	int i, err;
 
 	for (i = 0; i < l->nr; i++) {
@@ -51,15 +51,15 @@ static void print_event_errors(const struct ctx_runner *r)
 }
 
 /* How the counts of @r are printed to @out, and what they are. */
-static void output_of(const struct ctx_runner *r, FILE *out,
-		      struct ctx_output_opts *o, struct ctx_series *s)
+static void output_of(const struct cxs_runner *r, FILE *out,
+		      struct cxs_output_opts *o, struct cxs_series *s)
 {
-	const struct ctx_args *a = r->args;
+	const struct cxs_args *a = r->args;
 
-	*o = (struct ctx_output_opts){
+	*o = (struct cxs_output_opts){
 		.f = out,
-		.format = a->json ? CTX_OUTPUT_JSON :
-			  a->field_sep ? CTX_OUTPUT_CSV : CTX_OUTPUT_STD,
+		.format = a->json ? CXS_OUTPUT_JSON :
+			  a->field_sep ? CXS_OUTPUT_CSV : CXS_OUTPUT_STD,
 		.sep = a->field_sep,
 		.breakdown = a->breakdown,
 		.verbose = a->verbose,
@@ -69,7 +69,7 @@ static void output_of(const struct ctx_runner *r, FILE *out,
 		.quiet = a->quiet,
 		.trim = isatty(fileno(out)),
 	};
-	*s = (struct ctx_series){
+	*s = (struct cxs_series){
 		.events = r->events,
 		.counters = r->counters,
 		.runs = r->runs_done,
@@ -81,8 +81,8 @@ static void output_of(const struct ctx_runner *r, FILE *out,
 			       r->runs_done == 1,
 		.user_s = timeval_s(&r->rusage.ru_utime),
 		.sys_s = timeval_s(&r->rusage.ru_stime),
-		.target = a->system_wide ? CTX_TARGET_SYSTEM_WIDE :
-			  a->pid ? CTX_TARGET_PID : CTX_TARGET_COMMAND,
+		.target = a->system_wide ? CXS_TARGET_SYSTEM_WIDE :
+			  a->pid ? CXS_TARGET_PID : CXS_TARGET_COMMAND,
 		.no_nmi_bucket = r->no_nmi_bucket,
 		.cmd = a->cmd,
 		.pid = a->pid,
@@ -92,33 +92,33 @@ static void output_of(const struct ctx_runner *r, FILE *out,
 		.cpu_ids = r->pc.cpu_ids,
 		.cpu_counters = r->pc.cpu_counters,
 		.aggr = a->aggr,
-		.threads = ctx_args_per_thread(a) ? &r->pt.rows : NULL,
+		.threads = cxs_args_per_thread(a) ? &r->pt.rows : NULL,
 		.sources = a->irq_sources ? &r->sources : NULL,
 	};
 }
 
 /* With -I, the whole run's counts only after --summary, as perf. */
-static void print_series(const struct ctx_runner *r, FILE *out)
+static void print_series(const struct cxs_runner *r, FILE *out)
 {
-	struct ctx_output_opts o;
-	struct ctx_series s;
+	struct cxs_output_opts o;
+	struct cxs_series s;
 
 	print_event_errors(r);
 	if (r->args->interval_ms && !r->args->summary)
 		return;
 	output_of(r, out, &o, &s);
-	ctx_output_series(&o, &s);
+	cxs_output_series(&o, &s);
 }
 
 /* -I: the runner prints every interval through @iv. */
-static int start_intervals(struct ctx_runner *r, FILE *out,
-			   struct ctx_interval *iv)
+static int start_intervals(struct cxs_runner *r, FILE *out,
+			   struct cxs_interval *iv)
 {
-	struct ctx_output_opts o;
-	struct ctx_series s;
+	struct cxs_output_opts o;
+	struct cxs_series s;
 
 	output_of(r, out, &o, &s);
-	if (ctx_interval_init(iv, &o, &s, r->args->interval_ms,
+	if (cxs_interval_init(iv, &o, &s, r->args->interval_ms,
 			      r->args->no_aggr ? r->pc.cpus.cap : 0,
 			      r->args->interval_count)) {
 		fprintf(stderr, "ctxstat: out of memory\n");
@@ -129,16 +129,16 @@ static int start_intervals(struct ctx_runner *r, FILE *out,
 }
 
 /* "run 2 of 3: " with several runs, "" with one. */
-static const char *run_label(const struct ctx_args *a, int run)
+static const char *run_label(const struct cxs_args *a, int run)
 {
 	static char buf[48];
 
 	buf[0] = '\0';
 	if (a->forever)
 		snprintf(buf, sizeof(buf), "run %d: ", run);
-	else if (ctx_max_runs(a) > 1)
+	else if (cxs_max_runs(a) > 1)
 		snprintf(buf, sizeof(buf), "run %d of %s%d: ", run,
-			 a->repeat_until ? "at most " : "", ctx_max_runs(a));
+			 a->repeat_until ? "at most " : "", cxs_max_runs(a));
 	return buf;
 }
 
@@ -146,12 +146,12 @@ static const char *run_label(const struct ctx_args *a, int run)
  * What happened to a run that Ctrl-C (or SIGTERM) cut short: run @run
  * was left out (@dropped), or the single run's counts are printed.
  */
-static void say_cut_short(const struct ctx_runner *r, int run, bool dropped)
+static void say_cut_short(const struct cxs_runner *r, int run, bool dropped)
 {
-	const struct ctx_args *a = r->args;
-	const char *sig = ctx_signal_name(ctx_interrupt_signal());
+	const struct cxs_args *a = r->args;
+	const char *sig = cxs_signal_name(cxs_interrupt_signal());
 
-	if (dropped && (a->forever || ctx_max_runs(a) > 1))
+	if (dropped && (a->forever || cxs_max_runs(a) > 1))
 		fprintf(stderr, "ctxstat: %.*s cut short by %s: left out of the counts%s%s\n",
 			(int)strlen(run_label(a, run)) - 2, run_label(a, run),
 			sig, a->save ? " and of " : "", a->save ?: "");
@@ -165,11 +165,11 @@ static void say_cut_short(const struct ctx_runner *r, int run, bool dropped)
 }
 
 /* A run whose command failed, named as it ends. */
-static void say_failed(const struct ctx_runner *r, int run)
+static void say_failed(const struct cxs_runner *r, int run)
 {
 	char what[64];
 
-	ctx_status_text(r->status, what, sizeof(what));
+	cxs_status_text(r->status, what, sizeof(what));
 	fprintf(stderr, "ctxstat: %s'%s' %s\n", run_label(r->args, run),
 		r->args->cmd[0], what);
 }
@@ -178,9 +178,9 @@ static void say_failed(const struct ctx_runner *r, int run)
  * After several runs: how many failed; left out of the counts when
  * others succeeded (a command that always fails keeps its counts).
  */
-static void drop_failed(struct ctx_runner *r)
+static void drop_failed(struct cxs_runner *r)
 {
-	const struct ctx_args *a = r->args;
+	const struct cxs_args *a = r->args;
 
 	if (!r->runs_failed || r->runs_done < 2)
 		return;
@@ -192,116 +192,116 @@ static void drop_failed(struct ctx_runner *r)
 	fprintf(stderr, "ctxstat: %d of %d runs failed: left out of the counts%s%s\n",
 		r->runs_failed, r->runs_done, a->save ? " and of " : "",
 		a->save ?: "");
-	ctx_runner_drop_failed(r);
+	cxs_runner_drop_failed(r);
 }
 
-static int run_series(const struct ctx_args *a, struct ctx_event_list *l,
+static int run_series(const struct cxs_args *a, struct cxs_event_list *l,
 		      FILE *out)
 {
-	int i, err = 0, code, dropped = 0, watch = ctx_until_event(a, l);
-	struct ctx_progress progress;
-	struct ctx_interval iv;
-	struct ctx_runner *r;
+	int i, err = 0, code, dropped = 0, watch = cxs_until_event(a, l);
+	struct cxs_progress progress;
+	struct cxs_interval iv;
+	struct cxs_runner *r;
 
-	ctx_say_until_capped(stderr, a);
-	if (ctx_noise_check_wanted(a))
-		ctx_noise_check_env(stderr);
-	r = ctx_runner_new(a, l);
+	cxs_say_until_capped(stderr, a);
+	if (cxs_noise_check_wanted(a))
+		cxs_noise_check_env(stderr);
+	r = cxs_runner_new(a, l);
 	if (!r)
 		return 1;
-	ctx_signals_install();
+	cxs_signals_install();
 	if (a->interval_ms && start_intervals(r, out, &iv)) {
-		ctx_runner_free(r);
+		cxs_runner_free(r);
 		return 1;
 	}
 	/*
 	 * perf prints the counts of a single run that Ctrl-C ended; with
 	 * -r 0 Ctrl-C kills perf, and the run it cut short is never printed.
 	 */
-	r->keep_cut_short = ctx_max_runs(a) == 1 && !a->forever;
-	for (i = 0; i < a->warmup && !err && !ctx_interrupted(); i++)
-		err = ctx_runner_warmup(r, i + 1, "ctxstat");
+	r->keep_cut_short = cxs_max_runs(a) == 1 && !a->forever;
+	for (i = 0; i < a->warmup && !err && !cxs_interrupted(); i++)
+		err = cxs_runner_warmup(r, i + 1, "ctxstat");
 	if (err == -EINTR)
 		err = 0;
-	ctx_progress_init(&progress, stderr, "ctxstat", ctx_max_runs(a),
+	cxs_progress_init(&progress, stderr, "ctxstat", cxs_max_runs(a),
 			  a->repeat_until, a->verbose);
-	for (i = 0; (a->forever || i < ctx_max_runs(a)) && !err &&
-	     !ctx_interrupted(); i++) {
-		ctx_progress_run(&progress, i + 1, NULL);
-		err = ctx_runner_run(r);
+	for (i = 0; (a->forever || i < cxs_max_runs(a)) && !err &&
+	     !cxs_interrupted(); i++) {
+		cxs_progress_run(&progress, i + 1, NULL);
+		err = cxs_runner_run(r);
 		if (err == -EINTR) {
 			dropped = i + 1;
 			err = 0;
 			break;
 		}
 		if (!err && r->failed[r->runs_done - 1]) {
-			ctx_progress_done(&progress);
+			cxs_progress_done(&progress);
 			say_failed(r, i + 1);
 		}
-		if (a->repeat_until && ctx_precise_enough(r, watch))
+		if (a->repeat_until && cxs_precise_enough(r, watch))
 			break;
 		/* -r 0: perf's forever, each run printed on its own */
 		if (!err && a->forever) {
 			print_series(r, out);
-			ctx_runner_clear(r);
+			cxs_runner_clear(r);
 		}
 	}
-	ctx_progress_done(&progress);
+	cxs_progress_done(&progress);
 	if (dropped || (r->cut_short && r->runs_done))
 		say_cut_short(r, dropped ?: r->runs_done, dropped);
 	drop_failed(r);
 	if (r->runs_done)
 		print_series(r, out);
 	if (r->runs_done && a->repeat_until)
-		ctx_print_until(r, watch, "");
-	ctx_print_outliers(r, "");
-	if (r->runs_done && a->save && !r->cut_short && ctx_save_stat(r) && !err)
+		cxs_print_until(r, watch, "");
+	cxs_print_outliers(r, "");
+	if (r->runs_done && a->save && !r->cut_short && cxs_save_stat(r) && !err)
 		err = -EIO;
-	code = ctx_runner_exit_code(r, err);
+	code = cxs_runner_exit_code(r, err);
 	if (r->interval)
-		ctx_interval_free(r->interval);
-	ctx_runner_free(r);
+		cxs_interval_free(r->interval);
+	cxs_runner_free(r);
 	return code;
 }
 
 int cmd_stat(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 {
-	struct ctx_event_list events = { 0 };
-	struct ctx_args args;
+	struct cxs_event_list events = { 0 };
+	struct cxs_args args;
 	char err[256];
 	FILE *out;
 	int code;
 
-	if (ctx_args_parse(&args, argc, argv, err, sizeof(err))) {
+	if (cxs_args_parse(&args, argc, argv, err, sizeof(err))) {
 		/* a perf option: its name says it all, the usage would not */
 		if (args.perf_only) {
 			fprintf(stderr, "ctxstat: %s\n", err);
-			return CTX_EXIT_USAGE;
+			return CXS_EXIT_USAGE;
 		}
-		ctx_usage_error(stderr, ctx_args_help, err, args.err_option);
-		return CTX_EXIT_USAGE;
+		cxs_usage_error(stderr, cxs_args_help, err, args.err_option);
+		return CXS_EXIT_USAGE;
 	}
 	/* they only print: a write that failed (a full disk) fails them */
 	if (args.help) {
-		ctx_args_usage(stdout);
+		cxs_args_usage(stdout);
 		subcommands_usage(stdout);
-		return ctx_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
+		return cxs_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
 	}
 	if (args.list) {
-		ctx_events_print_known(stdout);
-		return ctx_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
+		cxs_events_print_known(stdout);
+		return cxs_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
 	}
 	/* perf's "perf version 6.1.192" */
 	if (args.version) {
-		printf("ctxstat version %s\n", CTX_VERSION);
-		return ctx_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
+		printf("ctxstat version %s\n", CXS_VERSION);
+		return cxs_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
 	}
-	code = ctx_stat_prepare(&args, &events, stderr, &out);
+	code = cxs_stat_prepare(&args, &events, stderr, &out);
 	if (code)
 		return code;
 	code = run_series(&args, &events, out);
-	if (ctx_outfile_close(out, ctx_stat_output(&args), "ctxstat") && !code)
+	if (cxs_outfile_close(out, cxs_stat_output(&args), "ctxstat") && !code)
 		code = 1;
-	ctx_signals_reraise();
+	cxs_signals_reraise();
 	return code;
 }

@@ -81,7 +81,7 @@ static const unsigned int cache_ops_valid[PERF_COUNT_HW_CACHE_MAX] = {
 	7, 5, 7, 7, 1, 1, 7,
 };
 
-static int lookup_named(const char *name, struct ctx_event *ev)
+static int lookup_named(const char *name, struct cxs_event *ev)
 {
 	size_t i;
 
@@ -124,7 +124,7 @@ static int match_alias(const char **s, const char *const names[][MAX_ALIASES],
  * op first if the first is one, else a result; read and access when
  * not named. An op the cache does not have is refused.
  */
-static int lookup_cache(const char *name, struct ctx_event *ev)
+static int lookup_cache(const char *name, struct cxs_event *ev)
 {
 	int cache, op = -1, result = -1, k, v;
 
@@ -155,7 +155,7 @@ static int lookup_cache(const char *name, struct ctx_event *ev)
 }
 
 /* "rNNNN": a raw, model-specific event code in hex, as perf takes it. */
-static int lookup_raw(const char *name, struct ctx_event *ev)
+static int lookup_raw(const char *name, struct cxs_event *ev)
 {
 	char *end;
 	unsigned long long config;
@@ -177,7 +177,7 @@ static int lookup_raw(const char *name, struct ctx_event *ev)
  * perf's check_modifier(): each letter at most once ('p' up to three
  * times), and no more than perf has.
  */
-static int check_modifiers(const char *mods, const struct ctx_event *ev,
+static int check_modifiers(const char *mods, const struct cxs_event *ev,
 			   char *err, size_t errlen)
 {
 	const char *p;
@@ -192,7 +192,7 @@ static int check_modifiers(const char *mods, const struct ctx_event *ev,
 	}
 	return 0;
 bad:
-	return ctx_err(err, errlen, "bad event modifier '%s' in '%s' (each at most once)",
+	return cxs_err(err, errlen, "bad event modifier '%s' in '%s' (each at most once)",
 		       mods, ev->name);
 }
 
@@ -203,7 +203,7 @@ bad:
  * (pinned: every ctxstat counter is) change nothing a count shows;
  * perf's other letters ask for what the ctxcount module cannot do.
  */
-static int parse_modifiers(const char *mods, struct ctx_event *ev,
+static int parse_modifiers(const char *mods, struct cxs_event *ev,
 			   char *err, size_t errlen)
 {
 	bool user = false, kernel = false, hv = false;
@@ -228,11 +228,11 @@ static int parse_modifiers(const char *mods, struct ctx_event *ev,
 		case 'p': case 'P': case 'W': case 'D':
 			break;
 		case 'G': case 'H': case 'I': case 'S': case 'e': case 'b':
-			return ctx_err(err, errlen,
+			return cxs_err(err, errlen,
 				       "modifier '%c' in '%s' is perf's but not supported by ctxstat (t, u, k, h; p, P, W and D change nothing here)",
 				       *p, ev->name);
 		default:
-			return ctx_err(err, errlen,
+			return cxs_err(err, errlen,
 				       "unknown modifier '%c' in '%s' (known: t, u, k, h)",
 				       *p, ev->name);
 		}
@@ -252,37 +252,37 @@ static int parse_modifiers(const char *mods, struct ctx_event *ev,
  * "pmu/terms/" with perf's modifiers after it ("cpu/event=0x3c/u", or
  * after a colon): the name is as written, unless a name= term renames it.
  */
-static int parse_pmu_event(const char *spec, struct ctx_event *ev,
+static int parse_pmu_event(const char *spec, struct cxs_event *ev,
 			   char *err, size_t errlen)
 {
 	const char *s1 = strchr(spec, '/'), *s2 = strchr(s1 + 1, '/');
-	char pmu[CTX_EVENT_NAME_MAX], terms[CTX_EVENT_NAME_MAX];
+	char pmu[CXS_EVENT_NAME_MAX], terms[CXS_EVENT_NAME_MAX];
 	const char *mods;
 
 	if (!s2)
-		return ctx_err(err, errlen, "event syntax error: '%s': no closing '/'",
+		return cxs_err(err, errlen, "event syntax error: '%s': no closing '/'",
 			       spec);
 	snprintf(pmu, sizeof(pmu), "%.*s", (int)(s1 - spec), spec);
 	snprintf(terms, sizeof(terms), "%.*s", (int)(s2 - s1 - 1), s1 + 1);
 	mods = s2 + 1 + (s2[1] == ':');
-	if (ctx_pmu_event_parse(pmu, terms, ev, err, errlen))
+	if (cxs_pmu_event_parse(pmu, terms, ev, err, errlen))
 		return -1;
 	return *mods ? parse_modifiers(mods, ev, err, errlen) : 0;
 }
 
-int ctx_event_parse(const char *spec, struct ctx_event *ev,
+int cxs_event_parse(const char *spec, struct cxs_event *ev,
 		    char *err, size_t errlen)
 {
-	char base[CTX_EVENT_NAME_MAX];
+	char base[CXS_EVENT_NAME_MAX];
 	const char *colon, *hint;
 	size_t len;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->counter = -1;
 	if (strlen(spec) >= sizeof(ev->name))
-		return ctx_err(err, errlen, "event name too long: '%s'", spec);
+		return cxs_err(err, errlen, "event name too long: '%s'", spec);
 	if (!*spec)
-		return ctx_err(err, errlen, "empty event name");
+		return cxs_err(err, errlen, "empty event name");
 	snprintf(ev->name, sizeof(ev->name), "%s", spec);
 	if (strchr(spec, '/'))
 		return parse_pmu_event(spec, ev, err, errlen);
@@ -292,12 +292,12 @@ int ctx_event_parse(const char *spec, struct ctx_event *ev,
 	base[len] = '\0';
 	if (lookup_named(base, ev) && lookup_cache(base, ev) &&
 	    lookup_raw(base, ev)) {
-		hint = ctx_event_suggest(base);
+		hint = cxs_event_suggest(base);
 		if (hint)
-			return ctx_err(err, errlen,
+			return cxs_err(err, errlen,
 				       "unknown event '%s'; did you mean '%s'? (ctxstat --list)",
 				       base, hint);
-		return ctx_err(err, errlen,
+		return cxs_err(err, errlen,
 			       "unknown event '%s' (ctxstat --list shows the known ones)",
 			       base);
 	}
@@ -306,20 +306,20 @@ int ctx_event_parse(const char *spec, struct ctx_event *ev,
 	return 0;
 }
 
-int ctx_modifiers_check(const char *what, const char *mods,
+int cxs_modifiers_check(const char *what, const char *mods,
 			char *err, size_t errlen)
 {
-	struct ctx_event ev = { 0 };
+	struct cxs_event ev = { 0 };
 
 	snprintf(ev.name, sizeof(ev.name), "%s", what);
 	return parse_modifiers(mods, &ev, err, errlen);
 }
 
 /* One kernel counter per distinct type/config/flags: :t is only a view. */
-static int assign_counter(struct ctx_event_list *l, struct ctx_event *ev,
+static int assign_counter(struct cxs_event_list *l, struct cxs_event *ev,
 			  char *err, size_t errlen)
 {
-	struct ctx_counter *c;
+	struct cxs_counter *c;
 	int i;
 
 	for (i = 0; i < l->nr_counters; i++) {
@@ -331,7 +331,7 @@ static int assign_counter(struct ctx_event_list *l, struct ctx_event *ev,
 		}
 	}
 	if (l->nr_counters == CTXCOUNT_MAX_EVENTS)
-		return ctx_err(err, errlen,
+		return cxs_err(err, errlen,
 			       "too many distinct events: at most %d counters",
 			       CTXCOUNT_MAX_EVENTS);
 	c = &l->counters[l->nr_counters];
@@ -342,23 +342,23 @@ static int assign_counter(struct ctx_event_list *l, struct ctx_event *ev,
 	return 0;
 }
 
-int ctx_events_add_one(struct ctx_event_list *l, const char *spec,
+int cxs_events_add_one(struct cxs_event_list *l, const char *spec,
 		       char *err, size_t errlen)
 {
-	struct ctx_event *ev;
+	struct cxs_event *ev;
 
-	if (l->nr == CTX_MAX_EVENTS)
-		return ctx_err(err, errlen, "too many events: at most %d",
-			       CTX_MAX_EVENTS);
+	if (l->nr == CXS_MAX_EVENTS)
+		return cxs_err(err, errlen, "too many events: at most %d",
+			       CXS_MAX_EVENTS);
 	ev = &l->ev[l->nr];
-	if (ctx_event_parse(spec, ev, err, errlen) ||
+	if (cxs_event_parse(spec, ev, err, errlen) ||
 	    assign_counter(l, ev, err, errlen))
 		return -1;
 	l->nr++;
 	return 0;
 }
 
-int ctx_events_add_defaults(struct ctx_event_list *l, bool system_wide,
+int cxs_events_add_defaults(struct cxs_event_list *l, bool system_wide,
 			    bool twins, char *err, size_t errlen)
 {
 	/* twin: interrupts inflate it (software counts of the task do not) */
@@ -368,16 +368,16 @@ int ctx_events_add_defaults(struct ctx_event_list *l, bool system_wide,
 		{ "cycles", true }, { "instructions", true },
 		{ "branches", true }, { "branch-misses", true },
 	};
-	char spec[CTX_EVENT_NAME_MAX];
+	char spec[CXS_EVENT_NAME_MAX];
 	const char *name;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(dflt); i++) {
 		name = !i && system_wide ? "cpu-clock" : dflt[i].name;
-		if (ctx_events_add_one(l, name, err, errlen))
+		if (cxs_events_add_one(l, name, err, errlen))
 			return -1;
 		snprintf(spec, sizeof(spec), "%s:t", name);
-		if (twins && dflt[i].twin && ctx_events_add_one(l, spec, err, errlen))
+		if (twins && dflt[i].twin && cxs_events_add_one(l, spec, err, errlen))
 			return -1;
 	}
 	return 0;
@@ -394,9 +394,9 @@ static size_t min3(size_t a, size_t b, size_t c)
 static size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp;
-	size_t row[CTX_EVENT_NAME_MAX + 1];
+	size_t row[CXS_EVENT_NAME_MAX + 1];
 
-	if (la > CTX_EVENT_NAME_MAX || lb > CTX_EVENT_NAME_MAX)
+	if (la > CXS_EVENT_NAME_MAX || lb > CXS_EVENT_NAME_MAX)
 		return (size_t)-1;
 	for (j = 0; j <= lb; j++)
 		row[j] = j;
@@ -441,7 +441,7 @@ static void cache_event_name(size_t cache, size_t op, bool miss,
 static void consider_cache_events(const char *name, char *best, size_t len,
 				  size_t *best_dist)
 {
-	char cand[CTX_EVENT_NAME_MAX];
+	char cand[CXS_EVENT_NAME_MAX];
 	size_t cache, op, miss;
 
 	for (cache = 0; cache < PERF_COUNT_HW_CACHE_MAX; cache++)
@@ -453,9 +453,9 @@ static void consider_cache_events(const char *name, char *best, size_t len,
 			}
 }
 
-const char *ctx_event_suggest(const char *name)
+const char *cxs_event_suggest(const char *name)
 {
-	static char best[CTX_EVENT_NAME_MAX];
+	static char best[CXS_EVENT_NAME_MAX];
 	size_t best_dist = 4, i;	/* more than 3 edits is no typo */
 
 	best[0] = '\0';
@@ -469,9 +469,9 @@ const char *ctx_event_suggest(const char *name)
 	return best;
 }
 
-void ctx_events_print_known(FILE *f)
+void cxs_events_print_known(FILE *f)
 {
-	char name[CTX_EVENT_NAME_MAX];
+	char name[CXS_EVENT_NAME_MAX];
 	size_t i, op, miss;
 
 	fprintf(f, "Hardware and software events:\n");

@@ -13,42 +13,42 @@
 #include <linux/ctxcount.h>
 #include <linux/perf_event.h>
 
-#define CTX_EVENT_NAME_MAX	64
-#define CTX_MAX_EVENTS		64	/* displayed events; counters are fewer */
+#define CXS_EVENT_NAME_MAX	64
+#define CXS_MAX_EVENTS		64	/* displayed events; counters are fewer */
 
-struct ctx_event {
-	char name[CTX_EVENT_NAME_MAX];	/* as the user wrote it */
+struct cxs_event {
+	char name[CXS_EVENT_NAME_MAX];	/* as the user wrote it */
 	uint32_t type;			/* PERF_TYPE_* */
 	uint64_t config;
 	uint32_t flags;			/* CTXCOUNT_EVENT_F_* */
 	bool task_only;			/* :t */
-	int counter;			/* index in ctx_event_list.counters */
+	int counter;			/* index in cxs_event_list.counters */
 };
 
 /* What the kernel counts: events differing only in :t share one. */
-struct ctx_counter {
+struct cxs_counter {
 	uint32_t type;
 	uint64_t config;
 	uint32_t flags;
 };
 
-struct ctx_event_list {
-	struct ctx_event ev[CTX_MAX_EVENTS];
+struct cxs_event_list {
+	struct cxs_event ev[CXS_MAX_EVENTS];
 	int nr;
-	struct ctx_counter counters[CTXCOUNT_MAX_EVENTS];
+	struct cxs_counter counters[CTXCOUNT_MAX_EVENTS];
 	int nr_counters;
 };
 
 /* Parse one "name[:modifiers]". Returns 0 or -1 with a message in @err. */
-int ctx_event_parse(const char *spec, struct ctx_event *ev,
+int cxs_event_parse(const char *spec, struct cxs_event *ev,
 		    char *err, size_t errlen);
 
 /* Whether @mods are modifiers ctxstat takes (@what names them in @err). */
-int ctx_modifiers_check(const char *what, const char *mods,
+int cxs_modifiers_check(const char *what, const char *mods,
 			char *err, size_t errlen);
 
 /* Add one event spec to @l, sharing a counter where one counts it. */
-int ctx_events_add_one(struct ctx_event_list *l, const char *spec,
+int cxs_events_add_one(struct cxs_event_list *l, const char *spec,
 		       char *err, size_t errlen);
 
 /*
@@ -56,7 +56,7 @@ int ctx_events_add_one(struct ctx_event_list *l, const char *spec,
  * groups "{a,b}" with modifiers for all ("{a,b}:u"), PMU events
  * "pmu/a=1,b=2/" whose commas are theirs.
  */
-int ctx_events_add(struct ctx_event_list *l, const char *specs,
+int cxs_events_add(struct cxs_event_list *l, const char *specs,
 		   char *err, size_t errlen);
 
 /*
@@ -64,26 +64,26 @@ int ctx_events_add(struct ctx_event_list *l, const char *specs,
  * @system_wide, as perf 6.1), with @twins a :t twin beside those that
  * interrupts inflate.
  */
-int ctx_events_add_defaults(struct ctx_event_list *l, bool system_wide,
+int cxs_events_add_defaults(struct cxs_event_list *l, bool system_wide,
 			    bool twins, char *err, size_t errlen);
 
 /* The closest known event name to @name, or NULL if none is close. */
-const char *ctx_event_suggest(const char *name);
+const char *cxs_event_suggest(const char *name);
 
-void ctx_events_print_known(FILE *f);
+void cxs_events_print_known(FILE *f);
 
 /* Is @ev the perf event (@type, @config)? */
-static inline bool ctx_event_is(const struct ctx_event *ev, uint32_t type,
+static inline bool cxs_event_is(const struct cxs_event *ev, uint32_t type,
 				uint64_t config)
 {
 	return ev->type == type && ev->config == config;
 }
 
 /* task-clock and cpu-clock count ns; perf prints them in msec. */
-static inline bool ctx_event_is_clock(const struct ctx_event *ev)
+static inline bool cxs_event_is_clock(const struct cxs_event *ev)
 {
-	return ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
-	       ctx_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	return cxs_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
+	       cxs_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 }
 
 #endif

@@ -58,7 +58,7 @@ static void trim_blanks(const char **start, const char **stop)
 
 static int syntax(const char *specs, const char *why, char *err, size_t errlen)
 {
-	return ctx_err(err, errlen, "event syntax error: '%s': %s", specs, why);
+	return cxs_err(err, errlen, "event syntax error: '%s': %s", specs, why);
 }
 
 /*
@@ -66,10 +66,10 @@ static int syntax(const char *specs, const char *why, char *err, size_t errlen)
  * count (t, u, k, h) join the member's own, as perf applies them, and
  * its name ("{cycles,instructions}:u" counts cycles:u, instructions:u).
  */
-static int add_member(struct ctx_event_list *l, const char *m, size_t len,
+static int add_member(struct cxs_event_list *l, const char *m, size_t len,
 		      const char *mods, char *err, size_t errlen)
 {
-	char spec[CTX_EVENT_NAME_MAX + 8];
+	char spec[CXS_EVENT_NAME_MAX + 8];
 	const char *own;
 	size_t n;
 
@@ -84,11 +84,11 @@ static int add_member(struct ctx_event_list *l, const char *m, size_t len,
 		spec[n++] = *mods;
 		spec[n] = '\0';
 	}
-	return ctx_events_add_one(l, spec, err, errlen);
+	return cxs_events_add_one(l, spec, err, errlen);
 }
 
 /* "{a,b}" and after it "" or ":mods", @len characters at @g. */
-static int add_group(struct ctx_event_list *l, const char *g, size_t len,
+static int add_group(struct cxs_event_list *l, const char *g, size_t len,
 		     const char *specs, char *err, size_t errlen)
 {
 	const char *stop = g + len, *close = stop - 1, *mods = "", *m, *end;
@@ -103,7 +103,7 @@ static int add_group(struct ctx_event_list *l, const char *g, size_t len,
 		snprintf(modbuf, sizeof(modbuf), "%.*s", (int)(stop - close - 2),
 			 close + 2);
 		mods = modbuf;
-		if (ctx_modifiers_check(specs, mods, err, errlen))
+		if (cxs_modifiers_check(specs, mods, err, errlen))
 			return -1;
 	}
 	for (m = g + 1;; m = end + 1) {
@@ -123,14 +123,14 @@ static int add_group(struct ctx_event_list *l, const char *g, size_t len,
 	}
 }
 
-static int add_list(struct ctx_event_list *l, const char *specs,
+static int add_list(struct cxs_event_list *l, const char *specs,
 		    char *err, size_t errlen)
 {
-	char one[CTX_EVENT_NAME_MAX];
+	char one[CXS_EVENT_NAME_MAX];
 	const char *s = specs, *end, *ev, *ev_end;
 
 	if (!*specs)
-		return ctx_err(err, errlen, "empty event list");
+		return cxs_err(err, errlen, "empty event list");
 	for (;; s = end + 1) {
 		end = element_end(s, false);
 		if (!end)
@@ -144,11 +144,11 @@ static int add_list(struct ctx_event_list *l, const char *specs,
 			if (add_group(l, ev, ev_end - ev, specs, err, errlen))
 				return -1;
 		} else if ((size_t)(ev_end - ev) >= sizeof(one)) {
-			return ctx_err(err, errlen, "event name too long: '%.*s'",
+			return cxs_err(err, errlen, "event name too long: '%.*s'",
 				       (int)(ev_end - ev), ev);
 		} else {
 			snprintf(one, sizeof(one), "%.*s", (int)(ev_end - ev), ev);
-			if (ctx_events_add_one(l, one, err, errlen))
+			if (cxs_events_add_one(l, one, err, errlen))
 				return -1;
 		}
 		if (!*end)
@@ -157,7 +157,7 @@ static int add_list(struct ctx_event_list *l, const char *specs,
 }
 
 /* All of the list or none of it, as perf's parser takes it. */
-int ctx_events_add(struct ctx_event_list *l, const char *specs,
+int cxs_events_add(struct cxs_event_list *l, const char *specs,
 		   char *err, size_t errlen)
 {
 	int nr = l->nr, nr_counters = l->nr_counters;

@@ -11,14 +11,14 @@
 
 #include "events/proof.h"
 
-int ctx_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+int cxs_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags)
 {
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
 			    flags);
 }
 
-int ctx_perf_event_paranoid(void)
+int cxs_perf_event_paranoid(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
 	int v;

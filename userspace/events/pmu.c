@@ -95,12 +95,12 @@ static int apply_format(const char *format, uint64_t value,
 }
 
 static int apply_terms(const char *pmu, const char *terms,
-		       struct pmu_config *pc, struct ctx_event *ev,
+		       struct pmu_config *pc, struct cxs_event *ev,
 		       int depth, char *err, size_t errlen);
 
 /* One "name=value" (or "name", value 1) of @pmu. */
 static int apply_term(const char *pmu, char *term, struct pmu_config *pc,
-		      struct ctx_event *ev, int depth, char *err, size_t errlen)
+		      struct cxs_event *ev, int depth, char *err, size_t errlen)
 {
 	char *eq = strchr(term, '='), line[256];
 	const char *val = eq ? eq + 1 : "1";
@@ -110,12 +110,12 @@ static int apply_term(const char *pmu, char *term, struct pmu_config *pc,
 		*eq = '\0';
 	if (!strcmp(term, "name") && eq) {
 		if (strlen(val) >= sizeof(ev->name))
-			return ctx_err(err, errlen, "name= too long: '%s'", val);
+			return cxs_err(err, errlen, "name= too long: '%s'", val);
 		snprintf(ev->name, sizeof(ev->name), "%s", val);
 		return 0;
 	}
 	if (term_value(val, &v))
-		return ctx_err(err, errlen, "bad value '%s' of term '%s' in PMU %s",
+		return cxs_err(err, errlen, "bad value '%s' of term '%s' in PMU %s",
 			       val, term, pmu);
 	if (!strcmp(term, "config")) {
 		pc->config[0] = v;
@@ -127,7 +127,7 @@ static int apply_term(const char *pmu, char *term, struct pmu_config *pc,
 	}
 	if (!read_line(line, sizeof(line), PMU_DIR "/format/%s", sysfs(), pmu, term)) {
 		if (apply_format(line, v, pc))
-			return ctx_err(err, errlen,
+			return cxs_err(err, errlen,
 				       "value %s of '%s' does not fit %s's format '%s'",
 				       val, term, pmu, line);
 		return 0;
@@ -136,19 +136,19 @@ static int apply_term(const char *pmu, char *term, struct pmu_config *pc,
 	if (!eq && depth < 2 &&
 	    !read_line(line, sizeof(line), PMU_DIR "/events/%s", sysfs(), pmu, term))
 		return apply_terms(pmu, line, pc, ev, depth + 1, err, errlen);
-	return ctx_err(err, errlen, "PMU %s has no term or event '%s' (perf list)",
+	return cxs_err(err, errlen, "PMU %s has no term or event '%s' (perf list)",
 		       pmu, term);
 }
 
 static int apply_terms(const char *pmu, const char *terms,
-		       struct pmu_config *pc, struct ctx_event *ev,
+		       struct pmu_config *pc, struct cxs_event *ev,
 		       int depth, char *err, size_t errlen)
 {
 	char *copy = strdup(terms), *term, *save = NULL;
 	int ret = 0;
 
 	if (!copy)
-		return ctx_err(err, errlen, "out of memory");
+		return cxs_err(err, errlen, "out of memory");
 	for (term = strtok_r(copy, ",", &save); term && !ret;
 	     term = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*term))
@@ -159,26 +159,26 @@ static int apply_terms(const char *pmu, const char *terms,
 	return ret;
 }
 
-int ctx_pmu_event_parse(const char *pmu, const char *terms,
-			struct ctx_event *ev, char *err, size_t errlen)
+int cxs_pmu_event_parse(const char *pmu, const char *terms,
+			struct cxs_event *ev, char *err, size_t errlen)
 {
 	struct pmu_config pc = { { 0 } };
 	char line[64];
 	uint64_t type;
 
 	if (!*pmu || strchr(pmu, '.') || strchr(pmu, '/'))
-		return ctx_err(err, errlen, "event syntax error: '%s'", ev->name);
+		return cxs_err(err, errlen, "event syntax error: '%s'", ev->name);
 	if (read_line(line, sizeof(line), PMU_DIR "/type", sysfs(), pmu) ||
 	    term_value(line, &type) || type > UINT32_MAX)
-		return ctx_err(err, errlen, "Cannot find PMU `%s'. Missing kernel support? (perf list)",
+		return cxs_err(err, errlen, "Cannot find PMU `%s'. Missing kernel support? (perf list)",
 			       pmu);
 	if (!*terms)
-		return ctx_err(err, errlen, "event syntax error: '%s': no event between the slashes",
+		return cxs_err(err, errlen, "event syntax error: '%s': no event between the slashes",
 			       ev->name);
 	if (apply_terms(pmu, terms, &pc, ev, 0, err, errlen))
 		return -1;
 	if (pc.config[1] || pc.config[2])
-		return ctx_err(err, errlen,
+		return cxs_err(err, errlen,
 			       "%s: not supported by ctxstat: it needs config1 or config2, and the ctxcount module takes an event's config only",
 			       ev->name);
 	ev->type = type;

@@ -17,7 +17,7 @@
  * @pmu's event of @terms (between the slashes) into @ev's type and
  * config; a name= term renames @ev. 0, or -1 with the reason in @err.
  */
-int ctx_pmu_event_parse(const char *pmu, const char *terms,
-			struct ctx_event *ev, char *err, size_t errlen);
+int cxs_pmu_event_parse(const char *pmu, const char *terms,
+			struct cxs_event *ev, char *err, size_t errlen);
 
 #endif

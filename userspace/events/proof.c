@@ -15,15 +15,15 @@
 #include "events/proof.h"
 
 /* perf stat's list (stat_handle_error()), and ENODEV. */
-bool ctx_proof_not_supported(int err)
+bool cxs_proof_not_supported(int err)
 {
 	return err == EINVAL || err == ENOSYS || err == ENOENT ||
 	       err == EOPNOTSUPP || err == ENXIO || err == ENODEV;
 }
 
 static void proof_attr(struct perf_event_attr *attr,
-		       const struct ctx_counter *c,
-		       const struct ctx_proof_target *t)
+		       const struct cxs_counter *c,
+		       const struct cxs_proof_target *t)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -37,8 +37,8 @@ static void proof_attr(struct perf_event_attr *attr,
 	attr->exclude_hv = !!(c->flags & CTXCOUNT_EVENT_F_EXCLUDE_HV);
 }
 
-static int proof_try(struct ctx_proof *p, const struct ctx_counter *c,
-		     const struct ctx_proof_target *t, ctx_perf_open_fn open)
+static int proof_try(struct cxs_proof *p, const struct cxs_counter *c,
+		     const struct cxs_proof_target *t, cxs_perf_open_fn open)
 {
 	struct perf_event_attr attr;
 
@@ -53,7 +53,7 @@ static int proof_try(struct ctx_proof *p, const struct ctx_counter *c,
  * paranoid above 1, retries without kernel and hypervisor (unless it
  * excludes user space: then nothing would be left).
  */
-static bool proof_may_fall_back(const struct ctx_counter *c, int err,
+static bool proof_may_fall_back(const struct cxs_counter *c, int err,
 				int paranoid)
 {
 	return err == EACCES && paranoid > 1 &&
@@ -61,17 +61,17 @@ static bool proof_may_fall_back(const struct ctx_counter *c, int err,
 	       !(c->flags & CTXCOUNT_EVENT_F_EXCLUDE_USER);
 }
 
-enum ctx_proof_outcome ctx_proof_open(struct ctx_proof *p,
-				      struct ctx_counter *c,
-				      const struct ctx_proof_target *t,
-				      int paranoid, ctx_perf_open_fn open)
+enum cxs_proof_outcome cxs_proof_open(struct cxs_proof *p,
+				      struct cxs_counter *c,
+				      const struct cxs_proof_target *t,
+				      int paranoid, cxs_perf_open_fn open)
 {
 	int err;
 
 	memset(p, 0, sizeof(*p));
 	err = proof_try(p, c, t, open);
 	/* stat_handle_error() tests "not supported" before the fallback. */
-	if (err && !ctx_proof_not_supported(err) &&
+	if (err && !cxs_proof_not_supported(err) &&
 	    proof_may_fall_back(c, err, paranoid)) {
 		snprintf(p->msg, sizeof(p->msg),
 			 "kernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples",
@@ -82,15 +82,15 @@ enum ctx_proof_outcome ctx_proof_open(struct ctx_proof *p,
 		err = proof_try(p, c, t, open);
 	}
 	if (!err)
-		return CTX_PROOF_OPEN;
-	if (ctx_proof_not_supported(err))
-		return CTX_PROOF_NOT_SUPPORTED;
+		return CXS_PROOF_OPEN;
+	if (cxs_proof_not_supported(err))
+		return CXS_PROOF_NOT_SUPPORTED;
 	if (err == EACCES || err == EPERM)
-		return CTX_PROOF_REFUSED;
-	return CTX_PROOF_FAILED;
+		return CXS_PROOF_REFUSED;
+	return CXS_PROOF_FAILED;
 }
 
-int ctx_proof_fallback_name(char *name, size_t len)
+int cxs_proof_fallback_name(char *name, size_t len)
 {
 	const char *sep = strchr(name, '/') || strchr(name, ':') ? "" : ":";
 	size_t n = strlen(name);
@@ -101,9 +101,9 @@ int ctx_proof_fallback_name(char *name, size_t len)
 	return 0;
 }
 
-void ctx_proof_rename(struct ctx_event_list *l, int counter)
+void cxs_proof_rename(struct cxs_event_list *l, int counter)
 {
-	struct ctx_event *ev;
+	struct cxs_event *ev;
 	int i;
 
 	for (i = 0; i < l->nr; i++) {
@@ -111,11 +111,11 @@ void ctx_proof_rename(struct ctx_event_list *l, int counter)
 		if (ev->counter != counter)
 			continue;
 		ev->flags = l->counters[counter].flags;
-		ctx_proof_fallback_name(ev->name, sizeof(ev->name));
+		cxs_proof_fallback_name(ev->name, sizeof(ev->name));
 	}
 }
 
-static void print_target_rule(FILE *f, const struct ctx_proof_target *t)
+static void print_target_rule(FILE *f, const struct cxs_proof_target *t)
 {
 	if (t->pid < 0)
 		fprintf(f,
@@ -130,8 +130,8 @@ static void print_target_rule(FILE *f, const struct ctx_proof_target *t)
 }
 
 /* evsel__open_strerror() for EPERM and EACCES, under ctxstat's name. */
-void ctx_proof_print_refusal(FILE *f, const char *event, int err,
-			     int paranoid, const struct ctx_proof_target *t)
+void cxs_proof_print_refusal(FILE *f, const char *event, int err,
+			     int paranoid, const struct cxs_proof_target *t)
 {
 	fprintf(f,
 		"ctxstat: perf_event_open(2) refuses %s (%s), so ctxcount does too.\n",
@@ -162,7 +162,7 @@ void ctx_proof_print_refusal(FILE *f, const char *event, int err,
 }
 
 /* The first online CPU, for a system-wide proof. */
-int ctx_proof_any_cpu(void)
+int cxs_proof_any_cpu(void)
 {
 	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
 	int cpu = 0;
@@ -176,14 +176,14 @@ int ctx_proof_any_cpu(void)
 }
 
 /* One counter's proof, with perf stat's -v messages. */
-static int proofs_open_one(struct ctx_event_list *l, int i,
-			   const struct ctx_proof_target *t, int paranoid,
+static int proofs_open_one(struct cxs_event_list *l, int i,
+			   const struct cxs_proof_target *t, int paranoid,
 			   bool verbose, int *fd)
 {
-	struct ctx_counter *c = &l->counters[i];
-	enum ctx_proof_outcome outcome;
+	struct cxs_counter *c = &l->counters[i];
+	enum cxs_proof_outcome outcome;
 	const char *name = "?";
-	struct ctx_proof p;
+	struct cxs_proof p;
 	int j;
 
 	for (j = 0; j < l->nr; j++)
@@ -191,24 +191,24 @@ static int proofs_open_one(struct ctx_event_list *l, int i,
 			name = l->ev[j].name;
 			break;
 		}
-	outcome = ctx_proof_open(&p, c, t, paranoid, ctx_perf_event_open);
+	outcome = cxs_proof_open(&p, c, t, paranoid, cxs_perf_event_open);
 	/* perf -v says it tries the fallback, whether it works or not. */
 	if (p.fell_back && verbose)
 		fprintf(stderr, "Warning:\n%s\n", p.msg);
 	switch (outcome) {
-	case CTX_PROOF_OPEN:
+	case CXS_PROOF_OPEN:
 		if (p.fell_back)
-			ctx_proof_rename(l, i);
+			cxs_proof_rename(l, i);
 		*fd = p.fd;
 		return 0;
-	case CTX_PROOF_NOT_SUPPORTED:
+	case CXS_PROOF_NOT_SUPPORTED:
 		if (verbose)
 			fprintf(stderr, "Warning:\n%s event is not supported by the kernel.\n",
 				name);
 		*fd = -1;
 		return -ENOENT;
-	case CTX_PROOF_REFUSED:
-		ctx_proof_print_refusal(stderr, name, p.err, paranoid, t);
+	case CXS_PROOF_REFUSED:
+		cxs_proof_print_refusal(stderr, name, p.err, paranoid, t);
 		return -p.err;
 	default:
 		fprintf(stderr, "ctxstat: %s: perf_event_open: %s\n", name,
@@ -217,23 +217,23 @@ static int proofs_open_one(struct ctx_event_list *l, int i,
 	}
 }
 
-int ctx_proofs_open(struct ctx_event_list *l, const struct ctx_proof_target *t,
+int cxs_proofs_open(struct cxs_event_list *l, const struct cxs_proof_target *t,
 		    bool verbose, int *fds)
 {
-	int paranoid = ctx_perf_event_paranoid();
+	int paranoid = cxs_perf_event_paranoid();
 	int i, err;
 
 	for (i = 0; i < l->nr_counters; i++) {
 		err = proofs_open_one(l, i, t, paranoid, verbose, &fds[i]);
 		if (err && err != -ENOENT) {
-			ctx_proofs_close(fds, i);
+			cxs_proofs_close(fds, i);
 			return err;
 		}
 	}
 	return 0;
 }
 
-void ctx_proofs_close(int *fds, int n)
+void cxs_proofs_close(int *fds, int n)
 {
 	int i;
 

@@ -26,24 +26,24 @@
 #include "events/events.h"
 
 /* perf_event_open(2): an fd, or -1 with errno set. Replaceable for tests. */
-typedef int (*ctx_perf_open_fn)(struct perf_event_attr *attr, pid_t pid,
+typedef int (*cxs_perf_open_fn)(struct perf_event_attr *attr, pid_t pid,
 				int cpu, int group_fd, unsigned long flags);
 
 /* Where the proofs are opened. */
-struct ctx_proof_target {
+struct cxs_proof_target {
 	pid_t pid;		/* the target thread; -1: system-wide */
 	int cpu;		/* -1, or with pid -1 an online CPU */
 	bool inherit;		/* CTXCOUNT_TARGET_F_INHERIT */
 };
 
-enum ctx_proof_outcome {
-	CTX_PROOF_OPEN,		/* the fd proves the event */
-	CTX_PROOF_NOT_SUPPORTED,/* perf: "not supported" (<not supported>) */
-	CTX_PROOF_REFUSED,	/* EACCES/EPERM, after the fallback if any */
-	CTX_PROOF_FAILED,	/* anything else */
+enum cxs_proof_outcome {
+	CXS_PROOF_OPEN,		/* the fd proves the event */
+	CXS_PROOF_NOT_SUPPORTED,/* perf: "not supported" (<not supported>) */
+	CXS_PROOF_REFUSED,	/* EACCES/EPERM, after the fallback if any */
+	CXS_PROOF_FAILED,	/* anything else */
 };
 
-struct ctx_proof {
+struct cxs_proof {
 	int fd;			/* >= 0 when open */
 	int err;		/* errno of the last attempt; 0 when open */
 	bool fell_back;		/* opened only without kernel and hypervisor */
@@ -55,43 +55,43 @@ struct ctx_proof {
  * (@paranoid is kernel.perf_event_paranoid) @c excludes kernel and
  * hypervisor. @open is perf_event_open(2), or a test's replacement.
  */
-enum ctx_proof_outcome ctx_proof_open(struct ctx_proof *p,
-				      struct ctx_counter *c,
-				      const struct ctx_proof_target *t,
-				      int paranoid, ctx_perf_open_fn open);
+enum cxs_proof_outcome cxs_proof_open(struct cxs_proof *p,
+				      struct cxs_counter *c,
+				      const struct cxs_proof_target *t,
+				      int paranoid, cxs_perf_open_fn open);
 
 /* The real perf_event_open(2) (events/perf-open.c). */
-int ctx_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+int cxs_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);
 
 /*
  * kernel.perf_event_paranoid as perf reads it; INT_MAX when unreadable
  * (events/perf-open.c).
  */
-int ctx_perf_event_paranoid(void);
+int cxs_perf_event_paranoid(void);
 
 /*
  * perf's name for an event after the fallback: ":u" added, or "u" when
  * the name already has a ':' or '/' ("cycles:t" -> "cycles:tu").
  * 0, or -1 when it does not fit in @len (then unchanged).
  */
-int ctx_proof_fallback_name(char *name, size_t len);
+int cxs_proof_fallback_name(char *name, size_t len);
 
 /*
  * After counter @counter fell back: its displayed events get perf's new
  * names and its flags.
  */
-void ctx_proof_rename(struct ctx_event_list *l, int counter);
+void cxs_proof_rename(struct cxs_event_list *l, int counter);
 
 /* Why an event was refused, as perf says it, with what would allow it. */
-void ctx_proof_print_refusal(FILE *f, const char *event, int err,
-			     int paranoid, const struct ctx_proof_target *t);
+void cxs_proof_print_refusal(FILE *f, const char *event, int err,
+			     int paranoid, const struct cxs_proof_target *t);
 
 /* Is @err what perf stat calls "not supported" for an event. */
-bool ctx_proof_not_supported(int err);
+bool cxs_proof_not_supported(int err);
 
 /* An online CPU (the first), for a system-wide proof. */
-int ctx_proof_any_cpu(void);
+int cxs_proof_any_cpu(void);
 
 /*
  * The proofs of every counter of @l into @fds (one per counter; -1 for a
@@ -99,8 +99,8 @@ int ctx_proof_any_cpu(void);
  * with @verbose says so as perf -v does. 0, or -errno after printing why
  * (nothing left open).
  */
-int ctx_proofs_open(struct ctx_event_list *l, const struct ctx_proof_target *t,
+int cxs_proofs_open(struct cxs_event_list *l, const struct cxs_proof_target *t,
 		    bool verbose, int *fds);
-void ctx_proofs_close(int *fds, int n);
+void cxs_proofs_close(int *fds, int n);
 
 #endif

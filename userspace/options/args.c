@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * args: turn ctxstat's command line into struct ctx_args. Options follow
+ * args: turn ctxstat's command line into struct cxs_args. Options follow
  * perf stat's names and letters so that muscle memory carries over;
  * parsing stops at the first non-option (the workload) or at "--".
  */
@@ -26,11 +26,11 @@ enum {
 	OPT_QUIET, OPT_INTERVAL_COUNT, OPT_NO_CSV_SUMMARY, OPT_NO_TWINS,
 	OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_THRESHOLD,
 	OPT_WARMUP, OPT_VERSION, OPT_PER_THREAD, OPT_SCALE,
-	/* + index in ctx_perf_only[] */
+	/* + index in cxs_perf_only[] */
 	OPT_PERF_ONLY = 1024,
 };
 
-/* perf's letters; those of ctx_perf_only[] are added to it */
+/* perf's letters; those of cxs_perf_only[] are added to it */
 #define SHORT_OPTIONS "e:r:nx:jo:p:aC:AI:vhBgiS"
 
 static const struct option ctxstat_options[] = {
@@ -98,13 +98,13 @@ static const struct option *options(const char **letters)
 	memcpy(all, ctxstat_options, sizeof(ctxstat_options));
 	p = short_opts + snprintf(short_opts, sizeof(short_opts), "+:%s",
 				  SHORT_OPTIONS);
-	for (i = 0; i < ctx_nr_perf_only && n + 1 < ARRAY_SIZE(all); i++) {
-		all[n++] = (struct option){ ctx_perf_only[i].name,
-					    ctx_perf_only[i].has_arg, NULL,
+	for (i = 0; i < cxs_nr_perf_only && n + 1 < ARRAY_SIZE(all); i++) {
+		all[n++] = (struct option){ cxs_perf_only[i].name,
+					    cxs_perf_only[i].has_arg, NULL,
 					    OPT_PERF_ONLY + i };
-		if (ctx_perf_only[i].letter) {
-			*p++ = ctx_perf_only[i].letter;
-			if (ctx_perf_only[i].has_arg == required_argument)
+		if (cxs_perf_only[i].letter) {
+			*p++ = cxs_perf_only[i].letter;
+			if (cxs_perf_only[i].has_arg == required_argument)
 				*p++ = ':';
 		}
 	}
@@ -120,7 +120,7 @@ static int parse_pct(const char *s, double min, bool min_ok, double *out)
 
 	errno = 0;
 	/* 0.5% whatever LC_NUMERIC says, as in the examples */
-	v = strtod_l(s, &end, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
+	v = strtod_l(s, &end, cxs_c_locale() ?: LC_GLOBAL_LOCALE);
 	if (end != s && *end == '%')
 		end++;
 	if (errno || end == s || *end || !(v < 100) ||
@@ -148,8 +148,8 @@ static int parse_positive(const char *s, long max, long *out)
 	return 0;
 }
 
-/* -r: 1 to CTX_MAX_RUNS, or 0 for perf's "forever". */
-static int parse_repeat(struct ctx_args *a, const char *arg,
+/* -r: 1 to CXS_MAX_RUNS, or 0 for perf's "forever". */
+static int parse_repeat(struct cxs_args *a, const char *arg,
 			char *err, size_t errlen)
 {
 	long v;
@@ -157,10 +157,10 @@ static int parse_repeat(struct ctx_args *a, const char *arg,
 	if (!strcmp(arg, "0")) {
 		a->forever = true;
 		a->repeat = 1;
-	} else if (parse_positive(arg, CTX_MAX_RUNS, &v)) {
-		return ctx_err(err, errlen,
+	} else if (parse_positive(arg, CXS_MAX_RUNS, &v)) {
+		return cxs_err(err, errlen,
 			       "bad repeat count '%s' (1 to %d, or 0: until Ctrl-C)",
-			       arg, CTX_MAX_RUNS);
+			       arg, CXS_MAX_RUNS);
 	} else {
 		a->repeat = v;
 		a->forever = false;
@@ -171,9 +171,9 @@ static int parse_repeat(struct ctx_args *a, const char *arg,
 
 /*
  * -p: perf's list of pids, "1,2,3" (each counted with what it forks and
- * all its threads; a session each, so at most CTX_MAX_PIDS).
+ * all its threads; a session each, so at most CXS_MAX_PIDS).
  */
-static int parse_pids(struct ctx_args *a, const char *arg,
+static int parse_pids(struct cxs_args *a, const char *arg,
 		      char *err, size_t errlen)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
@@ -181,26 +181,26 @@ static int parse_pids(struct ctx_args *a, const char *arg,
 	long v;
 
 	if (!copy)
-		return ctx_err(err, errlen, "out of memory");
+		return cxs_err(err, errlen, "out of memory");
 	a->nr_pids = 0;
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (parse_positive(tok, CTX_PID_MAX, &v))
-			ret = ctx_err(err, errlen, "bad pid '%s' in '%s'", tok, arg);
-		else if (a->nr_pids == CTX_MAX_PIDS)
-			ret = ctx_err(err, errlen,
+		if (parse_positive(tok, CXS_PID_MAX, &v))
+			ret = cxs_err(err, errlen, "bad pid '%s' in '%s'", tok, arg);
+		else if (a->nr_pids == CXS_MAX_PIDS)
+			ret = cxs_err(err, errlen,
 				      "-p: at most %d pids (a counting session each)",
-				      CTX_MAX_PIDS);
+				      CXS_MAX_PIDS);
 		for (k = 0; !ret && k < a->nr_pids; k++)
 			if (a->pids[k] == v)
-				ret = ctx_err(err, errlen, "-p: pid %ld twice in '%s'", v, arg);
+				ret = cxs_err(err, errlen, "-p: pid %ld twice in '%s'", v, arg);
 		if (!ret)
 			a->pids[a->nr_pids++] = v;
 	}
 	free(copy);
 	if (!ret && (!a->nr_pids || arg[strlen(arg) - 1] == ',' || *arg == ',' ||
 		     strstr(arg, ",,")))
-		ret = ctx_err(err, errlen, "bad pid list '%s'", arg);
+		ret = cxs_err(err, errlen, "bad pid list '%s'", arg);
 	if (ret) {
 		a->nr_pids = 0;
 		return ret;
@@ -211,27 +211,27 @@ static int parse_pids(struct ctx_args *a, const char *arg,
 }
 
 /* -I: 0 is off, as in perf 6.1; below 10 ms refused (perf 5.x's words). */
-static int parse_interval(struct ctx_args *a, const char *arg,
+static int parse_interval(struct cxs_args *a, const char *arg,
 			  char *err, size_t errlen)
 {
 	long v = 0;
 
-	if (strcmp(arg, "0") && parse_positive(arg, CTX_INTERVAL_MAX_MS, &v))
-		return ctx_err(err, errlen, "bad interval '%s' (milliseconds, at most %d)",
-			       arg, CTX_INTERVAL_MAX_MS);
-	if (v && v < CTX_INTERVAL_MIN_MS)
-		return ctx_err(err, errlen, "print interval must be >= %dms",
-			       CTX_INTERVAL_MIN_MS);
+	if (strcmp(arg, "0") && parse_positive(arg, CXS_INTERVAL_MAX_MS, &v))
+		return cxs_err(err, errlen, "bad interval '%s' (milliseconds, at most %d)",
+			       arg, CXS_INTERVAL_MAX_MS);
+	if (v && v < CXS_INTERVAL_MIN_MS)
+		return cxs_err(err, errlen, "print interval must be >= %dms",
+			       CXS_INTERVAL_MIN_MS);
 	a->interval_ms = v;
 	return 0;
 }
 
 /* -x: perf takes "\\t" for a tab. */
-static int parse_separator(struct ctx_args *a, const char *arg,
+static int parse_separator(struct cxs_args *a, const char *arg,
 			   char *err, size_t errlen)
 {
 	if (!*arg)
-		return ctx_err(err, errlen, "empty field separator");
+		return cxs_err(err, errlen, "empty field separator");
 	a->field_sep = strcmp(arg, "\\t") ? arg : "\t";
 	return 0;
 }
@@ -240,23 +240,23 @@ static int parse_separator(struct ctx_args *a, const char *arg,
  * perf's OPT_SET_UINT on one aggr_mode: the last of -A, --per-* wins.
  * Only the CPU modes read the CPUs' rows.
  */
-static int set_aggr(struct ctx_args *a, enum ctx_aggr mode)
+static int set_aggr(struct cxs_args *a, enum cxs_aggr mode)
 {
 	a->aggr = mode;
-	a->no_aggr = mode != CTX_AGGR_THREAD;
+	a->no_aggr = mode != CXS_AGGR_THREAD;
 	return 0;
 }
 
 /* -C: system wide on a CPU list, as perf's -C (checked for syntax here). */
-static int check_cpu_list(struct ctx_args *a, const char *arg,
+static int check_cpu_list(struct cxs_args *a, const char *arg,
 			  char *err, size_t errlen)
 {
-	struct ctx_cpulist *l = malloc(sizeof(*l));
+	struct cxs_cpulist *l = malloc(sizeof(*l));
 	int ret;
 
 	if (!l)
-		return ctx_err(err, errlen, "out of memory");
-	ret = ctx_cpulist_parse(l, arg, err, errlen);
+		return cxs_err(err, errlen, "out of memory");
+	ret = cxs_cpulist_parse(l, arg, err, errlen);
 	free(l);
 	if (ret)
 		return ret;
@@ -266,13 +266,13 @@ static int check_cpu_list(struct ctx_args *a, const char *arg,
 }
 
 /* --irq-sources[=N]: a breakdown with the hardirq row split by source. */
-static int parse_irq_sources(struct ctx_args *a, const char *arg,
+static int parse_irq_sources(struct cxs_args *a, const char *arg,
 			     char *err, size_t errlen)
 {
 	long v = 0;
 
 	if (arg && parse_positive(arg, CTXCOUNT_MAX_SOURCES, &v))
-		return ctx_err(err, errlen,
+		return cxs_err(err, errlen,
 			       "bad --irq-sources '%s' (1 to %d sources)", arg,
 			       CTXCOUNT_MAX_SOURCES);
 	a->irq_sources = true;
@@ -281,15 +281,15 @@ static int parse_irq_sources(struct ctx_args *a, const char *arg,
 	return 0;
 }
 
-static int handle_option(struct ctx_args *a, int c, const char *arg,
+static int handle_option(struct cxs_args *a, int c, const char *arg,
 			 char *err, size_t errlen)
 {
 	long v;
 
 	switch (c) {
 	case 'e':
-		if (a->nr_event_specs == CTX_ARGS_MAX_EVENT_SPECS)
-			return ctx_err(err, errlen, "too many -e options");
+		if (a->nr_event_specs == CXS_ARGS_MAX_EVENT_SPECS)
+			return cxs_err(err, errlen, "too many -e options");
 		a->event_specs[a->nr_event_specs++] = arg;
 		return 0;
 	case 'r':
@@ -317,22 +317,22 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case 'C':
 		return check_cpu_list(a, arg, err, errlen);
 	case 'A':
-		return set_aggr(a, CTX_AGGR_NONE);
+		return set_aggr(a, CXS_AGGR_NONE);
 	case OPT_PER_CORE:
-		return set_aggr(a, CTX_AGGR_CORE);
+		return set_aggr(a, CXS_AGGR_CORE);
 	case OPT_PER_DIE:
-		return set_aggr(a, CTX_AGGR_DIE);
+		return set_aggr(a, CXS_AGGR_DIE);
 	case OPT_PER_SOCKET:
-		return set_aggr(a, CTX_AGGR_SOCKET);
+		return set_aggr(a, CXS_AGGR_SOCKET);
 	case OPT_PER_NODE:
-		return set_aggr(a, CTX_AGGR_NODE);
+		return set_aggr(a, CXS_AGGR_NODE);
 	case OPT_PER_THREAD:
-		return set_aggr(a, CTX_AGGR_THREAD);
+		return set_aggr(a, CXS_AGGR_THREAD);
 	case 'I':
 		return parse_interval(a, arg, err, errlen);
 	case OPT_INTERVAL_COUNT:
 		if (parse_positive(arg, INT_MAX, &v))
-			return ctx_err(err, errlen, "bad --interval-count '%s'", arg);
+			return cxs_err(err, errlen, "bad --interval-count '%s'", arg);
 		a->interval_count = v;
 		return 0;
 	case OPT_NO_CSV_SUMMARY:
@@ -366,14 +366,14 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case OPT_THRESHOLD:
 		if (parse_pct(arg, 0, true, &a->threshold))
-			return ctx_err(err, errlen,
+			return cxs_err(err, errlen,
 				       "bad --threshold '%s' (a percentage from 0, e.g. 1%%)",
 				       arg);
 		return 0;
 	case OPT_WARMUP:
-		if (strcmp(arg, "0") && parse_positive(arg, CTX_MAX_RUNS, &v))
-			return ctx_err(err, errlen, "bad --warmup '%s' (0 to %d runs)",
-				       arg, CTX_MAX_RUNS);
+		if (strcmp(arg, "0") && parse_positive(arg, CXS_MAX_RUNS, &v))
+			return cxs_err(err, errlen, "bad --warmup '%s' (0 to %d runs)",
+				       arg, CXS_MAX_RUNS);
 		a->warmup = strcmp(arg, "0") ? v : 0;
 		return 0;
 	case OPT_SUMMARY:
@@ -396,7 +396,7 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 		return 0;
 	case OPT_REPEAT_UNTIL:
 		if (parse_percent(arg, &a->repeat_until))
-			return ctx_err(err, errlen,
+			return cxs_err(err, errlen,
 				       "bad --repeat-until '%s' (a percentage, e.g. 0.5%%)",
 				       arg);
 		return 0;
@@ -421,19 +421,19 @@ static int handle_option(struct ctx_args *a, int c, const char *arg,
 	case OPT_IRQ_SOURCES:
 		return parse_irq_sources(a, arg, err, errlen);
 	}
-	if (c >= OPT_PERF_ONLY && c < OPT_PERF_ONLY + (int)ctx_nr_perf_only) {
+	if (c >= OPT_PERF_ONLY && c < OPT_PERF_ONLY + (int)cxs_nr_perf_only) {
 		a->perf_only = true;
-		return ctx_perf_only_err(&ctx_perf_only[c - OPT_PERF_ONLY],
+		return cxs_perf_only_err(&cxs_perf_only[c - OPT_PERF_ONLY],
 					 err, errlen);
 	}
-	if (ctx_perf_only_letter(c)) {
+	if (cxs_perf_only_letter(c)) {
 		a->perf_only = true;
-		return ctx_perf_only_err(ctx_perf_only_letter(c), err, errlen);
+		return cxs_perf_only_err(cxs_perf_only_letter(c), err, errlen);
 	}
-	return ctx_err(err, errlen, "unknown option");
+	return cxs_err(err, errlen, "unknown option");
 }
 
-int ctx_args_read(struct ctx_args *a, int argc, char **argv,
+int cxs_args_read(struct cxs_args *a, int argc, char **argv,
 		  char *err, size_t errlen)
 {
 	const struct option *opts;
@@ -449,9 +449,9 @@ int ctx_args_read(struct ctx_args *a, int argc, char **argv,
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return ctx_args_bad_option(a, opts, c, argv, err, errlen);
+			return cxs_args_bad_option(a, opts, c, argv, err, errlen);
 		if (handle_option(a, c, optarg, err, errlen)) {
-			a->err_option = ctx_option_long_name(opts, c);
+			a->err_option = cxs_option_long_name(opts, c);
 			return -1;
 		}
 	}
@@ -460,5 +460,5 @@ int ctx_args_read(struct ctx_args *a, int argc, char **argv,
 		a->cmd = &argv[optind];
 		a->cmd_argc = argc - optind;
 	}
-	return dashdash ? 0 : ctx_args_perf_subcommand(a, err, errlen);
+	return dashdash ? 0 : cxs_args_perf_subcommand(a, err, errlen);
 }

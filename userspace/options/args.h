@@ -8,26 +8,26 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#define CTX_ARGS_MAX_EVENT_SPECS 64
+#define CXS_ARGS_MAX_EVENT_SPECS 64
 /* -p's pids at most: a session each, the module's max_sessions_per_socket */
-#define CTX_MAX_PIDS 8
+#define CXS_MAX_PIDS 8
 
 /* Exit status for a bad command line; perf uses 129 as well. */
-#define CTX_EXIT_USAGE 129
+#define CXS_EXIT_USAGE 129
 
 /* perf's aggregation modes that ctxstat has (perf's AGGR_*) */
-enum ctx_aggr {
-	CTX_AGGR_GLOBAL,	/* the default: one row per event */
-	CTX_AGGR_NONE,		/* -A: per CPU */
-	CTX_AGGR_CORE,		/* --per-core */
-	CTX_AGGR_DIE,		/* --per-die */
-	CTX_AGGR_SOCKET,	/* --per-socket */
-	CTX_AGGR_NODE,		/* --per-node */
-	CTX_AGGR_THREAD,	/* --per-thread: a row per thread, no CPUs */
+enum cxs_aggr {
+	CXS_AGGR_GLOBAL,	/* the default: one row per event */
+	CXS_AGGR_NONE,		/* -A: per CPU */
+	CXS_AGGR_CORE,		/* --per-core */
+	CXS_AGGR_DIE,		/* --per-die */
+	CXS_AGGR_SOCKET,	/* --per-socket */
+	CXS_AGGR_NODE,		/* --per-node */
+	CXS_AGGR_THREAD,	/* --per-thread: a row per thread, no CPUs */
 };
 
-struct ctx_args {
-	const char *event_specs[CTX_ARGS_MAX_EVENT_SPECS];
+struct cxs_args {
+	const char *event_specs[CXS_ARGS_MAX_EVENT_SPECS];
 	int nr_event_specs;
 	int repeat;
 	bool forever;		/* -r 0: run and print until Ctrl-C */
@@ -37,7 +37,7 @@ struct ctx_args {
 	const char *output;	/* file name, NULL for stderr */
 	bool append;		/* --append to -o's file */
 	pid_t pid;		/* 0: none; the first of -p's list */
-	pid_t pids[CTX_MAX_PIDS];	/* -p 1,2: perf's list, a session each */
+	pid_t pids[CXS_MAX_PIDS];	/* -p 1,2: perf's list, a session each */
 	int nr_pids;
 	const char *pid_list;	/* -p as given, for the header */
 	bool system_wide;	/* -a, or implied by -C */
@@ -45,7 +45,7 @@ struct ctx_args {
 	bool implied_all;	/* no command and no target: perf's -a */
 	const char *cpu_list;	/* -C: "0,2-3", syntax checked; NULL: all */
 	bool no_aggr;		/* per-CPU READs: -A or a --per-* mode */
-	enum ctx_aggr aggr;	/* how the CPUs' (or threads') rows are printed */
+	enum cxs_aggr aggr;	/* how the CPUs' (or threads') rows are printed */
 	int verbose;
 	bool breakdown;
 	bool help;
@@ -86,35 +86,35 @@ struct ctx_args {
 };
 
 /* -r at most; -p at most (the kernel's PID_MAX_LIMIT); -I at most (a day) */
-#define CTX_MAX_RUNS		100000
-#define CTX_PID_MAX		4194304
-#define CTX_INTERVAL_MAX_MS	86400000
+#define CXS_MAX_RUNS		100000
+#define CXS_PID_MAX		4194304
+#define CXS_INTERVAL_MAX_MS	86400000
 
 /* Runs without -r: per side for compare, the maximum for --repeat-until. */
-#define CTX_COMPARE_DEFAULT_RUNS	10
-#define CTX_REPEAT_UNTIL_MAX_RUNS	100
+#define CXS_COMPARE_DEFAULT_RUNS	10
+#define CXS_REPEAT_UNTIL_MAX_RUNS	100
 /* -I below this is refused: as perf 5.x, "print interval must be >= 10ms". */
-#define CTX_INTERVAL_MIN_MS	10
+#define CXS_INTERVAL_MIN_MS	10
 
 /*
  * --repeat-until never stops before this many runs, and only once the
  * target holds with this confidence (run/repeat.h).
  */
-#define CTX_REPEAT_UNTIL_MIN_RUNS	5
-#define CTX_REPEAT_UNTIL_CONF		0.99
+#define CXS_REPEAT_UNTIL_MIN_RUNS	5
+#define CXS_REPEAT_UNTIL_CONF		0.99
 
 /*
- * Read argv's options into @a, as they are (options/args.c); ctx_args_parse()
+ * Read argv's options into @a, as they are (options/args.c); cxs_args_parse()
  * also checks how they combine (options/check.c). Same return convention.
  */
-int ctx_args_read(struct ctx_args *a, int argc, char **argv,
+int cxs_args_read(struct cxs_args *a, int argc, char **argv,
 		  char *err, size_t errlen);
 
 /*
  * Parse argv into @a. Returns 0, or -1 for a usage error with a message
  * (without the "ctxstat: " prefix) in @err.
  */
-int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
+int cxs_args_parse(struct cxs_args *a, int argc, char **argv,
 		   char *err, size_t errlen);
 
 /*
@@ -122,25 +122,25 @@ int ctx_args_parse(struct ctx_args *a, int argc, char **argv,
  * is "compare". Splits the command at "---" (argv is modified: that
  * element becomes NULL). Same return convention.
  */
-int ctx_args_parse_compare(struct ctx_args *a, int argc, char **argv,
+int cxs_args_parse_compare(struct cxs_args *a, int argc, char **argv,
 			   char *err, size_t errlen);
 
-/* compare's --threshold, or its default (CTX_THRESHOLD_PCT). */
-double ctx_args_threshold(const struct ctx_args *a);
+/* compare's --threshold, or its default (CXS_THRESHOLD_PCT). */
+double cxs_args_threshold(const struct cxs_args *a);
 
 /* "-A", "--per-core", ...: the option of an aggregation mode. */
-const char *ctx_aggr_option(enum ctx_aggr mode);
+const char *cxs_aggr_option(enum cxs_aggr mode);
 
-static inline bool ctx_args_per_thread(const struct ctx_args *a)
+static inline bool cxs_args_per_thread(const struct cxs_args *a)
 {
-	return a->aggr == CTX_AGGR_THREAD;
+	return a->aggr == CXS_AGGR_THREAD;
 }
 
 /* The --help texts (options/usage.c), and their printers. */
-extern const char ctx_args_help[];
-extern const char ctx_args_compare_help[];
-void ctx_args_usage(FILE *f);
-void ctx_args_compare_usage(FILE *f);
+extern const char cxs_args_help[];
+extern const char cxs_args_compare_help[];
+void cxs_args_usage(FILE *f);
+void cxs_args_compare_usage(FILE *f);
 
 /*
  * A usage error as perf's parse-options prints one: "  Error: @err", the
@@ -148,7 +148,7 @@ void ctx_args_compare_usage(FILE *f);
  * or, when NULL, for each option @err names ("-x and -j are
  * exclusive"); not the whole @help, which would scroll the error away.
  */
-void ctx_usage_error(FILE *f, const char *help, const char *err,
+void cxs_usage_error(FILE *f, const char *help, const char *err,
 		     const char *option);
 
 #endif

@@ -6,7 +6,7 @@
 #include "options/errors.h"
 #include "util/util.h"
 
-const char *ctx_option_long_name(const struct option *opts, int val)
+const char *cxs_option_long_name(const struct option *opts, int val)
 {
 	for (; opts->name; opts++)
 		if (opts->val == val)
@@ -47,7 +47,7 @@ static int ambiguous(const struct option *opts, const char *name, size_t len,
 	return -1;
 }
 
-int ctx_args_bad_option(struct ctx_args *a, const struct option *opts, int c,
+int cxs_args_bad_option(struct cxs_args *a, const struct option *opts, int c,
 			char **argv, char *err, size_t errlen)
 {
 	const char *arg = argv[optind - 1];
@@ -55,26 +55,26 @@ int ctx_args_bad_option(struct ctx_args *a, const struct option *opts, int c,
 
 	/* getopt_long: optopt is the option's val, for a long one too */
 	if (c == ':')
-		a->err_option = ctx_option_long_name(opts, optopt);
+		a->err_option = cxs_option_long_name(opts, optopt);
 	if (!strncmp(arg, "--", 2)) {
 		arg += 2;
 		len = strcspn(arg, "=");
 		if (c == ':')
-			return ctx_err(err, errlen,
+			return cxs_err(err, errlen,
 				       "option `%.*s' requires a value",
 				       (int)len, arg);
 		if (ambiguous(opts, arg, len, err, errlen))
 			return -1;
-		return ctx_err(err, errlen, "unknown option `%.*s'",
+		return cxs_err(err, errlen, "unknown option `%.*s'",
 			       (int)len, arg);
 	}
 	if (c == ':')
-		return ctx_err(err, errlen, "switch `%c' requires a value",
+		return cxs_err(err, errlen, "switch `%c' requires a value",
 			       optopt);
-	return ctx_err(err, errlen, "unknown switch `%c'", optopt);
+	return cxs_err(err, errlen, "unknown switch `%c'", optopt);
 }
 
-int ctx_args_perf_subcommand(struct ctx_args *a, char *err, size_t errlen)
+int cxs_args_perf_subcommand(struct cxs_args *a, char *err, size_t errlen)
 {
 	const char *w = a->cmd ? a->cmd[0] : "";
 	size_t n = strlen(w);
@@ -82,7 +82,7 @@ int ctx_args_perf_subcommand(struct ctx_args *a, char *err, size_t errlen)
 	if (n < 3 || (strncmp("record", w, n) && strncmp("report", w, n)))
 		return 0;
 	a->perf_only = true;
-	return ctx_err(err, errlen,
+	return cxs_err(err, errlen,
 		       "perf stat %s is not supported by ctxstat (--save keeps every run for ctxstat report; '-- %s' runs a command of that name)",
 		       strncmp("record", w, n) ? "report" : "record", w);
 }

@@ -13,7 +13,7 @@
 #include "options/args.h"
 
 /* The long name of the option getopt_long returns as @val, or NULL. */
-const char *ctx_option_long_name(const struct option *opts, int val);
+const char *cxs_option_long_name(const struct option *opts, int val);
 
 /*
  * getopt_long returned @c, '?' or ':', for argv[optind - 1]: -1 with
@@ -21,7 +21,7 @@ const char *ctx_option_long_name(const struct option *opts, int val);
  * requires a value" and the like in @err; an option without its value
  * is @a->err_option.
  */
-int ctx_args_bad_option(struct ctx_args *a, const struct option *opts, int c,
+int cxs_args_bad_option(struct cxs_args *a, const struct option *opts, int c,
 			char **argv, char *err, size_t errlen);
 
 /*
@@ -29,6 +29,6 @@ int ctx_args_bad_option(struct ctx_args *a, const struct option *opts, int c,
  * that begins "record" or "report" (perf's strstarts() test) is refused,
  * named (-1, @a->perf_only); 0 for anything else.
  */
-int ctx_args_perf_subcommand(struct ctx_args *a, char *err, size_t errlen);
+int cxs_args_perf_subcommand(struct cxs_args *a, char *err, size_t errlen);
 
 #endif

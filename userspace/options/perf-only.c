@@ -6,7 +6,7 @@
 #include "options/perf-only.h"
 #include "util/util.h"
 
-const struct ctx_perf_only ctx_perf_only[] = {
+const struct cxs_perf_only cxs_perf_only[] = {
 	{ "transaction",	'T', no_argument, "no transaction events" },
 	{ "filter",		0, required_argument, NULL },
 	{ "tid",		't', required_argument,
@@ -43,21 +43,21 @@ const struct ctx_perf_only ctx_perf_only[] = {
 	{ "hybrid-merge",	0, no_argument, NULL },
 };
 
-const size_t ctx_nr_perf_only = ARRAY_SIZE(ctx_perf_only);
+const size_t cxs_nr_perf_only = ARRAY_SIZE(cxs_perf_only);
 
-const struct ctx_perf_only *ctx_perf_only_letter(int letter)
+const struct cxs_perf_only *cxs_perf_only_letter(int letter)
 {
 	size_t i;
 
-	for (i = 0; letter && i < ctx_nr_perf_only; i++)
-		if (ctx_perf_only[i].letter == letter)
-			return &ctx_perf_only[i];
+	for (i = 0; letter && i < cxs_nr_perf_only; i++)
+		if (cxs_perf_only[i].letter == letter)
+			return &cxs_perf_only[i];
 	return NULL;
 }
 
-int ctx_perf_only_err(const struct ctx_perf_only *p, char *err, size_t len)
+int cxs_perf_only_err(const struct cxs_perf_only *p, char *err, size_t len)
 {
-	return ctx_err(err, len, "perf option not supported by ctxstat: --%s%s%s%s",
+	return cxs_err(err, len, "perf option not supported by ctxstat: --%s%s%s%s",
 		       p->name, p->why ? " (" : "", p->why ?: "",
 		       p->why ? ")" : "");
 }

@@ -11,20 +11,20 @@
 #include <getopt.h>
 #include <stddef.h>
 
-struct ctx_perf_only {
+struct cxs_perf_only {
 	const char *name;	/* long name, without "--" */
 	char letter;		/* short one, 0 if none */
 	int has_arg;		/* getopt_long's */
 	const char *why;	/* why not, or NULL */
 };
 
-extern const struct ctx_perf_only ctx_perf_only[];
-extern const size_t ctx_nr_perf_only;
+extern const struct cxs_perf_only cxs_perf_only[];
+extern const size_t cxs_nr_perf_only;
 
 /* The entry for short option @letter, NULL if it is none of them. */
-const struct ctx_perf_only *ctx_perf_only_letter(int letter);
+const struct cxs_perf_only *cxs_perf_only_letter(int letter);
 
 /* "perf option not supported by ctxstat: --tid (why)" into @err: -1. */
-int ctx_perf_only_err(const struct ctx_perf_only *p, char *err, size_t len);
+int cxs_perf_only_err(const struct cxs_perf_only *p, char *err, size_t len);
 
 #endif

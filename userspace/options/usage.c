@@ -11,7 +11,7 @@
 
 #include "options/args.h"
 
-const char ctx_args_help[] =
+const char cxs_args_help[] =
 "Usage: ctxstat [<options>] [--] <command> [<args>]\n"
 "       ctxstat [<options>] [-p <pid> | -a | -C <cpus>] [-A] [<command>]\n"
 "       ctxstat compare [<options>] [--] <command A> --- <command B>\n"
@@ -129,7 +129,7 @@ const char ctx_args_help[] =
 "1 if counting failed or the output could not be written. Ctrl-C: the\n"
 "counts so far (the run it cut short left out), then ctxstat dies by it.\n";
 
-const char ctx_args_compare_help[] =
+const char cxs_args_compare_help[] =
 "Usage: ctxstat compare [<options>] [--] <command A> [<args>] --- <command B> [<args>]\n"
 "\n"
 "Run A and B alternately in ABBA order (A B B A A B B A ...), -r times\n"
@@ -172,14 +172,14 @@ const char ctx_args_compare_help[] =
 "Runs to separate: the fewest runs per side from which on Welch's p stays\n"
 "below 0.05 / the number of events compared (Holm's first step).\n";
 
-void ctx_args_usage(FILE *f)
+void cxs_args_usage(FILE *f)
 {
-	fputs(ctx_args_help, f);
+	fputs(cxs_args_help, f);
 }
 
-void ctx_args_compare_usage(FILE *f)
+void cxs_args_compare_usage(FILE *f)
 {
-	fputs(ctx_args_compare_help, f);
+	fputs(cxs_args_compare_help, f);
 }
 
 /* The column of a help text's option texts, and of their wrapped lines. */
@@ -240,7 +240,7 @@ static size_t line_len(const char *line)
 	return strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
 }
 
-void ctx_usage_error(FILE *f, const char *help, const char *err,
+void cxs_usage_error(FILE *f, const char *help, const char *err,
 		     const char *option)
 {
 	char named[64];

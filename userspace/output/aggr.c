@@ -2,7 +2,7 @@
 /*
  * aggr: perf 6.1's cpumap.c (aggr_cpu_id__socket/die/core/node, the
  * order of aggr_cpu_id__cmp) on the ids ctxstat needs; sums per row with
- * stats/counts.c's ctx_counter_accumulate(), as perf sums val, ena and run.
+ * stats/counts.c's cxs_counter_accumulate(), as perf sums val, ena and run.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -59,7 +59,7 @@ static int cpu_node(int cpu)
 	return node;
 }
 
-void ctx_aggr_cpu_id(int cpu, struct ctx_aggr_id *id)
+void cxs_aggr_cpu_id(int cpu, struct cxs_aggr_id *id)
 {
 	id->socket = topology_int(cpu, "physical_package_id");
 	id->die = topology_int(cpu, "die_id");
@@ -71,19 +71,19 @@ void ctx_aggr_cpu_id(int cpu, struct ctx_aggr_id *id)
 }
 
 /* @id with only @mode's fields, the others -1 (perf's empty id). */
-static void keep_fields(enum ctx_aggr mode, struct ctx_aggr_id *id)
+static void keep_fields(enum cxs_aggr mode, struct cxs_aggr_id *id)
 {
-	if (mode != CTX_AGGR_NODE)
+	if (mode != CXS_AGGR_NODE)
 		id->node = -1;
-	if (mode == CTX_AGGR_NODE)
+	if (mode == CXS_AGGR_NODE)
 		id->socket = -1;
-	if (mode == CTX_AGGR_NODE || mode == CTX_AGGR_SOCKET)
+	if (mode == CXS_AGGR_NODE || mode == CXS_AGGR_SOCKET)
 		id->die = -1;
-	if (mode != CTX_AGGR_CORE)
+	if (mode != CXS_AGGR_CORE)
 		id->core = -1;
 }
 
-static int id_cmp(const struct ctx_aggr_id *a, const struct ctx_aggr_id *b)
+static int id_cmp(const struct cxs_aggr_id *a, const struct cxs_aggr_id *b)
 {
 	if (a->node != b->node)
 		return a->node - b->node;
@@ -99,24 +99,24 @@ static int cmp_ids(const void *x, const void *y)
 	return id_cmp(x, y);
 }
 
-void ctx_aggr_rows_free(struct ctx_aggr_rows *rows)
+void cxs_aggr_rows_free(struct cxs_aggr_rows *rows)
 {
 	int i;
 
 	for (i = 0; rows->counters && i < rows->nr * CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_free(&rows->counters[i]);
+		cxs_counter_free(&rows->counters[i]);
 	free(rows->counters);
 	free(rows->id);
 	free(rows->nr_cpus);
 	memset(rows, 0, sizeof(*rows));
 }
 
-int ctx_aggr_rows_build(struct ctx_aggr_rows *rows, enum ctx_aggr mode,
+int cxs_aggr_rows_build(struct cxs_aggr_rows *rows, enum cxs_aggr mode,
 			int nr_cpus, const int *cpu_ids,
-			const struct ctx_counter_values *cpu_counters,
+			const struct cxs_counter_values *cpu_counters,
 			int nr_counters)
 {
-	struct ctx_aggr_id *cpu_id = calloc(nr_cpus ?: 1, sizeof(*cpu_id));
+	struct cxs_aggr_id *cpu_id = calloc(nr_cpus ?: 1, sizeof(*cpu_id));
 	int k, j, i, err = 0;
 
 	memset(rows, 0, sizeof(*rows));
@@ -126,12 +126,12 @@ int ctx_aggr_rows_build(struct ctx_aggr_rows *rows, enum ctx_aggr mode,
 				sizeof(*rows->counters));
 	if (!cpu_id || !rows->id || !rows->nr_cpus || !rows->counters) {
 		free(cpu_id);
-		ctx_aggr_rows_free(rows);
+		cxs_aggr_rows_free(rows);
 		return -ENOMEM;
 	}
 	/* the distinct ids, sorted as perf's aggr map */
 	for (k = 0; k < nr_cpus; k++) {
-		ctx_aggr_cpu_id(cpu_ids[k], &cpu_id[k]);
+		cxs_aggr_cpu_id(cpu_ids[k], &cpu_id[k]);
 		keep_fields(mode, &cpu_id[k]);
 		for (j = 0; j < rows->nr && id_cmp(&rows->id[j], &cpu_id[k]); j++)
 			;
@@ -144,12 +144,12 @@ int ctx_aggr_rows_build(struct ctx_aggr_rows *rows, enum ctx_aggr mode,
 			;
 		rows->nr_cpus[j]++;
 		for (i = 0; i < nr_counters && !err; i++)
-			err = ctx_counter_accumulate(
+			err = cxs_counter_accumulate(
 				&rows->counters[j * CTXCOUNT_MAX_EVENTS + i],
 				&cpu_counters[k * CTXCOUNT_MAX_EVENTS + i]);
 	}
 	free(cpu_id);
 	if (err)
-		ctx_aggr_rows_free(rows);
+		cxs_aggr_rows_free(rows);
 	return err;
 }

@@ -13,19 +13,19 @@
 #include "stats/counts.h"
 
 /* perf's aggr_cpu_id, the fields ctxstat has: -1 where sysfs has none. */
-struct ctx_aggr_id {
+struct cxs_aggr_id {
 	int socket, die, core, node;
 };
 
 /* CPU @cpu's ids: die 0 without die_id (as perf), node -1 without NUMA. */
-void ctx_aggr_cpu_id(int cpu, struct ctx_aggr_id *id);
+void cxs_aggr_cpu_id(int cpu, struct cxs_aggr_id *id);
 
-struct ctx_aggr_rows {
+struct cxs_aggr_rows {
 	int nr;
-	struct ctx_aggr_id *id;		/* per row, only @mode's fields set */
+	struct cxs_aggr_id *id;		/* per row, only @mode's fields set */
 	int *nr_cpus;			/* CPUs summed in each row */
 	/* row k's counters at counters[k * CTXCOUNT_MAX_EVENTS] */
-	struct ctx_counter_values *counters;
+	struct cxs_counter_values *counters;
 };
 
 /*
@@ -33,10 +33,10 @@ struct ctx_aggr_rows {
  * @cpu_counters[k * CTXCOUNT_MAX_EVENTS], @nr_counters of them). 0, or
  * -ENOMEM with @rows empty.
  */
-int ctx_aggr_rows_build(struct ctx_aggr_rows *rows, enum ctx_aggr mode,
+int cxs_aggr_rows_build(struct cxs_aggr_rows *rows, enum cxs_aggr mode,
 			int nr_cpus, const int *cpu_ids,
-			const struct ctx_counter_values *cpu_counters,
+			const struct cxs_counter_values *cpu_counters,
 			int nr_counters);
-void ctx_aggr_rows_free(struct ctx_aggr_rows *rows);
+void cxs_aggr_rows_free(struct cxs_aggr_rows *rows);
 
 #endif

@@ -80,7 +80,7 @@ static const char *const clock_unit[] = { "ns", "us", "ms", "s", NULL };
  * Mean with 4 significant digits, its standard error with 3: "20.73M ±
  * 1.78k"; clocks each in the unit that suits it, "20.73ms ± 1.78us".
  */
-static void mean_sd(const struct ctx_compare_row *r, double mean, double sd,
+static void mean_sd(const struct cxs_compare_row *r, double mean, double sd,
 		    char *buf, size_t len)
 {
 	const char *const *prefix = r->clock ? clock_unit : count_prefix;
@@ -101,7 +101,7 @@ static const char *interval_sep(void)
 	return strchr(localeconv()->decimal_point, ',') ? "; " : ", ";
 }
 
-static void ratio(const struct ctx_compare_row *r, char *buf, size_t len)
+static void ratio(const struct cxs_compare_row *r, char *buf, size_t len)
 {
 	if (isnan(r->ratio))
 		snprintf(buf, len, "-");
@@ -110,29 +110,29 @@ static void ratio(const struct ctx_compare_row *r, char *buf, size_t len)
 			 interval_sep(), r->ratio_hi);
 }
 
-static const char *verdict(const struct ctx_compare_row *r)
+static const char *verdict(const struct cxs_compare_row *r)
 {
-	if (r->verdict == CTX_VERDICT_TOO_FEW && r->error)
+	if (r->verdict == CXS_VERDICT_TOO_FEW && r->error)
 		return r->error;
-	return ctx_verdict_name(r->verdict, r->clock, r->threshold_pct);
+	return cxs_verdict_name(r->verdict, r->clock, r->threshold_pct);
 }
 
 struct summary_cells {
 	char a[64], b[64], ratio[64];
 };
 
-static void summary_cells(const struct ctx_compare_row *r,
+static void summary_cells(const struct cxs_compare_row *r,
 			  struct summary_cells *c)
 {
 	memset(c, 0, sizeof(*c));
-	if (r->verdict == CTX_VERDICT_TOO_FEW)
+	if (r->verdict == CXS_VERDICT_TOO_FEW)
 		return;
-	mean_sd(r, r->w.mean_a, ctx_sample_se(r->a), c->a, sizeof(c->a));
-	mean_sd(r, r->w.mean_b, ctx_sample_se(r->b), c->b, sizeof(c->b));
+	mean_sd(r, r->w.mean_a, cxs_sample_se(r->a), c->a, sizeof(c->a));
+	mean_sd(r, r->w.mean_b, cxs_sample_se(r->b), c->b, sizeof(c->b));
 	ratio(r, c->ratio, sizeof(c->ratio));
 }
 
-static void print_summary(FILE *f, const struct ctx_compare_row *rows, int nr)
+static void print_summary(FILE *f, const struct cxs_compare_row *rows, int nr)
 {
 	int wn = 5, wa = 12, wb = 12, wr = 12, i;
 	struct summary_cells c;
@@ -163,7 +163,7 @@ static void print_summary(FILE *f, const struct ctx_compare_row *rows, int nr)
 
 /* ------------------------------------------------------- full table -- */
 
-static double shown(const struct ctx_compare_row *r, double v)
+static double shown(const struct cxs_compare_row *r, double v)
 {
 	return r->clock ? v / 1e6 : v;
 }
@@ -172,7 +172,7 @@ static double shown(const struct ctx_compare_row *r, double v)
  * Grouped per the locale, as perf's counts; clocks in msec; a mean of
  * few counts (context switches: 4.25) with its fraction.
  */
-static void grouped(const struct ctx_compare_row *r, double v, bool sign,
+static void grouped(const struct cxs_compare_row *r, double v, bool sign,
 		    char *buf, size_t len)
 {
 	int d = r->clock || (fabs(v) < 1000 && v != floor(v)) ? 2 : 0;
@@ -181,7 +181,7 @@ static void grouped(const struct ctx_compare_row *r, double v, bool sign,
 }
 
 /* Percent of A's mean, or the value itself when A's mean is 0. */
-static void pct(const struct ctx_compare_row *r, double v, char *buf,
+static void pct(const struct cxs_compare_row *r, double v, char *buf,
 		size_t len)
 {
 	if (r->w.mean_a == 0)
@@ -204,13 +204,13 @@ struct table_cells {
 	char a[32], b[32], d[32], ci[48], p[16], runs[16];
 };
 
-static void table_cells(const struct ctx_compare_row *r,
+static void table_cells(const struct cxs_compare_row *r,
 			struct table_cells *c)
 {
 	char lo[20], hi[20];
 
 	memset(c, 0, sizeof(*c));
-	if (r->verdict == CTX_VERDICT_TOO_FEW)
+	if (r->verdict == CXS_VERDICT_TOO_FEW)
 		return;
 	grouped(r, r->w.mean_a, false, c->a, sizeof(c->a));
 	grouped(r, r->w.mean_b, false, c->b, sizeof(c->b));
@@ -225,7 +225,7 @@ static void table_cells(const struct ctx_compare_row *r,
 		snprintf(c->runs, sizeof(c->runs), "-");
 }
 
-static void print_table(FILE *f, const struct ctx_compare_row *rows, int nr)
+static void print_table(FILE *f, const struct cxs_compare_row *rows, int nr)
 {
 	int wn = 5, wa = 6, wb = 6, wd = 5, wc = 14, wp = 8, i;
 	struct table_cells c;
@@ -248,7 +248,7 @@ static void print_table(FILE *f, const struct ctx_compare_row *rows, int nr)
 	fputc('\n', f);
 	for (i = 0; i < nr; i++) {
 		fprintf(f, " %-*s", wn, rows[i].name);
-		if (rows[i].verdict == CTX_VERDICT_TOO_FEW) {
+		if (rows[i].verdict == CXS_VERDICT_TOO_FEW) {
 			cell(f, verdict(&rows[i]), 0, false);
 			fputc('\n', f);
 			continue;
@@ -281,14 +281,14 @@ static void print_wrapped(FILE *f, const char *text)
 	fputc('\n', f);
 }
 
-static void print_separation(FILE *f, const struct ctx_compare_row *t,
-			     const struct ctx_compare_row *full, int runs)
+static void print_separation(FILE *f, const struct cxs_compare_row *t,
+			     const struct cxs_compare_row *full, int runs)
 {
 	int nt = t->runs_to_separate, nf = full->runs_to_separate;
 	char s[512];
 
-	if (t->verdict == CTX_VERDICT_TOO_FEW ||
-	    full->verdict == CTX_VERDICT_TOO_FEW)
+	if (t->verdict == CXS_VERDICT_TOO_FEW ||
+	    full->verdict == CXS_VERDICT_TOO_FEW)
 		return;
 	if (!nt && !nf)
 		snprintf(s, sizeof(s), "Neither %s nor %s separates A from B in %d runs each.",
@@ -307,7 +307,7 @@ static void print_separation(FILE *f, const struct ctx_compare_row *t,
 	print_wrapped(f, s);
 }
 
-static void print_twins(FILE *f, const struct ctx_compare_row *rows, int nr,
+static void print_twins(FILE *f, const struct cxs_compare_row *rows, int nr,
 			int runs)
 {
 	bool any = false;
@@ -337,12 +337,12 @@ static void print_cmd(FILE *f, const char *label, char **cmd)
 	fputs("'\n", f);
 }
 
-static int tested(const struct ctx_compare_row *rows, int nr)
+static int tested(const struct cxs_compare_row *rows, int nr)
 {
 	int i, m = 0;
 
 	for (i = 0; i < nr; i++)
-		m += rows[i].verdict != CTX_VERDICT_TOO_FEW;
+		m += rows[i].verdict != CXS_VERDICT_TOO_FEW;
 	return m;
 }
 
@@ -353,19 +353,19 @@ static void csv_num(FILE *f, const char *s, double v, const char *fmt)
 	if (isnan(v))
 		fputs(s, f);
 	else
-		ctx_csv_num(f, s, fmt, v);
+		cxs_csv_num(f, s, fmt, v);
 }
 
 static void print_csv_row(FILE *f, const char *s,
-			  const struct ctx_compare_row *r)
+			  const struct cxs_compare_row *r)
 {
 	int i;
 
-	ctx_csv_field(f, s, r->name, 1);
-	if (r->verdict == CTX_VERDICT_TOO_FEW) {
+	cxs_csv_field(f, s, r->name, 1);
+	if (r->verdict == CXS_VERDICT_TOO_FEW) {
 		for (i = 0; i < 7; i++)
 			fputs(s, f);
-		ctx_csv_field(f, s, verdict(r), 0);
+		cxs_csv_field(f, s, verdict(r), 0);
 		fputs(s, f);
 		fprintf(f, "%s%d%s%d", s, r->a->n, s, r->b->n);
 		for (i = 0; i < 6; i++)
@@ -380,7 +380,7 @@ static void print_csv_row(FILE *f, const char *s,
 	csv_num(f, s, shown(r, r->w.ci_hi), "%.17g");
 	csv_num(f, s, r->w.p, "%.6g");
 	csv_num(f, s, r->w.df, "%.6g");
-	ctx_csv_field(f, s, verdict(r), 0);
+	cxs_csv_field(f, s, verdict(r), 0);
 	fprintf(f, "%s%d%s%d%s%d", s, r->runs_to_separate, s, r->a->n, s,
 		r->b->n);
 	csv_num(f, s, shown(r, r->sd_a), "%.17g");
@@ -392,14 +392,14 @@ static void print_csv_row(FILE *f, const char *s,
 	fputc('\n', f);
 }
 
-void ctx_compare_print(const struct ctx_compare_print *p,
-		       const struct ctx_compare_row *rows, int nr)
+void cxs_compare_print(const struct cxs_compare_print *p,
+		       const struct cxs_compare_row *rows, int nr)
 {
 	FILE *f = p->f;
 	int i;
 
 	if (p->sep) {
-		locale_t old = uselocale(ctx_c_locale());
+		locale_t old = uselocale(cxs_c_locale());
 
 		for (i = 0; i < nr; i++)
 			print_csv_row(f, p->sep, &rows[i]);
@@ -419,6 +419,6 @@ void ctx_compare_print(const struct ctx_compare_print *p,
 		" a change of %g%% at least (--threshold): clocks slower or faster, counts more or\n"
 		" fewer. Runs: the fewest per side from which on p < 0.05/%d. Clocks in msec.\n"
 		" See ctxstat-compare(1).\n\n",
-		tested(rows, nr), nr ? rows[0].threshold_pct : CTX_THRESHOLD_PCT,
+		tested(rows, nr), nr ? rows[0].threshold_pct : CXS_THRESHOLD_PCT,
 		tested(rows, nr) ? tested(rows, nr) : 1);
 }

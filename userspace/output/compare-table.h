@@ -10,14 +10,14 @@
 
 #include "stats/ab-test.h"
 
-struct ctx_compare_print {
+struct cxs_compare_print {
 	FILE *f;
 	const char *sep;	/* CSV with this separator, NULL for the table */
 	char **cmd_a, **cmd_b;
 	int runs;		/* per side */
 };
 
-void ctx_compare_print(const struct ctx_compare_print *p,
-		       const struct ctx_compare_row *rows, int nr);
+void cxs_compare_print(const struct cxs_compare_print *p,
+		       const struct cxs_compare_row *rows, int nr);
 
 #endif

@@ -13,7 +13,7 @@ static bool needs_quotes(const char *s, const char *sep)
 	return strstr(s, sep) || strpbrk(s, "\"\r\n");
 }
 
-void ctx_csv_field(FILE *f, const char *sep, const char *s, int first)
+void cxs_csv_field(FILE *f, const char *sep, const char *s, int first)
 {
 	if (!first)
 		fputs(sep, f);
@@ -30,10 +30,10 @@ void ctx_csv_field(FILE *f, const char *sep, const char *s, int first)
 	fputc('"', f);
 }
 
-void ctx_csv_num(FILE *f, const char *sep, const char *fmt, double v)
+void cxs_csv_num(FILE *f, const char *sep, const char *fmt, double v)
 {
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), fmt, v);
-	ctx_csv_field(f, sep, buf, 0);
+	cxs_csv_field(f, sep, buf, 0);
 }

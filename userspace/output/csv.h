@@ -9,9 +9,9 @@
 #include <stdio.h>
 
 /* @s as one field; @sep before it unless it is the record's first. */
-void ctx_csv_field(FILE *f, const char *sep, const char *s, int first);
+void cxs_csv_field(FILE *f, const char *sep, const char *s, int first);
 
 /* A number as one field (printf @fmt, C locale set by the caller). */
-void ctx_csv_num(FILE *f, const char *sep, const char *fmt, double v);
+void cxs_csv_num(FILE *f, const char *sep, const char *fmt, double v);
 
 #endif

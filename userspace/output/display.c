@@ -25,7 +25,7 @@ static const char *const softirq_names[CTXCOUNT_NR_SOFTIRQ_BUCKETS] = {
 	"SCHED", "HRTIMER", "RCU",
 };
 
-const char *ctx_softirq_name(int bucket)
+const char *cxs_softirq_name(int bucket)
 {
 	int i = bucket - CTXCOUNT_BUCKET_SOFTIRQ_FIRST;
 
@@ -34,7 +34,7 @@ const char *ctx_softirq_name(int bucket)
 	return softirq_names[i];
 }
 
-void ctx_bucket_label(int bucket, char *buf, size_t len)
+void cxs_bucket_label(int bucket, char *buf, size_t len)
 {
 	switch (bucket) {
 	case CTXCOUNT_BUCKET_TASK:
@@ -52,7 +52,7 @@ void ctx_bucket_label(int bucket, char *buf, size_t len)
 		break;
 	default:
 		snprintf(buf, len, "softirq:%s",
-			 ctx_softirq_name(bucket) ?: "?");
+			 cxs_softirq_name(bucket) ?: "?");
 	}
 }
 
@@ -62,10 +62,10 @@ void ctx_bucket_label(int bucket, char *buf, size_t len)
  * non-zero; everything with -v. Where the module has no NMI bucket, a zero
  * nmi row would claim something nobody measured: left out.
  */
-static bool bucket_shown(const struct ctx_printer *p,
-			 const struct ctx_counter_values *c, int bucket)
+static bool bucket_shown(const struct cxs_printer *p,
+			 const struct cxs_counter_values *c, int bucket)
 {
-	bool zero = ctx_sample_mean(&c->bucket[bucket]) == 0;
+	bool zero = cxs_sample_mean(&c->bucket[bucket]) == 0;
 
 	if (p->o->verbose)
 		return true;
@@ -98,32 +98,32 @@ static const int breakdown_order[] = {
 };
 
 /* A breakdown row of @c: @val as a share of the full count. */
-static void print_part(const struct ctx_printer *p, const struct ctx_event *ev,
-		       const struct ctx_counter_values *c, const char *name,
-		       const struct ctx_sample *val, bool quote)
+static void print_part(const struct cxs_printer *p, const struct cxs_event *ev,
+		       const struct cxs_counter_values *c, const char *name,
+		       const struct cxs_sample *val, bool quote)
 {
-	struct ctx_row row = {
+	struct cxs_row row = {
 		.name = name, .quote = quote, .ev = ev, .c = c, .val = val,
 	};
 
-	ctx_share_metric(ctx_sample_mean(val), ctx_sample_mean(&c->full),
+	cxs_share_metric(cxs_sample_mean(val), cxs_sample_mean(&c->full),
 			 &row.metric);
-	ctx_print_row(p, &row);
+	cxs_print_row(p, &row);
 }
 
 /*
  * --irq-sources: after the hardirq row, its sources, largest first;
  * those that counted something unless -v, as the softirq vectors.
  */
-static void print_sources(const struct ctx_printer *p, const struct ctx_event *ev,
-			  const struct ctx_counter_values *c, const char *base)
+static void print_sources(const struct cxs_printer *p, const struct cxs_event *ev,
+			  const struct cxs_counter_values *c, const char *base)
 {
-	char name[CTX_EVENT_NAME_MAX + CTX_SOURCE_LABEL_LEN + 4];
-	int order[CTX_SOURCE_ROWS], n, j, row;
+	char name[CXS_EVENT_NAME_MAX + CXS_SOURCE_LABEL_LEN + 4];
+	int order[CXS_SOURCE_ROWS], n, j, row;
 
 	if (!p->r->sources)
 		return;
-	n = ctx_sources_order(c, p->o->verbose, order);
+	n = cxs_sources_order(c, p->o->verbose, order);
 	for (j = 0; j < n; j++) {
 		row = order[j];
 		snprintf(name, sizeof(name), "%s [%s]", base,
@@ -132,11 +132,11 @@ static void print_sources(const struct ctx_printer *p, const struct ctx_event *e
 	}
 }
 
-static void print_breakdown(const struct ctx_printer *p, const struct ctx_event *ev,
-			    const struct ctx_counter_values *c)
+static void print_breakdown(const struct cxs_printer *p, const struct cxs_event *ev,
+			    const struct cxs_counter_values *c)
 {
-	char base[CTX_EVENT_NAME_MAX], label[32];
-	char name[CTX_EVENT_NAME_MAX + sizeof(label) + 4];
+	char base[CXS_EVENT_NAME_MAX], label[32];
+	char name[CXS_EVENT_NAME_MAX + sizeof(label) + 4];
 	size_t i;
 	int b;
 
@@ -148,7 +148,7 @@ static void print_breakdown(const struct ctx_printer *p, const struct ctx_event 
 		b = breakdown_order[i];
 		if (!bucket_shown(p, c, b))
 			continue;
-		ctx_bucket_label(b, label, sizeof(label));
+		cxs_bucket_label(b, label, sizeof(label));
 		snprintf(name, sizeof(name), "%s [%s]", base, label);
 		print_part(p, ev, c, name, &c->bucket[b], false);
 		if (b == CTXCOUNT_BUCKET_HARDIRQ)
@@ -156,11 +156,11 @@ static void print_breakdown(const struct ctx_printer *p, const struct ctx_event 
 	}
 }
 
-static void print_event(const struct ctx_printer *p, const struct ctx_event *ev,
+static void print_event(const struct cxs_printer *p, const struct cxs_event *ev,
 			bool with_breakdown)
 {
-	const struct ctx_counter_values *c = &p->r->counters[ev->counter];
-	struct ctx_row row = {
+	const struct cxs_counter_values *c = &p->r->counters[ev->counter];
+	struct cxs_row row = {
 		.name = ev->name,
 		.ev = ev,
 		.c = c,
@@ -168,12 +168,12 @@ static void print_event(const struct ctx_printer *p, const struct ctx_event *ev,
 	};
 
 	if (ev->task_only)
-		ctx_share_metric(ctx_sample_mean(row.val), ctx_sample_mean(&c->full),
+		cxs_share_metric(cxs_sample_mean(row.val), cxs_sample_mean(&c->full),
 				 &row.metric);
 	else
-		ctx_full_metric(p->r, ev, ctx_sample_mean(&c->full), &row.metric);
-	ctx_print_row(p, &row);
-	if (p->o->breakdown && with_breakdown && ctx_counter_ok(c))
+		cxs_full_metric(p->r, ev, cxs_sample_mean(&c->full), &row.metric);
+	cxs_print_row(p, &row);
+	if (p->o->breakdown && with_breakdown && cxs_counter_ok(c))
 		print_breakdown(p, ev, c);
 }
 
@@ -182,11 +182,11 @@ static void print_event(const struct ctx_printer *p, const struct ctx_event *ev,
  * row is followed by its context rows, metrics computed from that CPU's
  * counts.
  */
-static void print_event_cpus(const struct ctx_printer *p,
-			     const struct ctx_event *ev, bool with_breakdown)
+static void print_event_cpus(const struct cxs_printer *p,
+			     const struct cxs_event *ev, bool with_breakdown)
 {
-	struct ctx_series rc = *p->r;
-	struct ctx_printer pc = { .o = p->o, .r = &rc };
+	struct cxs_series rc = *p->r;
+	struct cxs_printer pc = { .o = p->o, .r = &rc };
 	int k;
 
 	for (k = 0; k < p->r->nr_cpus; k++) {
@@ -201,14 +201,14 @@ static void print_event_cpus(const struct ctx_printer *p,
  * its own order; each row followed by its context rows, metrics from
  * that thread's counts, as -A's CPUs.
  */
-static void print_event_threads(const struct ctx_printer *p,
-				const struct ctx_event *ev, bool with_breakdown)
+static void print_event_threads(const struct cxs_printer *p,
+				const struct cxs_event *ev, bool with_breakdown)
 {
-	const struct ctx_thread_rows *t = p->r->threads;
-	struct ctx_series rt = *p->r;
-	struct ctx_printer pt = { .o = p->o, .r = &rt, .cpu = -1 };
+	const struct cxs_thread_rows *t = p->r->threads;
+	struct cxs_series rt = *p->r;
+	struct cxs_printer pt = { .o = p->o, .r = &rt, .cpu = -1 };
 	int *order = calloc(t->nr ?: 1, sizeof(*order));
-	int n = order ? ctx_thread_order(t, ev, order) : -1, k;
+	int n = order ? cxs_thread_order(t, ev, order) : -1, k;
 
 	if (n < 0)
 		fprintf(p->o->f, "ctxstat: out of memory ordering the threads' rows\n");
@@ -220,26 +220,26 @@ static void print_event_threads(const struct ctx_printer *p,
 	free(order);
 }
 
-static void print_header(const struct ctx_printer *p)
+static void print_header(const struct cxs_printer *p)
 {
 	FILE *f = p->o->f;
 	char **arg;
 
 	fprintf(f, "\n Performance counter stats for ");
 	switch (p->r->target) {
-	case CTX_TARGET_SYSTEM_WIDE:
+	case CXS_TARGET_SYSTEM_WIDE:
 		if (p->r->cpu_list)
 			fprintf(f, "'CPU(s) %s", p->r->cpu_list);
 		else
 			fprintf(f, "'system wide");
 		break;
-	case CTX_TARGET_PID:
+	case CXS_TARGET_PID:
 		if (p->r->pid_list)
 			fprintf(f, "process id '%s", p->r->pid_list);
 		else
 			fprintf(f, "process id '%d", (int)p->r->pid);
 		break;
-	case CTX_TARGET_COMMAND:
+	case CXS_TARGET_COMMAND:
 		fputc('\'', f);
 		for (arg = p->r->cmd; arg && *arg; arg++)
 			fprintf(f, "%s%s", arg == p->r->cmd ? "" : " ", *arg);
@@ -251,11 +251,11 @@ static void print_header(const struct ctx_printer *p)
 	fprintf(f, ":\n\n");
 }
 
-static void print_footer(const struct ctx_printer *p)
+static void print_footer(const struct cxs_printer *p)
 {
-	const struct ctx_series *r = p->r;
+	const struct cxs_series *r = p->r;
 	FILE *f = p->o->f;
-	double avg = ctx_sample_mean(r->elapsed_ns) / 1e9;
+	double avg = cxs_sample_mean(r->elapsed_ns) / 1e9;
 	double sd, noise;
 	int prec;
 
@@ -269,11 +269,11 @@ static void print_footer(const struct ctx_printer *p)
 			fprintf(f, " %17.9f seconds sys\n", r->sys_s);
 		}
 	} else {
-		sd = ctx_sample_se(r->elapsed_ns) / 1e9;
-		prec = ctx_stats_precision(sd);
+		sd = cxs_sample_se(r->elapsed_ns) / 1e9;
+		prec = cxs_stats_precision(sd);
 		fprintf(f, " %17.*f +- %.*f seconds time elapsed",
 			prec, avg, prec, sd);
-		noise = ctx_sample_rse_pct(r->elapsed_ns);
+		noise = cxs_sample_rse_pct(r->elapsed_ns);
 		if (noise)
 			fprintf(f, "  ( +-%6.2f%% )", noise);
 	}
@@ -284,10 +284,10 @@ static void print_footer(const struct ctx_printer *p)
  * The breakdown goes under the full row of a counter (cycles rather than
  * cycles:t), or under its first :t row when it has no full one.
  */
-static bool breakdown_here(const struct ctx_event_list *l, int i,
+static bool breakdown_here(const struct cxs_event_list *l, int i,
 			   const bool *done)
 {
-	const struct ctx_event *ev = &l->ev[i];
+	const struct cxs_event *ev = &l->ev[i];
 	int j;
 
 	if (done[ev->counter])
@@ -301,17 +301,17 @@ static bool breakdown_here(const struct ctx_event_list *l, int i,
 }
 
 /* perf 6.1's print_interval(): the aggregation's columns after the time. */
-static void print_interval_header(const struct ctx_output_opts *o,
-				  const struct ctx_series *r)
+static void print_interval_header(const struct cxs_output_opts *o,
+				  const struct cxs_series *r)
 {
 	static const char *const aggr[] = {
-		[CTX_AGGR_CORE] = " core            cpus",
-		[CTX_AGGR_DIE] = " die          cpus",
-		[CTX_AGGR_SOCKET] = " socket cpus",
-		[CTX_AGGR_NODE] = " node   cpus",
+		[CXS_AGGR_CORE] = " core            cpus",
+		[CXS_AGGR_DIE] = " die          cpus",
+		[CXS_AGGR_SOCKET] = " socket cpus",
+		[CXS_AGGR_NODE] = " node   cpus",
 	};
 
-	if (r->cpu_ids && r->aggr <= CTX_AGGR_NONE)
+	if (r->cpu_ids && r->aggr <= CXS_AGGR_NONE)
 		fprintf(o->f, "#%*s CPU    %*s %*s events\n", INTERVAL_LEN - 1,
 			"time", COUNTS_LEN + 4, "counts", UNIT_LEN, "unit");
 	else
@@ -324,16 +324,16 @@ static void print_interval_header(const struct ctx_output_opts *o,
  * --per-core/die/socket/node: perf 6.1's print_aggr(), every event of a
  * row, row after row; each row's metrics from its own counts.
  */
-static void print_aggr_rows(const struct ctx_printer *p)
+static void print_aggr_rows(const struct cxs_printer *p)
 {
-	const struct ctx_series *r = p->r;
-	struct ctx_printer pc = *p;
-	struct ctx_aggr_rows rows;
-	struct ctx_series rc = *r;
+	const struct cxs_series *r = p->r;
+	struct cxs_printer pc = *p;
+	struct cxs_aggr_rows rows;
+	struct cxs_series rc = *r;
 	bool done[CTXCOUNT_MAX_EVENTS];
 	int k, i;
 
-	if (ctx_aggr_rows_build(&rows, r->aggr, r->nr_cpus, r->cpu_ids,
+	if (cxs_aggr_rows_build(&rows, r->aggr, r->nr_cpus, r->cpu_ids,
 				r->cpu_counters, r->events->nr_counters)) {
 		fprintf(p->o->f, "ctxstat: out of memory summing the CPUs' rows\n");
 		return;
@@ -352,15 +352,15 @@ static void print_aggr_rows(const struct ctx_printer *p)
 				done[r->events->ev[i].counter] = true;
 		}
 	}
-	ctx_aggr_rows_free(&rows);
+	cxs_aggr_rows_free(&rows);
 }
 
-void ctx_output_series(const struct ctx_output_opts *o,
-		       const struct ctx_series *r)
+void cxs_output_series(const struct cxs_output_opts *o,
+		       const struct cxs_series *r)
 {
-	struct ctx_printer p = { .o = o, .r = r, .cpu = -1 };
+	struct cxs_printer p = { .o = o, .r = r, .cpu = -1 };
 	bool done[CTXCOUNT_MAX_EVENTS] = { false };
-	const struct ctx_event *ev;
+	const struct cxs_event *ev;
 	locale_t old = (locale_t)0;
 	bool here;
 	int i;
@@ -368,15 +368,15 @@ void ctx_output_series(const struct ctx_output_opts *o,
 	if (o->quiet)
 		return;
 	/* CSV and JSON are for programs; perf's table groups per locale. */
-	if (o->format != CTX_OUTPUT_STD)
-		old = uselocale(ctx_c_locale());
-	if (o->format == CTX_OUTPUT_STD && !o->interval)
+	if (o->format != CXS_OUTPUT_STD)
+		old = uselocale(cxs_c_locale());
+	if (o->format == CXS_OUTPUT_STD && !o->interval)
 		print_header(&p);
-	if (o->format == CTX_OUTPUT_STD && o->interval && o->interval_header)
+	if (o->format == CXS_OUTPUT_STD && o->interval && o->interval_header)
 		print_interval_header(o, r);
-	if (r->cpu_ids && r->aggr > CTX_AGGR_NONE && !r->null_run)
+	if (r->cpu_ids && r->aggr > CXS_AGGR_NONE && !r->null_run)
 		print_aggr_rows(&p);
-	for (i = 0; !r->null_run && !(r->cpu_ids && r->aggr > CTX_AGGR_NONE) &&
+	for (i = 0; !r->null_run && !(r->cpu_ids && r->aggr > CXS_AGGR_NONE) &&
 	     i < r->events->nr; i++) {
 		ev = &r->events->ev[i];
 		here = breakdown_here(r->events, i, done);
@@ -389,7 +389,7 @@ void ctx_output_series(const struct ctx_output_opts *o,
 		if (here)
 			done[ev->counter] = true;
 	}
-	if (o->format == CTX_OUTPUT_STD && !o->interval)
+	if (o->format == CXS_OUTPUT_STD && !o->interval)
 		print_footer(&p);
 	if (old)
 		uselocale(old);

@@ -18,22 +18,22 @@
 #include "run/per-thread.h"
 #include "stats/counts.h"
 
-enum ctx_target_kind {
-	CTX_TARGET_COMMAND,
-	CTX_TARGET_PID,
-	CTX_TARGET_SYSTEM_WIDE,
+enum cxs_target_kind {
+	CXS_TARGET_COMMAND,
+	CXS_TARGET_PID,
+	CXS_TARGET_SYSTEM_WIDE,
 };
 
 /* A series of runs of one target and what they counted. */
-struct ctx_series {
-	const struct ctx_event_list *events;
-	const struct ctx_counter_values *counters;	/* events->nr_counters */
+struct cxs_series {
+	const struct cxs_event_list *events;
+	const struct cxs_counter_values *counters;	/* events->nr_counters */
 	int runs;
 	bool null_run;
-	const struct ctx_sample *elapsed_ns;	/* one per run */
+	const struct cxs_sample *elapsed_ns;	/* one per run */
 	bool show_rusage;
 	double user_s, sys_s;
-	enum ctx_target_kind target;
+	enum cxs_target_kind target;
 	/* The module has no NMI bucket here (no CTXCOUNT_FEATURE_NMI). */
 	bool no_nmi_bucket;
 	char **cmd;		/* NULL-terminated argv, may be NULL */
@@ -47,27 +47,27 @@ struct ctx_series {
 	const int *cpu_ids;
 	/*
 	 * --per-core/die/socket/node: the CPUs' rows summed per core, die,
-	 * socket or node (output/aggr.h); CTX_AGGR_NONE: a row per CPU (-A)
+	 * socket or node (output/aggr.h); CXS_AGGR_NONE: a row per CPU (-A)
 	 */
-	enum ctx_aggr aggr;
+	enum cxs_aggr aggr;
 	/* -C without -a: the header names the list, as perf's */
 	const char *cpu_list;
-	const struct ctx_counter_values *cpu_counters;
+	const struct cxs_counter_values *cpu_counters;
 	/* --irq-sources: the rows of counters' src samples, else NULL */
-	const struct ctx_sources *sources;
+	const struct cxs_sources *sources;
 	/* --per-thread: each event's rows for these threads, else NULL */
-	const struct ctx_thread_rows *threads;
+	const struct cxs_thread_rows *threads;
 };
 
-enum ctx_output_format {
-	CTX_OUTPUT_STD,
-	CTX_OUTPUT_CSV,
-	CTX_OUTPUT_JSON,
+enum cxs_output_format {
+	CXS_OUTPUT_STD,
+	CXS_OUTPUT_CSV,
+	CXS_OUTPUT_JSON,
 };
 
-struct ctx_output_opts {
+struct cxs_output_opts {
 	FILE *f;
-	enum ctx_output_format format;
+	enum cxs_output_format format;
 	const char *sep;	/* CSV separator */
 	bool breakdown;
 	int verbose;
@@ -92,12 +92,12 @@ struct ctx_output_opts {
 	bool trim;
 };
 
-void ctx_output_series(const struct ctx_output_opts *o,
-		       const struct ctx_series *r);
+void cxs_output_series(const struct cxs_output_opts *o,
+		       const struct cxs_series *r);
 
 /* "NET_RX" for CTXCOUNT_BUCKET_SOFTIRQ_NET_RX; the kernel's names. */
-const char *ctx_softirq_name(int bucket);
+const char *cxs_softirq_name(int bucket);
 /* "task", "hardirq", "softirq:NET_RX", "nmi" */
-void ctx_bucket_label(int bucket, char *buf, size_t len);
+void cxs_bucket_label(int bucket, char *buf, size_t len);
 
 #endif

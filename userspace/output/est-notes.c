@@ -6,7 +6,7 @@
 
 #include "output/est-notes.h"
 
-const char *ctx_est_reason(uint32_t state)
+const char *cxs_est_reason(uint32_t state)
 {
 	switch (state) {
 	case CTXCOUNT_EST_NOT_MEASURED:
@@ -21,7 +21,7 @@ const char *ctx_est_reason(uint32_t state)
 	}
 }
 
-void ctx_est_notes(FILE *f, const struct ctx_event_list *l,
+void cxs_est_notes(FILE *f, const struct cxs_event_list *l,
 		   const struct ctxc_reply *rp, uint32_t features)
 {
 	const struct ctxc_event_val *v;
@@ -38,7 +38,7 @@ void ctx_est_notes(FILE *f, const struct ctx_event_list *l,
 		v = &rp->ev[c];
 		if (!v->present || v->error)
 			continue;
-		why = ctx_est_reason(v->est_state);
+		why = cxs_est_reason(v->est_state);
 		if (why)
 			fprintf(f, "ctxstat: %s: no irq entry/exit estimate in :t (%s)\n",
 				l->ev[i].name, why);

@@ -15,14 +15,14 @@
 #include "events/events.h"
 
 /* Why the estimate is not applied, in words; NULL when it is (or n/a). */
-const char *ctx_est_reason(uint32_t state);
+const char *cxs_est_reason(uint32_t state);
 
 /*
  * With -v, a line per event of @l whose :t or breakdown the estimate
  * touches: not applied (and why), or its uncertainty; and one line when
  * the module (STATS @features) has not measured user mode.
  */
-void ctx_est_notes(FILE *f, const struct ctx_event_list *l,
+void cxs_est_notes(FILE *f, const struct cxs_event_list *l,
 		   const struct ctxc_reply *rp, uint32_t features);
 
 #endif /* CTXSTAT_OUTPUT_EST_NOTES_H */

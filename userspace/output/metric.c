@@ -12,27 +12,27 @@
 #include "util/util.h"
 
 /* Mean full count of the counter for (type, config, flags), if counted. */
-static bool find_full(const struct ctx_series *s, uint32_t type, uint64_t config,
+static bool find_full(const struct cxs_series *s, uint32_t type, uint64_t config,
 		      uint32_t flags, double *avg)
 {
-	const struct ctx_event_list *l = s->events;
-	const struct ctx_counter *c;
+	const struct cxs_event_list *l = s->events;
+	const struct cxs_counter *c;
 	int i;
 
 	for (i = 0; i < l->nr_counters; i++) {
 		c = &l->counters[i];
 		if (c->type != type || c->config != config || c->flags != flags)
 			continue;
-		if (!ctx_counter_ok(&s->counters[i]))
+		if (!cxs_counter_ok(&s->counters[i]))
 			return false;
-		*avg = ctx_sample_mean(&s->counters[i].full);
+		*avg = cxs_sample_mean(&s->counters[i].full);
 		return true;
 	}
 	return false;
 }
 
 /* perf's STAT_NSECS: task-clock, else cpu-clock, of the same modifiers. */
-static bool find_nsecs(const struct ctx_series *s, uint32_t flags, double *ns)
+static bool find_nsecs(const struct cxs_series *s, uint32_t flags, double *ns)
 {
 	return find_full(s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
 			 flags, ns) ||
@@ -40,7 +40,7 @@ static bool find_nsecs(const struct ctx_series *s, uint32_t flags, double *ns)
 			 flags, ns);
 }
 
-static void set_metric(struct ctx_metric *m, const char *fmt, const char *unit,
+static void set_metric(struct cxs_metric *m, const char *fmt, const char *unit,
 		       double val)
 {
 	m->fmt = fmt;
@@ -48,7 +48,7 @@ static void set_metric(struct ctx_metric *m, const char *fmt, const char *unit,
 	m->val = val;
 }
 
-static void ratio_metric(struct ctx_metric *m, double num, double den,
+static void ratio_metric(struct cxs_metric *m, double num, double den,
 			 const char *fmt, const char *unit, double factor)
 {
 	if (den)
@@ -56,7 +56,7 @@ static void ratio_metric(struct ctx_metric *m, double num, double den,
 }
 
 /* perf's convert_unit_double + "/sec": events per second of task-clock. */
-static void rate_metric(struct ctx_metric *m, double avg, double nsecs)
+static void rate_metric(struct cxs_metric *m, double avg, double nsecs)
 {
 	double ratio = nsecs ? 1e9 * avg / nsecs : 0;
 	const char *unit = "/sec";
@@ -106,8 +106,8 @@ static const struct miss_ratio miss_ratios[] = {
 	  HW_CACHE(ITLB, READ, ACCESS), "of all iTLB cache accesses" },
 };
 
-static bool miss_metric(const struct ctx_series *s, const struct ctx_event *ev,
-			double avg, struct ctx_metric *m)
+static bool miss_metric(const struct cxs_series *s, const struct cxs_event *ev,
+			double avg, struct cxs_metric *m)
 {
 	const struct miss_ratio *mr;
 	double base;
@@ -115,7 +115,7 @@ static bool miss_metric(const struct ctx_series *s, const struct ctx_event *ev,
 
 	for (i = 0; i < ARRAY_SIZE(miss_ratios); i++) {
 		mr = &miss_ratios[i];
-		if (!ctx_event_is(ev, mr->type, mr->miss))
+		if (!cxs_event_is(ev, mr->type, mr->miss))
 			continue;
 		if (find_full(s, mr->type, mr->base, ev->flags, &base))
 			ratio_metric(m, avg, base, "%7.2f%%", mr->unit, 100.0);
@@ -124,19 +124,19 @@ static bool miss_metric(const struct ctx_series *s, const struct ctx_event *ev,
 	return false;
 }
 
-void ctx_full_metric(const struct ctx_series *s, const struct ctx_event *ev,
-		     double avg, struct ctx_metric *m)
+void cxs_full_metric(const struct cxs_series *s, const struct cxs_event *ev,
+		     double avg, struct cxs_metric *m)
 {
-	double nsecs, cycles, wall = ctx_sample_mean(s->elapsed_ns);
+	double nsecs, cycles, wall = cxs_sample_mean(s->elapsed_ns);
 	bool have_nsecs = find_nsecs(s, ev->flags, &nsecs);
 
-	if (ctx_event_is_clock(ev)) {
+	if (cxs_event_is_clock(ev)) {
 		ratio_metric(m, avg, wall, "%8.3f", "CPUs utilized", 1.0);
-	} else if (ctx_event_is(ev, PERF_TYPE_HARDWARE,
+	} else if (cxs_event_is(ev, PERF_TYPE_HARDWARE,
 				PERF_COUNT_HW_CPU_CYCLES)) {
 		if (have_nsecs)
 			ratio_metric(m, avg, nsecs, "%8.3f", "GHz", 1.0);
-	} else if (ctx_event_is(ev, PERF_TYPE_HARDWARE,
+	} else if (cxs_event_is(ev, PERF_TYPE_HARDWARE,
 				PERF_COUNT_HW_INSTRUCTIONS)) {
 		if (find_full(s, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
 			      ev->flags, &cycles))
@@ -147,7 +147,7 @@ void ctx_full_metric(const struct ctx_series *s, const struct ctx_event *ev,
 	}
 }
 
-void ctx_share_metric(double part, double full, struct ctx_metric *m)
+void cxs_share_metric(double part, double full, struct cxs_metric *m)
 {
 	ratio_metric(m, part, full, "%7.2f%%", "of all", 100.0);
 }

@@ -6,17 +6,17 @@
 #include "output/display.h"
 
 /* A metric beside a count: perf's " # fmt unit"; fmt NULL = none. */
-struct ctx_metric {
+struct cxs_metric {
 	const char *fmt;
 	char unit[32];
 	double val;
 };
 
 /* perf stat's metric for event @ev's full count @avg in series @s. */
-void ctx_full_metric(const struct ctx_series *s, const struct ctx_event *ev,
-		     double avg, struct ctx_metric *m);
+void cxs_full_metric(const struct cxs_series *s, const struct cxs_event *ev,
+		     double avg, struct cxs_metric *m);
 
 /* The share of a full count: ":t" rows and breakdown rows ("of all"). */
-void ctx_share_metric(double part, double full, struct ctx_metric *m);
+void cxs_share_metric(double part, double full, struct cxs_metric *m);
 
 #endif

@@ -83,7 +83,7 @@ static int check_writable(const char *path)
 	return err;
 }
 
-FILE *ctx_outfile_open(const char *path, bool append, bool started)
+FILE *cxs_outfile_open(const char *path, bool append, bool started)
 {
 	cookie_io_functions_t io = { .write = lazy_write, .close = lazy_close };
 	struct lazy *l = calloc(1, sizeof(*l));
@@ -112,7 +112,7 @@ FILE *ctx_outfile_open(const char *path, bool append, bool started)
 	return f;
 }
 
-int ctx_outfile_close(FILE *f, const char *path, const char *who)
+int cxs_outfile_close(FILE *f, const char *path, const char *who)
 {
 	bool std = f == stdout || f == stderr;
 	int bad = fflush(f) || ferror(f);

@@ -17,13 +17,13 @@
  * and a blank line, dated now. NULL after saying why @path cannot be
  * written.
  */
-FILE *ctx_outfile_open(const char *path, bool append, bool started);
+FILE *cxs_outfile_open(const char *path, bool append, bool started);
 
 /*
  * Close @f (@path's stream, or a standard one, which is flushed only):
  * 0, or -1 after saying why what was written did not all get there.
  * @who prefixes the message ("ctxstat", "ctxstat report").
  */
-int ctx_outfile_close(FILE *f, const char *path, const char *who);
+int cxs_outfile_close(FILE *f, const char *path, const char *who);
 
 #endif

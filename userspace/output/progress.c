@@ -4,7 +4,7 @@
 
 #include "output/progress.h"
 
-void ctx_progress_init(struct ctx_progress *p, FILE *f, const char *who,
+void cxs_progress_init(struct cxs_progress *p, FILE *f, const char *who,
 		       int max, bool until, int verbose)
 {
 	p->f = f;
@@ -16,7 +16,7 @@ void ctx_progress_init(struct ctx_progress *p, FILE *f, const char *who,
 	p->width = 0;
 }
 
-void ctx_progress_run(struct ctx_progress *p, int run, const char *side)
+void cxs_progress_run(struct cxs_progress *p, int run, const char *side)
 {
 	char s[16] = "";
 
@@ -35,7 +35,7 @@ void ctx_progress_run(struct ctx_progress *p, int run, const char *side)
 	fflush(p->f);
 }
 
-void ctx_progress_done(struct ctx_progress *p)
+void cxs_progress_done(struct cxs_progress *p)
 {
 	if (!p->tty || !p->width)
 		return;

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-struct ctx_progress {
+struct cxs_progress {
 	FILE *f;
 	const char *who;	/* "ctxstat", "ctxstat compare" */
 	int max;		/* runs at most; 1: say nothing */
@@ -21,11 +21,11 @@ struct ctx_progress {
 	int width;		/* of the line shown, to clear it */
 };
 
-void ctx_progress_init(struct ctx_progress *p, FILE *f, const char *who,
+void cxs_progress_init(struct cxs_progress *p, FILE *f, const char *who,
 		       int max, bool until, int verbose);
 /* Run @run (from 1) starts; @side "A", "B" or NULL. */
-void ctx_progress_run(struct ctx_progress *p, int run, const char *side);
+void cxs_progress_run(struct cxs_progress *p, int run, const char *side);
 /* The series is over: clear the line on a terminal. */
-void ctx_progress_done(struct ctx_progress *p);
+void cxs_progress_done(struct cxs_progress *p);
 
 #endif

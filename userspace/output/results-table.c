@@ -27,9 +27,9 @@ struct table {
 	int nr_rows;
 	const char **cfgs;
 	int nr_cfgs;
-	const struct ctx_result_set *set;
+	const struct cxs_result_set *set;
 	/* [row * nr_cfgs + cfg]: the comparison with the first column */
-	struct ctx_compare_row *cmp;
+	struct cxs_compare_row *cmp;
 };
 
 static bool is_clock(const char *event)
@@ -38,11 +38,11 @@ static bool is_clock(const char *event)
 	       !strncmp(event, "cpu-clock", 9);
 }
 
-static const struct ctx_result_event *find(const struct table *t,
+static const struct cxs_result_event *find(const struct table *t,
 					   const struct row *row,
 					   const char *cfg)
 {
-	const struct ctx_result_set *s = t->set;
+	const struct cxs_result_set *s = t->set;
 	int i, e;
 
 	for (i = 0; i < s->nr; i++) {
@@ -56,12 +56,12 @@ static const struct ctx_result_event *find(const struct table *t,
 	return NULL;
 }
 
-static bool counted(const struct ctx_result_event *e)
+static bool counted(const struct cxs_result_event *e)
 {
 	return e && !e->error && e->values.n;
 }
 
-static int build(struct table *t, const struct ctx_result_set *s)
+static int build(struct table *t, const struct cxs_result_set *s)
 {
 	size_t nr_ev = 0;
 	int i, e, j;
@@ -100,8 +100,8 @@ static int build(struct table *t, const struct ctx_result_set *s)
 static int compare_column(struct table *t, int j, const char *bench,
 			  double threshold_pct)
 {
-	struct ctx_compare_row *rows = calloc(t->nr_rows + 1, sizeof(*rows));
-	const struct ctx_result_event *a, *b;
+	struct cxs_compare_row *rows = calloc(t->nr_rows + 1, sizeof(*rows));
+	const struct cxs_result_event *a, *b;
 	int *at = calloc(t->nr_rows + 1, sizeof(*at));
 	int i, n = 0;
 
@@ -117,14 +117,14 @@ static int compare_column(struct table *t, int j, const char *bench,
 		b = find(t, &t->rows[i], t->cfgs[j]);
 		if (!counted(a) || !counted(b))
 			continue;
-		rows[n] = (struct ctx_compare_row){
+		rows[n] = (struct cxs_compare_row){
 			.name = t->rows[i].event, .counter = i,
 			.clock = is_clock(t->rows[i].event),
 			.a = &a->values, .b = &b->values,
 		};
 		at[n++] = i;
 	}
-	ctx_compare_eval(rows, n, threshold_pct);
+	cxs_compare_eval(rows, n, threshold_pct);
 	for (i = 0; i < n; i++)
 		t->cmp[at[i] * t->nr_cfgs + j] = rows[i];
 	free(rows);
@@ -152,9 +152,9 @@ static int compare_all(struct table *t, double threshold_pct)
 }
 
 /* A tested cell's comparison with the first column, or NULL. */
-static const struct ctx_compare_row *cmp_of(const struct table *t, int i, int j)
+static const struct cxs_compare_row *cmp_of(const struct table *t, int i, int j)
 {
-	const struct ctx_compare_row *c = &t->cmp[i * t->nr_cfgs + j];
+	const struct cxs_compare_row *c = &t->cmp[i * t->nr_cfgs + j];
 
 	return j && c->a ? c : NULL;
 }
@@ -174,8 +174,8 @@ static void fmt_num(const char *event, double v, char *buf, size_t len)
  */
 static void cell(const struct table *t, int i, int j, char *buf, size_t len)
 {
-	const struct ctx_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
-	const struct ctx_compare_row *c = cmp_of(t, i, j);
+	const struct cxs_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
+	const struct cxs_compare_row *c = cmp_of(t, i, j);
 	const char *event = t->rows[i].event;
 	char m[40], s[40];
 	size_t n;
@@ -188,18 +188,18 @@ static void cell(const struct table *t, int i, int j, char *buf, size_t len)
 		snprintf(buf, len, "<not counted>");
 		return;
 	}
-	fmt_num(event, ctx_sample_mean(&e->values), m, sizeof(m));
-	fmt_num(event, ctx_sample_se(&e->values), s, sizeof(s));
+	fmt_num(event, cxs_sample_mean(&e->values), m, sizeof(m));
+	fmt_num(event, cxs_sample_se(&e->values), s, sizeof(s));
 	if (e->values.n < 2)
 		n = snprintf(buf, len, "%s (1 run)", m);
 	else
 		n = snprintf(buf, len, "%s ± %s", m, s);
-	if (!c || n >= len || c->verdict == CTX_VERDICT_TOO_FEW || !c->w.mean_a)
+	if (!c || n >= len || c->verdict == CXS_VERDICT_TOO_FEW || !c->w.mean_a)
 		return;
 	snprintf(buf + n, len - n, " (%+.2f%%%s%s)", 100.0 * c->w.diff / fabs(c->w.mean_a),
-		 c->verdict == CTX_VERDICT_SAME ? "" : " ",
-		 c->verdict == CTX_VERDICT_SAME ? "" :
-		 ctx_verdict_name(c->verdict, c->clock, c->threshold_pct));
+		 c->verdict == CXS_VERDICT_SAME ? "" : " ",
+		 c->verdict == CXS_VERDICT_SAME ? "" :
+		 cxs_verdict_name(c->verdict, c->clock, c->threshold_pct));
 }
 
 /*
@@ -333,32 +333,32 @@ static void csv_head(FILE *f, const char *s, const char *cfg,
 	char name[256];
 
 	snprintf(name, sizeof(name), "%s %s", cfg, what);
-	ctx_csv_field(f, s, name, 0);
+	cxs_csv_field(f, s, name, 0);
 }
 
 /* Configuration @j's fields of row @i. */
 static void csv_cells(FILE *f, const char *s, const struct table *t, int i,
 		      int j)
 {
-	const struct ctx_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
-	const struct ctx_compare_row *c = cmp_of(t, i, j);
+	const struct cxs_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
+	const struct cxs_compare_row *c = cmp_of(t, i, j);
 
 	if (counted(e)) {
-		ctx_csv_num(f, s, "%.17g", ctx_sample_mean(&e->values));
+		cxs_csv_num(f, s, "%.17g", cxs_sample_mean(&e->values));
 		if (e->values.n > 1)
-			ctx_csv_num(f, s, "%.17g", ctx_sample_se(&e->values));
+			cxs_csv_num(f, s, "%.17g", cxs_sample_se(&e->values));
 		else
 			fputs(s, f);
-		ctx_csv_num(f, s, "%.0f", e->values.n);
+		cxs_csv_num(f, s, "%.0f", e->values.n);
 	} else {
 		fprintf(f, "%s%s%s", s, s, s);
 	}
 	if (!j)
 		return;
-	if (c && c->verdict != CTX_VERDICT_TOO_FEW && c->w.mean_a) {
-		ctx_csv_num(f, s, "%.4f", 100.0 * c->w.diff / fabs(c->w.mean_a));
-		ctx_csv_num(f, s, "%.6g", c->p_holm);
-		ctx_csv_field(f, s, ctx_verdict_name(c->verdict, c->clock,
+	if (c && c->verdict != CXS_VERDICT_TOO_FEW && c->w.mean_a) {
+		cxs_csv_num(f, s, "%.4f", 100.0 * c->w.diff / fabs(c->w.mean_a));
+		cxs_csv_num(f, s, "%.6g", c->p_holm);
+		cxs_csv_field(f, s, cxs_verdict_name(c->verdict, c->clock,
 						     c->threshold_pct), 0);
 	} else {
 		fprintf(f, "%s%s%s", s, s, s);
@@ -369,8 +369,8 @@ static void csv(FILE *f, const struct table *t, const char *s)
 {
 	int i, j;
 
-	ctx_csv_field(f, s, "benchmark", 1);
-	ctx_csv_field(f, s, "event", 0);
+	cxs_csv_field(f, s, "benchmark", 1);
+	cxs_csv_field(f, s, "event", 0);
 	for (j = 0; j < t->nr_cfgs; j++) {
 		csv_head(f, s, t->cfgs[j], "mean");
 		csv_head(f, s, t->cfgs[j], "se");
@@ -383,30 +383,30 @@ static void csv(FILE *f, const struct table *t, const char *s)
 	}
 	fputc('\n', f);
 	for (i = 0; i < t->nr_rows; i++) {
-		ctx_csv_field(f, s, t->rows[i].bench, 1);
-		ctx_csv_field(f, s, t->rows[i].event, 0);
+		cxs_csv_field(f, s, t->rows[i].bench, 1);
+		cxs_csv_field(f, s, t->rows[i].event, 0);
 		for (j = 0; j < t->nr_cfgs; j++)
 			csv_cells(f, s, t, i, j);
 		fputc('\n', f);
 	}
 }
 
-int ctx_results_table(FILE *f, enum ctx_table_format fmt, const char *sep,
-		      double threshold_pct, const struct ctx_result_set *set)
+int cxs_results_table(FILE *f, enum cxs_table_format fmt, const char *sep,
+		      double threshold_pct, const struct cxs_result_set *set)
 {
 	struct table t = { 0 };
 	int ret = 0;
 
 	if (!set->nr || build(&t, set) || compare_all(&t, threshold_pct)) {
 		ret = -1;
-	} else if (fmt == CTX_TABLE_CSV) {
-		locale_t old = uselocale(ctx_c_locale());
+	} else if (fmt == CXS_TABLE_CSV) {
+		locale_t old = uselocale(cxs_c_locale());
 
 		csv(f, &t, sep ? sep : ",");
 		if (old)
 			uselocale(old);
 	} else {
-		text_or_md(f, &t, fmt == CTX_TABLE_MARKDOWN, threshold_pct);
+		text_or_md(f, &t, fmt == CXS_TABLE_MARKDOWN, threshold_pct);
 	}
 	free(t.rows);
 	free(t.cfgs);

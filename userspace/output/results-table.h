@@ -12,17 +12,17 @@
 
 #include "results/results.h"
 
-enum ctx_table_format {
-	CTX_TABLE_TEXT,
-	CTX_TABLE_CSV,
-	CTX_TABLE_MARKDOWN,
+enum cxs_table_format {
+	CXS_TABLE_TEXT,
+	CXS_TABLE_CSV,
+	CXS_TABLE_MARKDOWN,
 };
 
 /*
  * Print @set as a table, changes of less than @threshold_pct percent not
  * called one. 0, or -1 when it holds no result (or no memory).
  */
-int ctx_results_table(FILE *f, enum ctx_table_format fmt, const char *sep,
-		      double threshold_pct, const struct ctx_result_set *set);
+int cxs_results_table(FILE *f, enum cxs_table_format fmt, const char *sep,
+		      double threshold_pct, const struct cxs_result_set *set);
 
 #endif

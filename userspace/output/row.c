@@ -23,52 +23,52 @@
 #define CNTR_NOT_COUNTED	"<not counted>"
 
 /* Clocks count ns and print msec, as perf's task-clock/cpu-clock. */
-static double display_scale(const struct ctx_event *ev)
+static double display_scale(const struct cxs_event *ev)
 {
-	return ctx_event_is_clock(ev) ? 1e-6 : 1.0;
+	return cxs_event_is_clock(ev) ? 1e-6 : 1.0;
 }
 
-static const char *display_unit(const struct ctx_event *ev)
+static const char *display_unit(const struct cxs_event *ev)
 {
-	return ctx_event_is_clock(ev) ? "msec" : "";
+	return cxs_event_is_clock(ev) ? "msec" : "";
 }
 
-static bool row_ok(const struct ctx_row *row)
+static bool row_ok(const struct cxs_row *row)
 {
-	return ctx_counter_ok(row->c);
+	return cxs_counter_ok(row->c);
 }
 
-static double row_noise(const struct ctx_printer *p, const struct ctx_row *row)
+static double row_noise(const struct cxs_printer *p, const struct cxs_row *row)
 {
 	if (p->r->runs <= 1)
 		return 0;
-	return ctx_sample_rse_pct(row->val);
+	return cxs_sample_rse_pct(row->val);
 }
 
 /*
  * A counter the kernel could not create never ran: perf shows it with run
  * and enabled 0 (no percentage), even though the session had time enabled.
  */
-static uint64_t row_run(const struct ctx_row *row)
+static uint64_t row_run(const struct cxs_row *row)
 {
 	if (row->c->error)
 		return 0;
-	return (uint64_t)llround(ctx_sample_mean(&row->c->running));
+	return (uint64_t)llround(cxs_sample_mean(&row->c->running));
 }
 
-static uint64_t row_ena(const struct ctx_row *row)
+static uint64_t row_ena(const struct cxs_row *row)
 {
 	if (row->c->error)
 		return 0;
-	return (uint64_t)llround(ctx_sample_mean(&row->c->enabled));
+	return (uint64_t)llround(cxs_sample_mean(&row->c->enabled));
 }
 
-static const char *bad_count(const struct ctx_row *row)
+static const char *bad_count(const struct cxs_row *row)
 {
 	return row->c->error ? CNTR_NOT_SUPPORTED : CNTR_NOT_COUNTED;
 }
 
-static void print_std_metric(FILE *f, const struct ctx_metric *m)
+static void print_std_metric(FILE *f, const struct cxs_metric *m)
 {
 	int n;
 
@@ -86,39 +86,39 @@ static void print_std_metric(FILE *f, const struct ctx_metric *m)
  * ids, then how many CPUs it sums; in the standard format the fields are
  * padded and the separator is a blank.
  */
-static void print_aggr_prefix(const struct ctx_printer *p)
+static void print_aggr_prefix(const struct cxs_printer *p)
 {
-	const struct ctx_aggr_id *id = p->aggr_id;
-	const struct ctx_output_opts *o = p->o;
-	bool csv = o->format == CTX_OUTPUT_CSV;
+	const struct cxs_aggr_id *id = p->aggr_id;
+	const struct cxs_output_opts *o = p->o;
+	bool csv = o->format == CXS_OUTPUT_CSV;
 	const char *sep = csv ? o->sep : " ";
 	char label[64];
 
 	switch (p->r->aggr) {
-	case CTX_AGGR_CORE:
+	case CXS_AGGR_CORE:
 		snprintf(label, sizeof(label), "S%d-D%d-C%*d", id->socket, id->die,
 			 csv ? 0 : -8, id->core);
 		break;
-	case CTX_AGGR_DIE:
+	case CXS_AGGR_DIE:
 		snprintf(label, sizeof(label), "S%d-D%*d", id->socket,
 			 csv ? 0 : -8, id->die);
 		break;
-	case CTX_AGGR_SOCKET:
+	case CXS_AGGR_SOCKET:
 		snprintf(label, sizeof(label), "S%*d", csv ? 0 : -5, id->socket);
 		break;
 	default:
 		snprintf(label, sizeof(label), "N%*d", csv ? 0 : -5, id->node);
 		break;
 	}
-	if (o->format != CTX_OUTPUT_JSON) {
+	if (o->format != CXS_OUTPUT_JSON) {
 		fprintf(o->f, "%s%s%*d%s", label, sep, csv ? 0 : 4, p->aggr_nr, sep);
 		return;
 	}
 	/* JSON: the same ids without padding, under perf's key */
 	label[strcspn(label, " ")] = '\0';
 	fprintf(o->f, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ",
-		p->r->aggr == CTX_AGGR_CORE ? "core" : p->r->aggr == CTX_AGGR_DIE ? "die" :
-		p->r->aggr == CTX_AGGR_SOCKET ? "socket" : "node", label, p->aggr_nr);
+		p->r->aggr == CXS_AGGR_CORE ? "core" : p->r->aggr == CXS_AGGR_DIE ? "die" :
+		p->r->aggr == CXS_AGGR_SOCKET ? "socket" : "node", label, p->aggr_nr);
 }
 
 /*
@@ -127,24 +127,24 @@ static void print_aggr_prefix(const struct ctx_printer *p)
  * that holds the CSV separator (its field count then breaks): ctxstat
  * does, and escapes it in JSON.
  */
-static void print_thread_prefix(const struct ctx_printer *p)
+static void print_thread_prefix(const struct cxs_printer *p)
 {
-	const struct ctx_output_opts *o = p->o;
+	const struct cxs_output_opts *o = p->o;
 	char label[CTXCOUNT_THREAD_COMM_LEN + 16];
 
 	snprintf(label, sizeof(label), "%s-%d", p->thread->comm,
 		 (int)p->thread->tid);
 	switch (o->format) {
-	case CTX_OUTPUT_STD:
+	case CXS_OUTPUT_STD:
 		fprintf(o->f, "%16s-%-8d ", p->thread->comm, (int)p->thread->tid);
 		break;
-	case CTX_OUTPUT_CSV:
-		ctx_csv_field(o->f, o->sep, label, 1);
+	case CXS_OUTPUT_CSV:
+		cxs_csv_field(o->f, o->sep, label, 1);
 		fputs(o->sep, o->f);
 		break;
-	case CTX_OUTPUT_JSON:
+	case CXS_OUTPUT_JSON:
 		fputs("\"thread\" : ", o->f);
-		ctx_json_write_string(o->f, label);
+		cxs_json_write_string(o->f, label);
 		fputs(", ", o->f);
 		break;
 	}
@@ -155,21 +155,21 @@ static void print_thread_prefix(const struct ctx_printer *p)
  * prepare_interval()), after --summary "summary" in CSV; JSON opens the
  * row's object here.
  */
-static void print_row_prefix(const struct ctx_printer *p)
+static void print_row_prefix(const struct cxs_printer *p)
 {
-	const struct ctx_output_opts *o = p->o;
+	const struct cxs_output_opts *o = p->o;
 	unsigned long s = o->interval_ns / 1000000000;
 	unsigned long ns = o->interval_ns % 1000000000;
 
 	switch (o->format) {
-	case CTX_OUTPUT_STD:
+	case CXS_OUTPUT_STD:
 		if (o->interval)
 			fprintf(o->f, "%6lu.%09lu ", s, ns);
 		/* perf 6.1's aggr_printout(): "CPU%*d%s", -7, csv_sep */
 		if (p->cpu >= 0)
 			fprintf(o->f, "CPU%-7d ", p->cpu);
 		break;
-	case CTX_OUTPUT_CSV:
+	case CXS_OUTPUT_CSV:
 		if (o->interval)
 			fprintf(o->f, "%6lu.%09lu%s", s, ns, o->sep);
 		else if (o->summary && !o->no_csv_summary)
@@ -177,7 +177,7 @@ static void print_row_prefix(const struct ctx_printer *p)
 		if (p->cpu >= 0)
 			fprintf(o->f, "CPU%d%s", p->cpu, o->sep);
 		break;
-	case CTX_OUTPUT_JSON:
+	case CXS_OUTPUT_JSON:
 		if (o->interval)
 			fprintf(o->f, "{\"interval\" : %lu.%09lu, ", s, ns);
 		else
@@ -192,7 +192,7 @@ static void print_row_prefix(const struct ctx_printer *p)
 		print_thread_prefix(p);
 }
 
-static void print_std_row(const struct ctx_printer *p, const struct ctx_row *row)
+static void print_std_row(const struct cxs_printer *p, const struct cxs_row *row)
 {
 	FILE *f = p->o->f;
 	double scale = display_scale(row->ev), noise = row_noise(p, row);
@@ -202,10 +202,10 @@ static void print_std_row(const struct ctx_printer *p, const struct ctx_row *row
 		/* %' groups thousands per LC_NUMERIC, as perf's big_num. */
 		if (!p->o->no_big_num)
 			fprintf(f, scale != 1.0 ? "%'*.2f " : "%'*.0f ",
-				COUNTS_LEN, ctx_sample_mean(row->val) * scale);
+				COUNTS_LEN, cxs_sample_mean(row->val) * scale);
 		else
 			fprintf(f, scale != 1.0 ? "%*.2f " : "%*.0f ",
-				COUNTS_LEN, ctx_sample_mean(row->val) * scale);
+				COUNTS_LEN, cxs_sample_mean(row->val) * scale);
 		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
 		fprintf(f, "%-*s", EVNAME_LEN, row->name);
 		print_std_metric(f, &row->metric);
@@ -223,7 +223,7 @@ static void print_std_row(const struct ctx_printer *p, const struct ctx_row *row
 }
 
 /* perf's CSV metric value: the formatted number without padding or '%'. */
-static void csv_metric_value(const struct ctx_metric *m, char *buf, size_t len)
+static void csv_metric_value(const struct cxs_metric *m, char *buf, size_t len)
 {
 	char *start, *end;
 
@@ -235,7 +235,7 @@ static void csv_metric_value(const struct ctx_metric *m, char *buf, size_t len)
 	memmove(buf, start, end - start + 1);
 }
 
-static void print_csv_row(const struct ctx_printer *p, const struct ctx_row *row)
+static void print_csv_row(const struct cxs_printer *p, const struct cxs_row *row)
 {
 	FILE *f = p->o->f;
 	const char *sep = p->o->sep;
@@ -245,12 +245,12 @@ static void print_csv_row(const struct ctx_printer *p, const struct ctx_row *row
 
 	if (row_ok(row))
 		fprintf(f, scale != 1.0 ? "%.2f%s" : "%.0f%s",
-			ctx_sample_mean(row->val) * scale, sep);
+			cxs_sample_mean(row->val) * scale, sep);
 	else
 		fprintf(f, "%s%s", bad_count(row), sep);
 	fprintf(f, "%s%s", display_unit(row->ev), sep);
 	if (row->quote)
-		ctx_csv_field(f, sep, row->name, 1);
+		cxs_csv_field(f, sep, row->name, 1);
 	else
 		fputs(row->name, f);
 	if (p->r->runs > 1)
@@ -267,7 +267,7 @@ static void print_csv_row(const struct ctx_printer *p, const struct ctx_row *row
 	fputc('\n', f);
 }
 
-static void print_json_row(const struct ctx_printer *p, const struct ctx_row *row)
+static void print_json_row(const struct cxs_printer *p, const struct cxs_row *row)
 {
 	FILE *f = p->o->f;
 	uint64_t run = row_run(row), ena = row_ena(row);
@@ -275,11 +275,11 @@ static void print_json_row(const struct ctx_printer *p, const struct ctx_row *ro
 
 	if (ok)
 		fprintf(f, "\"counter-value\" : \"%f\", ",
-			ctx_sample_mean(row->val) * display_scale(row->ev));
+			cxs_sample_mean(row->val) * display_scale(row->ev));
 	else
 		fprintf(f, "\"counter-value\" : \"%s\", ", bad_count(row));
 	fprintf(f, "\"unit\" : \"%s\", \"event\" : ", display_unit(row->ev));
-	ctx_json_write_string(f, row->name);
+	cxs_json_write_string(f, row->name);
 	fputs(", ", f);
 	if (p->r->runs > 1)
 		fprintf(f, "\"variance\" : %.2f, ", row_noise(p, row));
@@ -298,11 +298,11 @@ static void print_json_row(const struct ctx_printer *p, const struct ctx_row *ro
  * column even when nothing follows it; on a terminal that padding wraps
  * -A's rows (CPU column, time column) in 100 columns.
  */
-static void print_std_row_trimmed(const struct ctx_printer *p,
-				  const struct ctx_row *row)
+static void print_std_row_trimmed(const struct cxs_printer *p,
+				  const struct cxs_row *row)
 {
-	struct ctx_output_opts o = *p->o;
-	struct ctx_printer tp = *p;
+	struct cxs_output_opts o = *p->o;
+	struct cxs_printer tp = *p;
 	char *buf = NULL;
 	size_t len = 0;
 
@@ -321,23 +321,23 @@ static void print_std_row_trimmed(const struct ctx_printer *p,
 }
 
 /**
- * ctx_print_row() - one row in the printer's format, with -I's time
+ * cxs_print_row() - one row in the printer's format, with -I's time
  * column and -A's CPU column first
  */
-void ctx_print_row(const struct ctx_printer *p, const struct ctx_row *row)
+void cxs_print_row(const struct cxs_printer *p, const struct cxs_row *row)
 {
 	print_row_prefix(p);
 	switch (p->o->format) {
-	case CTX_OUTPUT_STD:
+	case CXS_OUTPUT_STD:
 		if (p->o->trim)
 			print_std_row_trimmed(p, row);
 		else
 			print_std_row(p, row);
 		break;
-	case CTX_OUTPUT_CSV:
+	case CXS_OUTPUT_CSV:
 		print_csv_row(p, row);
 		break;
-	case CTX_OUTPUT_JSON:
+	case CXS_OUTPUT_JSON:
 		print_json_row(p, row);
 		break;
 	}

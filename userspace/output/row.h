@@ -22,26 +22,26 @@
 #define INTERVAL_LEN	16
 
 /* One printed line. */
-struct ctx_row {
+struct cxs_row {
 	const char *name;
 	bool quote;	/* a kernel-made name: quoted in CSV as needed */
-	const struct ctx_event *ev;
-	const struct ctx_counter_values *c;
-	const struct ctx_sample *val;	/* full or one bucket */
-	struct ctx_metric metric;
+	const struct cxs_event *ev;
+	const struct cxs_counter_values *c;
+	const struct cxs_sample *val;	/* full or one bucket */
+	struct cxs_metric metric;
 };
 
-struct ctx_printer {
-	const struct ctx_output_opts *o;
-	const struct ctx_series *r;
+struct cxs_printer {
+	const struct cxs_output_opts *o;
+	const struct cxs_series *r;
 	int cpu;	/* -A: the CPU of the rows, else -1 */
 	/* --per-*: the rows' core, die, socket or node and its CPUs, or NULL */
-	const struct ctx_aggr_id *aggr_id;
+	const struct cxs_aggr_id *aggr_id;
 	int aggr_nr;
 	/* --per-thread: the rows' thread, or NULL */
-	const struct ctx_thread_row *thread;
+	const struct cxs_thread_row *thread;
 };
 
-void ctx_print_row(const struct ctx_printer *p, const struct ctx_row *row);
+void cxs_print_row(const struct cxs_printer *p, const struct cxs_row *row);
 
 #endif /* CTXSTAT_OUTPUT_ROW_H */

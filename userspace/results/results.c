@@ -15,7 +15,7 @@
 #include "util/json.h"
 #include "util/util.h"
 
-static void write_values(FILE *f, const struct ctx_sample *s)
+static void write_values(FILE *f, const struct cxs_sample *s)
 {
 	int i;
 
@@ -26,20 +26,20 @@ static void write_values(FILE *f, const struct ctx_sample *s)
 }
 
 /* 0, or -ENOMEM: the outliers cannot be found. */
-static int write_event(FILE *f, const struct ctx_result_event *e)
+static int write_event(FILE *f, const struct cxs_result_event *e)
 {
 	bool *out = calloc(e->values.n ? e->values.n : 1, sizeof(*out));
-	int i, first = 1, nr = out ? ctx_sample_outliers(&e->values, out) : -1;
+	int i, first = 1, nr = out ? cxs_sample_outliers(&e->values, out) : -1;
 
 	if (nr < 0) {
 		free(out);
 		return -ENOMEM;
 	}
 	fputs("        {\"name\": ", f);
-	ctx_json_write_string(f, e->name);
+	cxs_json_write_string(f, e->name);
 	if (e->error) {
 		fputs(", \"error\": ", f);
-		ctx_json_write_string(f, e->error);
+		cxs_json_write_string(f, e->error);
 	}
 	fputs(", \"values\": ", f);
 	write_values(f, &e->values);
@@ -50,28 +50,28 @@ static int write_event(FILE *f, const struct ctx_result_event *e)
 			first = 0;
 		}
 	free(out);
-	fprintf(f, "], \"mean\": %.17g", ctx_sample_mean(&e->values));
+	fprintf(f, "], \"mean\": %.17g", cxs_sample_mean(&e->values));
 	/* one run has no spread: null, not 0 */
 	if (e->values.n < 2)
 		fputs(", \"stddev\": null, \"ci95\": null}", f);
 	else
 		fprintf(f, ", \"stddev\": %.17g, \"ci95\": %.17g}",
-			ctx_sample_sd(&e->values), ctx_sample_ci95(&e->values));
+			cxs_sample_sd(&e->values), cxs_sample_ci95(&e->values));
 	return 0;
 }
 
-static int write_result(FILE *f, const struct ctx_result *r)
+static int write_result(FILE *f, const struct cxs_result *r)
 {
 	int i;
 
 	fputs("    {\n      \"benchmark\": ", f);
-	ctx_json_write_string(f, r->benchmark);
+	cxs_json_write_string(f, r->benchmark);
 	fputs(",\n      \"config\": ", f);
-	ctx_json_write_string(f, r->config);
+	cxs_json_write_string(f, r->config);
 	fputs(",\n      \"command\": [", f);
 	for (i = 0; r->command && r->command[i]; i++) {
 		fputs(i ? ", " : "", f);
-		ctx_json_write_string(f, r->command[i]);
+		cxs_json_write_string(f, r->command[i]);
 	}
 	fprintf(f, "],\n      \"runs\": %d,\n      \"elapsed_ns\": ",
 		r->elapsed_ns.n);
@@ -86,12 +86,12 @@ static int write_result(FILE *f, const struct ctx_result *r)
 	return 0;
 }
 
-static int write_doc(FILE *f, const struct ctx_result *r, int nr)
+static int write_doc(FILE *f, const struct cxs_result *r, int nr)
 {
 	int i;
 
 	fprintf(f, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n  \"results\": [\n",
-		CTX_RESULTS_FORMAT, CTX_RESULTS_VERSION);
+		CXS_RESULTS_FORMAT, CXS_RESULTS_VERSION);
 	for (i = 0; i < nr; i++) {
 		if (write_result(f, &r[i]))
 			return -ENOMEM;
@@ -101,9 +101,9 @@ static int write_doc(FILE *f, const struct ctx_result *r, int nr)
 	return 0;
 }
 
-int ctx_results_write(FILE *f, const struct ctx_result *r, int nr)
+int cxs_results_write(FILE *f, const struct cxs_result *r, int nr)
 {
-	locale_t old = uselocale(ctx_c_locale());
+	locale_t old = uselocale(cxs_c_locale());
 	int err = write_doc(f, r, nr);
 
 	if (old)
@@ -132,23 +132,23 @@ bad(struct loader *l, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= l->errlen)
 		return -1;
 	va_start(ap, fmt);
-	ctx_verr(l->err + n, l->errlen - n, fmt, ap);
+	cxs_verr(l->err + n, l->errlen - n, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
-static const struct ctx_json *member(const struct ctx_json *o,
-				     const char *key, enum ctx_json_type t)
+static const struct cxs_json *member(const struct cxs_json *o,
+				     const char *key, enum cxs_json_type t)
 {
-	const struct ctx_json *j = ctx_json_get(o, key);
+	const struct cxs_json *j = cxs_json_get(o, key);
 
 	return j && j->type == t ? j : NULL;
 }
 
-static int get_string(struct loader *l, const struct ctx_json *o,
+static int get_string(struct loader *l, const struct cxs_json *o,
 		      const char *key, const char *where, char **out)
 {
-	const struct ctx_json *j = member(o, key, CTX_JSON_STRING);
+	const struct cxs_json *j = member(o, key, CXS_JSON_STRING);
 
 	if (!j)
 		return bad(l, "%s: \"%s\" must be a string", where, key);
@@ -156,28 +156,28 @@ static int get_string(struct loader *l, const struct ctx_json *o,
 	return *out ? 0 : bad(l, "out of memory");
 }
 
-static int get_values(struct loader *l, const struct ctx_json *o,
-		      const char *key, const char *where, struct ctx_sample *s)
+static int get_values(struct loader *l, const struct cxs_json *o,
+		      const char *key, const char *where, struct cxs_sample *s)
 {
-	const struct ctx_json *a = member(o, key, CTX_JSON_ARRAY);
+	const struct cxs_json *a = member(o, key, CXS_JSON_ARRAY);
 	int i;
 
 	if (!a)
 		return bad(l, "%s: \"%s\" must be an array of numbers", where, key);
 	for (i = 0; i < a->nr; i++) {
-		if (a->items[i]->type != CTX_JSON_NUMBER)
+		if (a->items[i]->type != CXS_JSON_NUMBER)
 			return bad(l, "%s: \"%s\" must be an array of numbers",
 				   where, key);
-		if (ctx_sample_add(s, a->items[i]->num))
+		if (cxs_sample_add(s, a->items[i]->num))
 			return bad(l, "out of memory");
 	}
 	return 0;
 }
 
-static int get_command(struct loader *l, const struct ctx_json *o,
-		       const char *where, struct ctx_result *r)
+static int get_command(struct loader *l, const struct cxs_json *o,
+		       const char *where, struct cxs_result *r)
 {
-	const struct ctx_json *a = member(o, "command", CTX_JSON_ARRAY);
+	const struct cxs_json *a = member(o, "command", CXS_JSON_ARRAY);
 	int i;
 
 	if (!a)
@@ -186,7 +186,7 @@ static int get_command(struct loader *l, const struct ctx_json *o,
 	if (!r->command)
 		return bad(l, "out of memory");
 	for (i = 0; i < a->nr; i++) {
-		if (a->items[i]->type != CTX_JSON_STRING)
+		if (a->items[i]->type != CXS_JSON_STRING)
 			return bad(l, "%s: \"command\" must be an array of strings",
 				   where);
 		r->command[i] = strdup(a->items[i]->str);
@@ -196,45 +196,45 @@ static int get_command(struct loader *l, const struct ctx_json *o,
 	return 0;
 }
 
-static int load_event(struct loader *l, const struct ctx_json *o,
-		      const char *where, struct ctx_result_event *e)
+static int load_event(struct loader *l, const struct cxs_json *o,
+		      const char *where, struct cxs_result_event *e)
 {
-	const struct ctx_json *err;
+	const struct cxs_json *err;
 
-	if (o->type != CTX_JSON_OBJECT)
+	if (o->type != CXS_JSON_OBJECT)
 		return bad(l, "%s: an event must be an object", where);
 	if (get_string(l, o, "name", where, &e->name) ||
 	    get_values(l, o, "values", where, &e->values))
 		return -1;
-	err = ctx_json_get(o, "error");
-	if (err && err->type != CTX_JSON_STRING)
+	err = cxs_json_get(o, "error");
+	if (err && err->type != CXS_JSON_STRING)
 		return bad(l, "%s: \"error\" must be a string", where);
 	if (err && !(e->error = strdup(err->str)))
 		return bad(l, "out of memory");
 	return 0;
 }
 
-static int load_result(struct loader *l, const struct ctx_json *o, int idx,
-		       struct ctx_result *r)
+static int load_result(struct loader *l, const struct cxs_json *o, int idx,
+		       struct cxs_result *r)
 {
-	const struct ctx_json *ev, *runs;
+	const struct cxs_json *ev, *runs;
 	char where[64];
 	int i;
 
 	snprintf(where, sizeof(where), "results[%d]", idx);
 	r->source = l->name;
-	if (o->type != CTX_JSON_OBJECT)
+	if (o->type != CXS_JSON_OBJECT)
 		return bad(l, "%s must be an object", where);
 	if (get_string(l, o, "benchmark", where, &r->benchmark) ||
 	    get_string(l, o, "config", where, &r->config) ||
 	    get_command(l, o, where, r) ||
 	    get_values(l, o, "elapsed_ns", where, &r->elapsed_ns))
 		return -1;
-	runs = member(o, "runs", CTX_JSON_NUMBER);
+	runs = member(o, "runs", CXS_JSON_NUMBER);
 	if (!runs || runs->num != r->elapsed_ns.n)
 		return bad(l, "%s: \"runs\" must be the number of elapsed_ns values",
 			   where);
-	ev = member(o, "events", CTX_JSON_ARRAY);
+	ev = member(o, "events", CXS_JSON_ARRAY);
 	if (!ev)
 		return bad(l, "%s: \"events\" must be an array", where);
 	r->ev = calloc(ev->nr ? ev->nr : 1, sizeof(*r->ev));
@@ -252,22 +252,22 @@ static int load_result(struct loader *l, const struct ctx_json *o, int idx,
 	return 0;
 }
 
-static int load_doc(struct loader *l, const struct ctx_json *doc,
-		    struct ctx_result_set *set)
+static int load_doc(struct loader *l, const struct cxs_json *doc,
+		    struct cxs_result_set *set)
 {
-	const struct ctx_json *fmt, *ver, *res;
-	struct ctx_result *r;
+	const struct cxs_json *fmt, *ver, *res;
+	struct cxs_result *r;
 	int i;
 
-	fmt = member(doc, "format", CTX_JSON_STRING);
-	if (!fmt || strcmp(fmt->str, CTX_RESULTS_FORMAT))
+	fmt = member(doc, "format", CXS_JSON_STRING);
+	if (!fmt || strcmp(fmt->str, CXS_RESULTS_FORMAT))
 		return bad(l, "not a ctxstat results file (no \"format\": \"%s\")",
-			   CTX_RESULTS_FORMAT);
-	ver = member(doc, "version", CTX_JSON_NUMBER);
-	if (!ver || ver->num != CTX_RESULTS_VERSION)
+			   CXS_RESULTS_FORMAT);
+	ver = member(doc, "version", CXS_JSON_NUMBER);
+	if (!ver || ver->num != CXS_RESULTS_VERSION)
 		return bad(l, "results format version %g, this ctxstat reads %d",
-			   ver ? ver->num : 0.0, CTX_RESULTS_VERSION);
-	res = member(doc, "results", CTX_JSON_ARRAY);
+			   ver ? ver->num : 0.0, CXS_RESULTS_VERSION);
+	res = member(doc, "results", CXS_JSON_ARRAY);
 	if (!res)
 		return bad(l, "\"results\" must be an array");
 	r = realloc(set->r, (set->nr + res->nr) * sizeof(*r) + 1);
@@ -283,23 +283,23 @@ static int load_doc(struct loader *l, const struct ctx_json *doc,
 	return 0;
 }
 
-int ctx_results_parse(struct ctx_result_set *set, const char *name,
+int cxs_results_parse(struct cxs_result_set *set, const char *name,
 		      const char *text, size_t len, char *err, size_t errlen)
 {
 	struct loader l = { .name = name, .err = err, .errlen = errlen };
-	struct ctx_json *doc;
+	struct cxs_json *doc;
 	char jerr[160];
 	int ret;
 
-	doc = ctx_json_parse(text, len, jerr, sizeof(jerr));
+	doc = cxs_json_parse(text, len, jerr, sizeof(jerr));
 	if (!doc)
 		return bad(&l, "%s", jerr);
 	ret = load_doc(&l, doc, set);
-	ctx_json_free(doc);
+	cxs_json_free(doc);
 	return ret;
 }
 
-int ctx_results_load(struct ctx_result_set *set, const char *path,
+int cxs_results_load(struct cxs_result_set *set, const char *path,
 		     char *err, size_t errlen)
 {
 	char *text = NULL;
@@ -332,15 +332,15 @@ int ctx_results_load(struct ctx_result_set *set, const char *path,
 		return -1;
 	}
 	fclose(f);
-	ret = ctx_results_parse(set, path, text, len, err, errlen);
+	ret = cxs_results_parse(set, path, text, len, err, errlen);
 	free(text);
 	return ret;
 }
 
-int ctx_results_check_unique(const struct ctx_result_set *set,
+int cxs_results_check_unique(const struct cxs_result_set *set,
 			     char *err, size_t errlen)
 {
-	const struct ctx_result *a, *b;
+	const struct cxs_result *a, *b;
 	int i, j;
 
 	for (i = 0; i < set->nr; i++)
@@ -350,14 +350,14 @@ int ctx_results_check_unique(const struct ctx_result_set *set,
 			if (strcmp(a->benchmark, b->benchmark) ||
 			    strcmp(a->config, b->config))
 				continue;
-			return ctx_err(err, errlen,
+			return cxs_err(err, errlen,
 				       "benchmark '%s', configuration '%s': in %s and in %s (one of them needs another --label or --name)",
 				       a->benchmark, a->config, a->source, b->source);
 		}
 	return 0;
 }
 
-void ctx_result_free(struct ctx_result *r)
+void cxs_result_free(struct cxs_result *r)
 {
 	int i;
 
@@ -366,22 +366,22 @@ void ctx_result_free(struct ctx_result *r)
 	for (i = 0; r->command && r->command[i]; i++)
 		free(r->command[i]);
 	free(r->command);
-	ctx_sample_free(&r->elapsed_ns);
+	cxs_sample_free(&r->elapsed_ns);
 	for (i = 0; i < r->nr_ev; i++) {
 		free(r->ev[i].name);
 		free(r->ev[i].error);
-		ctx_sample_free(&r->ev[i].values);
+		cxs_sample_free(&r->ev[i].values);
 	}
 	free(r->ev);
 	memset(r, 0, sizeof(*r));
 }
 
-void ctx_results_free(struct ctx_result_set *set)
+void cxs_results_free(struct cxs_result_set *set)
 {
 	int i;
 
 	for (i = 0; i < set->nr; i++)
-		ctx_result_free(&set->r[i]);
+		cxs_result_free(&set->r[i]);
 	free(set->r);
 	set->r = NULL;
 	set->nr = 0;

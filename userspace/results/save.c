@@ -52,11 +52,11 @@ static char *file_label(const char *path)
 }
 
 /* A result that borrows @r's samples; free with unborrow_result(). */
-static int borrow_result(const struct ctx_runner *r, const char *config,
-			 struct ctx_result *res)
+static int borrow_result(const struct cxs_runner *r, const char *config,
+			 struct cxs_result *res)
 {
-	const struct ctx_args *a = r->args;
-	const struct ctx_event_list *l = r->events;
+	const struct cxs_args *a = r->args;
+	const struct cxs_event_list *l = r->events;
 	char fallback[64];
 	int i, err;
 
@@ -75,7 +75,7 @@ static int borrow_result(const struct ctx_runner *r, const char *config,
 	res->nr_ev = l->nr;
 	for (i = 0; i < l->nr; i++) {
 		res->ev[i].name = (char *)l->ev[i].name;
-		res->ev[i].values = *ctx_runner_values(r, i);
+		res->ev[i].values = *cxs_runner_values(r, i);
 		err = r->counters[l->ev[i].counter].error;
 		if (err)
 			res->ev[i].error = strerror(-err);
@@ -83,7 +83,7 @@ static int borrow_result(const struct ctx_runner *r, const char *config,
 	return 0;
 }
 
-static void unborrow_result(struct ctx_result *res)
+static void unborrow_result(struct cxs_result *res)
 {
 	free(res->benchmark);
 	free(res->config);
@@ -96,7 +96,7 @@ static int cannot_save(const char *path, int err)
 	return -1;
 }
 
-int ctx_save_check(const char *path)
+int cxs_save_check(const char *path)
 {
 	char *copy = strdup(path);
 	struct stat st;
@@ -144,7 +144,7 @@ static FILE *open_beside(const char *path, char **tmp)
 	return f;
 }
 
-static int save_results(const char *path, const struct ctx_result *r, int nr)
+static int save_results(const char *path, const struct cxs_result *r, int nr)
 {
 	char *tmp;
 	FILE *f = open_beside(path, &tmp);
@@ -152,7 +152,7 @@ static int save_results(const char *path, const struct ctx_result *r, int nr)
 
 	if (!f)
 		return cannot_save(path, errno);
-	err = ctx_results_write(f, r, nr);
+	err = cxs_results_write(f, r, nr);
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))
@@ -163,11 +163,11 @@ static int save_results(const char *path, const struct ctx_result *r, int nr)
 	return err ? cannot_save(path, -err) : 0;
 }
 
-int ctx_save_stat(const struct ctx_runner *r)
+int cxs_save_stat(const struct cxs_runner *r)
 {
-	const struct ctx_args *a = r->args;
+	const struct cxs_args *a = r->args;
 	char *label = a->label ? strdup(a->label) : file_label(a->save);
-	struct ctx_result res = { 0 };
+	struct cxs_result res = { 0 };
 	int err;
 
 	if (!label || borrow_result(r, label, &res))
@@ -179,13 +179,13 @@ int ctx_save_stat(const struct ctx_runner *r)
 	return err;
 }
 
-int ctx_save_compare(const struct ctx_runner *ra, const struct ctx_runner *rb)
+int cxs_save_compare(const struct cxs_runner *ra, const struct cxs_runner *rb)
 {
-	const struct ctx_args *a = ra->args;
+	const struct cxs_args *a = ra->args;
 	/* options/args.c made sure --label has a comma */
 	char *labels = strdup(a->label ? a->label : "A,B");
 	char *comma = labels ? strchr(labels, ',') : NULL;
-	struct ctx_result r[2] = { { 0 }, { 0 } };
+	struct cxs_result r[2] = { { 0 }, { 0 } };
 	int err = -1;
 
 	if (comma) {

@@ -40,7 +40,7 @@ static int calibrate_run(struct ctxc_sock *nl, uint32_t begin)
 	return ctxc_calibrate(nl, CTXCOUNT_CALIBRATE_END);
 }
 
-int ctx_calibrate(struct ctxc_sock *nl, uint32_t features)
+int cxs_calibrate(struct ctxc_sock *nl, uint32_t features)
 {
 	cpu_set_t old, one;
 	int tries, cpu, err = -EAGAIN;

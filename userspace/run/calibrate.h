@@ -21,6 +21,6 @@
  * else the last error; without them the module estimates hardirqs from
  * user mode with its kernel-mode figures.
  */
-int ctx_calibrate(struct ctxc_sock *nl, uint32_t features);
+int cxs_calibrate(struct ctxc_sock *nl, uint32_t features);
 
 #endif /* CTXSTAT_RUN_CALIBRATE_H */

@@ -15,8 +15,8 @@
 #include "run/interval.h"
 #include "stats/perf-stat.h"
 
-int ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
-		      const struct ctx_series *s, unsigned int ms,
+int cxs_interval_init(struct cxs_interval *iv, const struct cxs_output_opts *o,
+		      const struct cxs_series *s, unsigned int ms,
 		      int cpu_rows, int count)
 {
 	memset(iv, 0, sizeof(*iv));
@@ -27,7 +27,7 @@ int ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
 		iv->cpu_delta = calloc((size_t)cpu_rows * CTXCOUNT_MAX_EVENTS,
 				       sizeof(*iv->cpu_delta));
 		if (!iv->prev_cpus.v || !iv->cpu_ids || !iv->cpu_delta) {
-			ctx_interval_free(iv);
+			cxs_interval_free(iv);
 			return -ENOMEM;
 		}
 	}
@@ -45,21 +45,21 @@ int ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
 	return 0;
 }
 
-void ctx_interval_free(struct ctx_interval *iv)
+void cxs_interval_free(struct cxs_interval *iv)
 {
 	int i;
 
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_free(&iv->delta[i]);
+		cxs_counter_free(&iv->delta[i]);
 	for (i = 0; iv->cpu_delta && i < iv->prev_cpus.cap * CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_free(&iv->cpu_delta[i]);
+		cxs_counter_free(&iv->cpu_delta[i]);
 	free(iv->cpu_delta);
 	free(iv->cpu_ids);
 	free(iv->prev_cpus.v);
 	memset(&iv->prev_cpus, 0, sizeof(iv->prev_cpus));
 	iv->cpu_delta = NULL;
 	iv->cpu_ids = NULL;
-	ctx_sample_free(&iv->wall);
+	cxs_sample_free(&iv->wall);
 }
 
 /* @now - @then, scaled as perf scales an interval's multiplexed delta. */
@@ -67,34 +67,34 @@ static double scaled_delta(uint64_t now, uint64_t then, uint64_t ena,
 			   uint64_t run)
 {
 	if (now >= then)
-		return ctx_scale_count(now - then, ena, run);
-	return -(double)ctx_scale_count(then - now, ena, run);
+		return cxs_scale_count(now - then, ena, run);
+	return -(double)cxs_scale_count(then - now, ena, run);
 }
 
 /* --irq-sources: the rows' differences (ids are the session's, stable). */
-static int set_src_delta(struct ctx_counter_values *c,
-			 const struct ctx_sources *t,
+static int set_src_delta(struct cxs_counter_values *c,
+			 const struct cxs_sources *t,
 			 const struct ctxc_event_val *v,
 			 const struct ctxc_event_val *p,
 			 uint64_t ena, uint64_t run)
 {
-	uint64_t now[CTX_SOURCE_ROWS], then[CTX_SOURCE_ROWS];
+	uint64_t now[CXS_SOURCE_ROWS], then[CXS_SOURCE_ROWS];
 	int j;
 
 	if (!t)
 		return 0;
-	if (ctx_counter_reserve_src(c, t->nr, 1))
+	if (cxs_counter_reserve_src(c, t->nr, 1))
 		return -ENOMEM;
-	ctx_sources_by_row(t, v->src, now);
-	ctx_sources_by_row(t, p->src, then);
+	cxs_sources_by_row(t, v->src, now);
+	cxs_sources_by_row(t, p->src, then);
 	for (j = 0; j < c->nr_src; j++)
-		ctx_sample_add(&c->src[j], j < t->nr ?
+		cxs_sample_add(&c->src[j], j < t->nr ?
 			       scaled_delta(now[j], then[j], ena, run) : 0);
 	return 0;
 }
 
-static int set_delta(struct ctx_counter_values *c,
-		     const struct ctx_sources *t,
+static int set_delta(struct cxs_counter_values *c,
+		     const struct cxs_sources *t,
 		     const struct ctxc_event_val *v,
 		     const struct ctxc_event_val *p)
 {
@@ -102,25 +102,25 @@ static int set_delta(struct ctx_counter_values *c,
 	uint64_t run = v->time_running - p->time_running;
 	int b, err;
 
-	ctx_counter_clear(c);
+	cxs_counter_clear(c);
 	c->error = v->present ? v->error : -EBADMSG;
 	if (c->error)
 		return 0;
 	/* Rows first: a new one gets a 0 per value full already has. */
 	err = set_src_delta(c, t, v, p, ena, run);
-	err = err ?: ctx_sample_add(&c->full, scaled_delta(v->full, p->full, ena, run));
+	err = err ?: cxs_sample_add(&c->full, scaled_delta(v->full, p->full, ena, run));
 	for (b = 0; b <= CTXCOUNT_BUCKET_MAX && !err; b++)
-		err = ctx_sample_add(&c->bucket[b],
+		err = cxs_sample_add(&c->bucket[b],
 				     scaled_delta(v->bucket[b], p->bucket[b],
 						  ena, run));
-	err = err ?: ctx_sample_add(&c->enabled, ena);
-	err = err ?: ctx_sample_add(&c->running, run);
+	err = err ?: cxs_sample_add(&c->enabled, ena);
+	err = err ?: cxs_sample_add(&c->running, run);
 	c->counted = run > 0;
 	return err;
 }
 
 /* The previous READ's values of @cpu, or NULL when it had none. */
-static const struct ctxc_cpu_val *prev_cpu(const struct ctx_interval *iv,
+static const struct ctxc_cpu_val *prev_cpu(const struct cxs_interval *iv,
 					   int cpu)
 {
 	int k;
@@ -132,7 +132,7 @@ static const struct ctxc_cpu_val *prev_cpu(const struct ctx_interval *iv,
 }
 
 /* -A: each CPU's deltas; @cpus becomes the previous READ's. */
-static int set_cpu_deltas(struct ctx_interval *iv,
+static int set_cpu_deltas(struct cxs_interval *iv,
 			  const struct ctxc_cpus *cpus)
 {
 	static const struct ctxc_cpu_val zero;
@@ -157,7 +157,7 @@ static int set_cpu_deltas(struct ctx_interval *iv,
 	return err;
 }
 
-int ctx_interval_print(struct ctx_interval *iv, const struct ctxc_reply *rp,
+int cxs_interval_print(struct cxs_interval *iv, const struct ctxc_reply *rp,
 		       const struct ctxc_cpus *cpus, double now_ns)
 {
 	int i, err = 0;
@@ -167,13 +167,13 @@ int ctx_interval_print(struct ctx_interval *iv, const struct ctxc_reply *rp,
 				&iv->prev.ev[i]);
 	if (!err && iv->cpu_delta && cpus)
 		err = set_cpu_deltas(iv, cpus);
-	ctx_sample_clear(&iv->wall);
-	err = err ?: ctx_sample_add(&iv->wall, iv->ms * 1e6);
+	cxs_sample_clear(&iv->wall);
+	err = err ?: cxs_sample_add(&iv->wall, iv->ms * 1e6);
 	if (err)
 		return -ENOMEM;
 	iv->o.interval_ns = now_ns > iv->t0_ns ? llround(now_ns - iv->t0_ns) : 0;
-	iv->o.interval_header = iv->printed % CTX_INTERVAL_HEADER_EVERY == 0;
-	ctx_output_series(&iv->o, &iv->s);
+	iv->o.interval_header = iv->printed % CXS_INTERVAL_HEADER_EVERY == 0;
+	cxs_output_series(&iv->o, &iv->s);
 	iv->printed++;
 	iv->prev = *rp;
 	return 0;
@@ -187,8 +187,8 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-int ctx_interval_loop(struct ctx_interval *iv,
-		      const struct ctx_interval_source *src)
+int cxs_interval_loop(struct cxs_interval *iv,
+		      const struct cxs_interval_source *src)
 {
 	double step = iv->ms * 1e6, deadline = iv->t0_ns + step, now;
 	struct ctxc_reply *rp = calloc(1, sizeof(*rp));
@@ -196,10 +196,10 @@ int ctx_interval_loop(struct ctx_interval *iv,
 
 	const struct ctxc_cpus *cpus = NULL;
 
-	while (!err && !ctx_interval_done(iv) && !src->wait(src->arg, deadline)) {
+	while (!err && !cxs_interval_done(iv) && !src->wait(src->arg, deadline)) {
 		err = src->read(src->arg, rp, &cpus);
 		now = now_ns();
-		err = err ?: ctx_interval_print(iv, rp, cpus, now);
+		err = err ?: cxs_interval_print(iv, rp, cpus, now);
 		while (deadline <= now)
 			deadline += step;
 	}

@@ -20,30 +20,30 @@
  * perf 6.1 prints its "#  time  counts unit events" header before every
  * this many intervals (seen: before the 1st, 26th, 51st).
  */
-#define CTX_INTERVAL_HEADER_EVERY	25
+#define CXS_INTERVAL_HEADER_EVERY	25
 
-struct ctx_interval {
-	struct ctx_output_opts o;
+struct cxs_interval {
+	struct cxs_output_opts o;
 	/* events, target, ...: as for the whole run; counters: delta */
-	struct ctx_series s;
+	struct cxs_series s;
 	unsigned int ms;
 	int printed;		/* intervals printed so far */
 	int count;		/* --interval-count: at most this many, 0 all */
 	double t0_ns;		/* CLOCK_MONOTONIC of the start: the runner's */
 	struct ctxc_reply prev;	/* the last READ, in counter order */
-	struct ctx_counter_values delta[CTXCOUNT_MAX_EVENTS];
-	struct ctx_sample wall;	/* perf's metrics divide by the nominal interval */
+	struct cxs_counter_values delta[CTXCOUNT_MAX_EVENTS];
+	struct cxs_sample wall;	/* perf's metrics divide by the nominal interval */
 	/* -A: the last READ's CPUs, and this interval's per-CPU deltas */
 	struct ctxc_cpus prev_cpus;
 	int *cpu_ids;
-	struct ctx_counter_values *cpu_delta;	/* prev_cpus.cap * MAX_EVENTS */
+	struct cxs_counter_values *cpu_delta;	/* prev_cpus.cap * MAX_EVENTS */
 };
 
 /*
  * Where the loop waits and reads: provided by the runner, which owns the
  * workload, the target and the session.
  */
-struct ctx_interval_source {
+struct cxs_interval_source {
 	/*
 	 * Wait until @deadline_ns (CLOCK_MONOTONIC) or the end of the
 	 * measurement; true at the end.
@@ -65,16 +65,16 @@ struct ctx_interval_source {
  * many CPUs) every interval prints per CPU; with @count (not 0) the loop
  * stops after that many. 0, or -ENOMEM.
  */
-int ctx_interval_init(struct ctx_interval *iv, const struct ctx_output_opts *o,
-		      const struct ctx_series *s, unsigned int ms,
+int cxs_interval_init(struct cxs_interval *iv, const struct cxs_output_opts *o,
+		      const struct cxs_series *s, unsigned int ms,
 		      int cpu_rows, int count);
 
 /* --interval-count's intervals are all printed: nothing more. */
-static inline bool ctx_interval_done(const struct ctx_interval *iv)
+static inline bool cxs_interval_done(const struct cxs_interval *iv)
 {
 	return iv->count && iv->printed >= iv->count;
 }
-void ctx_interval_free(struct ctx_interval *iv);
+void cxs_interval_free(struct cxs_interval *iv);
 
 /*
  * Print the interval that ends with READ @rp (in counter order, the
@@ -83,7 +83,7 @@ void ctx_interval_free(struct ctx_interval *iv);
  * CPU of @cpus (a CPU the previous READ did not have starts from 0).
  * 0, or -ENOMEM.
  */
-int ctx_interval_print(struct ctx_interval *iv, const struct ctxc_reply *rp,
+int cxs_interval_print(struct cxs_interval *iv, const struct ctxc_reply *rp,
 		       const struct ctxc_cpus *cpus, double now_ns);
 
 /*
@@ -92,7 +92,7 @@ int ctx_interval_print(struct ctx_interval *iv, const struct ctxc_reply *rp,
  * so that the intervals do not drift; one that passed while ctxstat was
  * not scheduled is not made up. 0, or the -errno of a READ or print.
  */
-int ctx_interval_loop(struct ctx_interval *iv,
-		      const struct ctx_interval_source *src);
+int cxs_interval_loop(struct cxs_interval *iv,
+		      const struct cxs_interval_source *src);
 
 #endif

@@ -11,20 +11,20 @@
 
 #include "run/irq-sources.h"
 
-void ctx_sources_init(struct ctx_sources *t, const char *interrupts_path)
+void cxs_sources_init(struct cxs_sources *t, const char *interrupts_path)
 {
 	memset(t, 0, sizeof(*t));
 	memset(t->map, -1, sizeof(t->map));
 	t->interrupts_path = interrupts_path;
 }
 
-static bool is_ipi(const struct ctx_source_row *row)
+static bool is_ipi(const struct cxs_source_row *row)
 {
 	return row->kind == CTXCOUNT_SOURCE_KIND_IRQ && row->has_hwirq &&
 	       !strcmp(row->name, "IPI");
 }
 
-void ctx_source_label(const struct ctx_source_row *row, const char *ipi_desc,
+void cxs_source_label(const struct cxs_source_row *row, const char *ipi_desc,
 		      char *buf, size_t len)
 {
 	const char *sep = row->name[0] ? " " : "";
@@ -76,7 +76,7 @@ static int ipi_line_desc(const char *line, const char *tag, char *buf,
 	return 0;
 }
 
-int ctx_interrupts_ipi_desc(const char *text, uint64_t n, char *buf,
+int cxs_interrupts_ipi_desc(const char *text, uint64_t n, char *buf,
 			    size_t len)
 {
 	char tag[32];
@@ -120,8 +120,8 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static bool same_source(const struct ctx_source_row *a,
-			const struct ctx_source_row *b)
+static bool same_source(const struct cxs_source_row *a,
+			const struct cxs_source_row *b)
 {
 	if (a->kind != b->kind)
 		return false;
@@ -134,15 +134,15 @@ static bool same_source(const struct ctx_source_row *a,
 
 /* What learn() is doing: /proc/interrupts is read once, when needed. */
 struct learning {
-	struct ctx_sources *t;
+	struct cxs_sources *t;
 	char *interrupts;
 	bool interrupts_read;
 };
 
-static int add_row(struct learning *l, const struct ctx_source_row *src)
+static int add_row(struct learning *l, const struct cxs_source_row *src)
 {
-	struct ctx_source_row *row = &l->t->row[l->t->nr];
-	char desc[CTX_SOURCE_LABEL_LEN];
+	struct cxs_source_row *row = &l->t->row[l->t->nr];
+	char desc[CXS_SOURCE_LABEL_LEN];
 	bool have_desc = false;
 
 	*row = *src;
@@ -151,28 +151,28 @@ static int add_row(struct learning *l, const struct ctx_source_row *src)
 			l->interrupts = slurp(l->t->interrupts_path);
 		l->interrupts_read = true;
 		have_desc = l->interrupts &&
-			    !ctx_interrupts_ipi_desc(l->interrupts, row->hwirq,
+			    !cxs_interrupts_ipi_desc(l->interrupts, row->hwirq,
 						     desc, sizeof(desc));
 	}
-	ctx_source_label(row, have_desc ? desc : NULL, row->label,
+	cxs_source_label(row, have_desc ? desc : NULL, row->label,
 			 sizeof(row->label));
 	return l->t->nr++;
 }
 
-static int row_of(struct learning *l, const struct ctx_source_row *src)
+static int row_of(struct learning *l, const struct cxs_source_row *src)
 {
-	static const struct ctx_source_row other = {
+	static const struct cxs_source_row other = {
 		.kind = CTXCOUNT_SOURCE_KIND_OTHER,
 	};
-	struct ctx_sources *t = l->t;
+	struct cxs_sources *t = l->t;
 	int j;
 
 	for (j = 0; j < t->nr; j++)
 		if (same_source(&t->row[j], src))
 			return j;
 	/* The last row is kept for "other sources". */
-	if (t->nr < CTX_SOURCE_ROWS - 1 ||
-	    (t->nr < CTX_SOURCE_ROWS && src->kind == CTXCOUNT_SOURCE_KIND_OTHER))
+	if (t->nr < CXS_SOURCE_ROWS - 1 ||
+	    (t->nr < CXS_SOURCE_ROWS && src->kind == CTXCOUNT_SOURCE_KIND_OTHER))
 		return add_row(l, src);
 	return row_of(l, &other);
 }
@@ -189,7 +189,7 @@ static bool id_has_values(const struct ctxc_reply *rp, int id)
 
 /* The row an id stands for in @rp, or kind UNSPEC for none. */
 static void source_of(const struct ctxc_reply *rp, int id,
-		      struct ctx_source_row *row)
+		      struct cxs_source_row *row)
 {
 	const struct ctxc_source *s = &rp->src[id];
 
@@ -207,10 +207,10 @@ static void source_of(const struct ctxc_reply *rp, int id,
 	}
 }
 
-void ctx_sources_learn(struct ctx_sources *t, const struct ctxc_reply *rp)
+void cxs_sources_learn(struct cxs_sources *t, const struct ctxc_reply *rp)
 {
 	struct learning l = { .t = t };
-	struct ctx_source_row row;
+	struct cxs_source_row row;
 	int id;
 
 	for (id = 0; id < CTXC_SOURCE_IDS; id++) {
@@ -224,7 +224,7 @@ void ctx_sources_learn(struct ctx_sources *t, const struct ctxc_reply *rp)
 	free(l.interrupts);
 }
 
-void ctx_sources_by_row(const struct ctx_sources *t, const uint64_t *by_id,
+void cxs_sources_by_row(const struct cxs_sources *t, const uint64_t *by_id,
 			uint64_t *rows)
 {
 	int id;
@@ -250,14 +250,14 @@ static int by_mean_desc(const void *a, const void *b)
 	return x->row - y->row;
 }
 
-int ctx_sources_order(const struct ctx_counter_values *c, bool all,
+int cxs_sources_order(const struct cxs_counter_values *c, bool all,
 		      int *order)
 {
-	struct ranked r[CTX_SOURCE_ROWS];
+	struct ranked r[CXS_SOURCE_ROWS];
 	int j, n = 0;
 
-	for (j = 0; j < c->nr_src && j < CTX_SOURCE_ROWS; j++) {
-		r[n] = (struct ranked){ ctx_sample_mean(&c->src[j]), j };
+	for (j = 0; j < c->nr_src && j < CXS_SOURCE_ROWS; j++) {
+		r[n] = (struct ranked){ cxs_sample_mean(&c->src[j]), j };
 		if (all || r[n].mean != 0)
 			n++;
 	}
@@ -267,9 +267,9 @@ int ctx_sources_order(const struct ctx_counter_values *c, bool all,
 	return n;
 }
 
-void ctx_sources_reading(const struct ctx_sources *t,
+void cxs_sources_reading(const struct cxs_sources *t,
 			 const struct ctxc_event_val *v, uint64_t *rows,
-			 struct ctx_counter_reading *rd)
+			 struct cxs_counter_reading *rd)
 {
 	memset(rd, 0, sizeof(*rd));
 	rd->full = v->full;
@@ -278,7 +278,7 @@ void ctx_sources_reading(const struct ctx_sources *t,
 	rd->time_running = v->time_running;
 	if (!t)
 		return;
-	ctx_sources_by_row(t, v->src, rows);
+	cxs_sources_by_row(t, v->src, rows);
 	rd->src = rows;
 	rd->nr_src = t->nr;
 }

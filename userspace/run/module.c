@@ -66,16 +66,16 @@ static int check_per_thread(int version)
  * the socket's buffer from about 16 CPUs on. Say so rather than
  * "EINVAL" or "EOPNOTSUPP".
  */
-static int check_version(struct ctxc_sock *nl, const struct ctx_args *a,
+static int check_version(struct ctxc_sock *nl, const struct cxs_args *a,
 			 uint32_t features)
 {
 	bool percpu = a->no_aggr || a->cpu_list;
 	int version;
 
-	if (!percpu && !a->irq_sources && !ctx_args_per_thread(a))
+	if (!percpu && !a->irq_sources && !cxs_args_per_thread(a))
 		return 0;
 	version = ctxc_family_version(nl);
-	if (ctx_args_per_thread(a) && check_per_thread(version))
+	if (cxs_args_per_thread(a) && check_per_thread(version))
 		return -EOPNOTSUPP;
 	if (a->irq_sources && check_irq_sources(version, features))
 		return -EOPNOTSUPP;
@@ -93,7 +93,7 @@ static int check_version(struct ctxc_sock *nl, const struct ctx_args *a,
 	return -EOPNOTSUPP;
 }
 
-void ctx_module_load_hint(const char *exe, char *buf, size_t len)
+void cxs_module_load_hint(const char *exe, char *buf, size_t len)
 {
 	char *copy = strdup(exe), ko[PATH_MAX], *real = NULL;
 
@@ -113,7 +113,7 @@ void ctx_module_load_hint(const char *exe, char *buf, size_t len)
 	free(copy);
 }
 
-int ctx_module_connect(struct ctxc_sock *nl, const struct ctx_args *a,
+int cxs_module_connect(struct ctxc_sock *nl, const struct cxs_args *a,
 		       uint32_t *features)
 {
 	int err = ctxc_open(nl);
@@ -131,7 +131,7 @@ int ctx_module_connect(struct ctxc_sock *nl, const struct ctx_args *a,
 		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
 		exe[n > 0 ? n : 0] = '\0';
-		ctx_module_load_hint(exe, hint, sizeof(hint));
+		cxs_module_load_hint(exe, hint, sizeof(hint));
 		fprintf(stderr, "ctxstat: kernel module not loaded; load it with `%s`\n",
 			hint);
 	} else if (err) {

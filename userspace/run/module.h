@@ -20,7 +20,7 @@
  * CTXCOUNT_FEATURE_* (CTXCOUNT_FEATURE_NMI for a module without STATS:
  * its nmi row is kept). 0, or -errno after saying why (@nl closed).
  */
-int ctx_module_connect(struct ctxc_sock *nl, const struct ctx_args *a,
+int cxs_module_connect(struct ctxc_sock *nl, const struct cxs_args *a,
 		       uint32_t *features);
 
 /*
@@ -28,6 +28,6 @@ int ctx_module_connect(struct ctxc_sock *nl, const struct ctx_args *a,
  * (userspace/build/ctxstat below a built module/ctxcount.ko) "sudo insmod
  * <that file>", else, installed, "sudo modprobe ctxcount".
  */
-void ctx_module_load_hint(const char *exe, char *buf, size_t len);
+void cxs_module_load_hint(const char *exe, char *buf, size_t len);
 
 #endif

@@ -93,17 +93,17 @@ static int check_nmi_watchdog(FILE *f, const char *proc)
 	return 1;
 }
 
-int ctx_noise_check(FILE *f, const char *sysfs, const char *procfs)
+int cxs_noise_check(FILE *f, const char *sysfs, const char *procfs)
 {
 	return check_governors(f, sysfs) + check_turbo(f, sysfs) +
 	       check_nmi_watchdog(f, procfs);
 }
 
-int ctx_noise_check_env(FILE *f)
+int cxs_noise_check_env(FILE *f)
 {
 	const char *sys = getenv("CTX_SYSFS_ROOT");
 	const char *proc = getenv("CTX_PROCFS_ROOT");
 
-	return ctx_noise_check(f, sys && *sys ? sys : "/sys",
+	return cxs_noise_check(f, sys && *sys ? sys : "/sys",
 			       proc && *proc ? proc : "/proc");
 }

@@ -15,9 +15,9 @@
  * that do not exist (a VM without cpufreq) are not findings. Returns the
  * number of findings.
  */
-int ctx_noise_check(FILE *f, const char *sysfs, const char *procfs);
+int cxs_noise_check(FILE *f, const char *sysfs, const char *procfs);
 
 /* The same with the roots from the environment ("/sys", "/proc" if unset). */
-int ctx_noise_check_env(FILE *f);
+int cxs_noise_check_env(FILE *f);
 
 #endif

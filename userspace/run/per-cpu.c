@@ -13,10 +13,10 @@
 /* Room for a row per possible CPU, the most a READ has. */
 static int cpu_rows_cap(void)
 {
-	struct ctx_cpulist *l = malloc(sizeof(*l));
-	int cap = CTX_MAX_CPUS;
+	struct cxs_cpulist *l = malloc(sizeof(*l));
+	int cap = CXS_MAX_CPUS;
 
-	if (l && !ctx_cpulist_read(l, "/sys/devices/system/cpu/possible"))
+	if (l && !cxs_cpulist_read(l, "/sys/devices/system/cpu/possible"))
 		cap = l->nr;
 	free(l);
 	return cap;
@@ -26,18 +26,18 @@ static int cpu_rows_cap(void)
  * Every CPU of @l online (the module checks it too, after the proofs):
  * 0, or -1 after saying which is not.
  */
-static int check_online(const struct ctx_cpulist *l)
+static int check_online(const struct cxs_cpulist *l)
 {
-	struct ctx_cpulist *online = malloc(sizeof(*online));
+	struct cxs_cpulist *online = malloc(sizeof(*online));
 	int i, ret = 0;
 
 	/* Without the file, the module's check is the only one. */
-	if (!online || ctx_cpulist_read(online, "/sys/devices/system/cpu/online")) {
+	if (!online || cxs_cpulist_read(online, "/sys/devices/system/cpu/online")) {
 		free(online);
 		return 0;
 	}
 	for (i = 0; i < l->nr && !ret; i++) {
-		if (ctx_cpulist_has(online, l->cpu[i]))
+		if (cxs_cpulist_has(online, l->cpu[i]))
 			continue;
 		fprintf(stderr, "ctxstat: -C: CPU %d is not online\n", l->cpu[i]);
 		ret = -1;
@@ -46,7 +46,7 @@ static int check_online(const struct ctx_cpulist *l)
 	return ret;
 }
 
-int ctx_percpu_setup(struct ctx_percpu *pc, const struct ctx_args *a)
+int cxs_percpu_setup(struct cxs_percpu *pc, const struct cxs_args *a)
 {
 	char err[128];
 
@@ -54,7 +54,7 @@ int ctx_percpu_setup(struct ctx_percpu *pc, const struct ctx_args *a)
 	if (a->cpu_list) {
 		pc->cpu_list = malloc(sizeof(*pc->cpu_list));
 		if (!pc->cpu_list ||
-		    ctx_cpulist_parse(pc->cpu_list, a->cpu_list, err, sizeof(err))) {
+		    cxs_cpulist_parse(pc->cpu_list, a->cpu_list, err, sizeof(err))) {
 			fprintf(stderr, "ctxstat: -C: %s\n",
 				pc->cpu_list ? err : "out of memory");
 			return -1;
@@ -73,22 +73,22 @@ int ctx_percpu_setup(struct ctx_percpu *pc, const struct ctx_args *a)
 	return 0;
 }
 
-int ctx_row_keep(struct ctx_counter_values *c, const struct ctxc_event_val *v,
-		 int error, const struct ctx_sources *src)
+int cxs_row_keep(struct cxs_counter_values *c, const struct ctxc_event_val *v,
+		 int error, const struct cxs_sources *src)
 {
-	uint64_t rows[CTX_SOURCE_ROWS];
-	struct ctx_counter_reading rd;
+	uint64_t rows[CXS_SOURCE_ROWS];
+	struct cxs_counter_reading rd;
 
 	c->error = error;
 	if (error || !v->present || v->error)
 		return 0;
-	ctx_sources_reading(src, v, rows, &rd);
-	return ctx_counter_add(c, &rd);
+	cxs_sources_reading(src, v, rows, &rd);
+	return cxs_counter_add(c, &rd);
 }
 
-int ctx_percpu_keep(struct ctx_percpu *pc, int nr_counters,
-		    const struct ctx_counter_values *counters,
-		    const struct ctx_sources *src)
+int cxs_percpu_keep(struct cxs_percpu *pc, int nr_counters,
+		    const struct cxs_counter_values *counters,
+		    const struct cxs_sources *src)
 {
 	int k, i;
 
@@ -103,7 +103,7 @@ int ctx_percpu_keep(struct ctx_percpu *pc, int nr_counters,
 	for (k = 0; k < pc->nr_cpus; k++) {
 		pc->cpu_ids[k] = pc->cpus.v[k].cpu;
 		for (i = 0; i < nr_counters; i++)
-			if (ctx_row_keep(&pc->cpu_counters[k * CTXCOUNT_MAX_EVENTS + i],
+			if (cxs_row_keep(&pc->cpu_counters[k * CTXCOUNT_MAX_EVENTS + i],
 				     &pc->cpus.v[k].ev[i], counters[i].error,
 				     src))
 				return -ENOMEM;
@@ -111,12 +111,12 @@ int ctx_percpu_keep(struct ctx_percpu *pc, int nr_counters,
 	return 0;
 }
 
-void ctx_percpu_free(struct ctx_percpu *pc)
+void cxs_percpu_free(struct cxs_percpu *pc)
 {
 	int i;
 
 	for (i = 0; pc->cpu_counters && i < pc->nr_cpus * CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_free(&pc->cpu_counters[i]);
+		cxs_counter_free(&pc->cpu_counters[i]);
 	free(pc->cpu_counters);
 	free(pc->cpu_ids);
 	free(pc->cpus.v);

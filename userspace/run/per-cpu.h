@@ -14,20 +14,20 @@
 #include "stats/counts.h"
 #include "util/cpulist.h"
 
-struct ctx_percpu {
-	struct ctx_cpulist *cpu_list;	/* -C, in increasing order; NULL: all */
+struct cxs_percpu {
+	struct cxs_cpulist *cpu_list;	/* -C, in increasing order; NULL: all */
 	struct ctxc_cpus cpus;	/* -A: a READ's rows, counter order */
 	/* -A: the run's values, cpu_ids[k]'s at cpu_counters[k * MAX_EVENTS] */
 	int nr_cpus;
 	int *cpu_ids;
-	struct ctx_counter_values *cpu_counters;
+	struct cxs_counter_values *cpu_counters;
 };
 
 /*
  * -C's list (its syntax was checked with the arguments), each CPU
  * online; room for -A's rows. 0, or -1 after saying why.
  */
-int ctx_percpu_setup(struct ctx_percpu *pc, const struct ctx_args *a);
+int cxs_percpu_setup(struct cxs_percpu *pc, const struct cxs_args *a);
 
 /*
  * Keep the last READ's rows (@pc->cpus, counter order) as the run's
@@ -35,18 +35,18 @@ int ctx_percpu_setup(struct ctx_percpu *pc, const struct ctx_args *a);
  * CPU; with @src (--irq-sources) each CPU's hardirq sources too.
  * Nothing without rows. 0 or -ENOMEM.
  */
-int ctx_percpu_keep(struct ctx_percpu *pc, int nr_counters,
-		    const struct ctx_counter_values *counters,
-		    const struct ctx_sources *src);
+int cxs_percpu_keep(struct cxs_percpu *pc, int nr_counters,
+		    const struct cxs_counter_values *counters,
+		    const struct cxs_sources *src);
 
-void ctx_percpu_free(struct ctx_percpu *pc);
+void cxs_percpu_free(struct cxs_percpu *pc);
 
 /*
  * One row's values of a counter (a CPU's, or a thread's: run/per-thread.c)
  * from the READ's @v into @c; @error, the counter's, stays on every row.
  * 0 or -ENOMEM.
  */
-int ctx_row_keep(struct ctx_counter_values *c, const struct ctxc_event_val *v,
-		 int error, const struct ctx_sources *src);
+int cxs_row_keep(struct cxs_counter_values *c, const struct ctxc_event_val *v,
+		 int error, const struct cxs_sources *src);
 
 #endif

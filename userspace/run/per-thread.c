@@ -12,18 +12,18 @@
 #include "run/per-cpu.h"
 #include "run/per-thread.h"
 
-void ctx_perthread_init(struct ctx_perthread *pt, const struct ctx_args *a)
+void cxs_perthread_init(struct cxs_perthread *pt, const struct cxs_args *a)
 {
 	memset(pt, 0, sizeof(*pt));
 	/* perf: target__has_per_thread(), i.e. -a --per-thread only */
 	pt->rows.skip_zero = a->system_wide;
 }
 
-int ctx_perthread_keep(struct ctx_perthread *pt, int nr_counters,
-		       const struct ctx_counter_values *counters)
+int cxs_perthread_keep(struct cxs_perthread *pt, int nr_counters,
+		       const struct cxs_counter_values *counters)
 {
 	struct ctxc_threads *t = &pt->threads;
-	struct ctx_thread_row *row;
+	struct cxs_thread_row *row;
 	int k, i;
 
 	pt->nr_counters = nr_counters;
@@ -35,15 +35,15 @@ int ctx_perthread_keep(struct ctx_perthread *pt, int nr_counters,
 		row->tid = t->v[k].tid;
 		memcpy(row->comm, t->v[k].comm, sizeof(row->comm));
 		if (pt->workload && row->tid == pt->workload && pt->workload_argv)
-			ctx_exec_comm(row->comm, sizeof(row->comm),
+			cxs_exec_comm(row->comm, sizeof(row->comm),
 				      pt->workload_argv);
 		row->counters = calloc(nr_counters ?: 1, sizeof(*row->counters));
-		/* from here on, ctx_perthread_free() frees this row too */
+		/* from here on, cxs_perthread_free() frees this row too */
 		pt->rows.nr = k + 1;
 		if (!row->counters)
 			return -ENOMEM;
 		for (i = 0; i < nr_counters; i++)
-			if (ctx_row_keep(&row->counters[i], &t->v[k].ev[i],
+			if (cxs_row_keep(&row->counters[i], &t->v[k].ev[i],
 					 counters[i].error, NULL))
 				return -ENOMEM;
 	}
@@ -53,7 +53,7 @@ int ctx_perthread_keep(struct ctx_perthread *pt, int nr_counters,
 	return 0;
 }
 
-void ctx_exec_comm(char *comm, size_t size, char *const *argv)
+void cxs_exec_comm(char *comm, size_t size, char *const *argv)
 {
 	const char *base = strrchr(argv[0], '/');
 
@@ -61,13 +61,13 @@ void ctx_exec_comm(char *comm, size_t size, char *const *argv)
 	snprintf(comm, size, "%s", base ? base + 1 : argv[0]);
 }
 
-void ctx_perthread_free(struct ctx_perthread *pt)
+void cxs_perthread_free(struct cxs_perthread *pt)
 {
 	int k, i;
 
 	for (k = 0; k < pt->rows.nr; k++) {
 		for (i = 0; pt->rows.row[k].counters && i < pt->nr_counters; i++)
-			ctx_counter_free(&pt->rows.row[k].counters[i]);
+			cxs_counter_free(&pt->rows.row[k].counters[i]);
 		free(pt->rows.row[k].counters);
 	}
 	free(pt->rows.row);
@@ -90,7 +90,7 @@ static int by_value(const void *pa, const void *pb)
 	return (a->tid > b->tid) - (a->tid < b->tid);
 }
 
-int ctx_thread_order(const struct ctx_thread_rows *t, const struct ctx_event *ev,
+int cxs_thread_order(const struct cxs_thread_rows *t, const struct cxs_event *ev,
 		     int *order)
 {
 	struct sort_key *key = calloc(t->nr ?: 1, sizeof(*key));
@@ -100,7 +100,7 @@ int ctx_thread_order(const struct ctx_thread_rows *t, const struct ctx_event *ev
 		return -ENOMEM;
 	for (k = 0; k < t->nr; k++) {
 		key[n] = (struct sort_key){
-			.val = ctx_sample_mean(ctx_event_values(ev, t->row[k].counters)),
+			.val = cxs_sample_mean(cxs_event_values(ev, t->row[k].counters)),
 			.tid = t->row[k].tid,
 			.row = k,
 		};

@@ -16,23 +16,23 @@
 #include "stats/counts.h"
 
 /* One thread's values, as a series prints them. */
-struct ctx_thread_row {
+struct cxs_thread_row {
 	pid_t tid;
 	char comm[CTXCOUNT_THREAD_COMM_LEN];	/* at SESSION_NEW, as perf's */
-	struct ctx_counter_values *counters;	/* by counter */
+	struct cxs_counter_values *counters;	/* by counter */
 };
 
 /* A run's thread rows, in the module's order. */
-struct ctx_thread_rows {
+struct cxs_thread_rows {
 	int nr;
-	struct ctx_thread_row *row;
+	struct cxs_thread_row *row;
 	/* -a: perf leaves out the rows of 0 (too many threads count none) */
 	bool skip_zero;
 };
 
-struct ctx_perthread {
+struct cxs_perthread {
 	struct ctxc_threads threads;	/* the READs' rows, counter order */
-	struct ctx_thread_rows rows;	/* the run's values, once kept */
+	struct cxs_thread_rows rows;	/* the run's values, once kept */
 	int nr_counters;
 	/*
 	 * -a --per-thread -- cmd: the workload, forked (comm "ctxstat")
@@ -43,7 +43,7 @@ struct ctx_perthread {
 	char *const *workload_argv;
 };
 
-void ctx_perthread_init(struct ctx_perthread *pt, const struct ctx_args *a);
+void cxs_perthread_init(struct cxs_perthread *pt, const struct cxs_args *a);
 
 /*
  * Keep the READs' rows (@pt->threads, counter order) as the run's values
@@ -51,13 +51,13 @@ void ctx_perthread_init(struct ctx_perthread *pt, const struct ctx_args *a);
  * @counters has it on every thread. One run only (options/check.c). 0 or
  * -ENOMEM.
  */
-int ctx_perthread_keep(struct ctx_perthread *pt, int nr_counters,
-		       const struct ctx_counter_values *counters);
+int cxs_perthread_keep(struct cxs_perthread *pt, int nr_counters,
+		       const struct cxs_counter_values *counters);
 
-void ctx_perthread_free(struct ctx_perthread *pt);
+void cxs_perthread_free(struct cxs_perthread *pt);
 
 /* The comm exec gives @argv's program (the kernel's, at most 15 bytes). */
-void ctx_exec_comm(char *comm, size_t size, char *const *argv);
+void cxs_exec_comm(char *comm, size_t size, char *const *argv);
 
 /*
  * The rows displayed event @ev prints, into @order (room for @t->nr):
@@ -65,7 +65,7 @@ void ctx_exec_comm(char *comm, size_t size, char *const *argv);
  * among equals (perf's qsort leaves them in any order); rows of 0 left
  * out with @t->skip_zero. Returns how many, or -ENOMEM.
  */
-int ctx_thread_order(const struct ctx_thread_rows *t, const struct ctx_event *ev,
+int cxs_thread_order(const struct cxs_thread_rows *t, const struct cxs_event *ev,
 		     int *order);
 
 #endif

@@ -8,14 +8,14 @@
 #include "run/repeat.h"
 #include "stats/chi-square.h"
 
-int ctx_max_runs(const struct ctx_args *a)
+int cxs_max_runs(const struct cxs_args *a)
 {
 	if (a->repeat_until && !a->repeat_set)
-		return CTX_REPEAT_UNTIL_MAX_RUNS;
+		return CXS_REPEAT_UNTIL_MAX_RUNS;
 	return a->repeat;
 }
 
-int ctx_until_event(const struct ctx_args *a, const struct ctx_event_list *l)
+int cxs_until_event(const struct cxs_args *a, const struct cxs_event_list *l)
 {
 	int i;
 
@@ -33,39 +33,39 @@ static double chisq_low(int k)
 	static double q[1024];
 
 	if (k >= (int)(sizeof(q) / sizeof(q[0])))
-		return ctx_chisq_quantile(1 - CTX_REPEAT_UNTIL_CONF, k);
+		return cxs_chisq_quantile(1 - CXS_REPEAT_UNTIL_CONF, k);
 	if (!q[k])
-		q[k] = ctx_chisq_quantile(1 - CTX_REPEAT_UNTIL_CONF, k);
+		q[k] = cxs_chisq_quantile(1 - CXS_REPEAT_UNTIL_CONF, k);
 	return q[k];
 }
 
-double ctx_rse_upper_pct(const struct ctx_sample *v)
+double cxs_rse_upper_pct(const struct cxs_sample *v)
 {
 	if (v->n < 2)
 		return INFINITY;
-	return ctx_sample_rse_pct(v) * sqrt((v->n - 1) / chisq_low(v->n - 1));
+	return cxs_sample_rse_pct(v) * sqrt((v->n - 1) / chisq_low(v->n - 1));
 }
 
-bool ctx_rse_holds(const struct ctx_sample *v, double target_pct)
+bool cxs_rse_holds(const struct cxs_sample *v, double target_pct)
 {
-	return v->n >= CTX_REPEAT_UNTIL_MIN_RUNS &&
-	       ctx_rse_upper_pct(v) < target_pct;
+	return v->n >= CXS_REPEAT_UNTIL_MIN_RUNS &&
+	       cxs_rse_upper_pct(v) < target_pct;
 }
 
-bool ctx_precise_enough(const struct ctx_runner *r, int ev)
+bool cxs_precise_enough(const struct cxs_runner *r, int ev)
 {
-	const struct ctx_sample *v = ctx_runner_values(r, ev);
+	const struct cxs_sample *v = cxs_runner_values(r, ev);
 
-	if (r->runs_done < CTX_REPEAT_UNTIL_MIN_RUNS)
+	if (r->runs_done < CXS_REPEAT_UNTIL_MIN_RUNS)
 		return false;
 	if (!v->n)
 		return true;
-	return ctx_rse_holds(v, r->args->repeat_until);
+	return cxs_rse_holds(v, r->args->repeat_until);
 }
 
-void ctx_print_until(const struct ctx_runner *r, int ev, const char *who)
+void cxs_print_until(const struct cxs_runner *r, int ev, const char *who)
 {
-	const struct ctx_sample *v = ctx_runner_values(r, ev);
+	const struct cxs_sample *v = cxs_runner_values(r, ev);
 	const char *name = r->events->ev[ev].name;
 	double target = r->args->repeat_until;
 
@@ -75,29 +75,29 @@ void ctx_print_until(const struct ctx_runner *r, int ev, const char *who)
 		return;
 	}
 	fprintf(stderr, "ctxstat: %s%s: relative standard error %.3f%% after %d runs, at most %.3f%% with %g%% confidence (target %g%%%s)\n",
-		who, name, ctx_sample_rse_pct(v), v->n, ctx_rse_upper_pct(v),
-		100 * CTX_REPEAT_UNTIL_CONF, target,
-		ctx_rse_holds(v, target) ? "" : ", not reached");
+		who, name, cxs_sample_rse_pct(v), v->n, cxs_rse_upper_pct(v),
+		100 * CXS_REPEAT_UNTIL_CONF, target,
+		cxs_rse_holds(v, target) ? "" : ", not reached");
 }
 
-void ctx_say_until_capped(FILE *f, const struct ctx_args *a)
+void cxs_say_until_capped(FILE *f, const struct cxs_args *a)
 {
-	if (!a->repeat_until || ctx_max_runs(a) >= CTX_REPEAT_UNTIL_MIN_RUNS)
+	if (!a->repeat_until || cxs_max_runs(a) >= CXS_REPEAT_UNTIL_MIN_RUNS)
 		return;
 	fprintf(f, "ctxstat: --repeat-until stops no series before %d runs: -r %d makes it %d run%s%s, its target not reached\n",
-		CTX_REPEAT_UNTIL_MIN_RUNS, a->repeat, a->repeat,
+		CXS_REPEAT_UNTIL_MIN_RUNS, a->repeat, a->repeat,
 		a->repeat == 1 ? "" : "s", a->compare ? " of each command" : "");
 }
 
 /* Plain numbers (no grouping): the line must not look like a CSV row. */
-static void print_event_outliers(const struct ctx_sample *v, const char *who,
+static void print_event_outliers(const struct cxs_sample *v, const char *who,
 				 const char *name, const bool *o)
 {
-	double mad = ctx_sample_mad(v), med = ctx_sample_median(v);
+	double mad = cxs_sample_mad(v), med = cxs_sample_median(v);
 	int j, first = 1;
 
 	fprintf(stderr, "ctxstat: %s%s: outlier runs (more than %g x MAD %.*f from the median %.*f, kept in the mean):",
-		who, name, CTX_OUTLIER_MADS, mad < 10 ? 3 : 0, mad,
+		who, name, CXS_OUTLIER_MADS, mad < 10 ? 3 : 0, mad,
 		med < 10 ? 3 : 0, med);
 	for (j = 0; j < v->n; j++) {
 		if (!o[j])
@@ -109,23 +109,23 @@ static void print_event_outliers(const struct ctx_sample *v, const char *who,
 	fputc('\n', stderr);
 }
 
-void ctx_print_outliers(const struct ctx_runner *r, const char *who)
+void cxs_print_outliers(const struct cxs_runner *r, const char *who)
 {
-	const struct ctx_event_list *l = r->events;
+	const struct cxs_event_list *l = r->events;
 	bool *o;
 	int i;
 
 	for (i = 0; i < l->nr; i++) {
-		const struct ctx_sample *v = ctx_runner_values(r, i);
+		const struct cxs_sample *v = cxs_runner_values(r, i);
 
 		o = calloc(v->n ? v->n : 1, sizeof(*o));
-		if (o && ctx_sample_outliers(v, o) > 0)
+		if (o && cxs_sample_outliers(v, o) > 0)
 			print_event_outliers(v, who, l->ev[i].name, o);
 		free(o);
 	}
 }
 
-bool ctx_noise_check_wanted(const struct ctx_args *a)
+bool cxs_noise_check_wanted(const struct cxs_args *a)
 {
 	return !a->no_noise_check &&
 	       (a->compare || a->repeat > 1 || a->repeat_until);

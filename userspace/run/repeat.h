@@ -15,51 +15,51 @@
 #include "run/runner.h"
 
 /* The most runs (per command for compare) -r and --repeat-until allow. */
-int ctx_max_runs(const struct ctx_args *a);
+int cxs_max_runs(const struct cxs_args *a);
 
 /*
  * The displayed event --repeat-until watches: --repeat-event's, else the
  * first; -1 when --repeat-event names none of @l's.
  */
-int ctx_until_event(const struct ctx_args *a, const struct ctx_event_list *l);
+int cxs_until_event(const struct cxs_args *a, const struct cxs_event_list *l);
 
 /*
  * The relative standard error of @v's mean (percent) is below this with
- * CTX_REPEAT_UNTIL_CONF confidence: the RSE with the standard deviation
+ * CXS_REPEAT_UNTIL_CONF confidence: the RSE with the standard deviation
  * at its one-sided upper confidence bound, s sqrt((n - 1) / chi2(1 -
  * conf, n - 1)). Infinite below 2 values.
  */
-double ctx_rse_upper_pct(const struct ctx_sample *v);
+double cxs_rse_upper_pct(const struct cxs_sample *v);
 
 /*
- * --repeat-until's stopping rule: at least CTX_REPEAT_UNTIL_MIN_RUNS
- * values, and ctx_rse_upper_pct() below @target_pct. Looking after every
+ * --repeat-until's stopping rule: at least CXS_REPEAT_UNTIL_MIN_RUNS
+ * values, and cxs_rse_upper_pct() below @target_pct. Looking after every
  * run lets a series stop early more often than once per look: at 99 %
  * per look, simulated series (tests/repeat_test.c) stop with their true
  * RSE above the target in under 2 % of cases, where stopping on the
  * observed RSE from 3 runs on did in 55 to 65 %.
  */
-bool ctx_rse_holds(const struct ctx_sample *v, double target_pct);
+bool cxs_rse_holds(const struct cxs_sample *v, double target_pct);
 
 /*
  * The rule on event @ev of @r's runs. An event that is not counted at
  * all has nothing to wait for.
  */
-bool ctx_precise_enough(const struct ctx_runner *r, int ev);
+bool cxs_precise_enough(const struct cxs_runner *r, int ev);
 
 /* "ctxstat: <who><event>: relative standard error ... after N runs" */
-void ctx_print_until(const struct ctx_runner *r, int ev, const char *who);
+void cxs_print_until(const struct cxs_runner *r, int ev, const char *who);
 
 /*
- * Before the runs, on @f: with -r below CTX_REPEAT_UNTIL_MIN_RUNS,
+ * Before the runs, on @f: with -r below CXS_REPEAT_UNTIL_MIN_RUNS,
  * --repeat-until can stop nothing; the series is -r runs, said so.
  */
-void ctx_say_until_capped(FILE *f, const struct ctx_args *a);
+void cxs_say_until_capped(FILE *f, const struct cxs_args *a);
 
 /* Outlier runs by the MAD rule, one line per event; @who prefixes it. */
-void ctx_print_outliers(const struct ctx_runner *r, const char *who);
+void cxs_print_outliers(const struct cxs_runner *r, const char *who);
 
 /* Whether to warn about a noisy setup before the runs: repeated runs. */
-bool ctx_noise_check_wanted(const struct ctx_args *a);
+bool cxs_noise_check_wanted(const struct cxs_args *a);
 
 #endif

@@ -30,7 +30,7 @@ static double now_ns(void)
 }
 
 /* --irq-sources' rows, or NULL without. */
-static const struct ctx_sources *sources_of(const struct ctx_runner *r)
+static const struct cxs_sources *sources_of(const struct cxs_runner *r)
 {
 	return r->args->irq_sources ? &r->sources : NULL;
 }
@@ -41,19 +41,19 @@ static const struct ctx_sources *sources_of(const struct ctx_runner *r)
  * for -a Ctrl-C.
  */
 struct run_wait {
-	struct ctx_target_wait tw[CTX_MAX_PIDS];
+	struct cxs_target_wait tw[CXS_MAX_PIDS];
 	int nr;
 };
 
-static void run_wait_open(struct run_wait *rw, const struct ctx_runner *r,
-			  const struct ctx_workload *w)
+static void run_wait_open(struct run_wait *rw, const struct cxs_runner *r,
+			  const struct cxs_workload *w)
 {
-	const struct ctx_args *a = r->args;
+	const struct cxs_args *a = r->args;
 	int k;
 
 	rw->nr = a->cmd || !a->nr_pids ? 1 : a->nr_pids;
 	for (k = 0; k < rw->nr; k++)
-		ctx_target_wait_open(&rw->tw[k], a->cmd ? w->pid : a->pids[k],
+		cxs_target_wait_open(&rw->tw[k], a->cmd ? w->pid : a->pids[k],
 				     a->cmd);
 }
 
@@ -62,7 +62,7 @@ static bool run_wait_until(struct run_wait *rw, double deadline_ns)
 	int k;
 
 	for (k = 0; k < rw->nr; k++)
-		if (!ctx_target_wait_until(&rw->tw[k], deadline_ns))
+		if (!cxs_target_wait_until(&rw->tw[k], deadline_ns))
 			return false;
 	return true;
 }
@@ -72,14 +72,14 @@ static void run_wait_close(struct run_wait *rw)
 	int k;
 
 	for (k = 0; k < rw->nr; k++)
-		ctx_target_wait_close(&rw->tw[k]);
+		cxs_target_wait_close(&rw->tw[k]);
 }
 
 /* What ctxstat -I's loop waits on and reads, for one run. */
 struct interval_run {
-	struct ctx_runner *r;
+	struct cxs_runner *r;
 	struct run_wait rw;
-	const struct ctx_run_sessions *s;
+	const struct cxs_run_sessions *s;
 };
 
 static bool interval_wait(void *arg, double deadline_ns)
@@ -94,25 +94,25 @@ static int interval_read(void *arg, struct ctxc_reply *rp,
 			 const struct ctxc_cpus **cpus)
 {
 	struct interval_run *ir = arg;
-	struct ctx_runner *r = ir->r;
-	int err = ctx_sessions_read(r, ir->s, rp, false);
+	struct cxs_runner *r = ir->r;
+	int err = cxs_sessions_read(r, ir->s, rp, false);
 
 	*cpus = r->args->no_aggr ? &r->pc.cpus : NULL;
 	return err;
 }
 
 /* -I: print the intervals while the target runs; the run goes on after. */
-static int print_intervals(struct ctx_runner *r, const struct ctx_workload *w,
-			   const struct ctx_run_sessions *s)
+static int print_intervals(struct cxs_runner *r, const struct cxs_workload *w,
+			   const struct cxs_run_sessions *s)
 {
 	struct interval_run ir = { .r = r, .s = s };
-	struct ctx_interval_source src = {
+	struct cxs_interval_source src = {
 		.wait = interval_wait, .read = interval_read, .arg = &ir,
 	};
 	int err;
 
 	run_wait_open(&ir.rw, r, w);
-	err = ctx_interval_loop(r->interval, &src);
+	err = cxs_interval_loop(r->interval, &src);
 	run_wait_close(&ir.rw);
 	return err;
 }
@@ -122,25 +122,25 @@ static int print_intervals(struct ctx_runner *r, const struct ctx_workload *w,
  * @elapsed_ns is how long that took. With -I, sessions @s are read every
  * interval meanwhile.
  */
-static int measure(struct ctx_runner *r, struct ctx_workload *w,
-		   const struct ctx_run_sessions *s, double *elapsed_ns)
+static int measure(struct cxs_runner *r, struct cxs_workload *w,
+		   const struct cxs_run_sessions *s, double *elapsed_ns)
 {
-	const struct ctx_args *a = r->args;
+	const struct cxs_args *a = r->args;
 	struct run_wait rw;
 	double t0;
 	int err;
 
 	/* Ctrl-C before the exec: the command never runs. */
-	if (a->cmd && ctx_interrupted())
+	if (a->cmd && cxs_interrupted())
 		return -EINTR;
 	t0 = now_ns();
 	if (a->cmd) {
-		err = ctx_workload_start(w);
+		err = cxs_workload_start(w);
 		if (err) {
 			fprintf(stderr, "ctxstat: cannot run '%s': %s\n",
 				a->cmd[0], strerror(-err));
 			r->exec_failed = true;
-			ctx_workload_wait(w, &r->status, &r->rusage);
+			cxs_workload_wait(w, &r->status, &r->rusage);
 			return err;
 		}
 	}
@@ -151,12 +151,12 @@ static int measure(struct ctx_runner *r, struct ctx_workload *w,
 			return err;
 	}
 	if (a->cmd) {
-		err = ctx_workload_wait(w, &r->status, &r->rusage);
+		err = cxs_workload_wait(w, &r->status, &r->rusage);
 		if (err) {
 			fprintf(stderr, "ctxstat: wait: %s\n", strerror(-err));
 			return err;
 		}
-	} else if (!r->interval || !ctx_interval_done(r->interval)) {
+	} else if (!r->interval || !cxs_interval_done(r->interval)) {
 		run_wait_open(&rw, r, w);
 		run_wait_until(&rw, -1);
 		run_wait_close(&rw);
@@ -166,7 +166,7 @@ static int measure(struct ctx_runner *r, struct ctx_workload *w,
 }
 
 /* -v: a reply whose parts do not add up is the module's bug: say so. */
-static void warn_bucket_sum(const struct ctx_event_list *l, int i,
+static void warn_bucket_sum(const struct cxs_event_list *l, int i,
 			    const struct ctxc_event_val *v, bool sources)
 {
 	uint64_t sum = 0, src = 0;
@@ -189,10 +189,10 @@ static void warn_bucket_sum(const struct ctx_event_list *l, int i,
 }
 
 /* Whether the reply has a count for counter @i; notes why not. */
-static bool counted(struct ctx_runner *r, const struct ctxc_reply *rp, int i)
+static bool counted(struct cxs_runner *r, const struct ctxc_reply *rp, int i)
 {
 	const struct ctxc_event_val *v = &rp->ev[i];
-	struct ctx_counter_values *c = &r->counters[i];
+	struct cxs_counter_values *c = &r->counters[i];
 
 	if (!v->present)
 		c->error = c->error ?: -EBADMSG;
@@ -206,26 +206,26 @@ static bool counted(struct ctx_runner *r, const struct ctxc_reply *rp, int i)
  * the READ reply @rp. All of it or nothing, so that every kept sample has
  * one value per run kept: room first, then values.
  */
-static int keep(struct ctx_runner *r, const struct ctxc_reply *rp,
+static int keep(struct cxs_runner *r, const struct ctxc_reply *rp,
 		double elapsed_ns, bool cut_short)
 {
-	int i, n = r->runs_done + 1, code = ctx_exit_code(r->status);
+	int i, n = r->runs_done + 1, code = cxs_exit_code(r->status);
 	bool *failed = realloc(r->failed, n * sizeof(*failed));
-	uint64_t rows[CTX_SOURCE_ROWS];
+	uint64_t rows[CXS_SOURCE_ROWS];
 	const struct ctxc_event_val *v;
-	struct ctx_counter_reading rd;
+	struct cxs_counter_reading rd;
 
 	if (!failed)
 		goto oom;
 	r->failed = failed;
-	if (ctx_sample_reserve(&r->elapsed_ns, n))
+	if (cxs_sample_reserve(&r->elapsed_ns, n))
 		goto oom;
 	for (i = 0; rp && i < r->events->nr_counters; i++)
 		if (counted(r, rp, i) &&
-		    (ctx_counter_reserve(&r->counters[i], n) ||
-		     ctx_counter_reserve_src(&r->counters[i], r->sources.nr, n)))
+		    (cxs_counter_reserve(&r->counters[i], n) ||
+		     cxs_counter_reserve_src(&r->counters[i], r->sources.nr, n)))
 			goto oom;
-	ctx_sample_add(&r->elapsed_ns, elapsed_ns);
+	cxs_sample_add(&r->elapsed_ns, elapsed_ns);
 	/* killed by Ctrl-C is not a failure of the command */
 	r->failed[n - 1] = r->args->cmd && !cut_short && code;
 	if (r->failed[n - 1]) {
@@ -238,8 +238,8 @@ static int keep(struct ctx_runner *r, const struct ctxc_reply *rp,
 			continue;
 		if (r->args->verbose)
 			warn_bucket_sum(r->events, i, v, r->args->irq_sources);
-		ctx_sources_reading(sources_of(r), v, rows, &rd);
-		ctx_counter_add(&r->counters[i], &rd);
+		cxs_sources_reading(sources_of(r), v, rows, &rd);
+		cxs_counter_add(&r->counters[i], &rd);
 	}
 	return 0;
 oom:
@@ -247,11 +247,11 @@ oom:
 	return -ENOMEM;
 }
 
-int ctx_runner_run(struct ctx_runner *r)
+int cxs_runner_run(struct cxs_runner *r)
 {
-	const struct ctx_args *a = r->args;
-	struct ctx_workload w = { .go_fd = -1, .err_fd = -1 };
-	struct ctx_run_sessions s = { .nr = 0 };
+	const struct cxs_args *a = r->args;
+	struct cxs_workload w = { .go_fd = -1, .err_fd = -1 };
+	struct cxs_run_sessions s = { .nr = 0 };
 	struct ctxc_reply *reply = NULL;
 	bool cut_short = false;
 	double elapsed_ns;
@@ -262,7 +262,7 @@ int ctx_runner_run(struct ctx_runner *r)
 	if (a->sync)
 		sync();
 	if (a->cmd) {
-		err = ctx_workload_prepare(&w, a->cmd);
+		err = cxs_workload_prepare(&w, a->cmd);
 		if (err) {
 			fprintf(stderr, "ctxstat: fork: %s\n", strerror(-err));
 			free(reply);
@@ -272,18 +272,18 @@ int ctx_runner_run(struct ctx_runner *r)
 	/* With -p, a command only sets how long to count the pids. */
 	r->pt.workload = w.pid;
 	r->pt.workload_argv = a->cmd;
-	err = a->null_run ? 0 : ctx_sessions_create(r, w.pid, &s);
-	err = err ?: ctx_sessions_start(r, &s);
+	err = a->null_run ? 0 : cxs_sessions_create(r, w.pid, &s);
+	err = err ?: cxs_sessions_start(r, &s);
 	if (err)
 		goto out;
 	err = measure(r, &w, &s, &elapsed_ns);
 	/* Without a command, Ctrl-C is how -p and -a end: nothing is cut. */
-	cut_short = a->cmd && (err == -EINTR || ctx_interrupted());
+	cut_short = a->cmd && (err == -EINTR || cxs_interrupted());
 	if (!err && reply)
-		err = ctx_sessions_read(r, &s, reply, true);
+		err = cxs_sessions_read(r, &s, reply, true);
 	/* The last interval: from the last READ to the end. */
-	if (!err && r->interval && !ctx_interval_done(r->interval))
-		err = ctx_interval_print(r->interval, reply,
+	if (!err && r->interval && !cxs_interval_done(r->interval))
+		err = cxs_interval_print(r->interval, reply,
 					 a->no_aggr ? &r->pc.cpus : NULL,
 					 r->interval->t0_ns + elapsed_ns);
 	if (!err && cut_short && !r->keep_cut_short)
@@ -291,20 +291,20 @@ int ctx_runner_run(struct ctx_runner *r)
 	if (!err)
 		err = keep(r, reply, elapsed_ns, cut_short);
 	if (!err && a->no_aggr &&
-	    ctx_percpu_keep(&r->pc, r->events->nr_counters, r->counters,
+	    cxs_percpu_keep(&r->pc, r->events->nr_counters, r->counters,
 			    sources_of(r))) {
 		fprintf(stderr, "ctxstat: out of memory keeping the CPUs' values\n");
 		err = -ENOMEM;
 	}
-	if (!err && ctx_args_per_thread(a) &&
-	    ctx_perthread_keep(&r->pt, r->events->nr_counters, r->counters)) {
+	if (!err && cxs_args_per_thread(a) &&
+	    cxs_perthread_keep(&r->pt, r->events->nr_counters, r->counters)) {
 		fprintf(stderr, "ctxstat: out of memory keeping the threads' values\n");
 		err = -ENOMEM;
 	}
 out:
 	/* Never leave the workload behind when counting failed. */
-	ctx_workload_kill(&w);
-	ctx_sessions_delete(r, &s);
+	cxs_workload_kill(&w);
+	cxs_sessions_delete(r, &s);
 	if (!err) {
 		r->runs_done++;
 		r->cut_short = cut_short;
@@ -313,9 +313,9 @@ out:
 	return err;
 }
 
-int ctx_runner_warmup(struct ctx_runner *r, int run, const char *who)
+int cxs_runner_warmup(struct cxs_runner *r, int run, const char *who)
 {
-	struct ctx_workload w = { .go_fd = -1, .err_fd = -1 };
+	struct cxs_workload w = { .go_fd = -1, .err_fd = -1 };
 	struct rusage ru;
 	char what[64];
 	int err, status = 0;
@@ -324,39 +324,39 @@ int ctx_runner_warmup(struct ctx_runner *r, int run, const char *who)
 		fprintf(stderr, "[ %s: warm-up run #%d ... ]\n", who, run);
 	if (r->args->sync)
 		sync();
-	err = ctx_workload_prepare(&w, r->args->cmd);
+	err = cxs_workload_prepare(&w, r->args->cmd);
 	if (err) {
 		fprintf(stderr, "ctxstat: fork: %s\n", strerror(-err));
 		return err;
 	}
-	err = ctx_interrupted() ? -EINTR : ctx_workload_start(&w);
+	err = cxs_interrupted() ? -EINTR : cxs_workload_start(&w);
 	if (err && err != -EINTR) {
 		fprintf(stderr, "ctxstat: cannot run '%s': %s\n", r->args->cmd[0],
 			strerror(-err));
 		r->exec_failed = true;
 	}
 	if (!err)
-		err = ctx_workload_wait(&w, &status, &ru);
-	ctx_workload_kill(&w);
-	if (!err && ctx_exit_code(status) && !ctx_interrupted()) {
-		ctx_status_text(status, what, sizeof(what));
+		err = cxs_workload_wait(&w, &status, &ru);
+	cxs_workload_kill(&w);
+	if (!err && cxs_exit_code(status) && !cxs_interrupted()) {
+		cxs_status_text(status, what, sizeof(what));
 		fprintf(stderr, "%s: warm-up run %d: '%s' %s\n", who, run,
 			r->args->cmd[0], what);
 	}
-	return ctx_interrupted() ? -EINTR : err;
+	return cxs_interrupted() ? -EINTR : err;
 }
 
-void ctx_runner_clear(struct ctx_runner *r)
+void cxs_runner_clear(struct cxs_runner *r)
 {
 	int i;
 
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_clear(&r->counters[i]);
-	ctx_sample_clear(&r->elapsed_ns);
+		cxs_counter_clear(&r->counters[i]);
+	cxs_sample_clear(&r->elapsed_ns);
 	r->runs_done = r->runs_failed = 0;
 }
 
-void ctx_runner_drop_failed(struct ctx_runner *r)
+void cxs_runner_drop_failed(struct cxs_runner *r)
 {
 	int k, i;
 
@@ -368,8 +368,8 @@ void ctx_runner_drop_failed(struct ctx_runner *r)
 		/* a counter that missed a run shows its error, not values */
 		for (i = 0; i < r->events->nr_counters; i++)
 			if (r->counters[i].full.n == r->runs_done)
-				ctx_counter_remove(&r->counters[i], k);
-		ctx_sample_remove(&r->elapsed_ns, k);
+				cxs_counter_remove(&r->counters[i], k);
+		cxs_sample_remove(&r->elapsed_ns, k);
 		memmove(&r->failed[k], &r->failed[k + 1],
 			(r->runs_done - k - 1) * sizeof(*r->failed));
 		r->runs_done--;
@@ -377,12 +377,12 @@ void ctx_runner_drop_failed(struct ctx_runner *r)
 	}
 }
 
-const struct ctx_sample *ctx_runner_values(const struct ctx_runner *r, int i)
+const struct cxs_sample *cxs_runner_values(const struct cxs_runner *r, int i)
 {
-	return ctx_event_values(&r->events->ev[i], r->counters);
+	return cxs_event_values(&r->events->ev[i], r->counters);
 }
 
-int ctx_runner_exit_code(const struct ctx_runner *r, int err)
+int cxs_runner_exit_code(const struct cxs_runner *r, int err)
 {
 	/*
 	 * 127 only for a command that does not exist: -ENOENT from the
@@ -393,10 +393,10 @@ int ctx_runner_exit_code(const struct ctx_runner *r, int err)
 	return r->args->cmd ? r->fail_code : 0;
 }
 
-struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
-				  struct ctx_event_list *l)
+struct cxs_runner *cxs_runner_new(const struct cxs_args *a,
+				  struct cxs_event_list *l)
 {
-	struct ctx_runner *r = calloc(1, sizeof(*r));
+	struct cxs_runner *r = calloc(1, sizeof(*r));
 
 	if (!r) {
 		fprintf(stderr, "ctxstat: out of memory\n");
@@ -404,21 +404,21 @@ struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
 	}
 	r->args = a;
 	r->events = l;
-	ctx_sources_init(&r->sources, "/proc/interrupts");
-	ctx_perthread_init(&r->pt, a);
-	if (ctx_percpu_setup(&r->pc, a) ||
-	    (!a->null_run && ctx_module_connect(&r->nl, a, &r->features))) {
-		ctx_runner_free(r);
+	cxs_sources_init(&r->sources, "/proc/interrupts");
+	cxs_perthread_init(&r->pt, a);
+	if (cxs_percpu_setup(&r->pc, a) ||
+	    (!a->null_run && cxs_module_connect(&r->nl, a, &r->features))) {
+		cxs_runner_free(r);
 		return NULL;
 	}
 	r->no_nmi_bucket = !a->null_run && !(r->features & CTXCOUNT_FEATURE_NMI);
 	/* Once, before anything is measured, and only where it is missing. */
 	if (!a->null_run && !a->no_irq_estimate)
-		ctx_calibrate(&r->nl, r->features);
+		cxs_calibrate(&r->nl, r->features);
 	return r;
 }
 
-void ctx_runner_free(struct ctx_runner *r)
+void cxs_runner_free(struct cxs_runner *r)
 {
 	int i;
 
@@ -426,10 +426,10 @@ void ctx_runner_free(struct ctx_runner *r)
 		return;
 	ctxc_close(&r->nl);
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_free(&r->counters[i]);
-	ctx_percpu_free(&r->pc);
-	ctx_perthread_free(&r->pt);
-	ctx_sample_free(&r->elapsed_ns);
+		cxs_counter_free(&r->counters[i]);
+	cxs_percpu_free(&r->pc);
+	cxs_perthread_free(&r->pt);
+	cxs_sample_free(&r->elapsed_ns);
 	free(r->failed);
 	free(r);
 }

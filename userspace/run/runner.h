@@ -22,22 +22,22 @@
 #include "stats/counts.h"
 #include "stats/sample.h"
 
-struct ctx_runner {
-	const struct ctx_args *args;
+struct cxs_runner {
+	const struct cxs_args *args;
 	/*
 	 * perf's fallback (events/proof.h) may rename events and change
 	 * counters.
 	 */
-	struct ctx_event_list *events;
+	struct cxs_event_list *events;
 	struct ctxc_sock nl;
 	/* The module has no NMI bucket here (no CTXCOUNT_FEATURE_NMI). */
 	bool no_nmi_bucket;
 	uint32_t features;	/* CTXCOUNT_FEATURE_*, 0 without STATS */
-	struct ctx_counter_values counters[CTXCOUNT_MAX_EVENTS];
+	struct cxs_counter_values counters[CTXCOUNT_MAX_EVENTS];
 	/* The session's events: counter of each, in request order. */
 	int req_counter[CTXCOUNT_MAX_EVENTS];
 	int nr_req;
-	struct ctx_sample elapsed_ns;	/* one per run */
+	struct cxs_sample elapsed_ns;	/* one per run */
 	struct rusage rusage;	/* the workload's, last run */
 	int status;		/* workload wait status of the last run */
 	int runs_done;
@@ -57,28 +57,28 @@ struct ctx_runner {
 	bool keep_cut_short;
 	bool cut_short;
 	/* -I: set by the caller, the run prints its intervals through it */
-	struct ctx_interval *interval;
+	struct cxs_interval *interval;
 	/* -C's CPUs, -A's rows and values */
-	struct ctx_percpu pc;
+	struct cxs_percpu pc;
 	/* --per-thread's rows and values */
-	struct ctx_perthread pt;
+	struct cxs_perthread pt;
 	/* --irq-sources: the hardirq source rows of all runs */
-	struct ctx_sources sources;
+	struct cxs_sources sources;
 };
 
 /*
  * A runner for the target and workload of @a counting @l; connects to the
  * module unless @a is a null run. NULL after printing why.
  */
-struct ctx_runner *ctx_runner_new(const struct ctx_args *a,
-				  struct ctx_event_list *l);
-void ctx_runner_free(struct ctx_runner *r);
+struct cxs_runner *cxs_runner_new(const struct cxs_args *a,
+				  struct cxs_event_list *l);
+void cxs_runner_free(struct cxs_runner *r);
 
 /*
  * One run: 0 (runs_done counts it), -EINTR when it was cut short and not
  * kept (nothing printed), or -errno after printing why.
  */
-int ctx_runner_run(struct ctx_runner *r);
+int cxs_runner_run(struct cxs_runner *r);
 
 /*
  * A warm-up run (--warmup): the command run as a measured run runs it,
@@ -86,25 +86,25 @@ int ctx_runner_run(struct ctx_runner *r);
  * (@who: "ctxstat", "ctxstat compare (A)"). 0, or -EINTR, or -errno
  * after saying why it could not run.
  */
-int ctx_runner_warmup(struct ctx_runner *r, int run, const char *who);
+int cxs_runner_warmup(struct cxs_runner *r, int run, const char *who);
 
 /* Forget the runs kept so far (-r 0 prints each and starts anew). */
-void ctx_runner_clear(struct ctx_runner *r);
+void cxs_runner_clear(struct cxs_runner *r);
 
 /*
  * Leave the failed runs out of every kept value (when others succeeded:
  * a command that fails every time still has its counts printed).
  */
-void ctx_runner_drop_failed(struct ctx_runner *r);
+void cxs_runner_drop_failed(struct cxs_runner *r);
 
 /* The values of displayed event @i over the runs done. */
-const struct ctx_sample *ctx_runner_values(const struct ctx_runner *r, int i);
+const struct cxs_sample *cxs_runner_values(const struct cxs_runner *r, int i);
 
 /*
  * ctxstat's exit code after the runs, @err the failure that ended them
  * (0: none): 127 for a command that does not exist, 1 for a counting
  * failure, else the last failed run's (0 without a command or failure).
  */
-int ctx_runner_exit_code(const struct ctx_runner *r, int err);
+int cxs_runner_exit_code(const struct cxs_runner *r, int err);
 
 #endif

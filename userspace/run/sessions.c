@@ -17,7 +17,7 @@
 #include "run/runner.h"
 #include "run/sessions.h"
 
-static void report_nl_error(const struct ctx_runner *r, const char *what,
+static void report_nl_error(const struct cxs_runner *r, const char *what,
 			    int err)
 {
 	fprintf(stderr, "ctxstat: %s: %s", what, strerror(-err));
@@ -30,9 +30,9 @@ static void report_nl_error(const struct ctx_runner *r, const char *what,
  * Where the proofs go and what the session monitors. A workload ctxstat
  * starts is counted from its exec on, as perf stat counts it.
  */
-static void session_target(const struct ctx_runner *r, pid_t pid,
+static void session_target(const struct cxs_runner *r, pid_t pid,
 			   struct ctxc_target *target,
-			   struct ctx_proof_target *pt)
+			   struct cxs_proof_target *pt)
 {
 	memset(target, 0, sizeof(*target));
 	if (r->args->no_irq_estimate)
@@ -41,23 +41,23 @@ static void session_target(const struct ctx_runner *r, pid_t pid,
 		target->session_flags |= CTXCOUNT_SESSION_F_IRQ_SOURCES;
 		target->max_sources = r->args->max_sources;
 	}
-	if (ctx_args_per_thread(r->args))
+	if (cxs_args_per_thread(r->args))
 		target->session_flags |= CTXCOUNT_SESSION_F_PER_THREAD;
 	/*
 	 * perf -a --per-thread opens task events on every thread, none on a
 	 * CPU: the module does the same, with proofs on ctxstat's own thread.
 	 */
-	if (r->args->system_wide && ctx_args_per_thread(r->args)) {
+	if (r->args->system_wide && cxs_args_per_thread(r->args)) {
 		target->flags = CTXCOUNT_TARGET_F_ALL_THREADS |
 				(r->args->no_inherit ? 0 : CTXCOUNT_TARGET_F_INHERIT);
-		*pt = (struct ctx_proof_target){ .pid = 0, .cpu = -1,
+		*pt = (struct cxs_proof_target){ .pid = 0, .cpu = -1,
 						 .inherit = !r->args->no_inherit };
 		return;
 	}
 	if (r->args->system_wide) {
 		target->flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE;
-		*pt = (struct ctx_proof_target){ .pid = -1,
-						 .cpu = ctx_proof_any_cpu() };
+		*pt = (struct cxs_proof_target){ .pid = -1,
+						 .cpu = cxs_proof_any_cpu() };
 		/* perf opens -C's events on the CPUs listed: one proves all. */
 		if (r->pc.cpu_list) {
 			target->cpus = r->pc.cpu_list->cpu;
@@ -71,7 +71,7 @@ static void session_target(const struct ctx_runner *r, pid_t pid,
 	target->flags = r->args->no_inherit ? 0 : CTXCOUNT_TARGET_F_INHERIT;
 	if (r->args->cmd && !r->args->nr_pids)
 		target->flags |= CTXCOUNT_TARGET_F_ENABLE_ON_EXEC;
-	*pt = (struct ctx_proof_target){ .pid = pid, .cpu = -1,
+	*pt = (struct cxs_proof_target){ .pid = pid, .cpu = -1,
 					 .inherit = !r->args->no_inherit };
 }
 
@@ -79,10 +79,10 @@ static void session_target(const struct ctx_runner *r, pid_t pid,
  * The request: one event per counter that perf gave a proof for; the
  * others are <not supported> and not asked for.
  */
-static int session_events(struct ctx_runner *r, const int *fds,
+static int session_events(struct cxs_runner *r, const int *fds,
 			  struct ctxc_event_req *req)
 {
-	const struct ctx_event_list *l = r->events;
+	const struct cxs_event_list *l = r->events;
 	int i, k = 0;
 
 	for (i = 0; i < l->nr_counters; i++) {
@@ -110,7 +110,7 @@ static int session_events(struct ctx_runner *r, const int *fds,
  */
 #define NEW_TRIES	3
 
-static int new_session(struct ctx_runner *r, const struct ctxc_target *target,
+static int new_session(struct cxs_runner *r, const struct ctxc_target *target,
 		       const struct ctxc_event_req *req,
 		       struct ctxc_reply *reply)
 {
@@ -128,17 +128,17 @@ static int new_session(struct ctx_runner *r, const struct ctxc_target *target,
 	}
 }
 
-static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
+static int create_session(struct cxs_runner *r, pid_t pid, uint32_t *id)
 {
 	struct ctxc_event_req req[CTXCOUNT_MAX_EVENTS];
 	int fds[CTXCOUNT_MAX_EVENTS];
 	struct ctxc_target target;
-	struct ctx_proof_target pt;
+	struct cxs_proof_target pt;
 	struct ctxc_reply *reply;
 	int k, err;
 
 	session_target(r, pid, &target, &pt);
-	err = ctx_proofs_open(r->events, &pt, r->args->verbose, fds);
+	err = cxs_proofs_open(r->events, &pt, r->args->verbose, fds);
 	if (err)
 		return err;
 	/* Nothing perf supports here: no session, every event <not supported>. */
@@ -146,7 +146,7 @@ static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
 		return 1;
 	reply = calloc(1, sizeof(*reply));
 	err = reply ? new_session(r, &target, req, reply) : -ENOMEM;
-	ctx_proofs_close(fds, r->events->nr_counters);
+	cxs_proofs_close(fds, r->events->nr_counters);
 	if (err) {
 		report_nl_error(r, "cannot create a counting session", err);
 		if (err == -ESRCH && !r->nl.extack[0])
@@ -165,7 +165,7 @@ static int create_session(struct ctx_runner *r, pid_t pid, uint32_t *id)
  * The reply in counter order: the session had one event per counter perf
  * gave a proof for (r->req_counter); the others are <not supported>.
  */
-static void events_by_counter(const struct ctx_runner *r,
+static void events_by_counter(const struct cxs_runner *r,
 			      struct ctxc_event_val *by_req)
 {
 	struct ctxc_event_val ev[CTXCOUNT_MAX_EVENTS];
@@ -179,7 +179,7 @@ static void events_by_counter(const struct ctx_runner *r,
 	memcpy(by_req, ev, sizeof(ev));
 }
 
-void ctx_reply_by_counter(const struct ctx_runner *r, struct ctxc_reply *reply,
+void cxs_reply_by_counter(const struct cxs_runner *r, struct ctxc_reply *reply,
 			  struct ctxc_cpus *cpus)
 {
 	int k;
@@ -196,23 +196,23 @@ void ctx_reply_by_counter(const struct ctx_runner *r, struct ctxc_reply *reply,
  * READ, per CPU with -A (into r->pc.cpus), per thread with --per-thread
  * (appended to r->pt.threads); its sources' rows learnt.
  */
-static int read_session(struct ctx_runner *r, uint32_t id,
+static int read_session(struct cxs_runner *r, uint32_t id,
 			struct ctxc_reply *rp)
 {
 	int err;
 
 	if (r->args->no_aggr)
 		err = ctxc_session_read_cpus(&r->nl, id, rp, &r->pc.cpus);
-	else if (ctx_args_per_thread(r->args))
+	else if (cxs_args_per_thread(r->args))
 		err = ctxc_session_read_threads(&r->nl, id, rp, &r->pt.threads);
 	else
 		err = ctxc_session_read(&r->nl, id, rp);
 	if (!err && r->args->irq_sources)
-		ctx_sources_learn(&r->sources, rp);
+		cxs_sources_learn(&r->sources, rp);
 	return err;
 }
 
-static void warn_lost(const struct ctx_runner *r, const struct ctxc_reply *rp)
+static void warn_lost(const struct cxs_runner *r, const struct ctxc_reply *rp)
 {
 	if (rp->tasks_lost)
 		fprintf(stderr,
@@ -225,7 +225,7 @@ static void warn_lost(const struct ctx_runner *r, const struct ctxc_reply *rp)
 	if (r->args->verbose) {
 		fprintf(stderr, "ctxstat: session %u: %llu tasks monitored\n",
 			rp->session_id, (unsigned long long)rp->tasks_seen);
-		ctx_est_notes(stderr, r->events, rp, r->features);
+		cxs_est_notes(stderr, r->events, rp, r->features);
 	}
 }
 
@@ -256,10 +256,10 @@ static void add_reply(struct ctxc_reply *sum, const struct ctxc_reply *rp)
 		sum->cpus_lost = rp->cpus_lost;
 }
 
-int ctx_sessions_create(struct ctx_runner *r, pid_t workload,
-			struct ctx_run_sessions *s)
+int cxs_sessions_create(struct cxs_runner *r, pid_t workload,
+			struct cxs_run_sessions *s)
 {
-	const struct ctx_args *a = r->args;
+	const struct cxs_args *a = r->args;
 	int k, n = a->nr_pids ?: 1, err = 0;
 
 	s->nr = 0;
@@ -270,14 +270,14 @@ int ctx_sessions_create(struct ctx_runner *r, pid_t workload,
 			s->nr++;
 	}
 	if (err < 0) {
-		ctx_sessions_delete(r, s);
+		cxs_sessions_delete(r, s);
 		s->nr = 0;
 		return err;
 	}
 	return 0;
 }
 
-int ctx_sessions_start(struct ctx_runner *r, const struct ctx_run_sessions *s)
+int cxs_sessions_start(struct cxs_runner *r, const struct cxs_run_sessions *s)
 {
 	int k, err;
 
@@ -291,7 +291,7 @@ int ctx_sessions_start(struct ctx_runner *r, const struct ctx_run_sessions *s)
 	return 0;
 }
 
-int ctx_sessions_read(struct ctx_runner *r, const struct ctx_run_sessions *s,
+int cxs_sessions_read(struct cxs_runner *r, const struct cxs_run_sessions *s,
 		      struct ctxc_reply *rp, bool stop)
 {
 	struct ctxc_reply *more = s->nr > 1 ? calloc(1, sizeof(*more)) : NULL;
@@ -320,11 +320,11 @@ int ctx_sessions_read(struct ctx_runner *r, const struct ctx_run_sessions *s,
 	}
 	free(more);
 	if (!err)
-		ctx_reply_by_counter(r, rp, &r->pc.cpus);
+		cxs_reply_by_counter(r, rp, &r->pc.cpus);
 	return err;
 }
 
-void ctx_sessions_delete(struct ctx_runner *r, const struct ctx_run_sessions *s)
+void cxs_sessions_delete(struct cxs_runner *r, const struct cxs_run_sessions *s)
 {
 	int k;
 

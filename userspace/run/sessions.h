@@ -15,10 +15,10 @@
 
 #include "options/args.h"
 
-struct ctx_runner;
+struct cxs_runner;
 
-struct ctx_run_sessions {
-	uint32_t id[CTX_MAX_PIDS];
+struct cxs_run_sessions {
+	uint32_t id[CXS_MAX_PIDS];
 	int nr;		/* 0: nothing perf supports here, no session */
 };
 
@@ -27,28 +27,28 @@ struct ctx_run_sessions {
  * (the command's pid). 0 (@s->nr may be 0: every event <not supported>),
  * or -errno after saying why (none left).
  */
-int ctx_sessions_create(struct ctx_runner *r, pid_t workload,
-			struct ctx_run_sessions *s);
+int cxs_sessions_create(struct cxs_runner *r, pid_t workload,
+			struct cxs_run_sessions *s);
 
 /* Calibrate (unless --no-irq-estimate) and START each: 0 or -errno, said. */
-int ctx_sessions_start(struct ctx_runner *r, const struct ctx_run_sessions *s);
+int cxs_sessions_start(struct cxs_runner *r, const struct cxs_run_sessions *s);
 
 /*
  * READ each (with -A per CPU, into r->pc.cpus; with --per-thread per
  * thread, every session's rows into r->pt.threads), summed into @rp in
  * counter order: 0 or -errno, said. @stop: STOP each first.
  */
-int ctx_sessions_read(struct ctx_runner *r, const struct ctx_run_sessions *s,
+int cxs_sessions_read(struct cxs_runner *r, const struct cxs_run_sessions *s,
 		      struct ctxc_reply *rp, bool stop);
 
-void ctx_sessions_delete(struct ctx_runner *r, const struct ctx_run_sessions *s);
+void cxs_sessions_delete(struct cxs_runner *r, const struct cxs_run_sessions *s);
 
 /*
  * A reply (and its CPUs' and r->pt's threads' rows) from request order
  * into counter order; without session (nothing supported) every counter
  * <not supported>.
  */
-void ctx_reply_by_counter(const struct ctx_runner *r, struct ctxc_reply *reply,
+void cxs_reply_by_counter(const struct cxs_runner *r, struct ctxc_reply *reply,
 			  struct ctxc_cpus *cpus);
 
 #endif

@@ -11,7 +11,7 @@
 #include "run/repeat.h"
 #include "run/setup.h"
 
-static int add_events(const struct ctx_args *a, struct ctx_event_list *l)
+static int add_events(const struct cxs_args *a, struct cxs_event_list *l)
 {
 	char err[256];
 	int i;
@@ -19,11 +19,11 @@ static int add_events(const struct ctx_args *a, struct ctx_event_list *l)
 	if (a->null_run)
 		return 0;
 	for (i = 0; i < a->nr_event_specs; i++) {
-		if (ctx_events_add(l, a->event_specs[i], err, sizeof(err)))
+		if (cxs_events_add(l, a->event_specs[i], err, sizeof(err)))
 			goto bad;
 	}
 	if (!a->nr_event_specs &&
-	    ctx_events_add_defaults(l, a->system_wide, !a->no_twins, err,
+	    cxs_events_add_defaults(l, a->system_wide, !a->no_twins, err,
 				    sizeof(err)))
 		goto bad;
 	return 0;
@@ -32,27 +32,27 @@ bad:
 	return -1;
 }
 
-const char *ctx_stat_output(const struct ctx_args *a)
+const char *cxs_stat_output(const struct cxs_args *a)
 {
 	return a->output && strcmp(a->output, "-") ? a->output : NULL;
 }
 
-int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
+int cxs_stat_prepare(const struct cxs_args *a, struct cxs_event_list *l,
 		     FILE *dflt, FILE **out)
 {
 	if (add_events(a, l))
-		return CTX_EXIT_USAGE;
-	if (ctx_until_event(a, l) < 0) {
+		return CXS_EXIT_USAGE;
+	if (cxs_until_event(a, l) < 0) {
 		fprintf(stderr, "ctxstat: --repeat-event %s: not one of the counted events\n",
 			a->repeat_event);
-		return CTX_EXIT_USAGE;
+		return CXS_EXIT_USAGE;
 	}
-	if (a->save && ctx_save_check(a->save))
+	if (a->save && cxs_save_check(a->save))
 		return 1;
 	*out = dflt;
 	/* perf: "-" is the default stream, without the started-on line */
-	if (ctx_stat_output(a)) {
-		*out = ctx_outfile_open(a->output, a->append, !a->compare);
+	if (cxs_stat_output(a)) {
+		*out = cxs_outfile_open(a->output, a->append, !a->compare);
 		if (!*out)
 			return 1;
 	}

@@ -16,10 +16,10 @@
  * into @l, and the -o file (else @dflt) into @out. 0, or the exit code
  * after printing why.
  */
-int ctx_stat_prepare(const struct ctx_args *a, struct ctx_event_list *l,
+int cxs_stat_prepare(const struct cxs_args *a, struct cxs_event_list *l,
 		     FILE *dflt, FILE **out);
 
 /* -o's file, NULL for the default stream (no -o, or perf's "-o -"). */
-const char *ctx_stat_output(const struct ctx_args *a);
+const char *cxs_stat_output(const struct cxs_args *a);
 
 #endif

@@ -25,23 +25,23 @@ static void catch(int sig)
 	sigaction(sig, &sa, NULL);
 }
 
-void ctx_signals_install(void)
+void cxs_signals_install(void)
 {
 	catch(SIGINT);
 	catch(SIGTERM);
 }
 
-bool ctx_interrupted(void)
+bool cxs_interrupted(void)
 {
 	return caught;
 }
 
-int ctx_interrupt_signal(void)
+int cxs_interrupt_signal(void)
 {
 	return caught;
 }
 
-void ctx_signals_reraise(void)
+void cxs_signals_reraise(void)
 {
 	int sig = caught;
 
@@ -52,7 +52,7 @@ void ctx_signals_reraise(void)
 	raise(sig);
 }
 
-const char *ctx_signal_name(int sig)
+const char *cxs_signal_name(int sig)
 {
 	static char buf[16];
 	const char *abbrev = sigabbrev_np(sig);

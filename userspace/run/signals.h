@@ -16,19 +16,19 @@
  * that ctxstat was started with ignored (a background job of a script)
  * stays ignored, and so does it for the workload.
  */
-void ctx_signals_install(void);
+void cxs_signals_install(void);
 
 /* Whether one came, and which (0: none). */
-bool ctx_interrupted(void);
-int ctx_interrupt_signal(void);
+bool cxs_interrupted(void);
+int cxs_interrupt_signal(void);
 
 /*
  * After the output is written: die by the signal that came, if one did.
  * Returns only when none came.
  */
-void ctx_signals_reraise(void);
+void cxs_signals_reraise(void);
 
 /* "SIGSEGV" for SIGSEGV, in a static buffer. */
-const char *ctx_signal_name(int sig);
+const char *cxs_signal_name(int sig);
 
 #endif

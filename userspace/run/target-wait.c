@@ -2,7 +2,7 @@
 /*
  * target-wait: a pidfd says when a process exits without reaping it, so
  * the workload's wait status and rusage are still there for
- * ctx_workload_wait(); poll() on it (or on nothing, for -a) returns early
+ * cxs_workload_wait(); poll() on it (or on nothing, for -a) returns early
  * on the signals that run/signals.c catches.
  */
 #include <errno.h>
@@ -22,7 +22,7 @@
 /* Without a pidfd, how often to look whether the process is still there. */
 #define POLL_STEP_MS	100
 
-void ctx_target_wait_open(struct ctx_target_wait *tw, pid_t pid, bool child)
+void cxs_target_wait_open(struct cxs_target_wait *tw, pid_t pid, bool child)
 {
 	tw->pid = pid;
 	tw->child = child;
@@ -33,7 +33,7 @@ void ctx_target_wait_open(struct ctx_target_wait *tw, pid_t pid, bool child)
 #endif
 }
 
-void ctx_target_wait_close(struct ctx_target_wait *tw)
+void cxs_target_wait_close(struct cxs_target_wait *tw)
 {
 	if (tw->pidfd >= 0)
 		close(tw->pidfd);
@@ -59,7 +59,7 @@ static bool zombie(pid_t pid)
 	return p && p[1] == ' ' && p[2] == 'Z';
 }
 
-static bool process_gone(const struct ctx_target_wait *tw)
+static bool process_gone(const struct cxs_target_wait *tw)
 {
 	struct pollfd pfd = { .fd = tw->pidfd, .events = POLLIN };
 	siginfo_t si;
@@ -76,9 +76,9 @@ static bool process_gone(const struct ctx_target_wait *tw)
 	return zombie(tw->pid);
 }
 
-static bool ended(const struct ctx_target_wait *tw)
+static bool ended(const struct cxs_target_wait *tw)
 {
-	if (!tw->child && ctx_interrupted())
+	if (!tw->child && cxs_interrupted())
 		return true;
 	return tw->pid && process_gone(tw);
 }
@@ -92,7 +92,7 @@ static double now_ns(void)
 }
 
 /* Milliseconds to sleep at most: -1 forever, 0 when the deadline passed. */
-static int timeout_ms(const struct ctx_target_wait *tw, double deadline_ns)
+static int timeout_ms(const struct cxs_target_wait *tw, double deadline_ns)
 {
 	double left;
 
@@ -106,7 +106,7 @@ static int timeout_ms(const struct ctx_target_wait *tw, double deadline_ns)
 	return left;
 }
 
-bool ctx_target_wait_until(struct ctx_target_wait *tw, double deadline_ns)
+bool cxs_target_wait_until(struct cxs_target_wait *tw, double deadline_ns)
 {
 	struct pollfd pfd = { .fd = tw->pidfd, .events = POLLIN };
 	int ms;

@@ -10,20 +10,20 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-struct ctx_target_wait {
+struct cxs_target_wait {
 	pid_t pid;	/* 0: until Ctrl-C */
 	bool child;	/* the workload: ends when it exits, not on Ctrl-C */
 	int pidfd;	/* -1: none (kernels before 5.3) */
 };
 
 /* What to wait for: process @pid (0: none), ctxstat's own @child or not. */
-void ctx_target_wait_open(struct ctx_target_wait *tw, pid_t pid, bool child);
-void ctx_target_wait_close(struct ctx_target_wait *tw);
+void cxs_target_wait_open(struct cxs_target_wait *tw, pid_t pid, bool child);
+void cxs_target_wait_close(struct cxs_target_wait *tw);
 
 /*
  * Wait until the end, or until @deadline_ns of CLOCK_MONOTONIC (negative:
  * none). True at the end. A child that exited is left to be reaped.
  */
-bool ctx_target_wait_until(struct ctx_target_wait *tw, double deadline_ns);
+bool cxs_target_wait_until(struct cxs_target_wait *tw, double deadline_ns);
 
 #endif

@@ -42,7 +42,7 @@ static void __attribute__((noreturn)) run_child(int go_rd, int err_wr,
 	_exit(127);
 }
 
-int ctx_workload_prepare(struct ctx_workload *w, char **argv)
+int cxs_workload_prepare(struct cxs_workload *w, char **argv)
 {
 	int go[2], err[2];
 	pid_t pid;
@@ -78,7 +78,7 @@ int ctx_workload_prepare(struct ctx_workload *w, char **argv)
 	return 0;
 }
 
-int ctx_workload_start(struct ctx_workload *w)
+int cxs_workload_start(struct cxs_workload *w)
 {
 	char go = 1;
 	int e = 0;
@@ -100,7 +100,7 @@ int ctx_workload_start(struct ctx_workload *w)
 	return 0;
 }
 
-int ctx_workload_wait(struct ctx_workload *w, int *status, struct rusage *ru)
+int cxs_workload_wait(struct cxs_workload *w, int *status, struct rusage *ru)
 {
 	pid_t r;
 
@@ -115,7 +115,7 @@ int ctx_workload_wait(struct ctx_workload *w, int *status, struct rusage *ru)
 	return 0;
 }
 
-void ctx_workload_kill(struct ctx_workload *w)
+void cxs_workload_kill(struct cxs_workload *w)
 {
 	int status;
 
@@ -129,7 +129,7 @@ void ctx_workload_kill(struct ctx_workload *w)
 	w->pid = 0;
 }
 
-int ctx_exit_code(int status)
+int cxs_exit_code(int status)
 {
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
@@ -138,12 +138,12 @@ int ctx_exit_code(int status)
 	return 1;
 }
 
-void ctx_status_text(int status, char *buf, size_t len)
+void cxs_status_text(int status, char *buf, size_t len)
 {
 	if (WIFSIGNALED(status))
 		snprintf(buf, len, "killed by %s%s",
-			 ctx_signal_name(WTERMSIG(status)),
+			 cxs_signal_name(WTERMSIG(status)),
 			 WCOREDUMP(status) ? " (core dumped)" : "");
 	else
-		snprintf(buf, len, "exited with status %d", ctx_exit_code(status));
+		snprintf(buf, len, "exited with status %d", cxs_exit_code(status));
 }

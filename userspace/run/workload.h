@@ -11,34 +11,34 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-struct ctx_workload {
+struct cxs_workload {
 	pid_t pid;	/* 0 when there is no child */
 	int go_fd;	/* write end: one byte releases the child */
 	int err_fd;	/* read end: errno of a failed exec, EOF on success */
 };
 
 /* Fork a child that waits, then execs @argv. 0 or -errno. */
-int ctx_workload_prepare(struct ctx_workload *w, char **argv);
+int cxs_workload_prepare(struct cxs_workload *w, char **argv);
 
 /* Let the child exec. 0, or -errno of a failed exec (child then exits). */
-int ctx_workload_start(struct ctx_workload *w);
+int cxs_workload_start(struct cxs_workload *w);
 
 /*
  * Wait for the child, retrying on EINTR. Fills the wait status and the
  * child's resource usage. 0 or -errno.
  */
-int ctx_workload_wait(struct ctx_workload *w, int *status, struct rusage *ru);
+int cxs_workload_wait(struct cxs_workload *w, int *status, struct rusage *ru);
 
 /* Kill and reap the child if it is still there (error paths). */
-void ctx_workload_kill(struct ctx_workload *w);
+void cxs_workload_kill(struct cxs_workload *w);
 
 /*
  * The shell's convention: the exit code, or 128 + the signal's number
  * (perf 6.1 exits 0 for a command killed by a signal).
  */
-int ctx_exit_code(int status);
+int cxs_exit_code(int status);
 
 /* "exited with status 1", "killed by SIGSEGV (core dumped)" */
-void ctx_status_text(int status, char *buf, size_t len);
+void cxs_status_text(int status, char *buf, size_t len);
 
 #endif

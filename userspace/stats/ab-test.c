@@ -12,53 +12,53 @@
 #include "stats/ab-test.h"
 #include "stats/t-dist.h"
 
-bool ctx_abba_is_b(int i)
+bool cxs_abba_is_b(int i)
 {
 	return ((i / 2) & 1) ^ (i & 1);
 }
 
-enum ctx_verdict ctx_verdict_of(double diff, double p, double alpha,
+enum cxs_verdict cxs_verdict_of(double diff, double p, double alpha,
 				double ratio, double threshold_pct)
 {
 	if (!(p < alpha))
-		return CTX_VERDICT_SAME;
+		return CXS_VERDICT_SAME;
 	if (!isnan(ratio) && fabs(ratio - 1) * 100 < threshold_pct)
-		return CTX_VERDICT_SMALL;
-	return diff > 0 ? CTX_VERDICT_MORE : CTX_VERDICT_LESS;
+		return CXS_VERDICT_SMALL;
+	return diff > 0 ? CXS_VERDICT_MORE : CXS_VERDICT_LESS;
 }
 
-const char *ctx_verdict_name(enum ctx_verdict v, bool clock,
+const char *cxs_verdict_name(enum cxs_verdict v, bool clock,
 			     double threshold_pct)
 {
 	static char small[32];
 
 	switch (v) {
-	case CTX_VERDICT_SAME:
+	case CXS_VERDICT_SAME:
 		return "no significant change";
-	case CTX_VERDICT_SMALL:
+	case CXS_VERDICT_SMALL:
 		snprintf(small, sizeof(small), "changed < %g%%", threshold_pct);
 		return small;
-	case CTX_VERDICT_MORE:
+	case CXS_VERDICT_MORE:
 		return clock ? "slower" : "more";
-	case CTX_VERDICT_LESS:
+	case CXS_VERDICT_LESS:
 		return clock ? "faster" : "fewer";
 	default:
 		return "too few runs";
 	}
 }
 
-static bool separated(const struct ctx_sample *a, const struct ctx_sample *b,
+static bool separated(const struct cxs_sample *a, const struct cxs_sample *b,
 		      int k, double alpha)
 {
-	struct ctx_sample ka = ctx_sample_view(a->v, k);
-	struct ctx_sample kb = ctx_sample_view(b->v, k);
-	struct ctx_welch w;
+	struct cxs_sample ka = cxs_sample_view(a->v, k);
+	struct cxs_sample kb = cxs_sample_view(b->v, k);
+	struct cxs_welch w;
 
-	return !ctx_welch(&ka, &kb, 1 - alpha, &w) && w.p < alpha;
+	return !cxs_welch(&ka, &kb, 1 - alpha, &w) && w.p < alpha;
 }
 
-int ctx_runs_to_separate(const struct ctx_sample *a,
-			 const struct ctx_sample *b, double alpha)
+int cxs_runs_to_separate(const struct cxs_sample *a,
+			 const struct cxs_sample *b, double alpha)
 {
 	int n = a->n < b->n ? a->n : b->n, k, first = 0;
 
@@ -74,7 +74,7 @@ static int cmp_p(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-void ctx_holm(const double *p, double *adj, int n)
+void cxs_holm(const double *p, double *adj, int n)
 {
 	const double **order = calloc(n ? n : 1, sizeof(*order));
 	double running = 0, v;
@@ -100,13 +100,13 @@ void ctx_holm(const double *p, double *adj, int n)
 	free(order);
 }
 
-int ctx_ratio_ci(const struct ctx_sample *a, const struct ctx_sample *b,
-		 const struct ctx_welch *w, double conf,
+int cxs_ratio_ci(const struct cxs_sample *a, const struct cxs_sample *b,
+		 const struct cxs_welch *w, double conf,
 		 double *ratio, double *lo, double *hi)
 {
-	double ma = w->mean_a, mb = w->mean_b, sa = ctx_sample_sd(a);
-	double sb = ctx_sample_sd(b), va = sa * sa / a->n, vb = sb * sb / b->n;
-	double t = w->se ? ctx_t_quantile(0.5 + conf / 2, w->df) : 0;
+	double ma = w->mean_a, mb = w->mean_b, sa = cxs_sample_sd(a);
+	double sb = cxs_sample_sd(b), va = sa * sa / a->n, vb = sb * sb / b->n;
+	double t = w->se ? cxs_t_quantile(0.5 + conf / 2, w->df) : 0;
 	double q = ma * ma - t * t * va, d;
 
 	*ratio = *lo = *hi = NAN;
@@ -125,7 +125,7 @@ int ctx_ratio_ci(const struct ctx_sample *a, const struct ctx_sample *b,
 }
 
 /* Welch's test and B/A of one row; false when it cannot be tested. */
-static bool test_row(struct ctx_compare_row *r)
+static bool test_row(struct cxs_compare_row *r)
 {
 	memset(&r->w, 0, sizeof(r->w));
 	r->w.p = NAN;
@@ -133,19 +133,19 @@ static bool test_row(struct ctx_compare_row *r)
 	r->p_holm = NAN;
 	r->sd_a = r->sd_b = 0;
 	r->runs_to_separate = 0;
-	r->verdict = CTX_VERDICT_TOO_FEW;
-	if (r->error || ctx_welch(r->a, r->b, 1 - CTX_COMPARE_ALPHA, &r->w)) {
+	r->verdict = CXS_VERDICT_TOO_FEW;
+	if (r->error || cxs_welch(r->a, r->b, 1 - CXS_COMPARE_ALPHA, &r->w)) {
 		r->w.p = NAN;
 		return false;
 	}
-	r->sd_a = ctx_sample_sd(r->a);
-	r->sd_b = ctx_sample_sd(r->b);
-	ctx_ratio_ci(r->a, r->b, &r->w, 1 - CTX_COMPARE_ALPHA, &r->ratio,
+	r->sd_a = cxs_sample_sd(r->a);
+	r->sd_b = cxs_sample_sd(r->b);
+	cxs_ratio_ci(r->a, r->b, &r->w, 1 - CXS_COMPARE_ALPHA, &r->ratio,
 		     &r->ratio_lo, &r->ratio_hi);
 	return true;
 }
 
-void ctx_compare_eval(struct ctx_compare_row *rows, int nr,
+void cxs_compare_eval(struct cxs_compare_row *rows, int nr,
 		      double threshold_pct)
 {
 	double *p = calloc(nr ? nr : 1, sizeof(*p));
@@ -157,20 +157,20 @@ void ctx_compare_eval(struct ctx_compare_row *rows, int nr,
 	for (i = 0; p && i < nr; i++)
 		p[i] = rows[i].w.p;
 	if (p && adj)
-		ctx_holm(p, adj, nr);
+		cxs_holm(p, adj, nr);
 	for (i = 0; i < nr; i++) {
-		struct ctx_compare_row *r = &rows[i];
+		struct cxs_compare_row *r = &rows[i];
 
 		if (isnan(r->w.p))	/* not tested */
 			continue;
 		/* no memory for Holm: Bonferroni */
 		r->p_holm = p && adj ? adj[i] : fmin(1, r->w.p * m);
-		r->verdict = ctx_verdict_of(r->w.diff, r->p_holm, CTX_COMPARE_ALPHA,
+		r->verdict = cxs_verdict_of(r->w.diff, r->p_holm, CXS_COMPARE_ALPHA,
 					    r->w.mean_a ? r->w.mean_b / r->w.mean_a : NAN,
 					    threshold_pct);
 		r->threshold_pct = threshold_pct;
-		r->runs_to_separate = ctx_runs_to_separate(r->a, r->b,
-							   CTX_COMPARE_ALPHA / m);
+		r->runs_to_separate = cxs_runs_to_separate(r->a, r->b,
+							   CXS_COMPARE_ALPHA / m);
 	}
 	free(p);
 	free(adj);

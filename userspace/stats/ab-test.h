@@ -14,9 +14,9 @@
 #include "stats/sample.h"
 #include "stats/welch.h"
 
-#define CTX_COMPARE_ALPHA	0.05	/* 95 % confidence */
+#define CXS_COMPARE_ALPHA	0.05	/* 95 % confidence */
 /* --threshold's default: a smaller change is not called one, in percent */
-#define CTX_THRESHOLD_PCT	1.0
+#define CXS_THRESHOLD_PCT	1.0
 
 /*
  * What compare and report say of B against A, in the same words: a
@@ -24,26 +24,26 @@
  * and at least the threshold; clocks are slower or faster, counts more
  * or fewer.
  */
-enum ctx_verdict {
-	CTX_VERDICT_TOO_FEW,	/* fewer than 2 runs on a side */
-	CTX_VERDICT_SAME,	/* no significant change */
-	CTX_VERDICT_SMALL,	/* significant, but less than the threshold */
-	CTX_VERDICT_MORE,	/* B significantly more: slower for a clock */
-	CTX_VERDICT_LESS,	/* B significantly less: faster for a clock */
+enum cxs_verdict {
+	CXS_VERDICT_TOO_FEW,	/* fewer than 2 runs on a side */
+	CXS_VERDICT_SAME,	/* no significant change */
+	CXS_VERDICT_SMALL,	/* significant, but less than the threshold */
+	CXS_VERDICT_MORE,	/* B significantly more: slower for a clock */
+	CXS_VERDICT_LESS,	/* B significantly less: faster for a clock */
 };
 
 /*
  * Run @i (0-based) of an A/B series: A B B A  A B B A ...: every pair of
  * pairs is balanced, so a linear drift adds the same to A and B.
  */
-bool ctx_abba_is_b(int i);
+bool cxs_abba_is_b(int i);
 
 /*
  * More or less when @p < @alpha, by the sign of B - A (@diff), and B/A
  * (@ratio; NAN when A's mean is 0: any change is large) is at least
  * @threshold_pct percent from 1; else small or the same.
  */
-enum ctx_verdict ctx_verdict_of(double diff, double p, double alpha,
+enum cxs_verdict cxs_verdict_of(double diff, double p, double alpha,
 				double ratio, double threshold_pct);
 
 /*
@@ -51,7 +51,7 @@ enum ctx_verdict ctx_verdict_of(double diff, double p, double alpha,
  * change", "changed < 1%" (@threshold_pct), "too few runs". Static or
  * in a static buffer.
  */
-const char *ctx_verdict_name(enum ctx_verdict v, bool clock,
+const char *cxs_verdict_name(enum cxs_verdict v, bool clock,
 			     double threshold_pct);
 
 /*
@@ -62,7 +62,7 @@ const char *ctx_verdict_name(enum ctx_verdict v, bool clock,
  * among the n at most alpha, whatever their dependence. NAN stays NAN
  * and does not count in n.
  */
-void ctx_holm(const double *p, double *adj, int n);
+void cxs_holm(const double *p, double *adj, int n);
 
 /*
  * B's mean over A's, and Fieller's interval for it at @conf: the r with
@@ -71,8 +71,8 @@ void ctx_holm(const double *p, double *adj, int n);
  * when Welch's test gives p < 1 - @conf. 0, or -1 when A's mean is not
  * clearly apart from 0 (the interval is then unbounded).
  */
-int ctx_ratio_ci(const struct ctx_sample *a, const struct ctx_sample *b,
-		 const struct ctx_welch *w, double conf,
+int cxs_ratio_ci(const struct cxs_sample *a, const struct cxs_sample *b,
+		 const struct cxs_welch *w, double conf,
 		 double *ratio, double *lo, double *hi);
 
 /*
@@ -81,34 +81,34 @@ int ctx_ratio_ci(const struct ctx_sample *a, const struct ctx_sample *b,
  * p < @alpha, and so does every larger k up to the values there are.
  * 0 when even all of them do not.
  */
-int ctx_runs_to_separate(const struct ctx_sample *a,
-			 const struct ctx_sample *b, double alpha);
+int cxs_runs_to_separate(const struct cxs_sample *a,
+			 const struct cxs_sample *b, double alpha);
 
-struct ctx_compare_row {
+struct cxs_compare_row {
 	const char *name;
 	double threshold_pct;	/* --threshold: said with the verdict */
 	int counter;		/* rows with the same counter are :t twins */
 	bool task_only;
 	bool clock;		/* values in ns, shown in msec */
 	const char *error;	/* not counted on a side: why */
-	const struct ctx_sample *a, *b;
-	/* filled by ctx_compare_eval() */
-	struct ctx_welch w;
+	const struct cxs_sample *a, *b;
+	/* filled by cxs_compare_eval() */
+	struct cxs_welch w;
 	double sd_a, sd_b;
 	double ratio, ratio_lo, ratio_hi;	/* B / A; NAN: none */
 	double p_holm;		/* w.p adjusted over the rows tested */
-	enum ctx_verdict verdict;	/* from p_holm and the threshold */
+	enum cxs_verdict verdict;	/* from p_holm and the threshold */
 	int runs_to_separate;	/* at alpha / rows tested; 0: not */
 };
 
 /*
  * Test every row, then correct over the rows tested (those with two runs
  * a side and no error): verdicts from Holm's adjusted p at
- * CTX_COMPARE_ALPHA and @threshold_pct; runs to separate at Holm's
+ * CXS_COMPARE_ALPHA and @threshold_pct; runs to separate at Holm's
  * strictest level, alpha / rows tested, so that a row that separates is
  * significant.
  */
-void ctx_compare_eval(struct ctx_compare_row *rows, int nr,
+void cxs_compare_eval(struct cxs_compare_row *rows, int nr,
 		      double threshold_pct);
 
 #endif

@@ -54,7 +54,7 @@ static double gamma_q_fraction(double a, double x)
 	return exp(-x + a * log(x) - lgamma(a)) * h;
 }
 
-double ctx_chisq_cdf(double x, double k)
+double cxs_chisq_cdf(double x, double k)
 {
 	double a = k / 2, y = x / 2;
 
@@ -65,14 +65,14 @@ double ctx_chisq_cdf(double x, double k)
 	return 1 - gamma_q_fraction(a, y);
 }
 
-double ctx_chisq_quantile(double p, double k)
+double cxs_chisq_quantile(double p, double k)
 {
 	double lo = 0, hi = k + 40 * sqrt(2 * k) + 100, mid;
 	int i;
 
 	for (i = 0; i < 200 && hi - lo > hi * EPS; i++) {
 		mid = (lo + hi) / 2;
-		if (ctx_chisq_cdf(mid, k) < p)
+		if (cxs_chisq_cdf(mid, k) < p)
 			lo = mid;
 		else
 			hi = mid;

@@ -8,9 +8,9 @@
 #define CTXSTAT_STATS_CHI_SQUARE_H
 
 /* P(chi-square with @k degrees of freedom <= @x) (@k > 0, @x >= 0). */
-double ctx_chisq_cdf(double x, double k);
+double cxs_chisq_cdf(double x, double k);
 
 /* The @p quantile (0 < @p < 1) of chi-square with @k degrees of freedom. */
-double ctx_chisq_quantile(double p, double k);
+double cxs_chisq_quantile(double p, double k);
 
 #endif

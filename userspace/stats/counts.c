@@ -12,7 +12,7 @@
 #define NR_SAMPLES (CTXCOUNT_BUCKET_MAX + 4)
 
 /* Every sample of @c, in one array, for reserve-then-append. */
-static void samples_of(struct ctx_counter_values *c, struct ctx_sample **s)
+static void samples_of(struct cxs_counter_values *c, struct cxs_sample **s)
 {
 	int b, i = 0;
 
@@ -23,14 +23,14 @@ static void samples_of(struct ctx_counter_values *c, struct ctx_sample **s)
 	s[i++] = &c->running;
 }
 
-int ctx_counter_reserve(struct ctx_counter_values *c, int n)
+int cxs_counter_reserve(struct cxs_counter_values *c, int n)
 {
-	struct ctx_sample *s[NR_SAMPLES];
+	struct cxs_sample *s[NR_SAMPLES];
 	int i;
 
 	samples_of(c, s);
 	for (i = 0; i < NR_SAMPLES; i++)
-		if (ctx_sample_reserve(s[i], n))
+		if (cxs_sample_reserve(s[i], n))
 			return -ENOMEM;
 	return 0;
 }
@@ -39,9 +39,9 @@ int ctx_counter_reserve(struct ctx_counter_values *c, int n)
  * New rows get a 0 for each run so far, with room for @n; all of them or
  * none (@c as before).
  */
-static int add_src_rows(struct ctx_counter_values *c, int nr_src, int n)
+static int add_src_rows(struct cxs_counter_values *c, int nr_src, int n)
 {
-	struct ctx_sample *s;
+	struct cxs_sample *s;
 	int j, k, runs = c->full.n;
 
 	if (nr_src <= c->nr_src)
@@ -51,69 +51,69 @@ static int add_src_rows(struct ctx_counter_values *c, int nr_src, int n)
 		return -ENOMEM;
 	c->src = s;
 	for (j = c->nr_src; j < nr_src; j++) {
-		ctx_sample_init(&s[j]);
-		if (ctx_sample_reserve(&s[j], n > runs ? n : runs))
+		cxs_sample_init(&s[j]);
+		if (cxs_sample_reserve(&s[j], n > runs ? n : runs))
 			goto undo;
 		for (k = 0; k < runs; k++)
-			ctx_sample_add(&s[j], 0);
+			cxs_sample_add(&s[j], 0);
 	}
 	c->nr_src = nr_src;
 	return 0;
 undo:
 	while (j-- > c->nr_src)
-		ctx_sample_free(&s[j]);
+		cxs_sample_free(&s[j]);
 	return -ENOMEM;
 }
 
-int ctx_counter_reserve_src(struct ctx_counter_values *c, int nr_src, int n)
+int cxs_counter_reserve_src(struct cxs_counter_values *c, int nr_src, int n)
 {
 	int j;
 
 	for (j = 0; j < c->nr_src; j++)
-		if (ctx_sample_reserve(&c->src[j], n))
+		if (cxs_sample_reserve(&c->src[j], n))
 			return -ENOMEM;
 	return add_src_rows(c, nr_src, n);
 }
 
 /* Every row gets this run's value: 0 where the reading has none. */
-static void add_src(struct ctx_counter_values *c,
-		    const struct ctx_counter_reading *rd)
+static void add_src(struct cxs_counter_values *c,
+		    const struct cxs_counter_reading *rd)
 {
 	uint64_t v;
 	int j;
 
 	for (j = 0; j < c->nr_src; j++) {
 		v = rd->src && j < rd->nr_src ? rd->src[j] : 0;
-		ctx_sample_add(&c->src[j],
-			       ctx_scale_count(v, rd->time_enabled,
+		cxs_sample_add(&c->src[j],
+			       cxs_scale_count(v, rd->time_enabled,
 					       rd->time_running));
 	}
 }
 
-int ctx_counter_add(struct ctx_counter_values *c,
-		    const struct ctx_counter_reading *rd)
+int cxs_counter_add(struct cxs_counter_values *c,
+		    const struct cxs_counter_reading *rd)
 {
 	uint64_t ena = rd->time_enabled, run = rd->time_running;
 	int b;
 
-	if (ctx_counter_reserve(c, c->full.n + 1) ||
-	    ctx_counter_reserve_src(c, rd->src ? rd->nr_src : 0, c->full.n + 1))
+	if (cxs_counter_reserve(c, c->full.n + 1) ||
+	    cxs_counter_reserve_src(c, rd->src ? rd->nr_src : 0, c->full.n + 1))
 		return -ENOMEM;
 	add_src(c, rd);
-	ctx_sample_add(&c->full, ctx_scale_count(rd->full, ena, run));
+	cxs_sample_add(&c->full, cxs_scale_count(rd->full, ena, run));
 	for (b = 0; b <= CTXCOUNT_BUCKET_MAX; b++)
-		ctx_sample_add(&c->bucket[b],
-			       ctx_scale_count(rd->bucket[b], ena, run));
-	ctx_sample_add(&c->enabled, ena);
-	ctx_sample_add(&c->running, run);
+		cxs_sample_add(&c->bucket[b],
+			       cxs_scale_count(rd->bucket[b], ena, run));
+	cxs_sample_add(&c->enabled, ena);
+	cxs_sample_add(&c->running, run);
 	c->counted = run > 0;
 	return 0;
 }
 
-static void each_sample(struct ctx_counter_values *c,
-			void (*fn)(struct ctx_sample *s))
+static void each_sample(struct cxs_counter_values *c,
+			void (*fn)(struct cxs_sample *s))
 {
-	struct ctx_sample *s[NR_SAMPLES];
+	struct cxs_sample *s[NR_SAMPLES];
 	int i;
 
 	samples_of(c, s);
@@ -124,32 +124,32 @@ static void each_sample(struct ctx_counter_values *c,
 }
 
 /* @dst += @src value by value; values @dst lacks are taken as 0. */
-static int sample_accumulate(struct ctx_sample *dst, const struct ctx_sample *src)
+static int sample_accumulate(struct cxs_sample *dst, const struct cxs_sample *src)
 {
 	int j;
 
-	if (ctx_sample_reserve(dst, src->n))
+	if (cxs_sample_reserve(dst, src->n))
 		return -ENOMEM;
 	for (j = 0; j < src->n; j++) {
 		if (j < dst->n)
 			dst->v[j] += src->v[j];
 		else
-			ctx_sample_add(dst, src->v[j]);
+			cxs_sample_add(dst, src->v[j]);
 	}
 	return 0;
 }
 
-int ctx_counter_accumulate(struct ctx_counter_values *dst,
-			   const struct ctx_counter_values *src)
+int cxs_counter_accumulate(struct cxs_counter_values *dst,
+			   const struct cxs_counter_values *src)
 {
-	struct ctx_sample *d[NR_SAMPLES], *s[NR_SAMPLES];
+	struct cxs_sample *d[NR_SAMPLES], *s[NR_SAMPLES];
 	int j, err;
 
 	dst->error = dst->error ?: src->error;
 	dst->counted |= src->counted;
 	samples_of(dst, d);
-	samples_of((struct ctx_counter_values *)src, s);
-	err = ctx_counter_reserve_src(dst, src->nr_src, src->full.n);
+	samples_of((struct cxs_counter_values *)src, s);
+	err = cxs_counter_reserve_src(dst, src->nr_src, src->full.n);
 	for (j = 0; j < NR_SAMPLES && !err; j++)
 		err = sample_accumulate(d[j], s[j]);
 	for (j = 0; j < src->nr_src && !err; j++)
@@ -157,35 +157,35 @@ int ctx_counter_accumulate(struct ctx_counter_values *dst,
 	return err;
 }
 
-void ctx_counter_remove(struct ctx_counter_values *c, int i)
+void cxs_counter_remove(struct cxs_counter_values *c, int i)
 {
-	struct ctx_sample *s[NR_SAMPLES];
+	struct cxs_sample *s[NR_SAMPLES];
 	int j;
 
 	samples_of(c, s);
 	for (j = 0; j < NR_SAMPLES; j++)
-		ctx_sample_remove(s[j], i);
+		cxs_sample_remove(s[j], i);
 	for (j = 0; j < c->nr_src; j++)
-		ctx_sample_remove(&c->src[j], i);
+		cxs_sample_remove(&c->src[j], i);
 }
 
-void ctx_counter_free(struct ctx_counter_values *c)
+void cxs_counter_free(struct cxs_counter_values *c)
 {
-	each_sample(c, ctx_sample_free);
+	each_sample(c, cxs_sample_free);
 	free(c->src);
 	c->src = NULL;
 	c->nr_src = 0;
 }
 
-void ctx_counter_clear(struct ctx_counter_values *c)
+void cxs_counter_clear(struct cxs_counter_values *c)
 {
-	each_sample(c, ctx_sample_clear);
+	each_sample(c, cxs_sample_clear);
 }
 
-const struct ctx_sample *ctx_event_values(const struct ctx_event *ev,
-					  const struct ctx_counter_values *counters)
+const struct cxs_sample *cxs_event_values(const struct cxs_event *ev,
+					  const struct cxs_counter_values *counters)
 {
-	const struct ctx_counter_values *c = &counters[ev->counter];
+	const struct cxs_counter_values *c = &counters[ev->counter];
 
 	return ev->task_only ? &c->bucket[CTXCOUNT_BUCKET_TASK] : &c->full;
 }

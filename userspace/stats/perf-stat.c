@@ -10,7 +10,7 @@
 
 #include "stats/perf-stat.h"
 
-uint64_t ctx_scale_count(uint64_t val, uint64_t enabled, uint64_t running)
+uint64_t cxs_scale_count(uint64_t val, uint64_t enabled, uint64_t running)
 {
 	if (!running)
 		return 0;
@@ -23,7 +23,7 @@ uint64_t ctx_scale_count(uint64_t val, uint64_t enabled, uint64_t running)
  * perf's get_precision() + 2. A zero spread (perf would take log10(0))
  * gets nanosecond precision, and nothing finer than ns is meaningful.
  */
-int ctx_stats_precision(double sd)
+int cxs_stats_precision(double sd)
 {
 	long digits;
 

@@ -14,9 +14,9 @@
  * the whole interval as perf does (truncated); unscaled when it ran all
  * the time, 0 when it never ran.
  */
-uint64_t ctx_scale_count(uint64_t val, uint64_t enabled, uint64_t running);
+uint64_t cxs_scale_count(uint64_t val, uint64_t enabled, uint64_t running);
 
 /* Digits after the point perf uses for "+- sd seconds": 2 beyond sd's. */
-int ctx_stats_precision(double sd);
+int cxs_stats_precision(double sd);
 
 #endif

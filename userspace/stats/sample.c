@@ -13,23 +13,23 @@
 #include "stats/sample.h"
 #include "stats/t-dist.h"
 
-void ctx_sample_init(struct ctx_sample *s)
+void cxs_sample_init(struct cxs_sample *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
-void ctx_sample_free(struct ctx_sample *s)
+void cxs_sample_free(struct cxs_sample *s)
 {
 	free(s->v);
-	ctx_sample_init(s);
+	cxs_sample_init(s);
 }
 
-void ctx_sample_clear(struct ctx_sample *s)
+void cxs_sample_clear(struct cxs_sample *s)
 {
 	s->n = 0;
 }
 
-int ctx_sample_reserve(struct ctx_sample *s, int n)
+int cxs_sample_reserve(struct cxs_sample *s, int n)
 {
 	int cap = s->cap ? s->cap : 16;
 	double *v;
@@ -46,15 +46,15 @@ int ctx_sample_reserve(struct ctx_sample *s, int n)
 	return 0;
 }
 
-int ctx_sample_add(struct ctx_sample *s, double x)
+int cxs_sample_add(struct cxs_sample *s, double x)
 {
-	if (ctx_sample_reserve(s, s->n + 1))
+	if (cxs_sample_reserve(s, s->n + 1))
 		return -ENOMEM;
 	s->v[s->n++] = x;
 	return 0;
 }
 
-void ctx_sample_remove(struct ctx_sample *s, int i)
+void cxs_sample_remove(struct cxs_sample *s, int i)
 {
 	if (i < 0 || i >= s->n)
 		return;
@@ -62,14 +62,14 @@ void ctx_sample_remove(struct ctx_sample *s, int i)
 	s->n--;
 }
 
-struct ctx_sample ctx_sample_view(const double *v, int n)
+struct cxs_sample cxs_sample_view(const double *v, int n)
 {
-	struct ctx_sample s = { .v = (double *)v, .n = n, .cap = n };
+	struct cxs_sample s = { .v = (double *)v, .n = n, .cap = n };
 
 	return s;
 }
 
-double ctx_sample_mean(const struct ctx_sample *s)
+double cxs_sample_mean(const struct cxs_sample *s)
 {
 	double sum = 0;
 	int i;
@@ -81,9 +81,9 @@ double ctx_sample_mean(const struct ctx_sample *s)
 	return sum / s->n;
 }
 
-double ctx_sample_sd(const struct ctx_sample *s)
+double cxs_sample_sd(const struct cxs_sample *s)
 {
-	double mean = ctx_sample_mean(s), ss = 0;
+	double mean = cxs_sample_mean(s), ss = 0;
 	int i;
 
 	if (s->n < 2)
@@ -93,27 +93,27 @@ double ctx_sample_sd(const struct ctx_sample *s)
 	return sqrt(ss / (s->n - 1));
 }
 
-double ctx_sample_se(const struct ctx_sample *s)
+double cxs_sample_se(const struct cxs_sample *s)
 {
 	if (s->n < 2)
 		return 0;
-	return ctx_sample_sd(s) / sqrt(s->n);
+	return cxs_sample_sd(s) / sqrt(s->n);
 }
 
-double ctx_sample_rse_pct(const struct ctx_sample *s)
+double cxs_sample_rse_pct(const struct cxs_sample *s)
 {
-	double mean = ctx_sample_mean(s);
+	double mean = cxs_sample_mean(s);
 
 	if (mean == 0)
 		return 0;
-	return 100.0 * ctx_sample_se(s) / fabs(mean);
+	return 100.0 * cxs_sample_se(s) / fabs(mean);
 }
 
-double ctx_sample_ci95(const struct ctx_sample *s)
+double cxs_sample_ci95(const struct cxs_sample *s)
 {
 	if (s->n < 2)
 		return 0;
-	return ctx_t_quantile(0.975, s->n - 1) * ctx_sample_se(s);
+	return cxs_t_quantile(0.975, s->n - 1) * cxs_sample_se(s);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -132,7 +132,7 @@ static double median_of(double *tmp, int n)
 	return (tmp[n / 2 - 1] + tmp[n / 2]) / 2.0;
 }
 
-double ctx_sample_median(const struct ctx_sample *s)
+double cxs_sample_median(const struct cxs_sample *s)
 {
 	double *tmp, m;
 
@@ -147,9 +147,9 @@ double ctx_sample_median(const struct ctx_sample *s)
 	return m;
 }
 
-double ctx_sample_mad(const struct ctx_sample *s)
+double cxs_sample_mad(const struct cxs_sample *s)
 {
-	double med = ctx_sample_median(s), *tmp, mad;
+	double med = cxs_sample_median(s), *tmp, mad;
 	int i;
 
 	if (!s->n)
@@ -159,12 +159,12 @@ double ctx_sample_mad(const struct ctx_sample *s)
 		return NAN;
 	for (i = 0; i < s->n; i++)
 		tmp[i] = fabs(s->v[i] - med);
-	mad = CTX_MAD_SCALE * median_of(tmp, s->n);
+	mad = CXS_MAD_SCALE * median_of(tmp, s->n);
 	free(tmp);
 	return mad;
 }
 
-int ctx_sample_outliers(const struct ctx_sample *s, bool *is_out)
+int cxs_sample_outliers(const struct cxs_sample *s, bool *is_out)
 {
 	double med, limit;
 	int i, nr = 0;
@@ -173,8 +173,8 @@ int ctx_sample_outliers(const struct ctx_sample *s, bool *is_out)
 		is_out[i] = false;
 	if (s->n < 3)
 		return 0;
-	med = ctx_sample_median(s);
-	limit = CTX_OUTLIER_MADS * ctx_sample_mad(s);
+	med = cxs_sample_median(s);
+	limit = CXS_OUTLIER_MADS * cxs_sample_mad(s);
 	/* NAN: no memory for the sorted copies */
 	if (isnan(med) || isnan(limit))
 		return -ENOMEM;

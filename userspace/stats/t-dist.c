@@ -93,14 +93,14 @@ static double betainc_xy(double a, double b, double x, double y)
 	return 1.0 - exp(lnpre) * beta_cf(b, a, y) / b;
 }
 
-double ctx_betainc(double a, double b, double x)
+double cxs_betainc(double a, double b, double x)
 {
 	if (isnan(x) || a <= 0 || b <= 0 || x < 0 || x > 1)
 		return NAN;
 	return betainc_xy(a, b, x, 1.0 - x);
 }
 
-double ctx_t_p2(double t, double df)
+double cxs_t_p2(double t, double df)
 {
 	if (isnan(t) || !(df > 0))
 		return NAN;
@@ -109,16 +109,16 @@ double ctx_t_p2(double t, double df)
 	return betainc_xy(df / 2.0, 0.5, df / (df + t * t), t * t / (df + t * t));
 }
 
-double ctx_t_cdf(double t, double df)
+double cxs_t_cdf(double t, double df)
 {
-	double tail = ctx_t_p2(t, df) / 2.0;
+	double tail = cxs_t_p2(t, df) / 2.0;
 
 	if (isnan(tail))
 		return NAN;
 	return t < 0 ? tail : 1.0 - tail;
 }
 
-double ctx_t_quantile(double p, double df)
+double cxs_t_quantile(double p, double df)
 {
 	double lo = 0.0, hi = 1.0, mid, target;
 	int i;
@@ -129,11 +129,11 @@ double ctx_t_quantile(double p, double df)
 		return 0.0;
 	/* Solve on the upper half, where the tail is P(|T| >= t) / 2. */
 	target = p < 0.5 ? p : 1.0 - p;
-	while (ctx_t_p2(hi, df) / 2.0 > target && hi < 1e300)
+	while (cxs_t_p2(hi, df) / 2.0 > target && hi < 1e300)
 		hi *= 2.0;
 	for (i = 0; i < 2000 && hi - lo > DBL_EPSILON * hi; i++) {
 		mid = (lo + hi) / 2.0;
-		if (ctx_t_p2(mid, df) / 2.0 > target)
+		if (cxs_t_p2(mid, df) / 2.0 > target)
 			lo = mid;
 		else
 			hi = mid;

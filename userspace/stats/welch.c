@@ -15,7 +15,7 @@
 #include "stats/t-dist.h"
 #include "stats/welch.h"
 
-static void exact(struct ctx_welch *w, int na, int nb)
+static void exact(struct cxs_welch *w, int na, int nb)
 {
 	w->df = na + nb - 2;
 	w->ci_lo = w->ci_hi = w->diff;
@@ -28,18 +28,18 @@ static void exact(struct ctx_welch *w, int na, int nb)
 	}
 }
 
-int ctx_welch(const struct ctx_sample *a, const struct ctx_sample *b,
-	      double conf, struct ctx_welch *w)
+int cxs_welch(const struct cxs_sample *a, const struct cxs_sample *b,
+	      double conf, struct cxs_welch *w)
 {
 	double sa, sb, va, vb, q;
 
 	if (a->n < 2 || b->n < 2)
 		return -EINVAL;
-	w->mean_a = ctx_sample_mean(a);
-	w->mean_b = ctx_sample_mean(b);
+	w->mean_a = cxs_sample_mean(a);
+	w->mean_b = cxs_sample_mean(b);
 	w->diff = w->mean_b - w->mean_a;
-	sa = ctx_sample_sd(a);
-	sb = ctx_sample_sd(b);
+	sa = cxs_sample_sd(a);
+	sb = cxs_sample_sd(b);
 	va = sa * sa / a->n;
 	vb = sb * sb / b->n;
 	w->se = sqrt(va + vb);
@@ -50,8 +50,8 @@ int ctx_welch(const struct ctx_sample *a, const struct ctx_sample *b,
 	w->t = w->diff / w->se;
 	w->df = (va + vb) * (va + vb) /
 		(va * va / (a->n - 1) + vb * vb / (b->n - 1));
-	w->p = ctx_t_p2(w->t, w->df);
-	q = ctx_t_quantile(0.5 + conf / 2.0, w->df);
+	w->p = cxs_t_p2(w->t, w->df);
+	q = cxs_t_quantile(0.5 + conf / 2.0, w->df);
 	w->ci_lo = w->diff - q * w->se;
 	w->ci_hi = w->diff + q * w->se;
 	return 0;

@@ -9,7 +9,7 @@
 
 #include "stats/sample.h"
 
-struct ctx_welch {
+struct cxs_welch {
 	double mean_a, mean_b;
 	double diff;		/* mean_b - mean_a */
 	double se;		/* standard error of diff */
@@ -27,7 +27,7 @@ struct ctx_welch {
  * means give t = 0, p = 1 and a CI of [0, 0], different means p = 0 and a
  * CI of [diff, diff]; df is then n_a + n_b - 2. (SciPy returns NaN there.)
  */
-int ctx_welch(const struct ctx_sample *a, const struct ctx_sample *b,
-	      double conf, struct ctx_welch *w);
+int cxs_welch(const struct cxs_sample *a, const struct cxs_sample *b,
+	      double conf, struct cxs_welch *w);
 
 #endif

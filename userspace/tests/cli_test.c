@@ -94,7 +94,7 @@ TEST(module_load_hint)
 	FILE *f;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
-	ctx_module_load_hint("/usr/local/bin/ctxstat", hint, sizeof(hint));
+	cxs_module_load_hint("/usr/local/bin/ctxstat", hint, sizeof(hint));
 	EXPECT_STREQ("sudo modprobe ctxcount", hint);
 	snprintf(path, sizeof(path), "%s/userspace", dir);
 	mkdir(path, 0755);
@@ -103,13 +103,13 @@ TEST(module_load_hint)
 	snprintf(path, sizeof(path), "%s/module", dir);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/userspace/build/ctxstat", dir);
-	ctx_module_load_hint(path, hint, sizeof(hint));
+	cxs_module_load_hint(path, hint, sizeof(hint));
 	EXPECT_STREQ("sudo modprobe ctxcount", hint);
 	snprintf(path, sizeof(path), "%s/module/ctxcount.ko", dir);
 	f = fopen(path, "w");
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/userspace/build/ctxstat", dir);
-	ctx_module_load_hint(path, hint, sizeof(hint));
+	cxs_module_load_hint(path, hint, sizeof(hint));
 	snprintf(path, sizeof(path), "sudo insmod %s/module/ctxcount.ko", dir);
 	EXPECT_STREQ(path, hint);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);

@@ -266,14 +266,14 @@ int ctxc_family_version(struct ctxc_sock *nl)
 }
 
 /* The fake kernel's perf_event_open(): any event, any target. */
-int ctx_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+int cxs_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags)
 {
 	(void)attr, (void)pid, (void)cpu, (void)group_fd, (void)flags;
 	return open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
-int ctx_perf_event_paranoid(void)
+int cxs_perf_event_paranoid(void)
 {
 	return 2;
 }

@@ -242,14 +242,14 @@ TEST(read_dump_request)
 TEST(workload_row_named_after_its_program)
 {
 	char *argv[] = { "/usr/bin/a-very-long-program-name", "x", NULL };
-	struct ctx_counter_values counters[1] = {};
-	struct ctx_perthread pt;
-	struct ctx_args a = { .system_wide = true };
+	struct cxs_counter_values counters[1] = {};
+	struct cxs_perthread pt;
+	struct cxs_args a = { .system_wide = true };
 	char comm[16];
 
-	ctx_exec_comm(comm, sizeof(comm), (char *[]){ "sleep", NULL });
+	cxs_exec_comm(comm, sizeof(comm), (char *[]){ "sleep", NULL });
 	EXPECT_STREQ("sleep", comm);
-	ctx_perthread_init(&pt, &a);
+	cxs_perthread_init(&pt, &a);
 	pt.threads.v = calloc(2, sizeof(*pt.threads.v));
 	ASSERT_NE(NULL, pt.threads.v);
 	pt.threads.nr = pt.threads.cap = 2;
@@ -259,10 +259,10 @@ TEST(workload_row_named_after_its_program)
 	strcpy(pt.threads.v[1].comm, "ctxstat");
 	pt.workload = 42;
 	pt.workload_argv = argv;
-	ASSERT_EQ(0, ctx_perthread_keep(&pt, 1, counters));
+	ASSERT_EQ(0, cxs_perthread_keep(&pt, 1, counters));
 	EXPECT_STREQ("ctxstat", pt.rows.row[0].comm);
 	EXPECT_STREQ("a-very-long-pro", pt.rows.row[1].comm);
-	ctx_perthread_free(&pt);
+	cxs_perthread_free(&pt);
 }
 
 TEST_HARNESS_MAIN

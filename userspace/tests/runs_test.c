@@ -66,7 +66,7 @@ TEST(compare_label_checked_before_first_run)
 TEST(failed_run_leaves_consistent_file)
 {
 	char save[96], out[96], err[256], *text;
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	struct outcome o;
 	int i;
 
@@ -79,12 +79,12 @@ TEST(failed_run_leaves_consistent_file)
 			    "--save", temp_path(save, sizeof(save), "f.json"), "true"), &o);
 	EXPECT_EQ(1, o.code);
 	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot read the session: Input/output error"));
-	ASSERT_EQ(0, ctx_results_load(&set, save, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, cxs_results_load(&set, save, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(1, set.nr);
 	EXPECT_EQ(2, set.r[0].elapsed_ns.n);
 	for (i = 0; i < set.r[0].nr_ev; i++)
 		EXPECT_EQ(2, set.r[0].ev[i].values.n);
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	done(&o);
 	text = read_file(out);
 	ASSERT_NE(NULL, text);

@@ -193,7 +193,7 @@ TEST(ctrl_c_single_run_printed_then_dies)
  */
 TEST(ctrl_c_run_not_saved)
 {
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	char msg[256], *err;
 	struct scratch s;
 	int status;
@@ -210,11 +210,11 @@ TEST(ctrl_c_run_not_saved)
 	ASSERT_NE(NULL, err);
 	EXPECT_NE(NULL, strstr(err, "ctxstat: run 2 of 5 cut short by SIGINT: left out of the counts and of "))
 		TH_LOG("%s", err);
-	ASSERT_EQ(0, ctx_results_load(&set, s.save, msg, sizeof(msg))) TH_LOG("%s", msg);
+	ASSERT_EQ(0, cxs_results_load(&set, s.save, msg, sizeof(msg))) TH_LOG("%s", msg);
 	ASSERT_EQ(1, set.nr);
 	EXPECT_EQ(1, set.r[0].elapsed_ns.n);
 	EXPECT_EQ(1, set.r[0].ev[0].values.n);
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	free(err);
 	scratch_done(&s);
 }

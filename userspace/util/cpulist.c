@@ -19,22 +19,22 @@ static int parse_cpu(const char **p, int *cpu, char *err, size_t errlen)
 	long v;
 
 	if (!isdigit((unsigned char)**p))
-		return ctx_err(err, errlen, "failed to parse CPUs map");
+		return cxs_err(err, errlen, "failed to parse CPUs map");
 	errno = 0;
 	v = strtol(*p, &end, 10);
-	if (errno || v >= CTX_MAX_CPUS)
-		return ctx_err(err, errlen,
+	if (errno || v >= CXS_MAX_CPUS)
+		return cxs_err(err, errlen,
 			       "Requested CPU %.*s too large (ctxstat takes CPUs below %d)",
-			       (int)(end - *p), *p, CTX_MAX_CPUS);
+			       (int)(end - *p), *p, CXS_MAX_CPUS);
 	*p = end;
 	*cpu = v;
 	return 0;
 }
 
-int ctx_cpulist_parse(struct ctx_cpulist *l, const char *s,
+int cxs_cpulist_parse(struct cxs_cpulist *l, const char *s,
 		      char *err, size_t errlen)
 {
-	char seen[CTX_MAX_CPUS];
+	char seen[CXS_MAX_CPUS];
 	const char *p = s;
 	int lo, hi, c;
 
@@ -49,22 +49,22 @@ int ctx_cpulist_parse(struct ctx_cpulist *l, const char *s,
 			if (parse_cpu(&p, &hi, err, errlen))
 				return -1;
 			if (hi < lo)
-				return ctx_err(err, errlen, "failed to parse CPUs map");
+				return cxs_err(err, errlen, "failed to parse CPUs map");
 		}
 		for (c = lo; c <= hi; c++)
 			seen[c] = 1;
 		if (!*p)
 			break;
 		if (*p++ != ',')
-			return ctx_err(err, errlen, "failed to parse CPUs map");
+			return cxs_err(err, errlen, "failed to parse CPUs map");
 	}
-	for (c = 0; c < CTX_MAX_CPUS; c++)
+	for (c = 0; c < CXS_MAX_CPUS; c++)
 		if (seen[c])
 			l->cpu[l->nr++] = c;
 	return 0;
 }
 
-int ctx_cpulist_read(struct ctx_cpulist *l, const char *path)
+int cxs_cpulist_read(struct cxs_cpulist *l, const char *path)
 {
 	char buf[4096], err[64];
 	FILE *f = fopen(path, "r");
@@ -76,10 +76,10 @@ int ctx_cpulist_read(struct ctx_cpulist *l, const char *path)
 	fclose(f);
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	return ctx_cpulist_parse(l, buf, err, sizeof(err)) ? -EINVAL : 0;
+	return cxs_cpulist_parse(l, buf, err, sizeof(err)) ? -EINVAL : 0;
 }
 
-bool ctx_cpulist_has(const struct ctx_cpulist *l, int cpu)
+bool cxs_cpulist_has(const struct cxs_cpulist *l, int cpu)
 {
 	int i;
 

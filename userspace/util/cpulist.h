@@ -10,24 +10,24 @@
 #include <stddef.h>
 
 /* The highest CPU number + 1 ctxstat takes; perf's MAX_NR_CPUS is 2048. */
-#define CTX_MAX_CPUS	4096
+#define CXS_MAX_CPUS	4096
 
 /* A set of CPUs, in increasing order, each once. */
-struct ctx_cpulist {
+struct cxs_cpulist {
 	int nr;
-	int cpu[CTX_MAX_CPUS];
+	int cpu[CXS_MAX_CPUS];
 };
 
 /*
  * Parse @s ("0,2-3", ranges ascending) into @l, sorted, duplicates
  * merged as perf merges them. 0, or -1 with the reason in @err.
  */
-int ctx_cpulist_parse(struct ctx_cpulist *l, const char *s,
+int cxs_cpulist_parse(struct cxs_cpulist *l, const char *s,
 		      char *err, size_t errlen);
 
 /* Read a list file such as /sys/devices/system/cpu/online: 0 or -errno. */
-int ctx_cpulist_read(struct ctx_cpulist *l, const char *path);
+int cxs_cpulist_read(struct cxs_cpulist *l, const char *path);
 
-bool ctx_cpulist_has(const struct ctx_cpulist *l, int cpu);
+bool cxs_cpulist_has(const struct cxs_cpulist *l, int cpu);
 
 #endif

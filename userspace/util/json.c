@@ -36,7 +36,7 @@ static void *fail(struct parser *p, const char *fmt, ...)
 	for (c = p->start; c < p->s && c < p->end; c++)
 		line += *c == '\n';
 	va_start(ap, fmt);
-	ctx_verr(msg, sizeof(msg), fmt, ap);
+	cxs_verr(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(p->err, p->errlen, "line %d: %s", line, msg);
 	p->failed = true;
@@ -60,9 +60,9 @@ static bool literal(struct parser *p, const char *word)
 	return true;
 }
 
-static struct ctx_json *new_node(struct parser *p, enum ctx_json_type t)
+static struct cxs_json *new_node(struct parser *p, enum cxs_json_type t)
 {
-	struct ctx_json *j = calloc(1, sizeof(*j));
+	struct cxs_json *j = calloc(1, sizeof(*j));
 
 	if (!j)
 		return fail(p, "out of memory");
@@ -191,10 +191,10 @@ static char *parse_string_raw(struct parser *p)
 }
 
 /* RFC 8259 number grammar, checked before strtod converts it. */
-static struct ctx_json *parse_number(struct parser *p)
+static struct cxs_json *parse_number(struct parser *p)
 {
 	const char *q = p->s;
-	struct ctx_json *j;
+	struct cxs_json *j;
 	char buf[64];
 
 	if (q < p->end && *q == '-')
@@ -225,11 +225,11 @@ static struct ctx_json *parse_number(struct parser *p)
 		return fail(p, "number too long");
 	memcpy(buf, p->s, q - p->s);
 	buf[q - p->s] = '\0';
-	j = new_node(p, CTX_JSON_NUMBER);
+	j = new_node(p, CXS_JSON_NUMBER);
 	if (!j)
 		return NULL;
 	/* JSON's decimal point, whatever LC_NUMERIC says */
-	j->num = strtod_l(buf, NULL, ctx_c_locale() ?: LC_GLOBAL_LOCALE);
+	j->num = strtod_l(buf, NULL, cxs_c_locale() ?: LC_GLOBAL_LOCALE);
 	if (isinf(j->num)) {
 		free(j);
 		return fail(p, "number out of range");
@@ -238,19 +238,19 @@ static struct ctx_json *parse_number(struct parser *p)
 	return j;
 }
 
-static struct ctx_json *parse_value(struct parser *p);
+static struct cxs_json *parse_value(struct parser *p);
 
-static int append(struct parser *p, struct ctx_json *j, struct ctx_json *v,
+static int append(struct parser *p, struct cxs_json *j, struct cxs_json *v,
 		  char *key)
 {
-	struct ctx_json **items;
+	struct cxs_json **items;
 	char **keys;
 
 	items = realloc(j->items, (j->nr + 1) * sizeof(*items));
 	if (!items)
 		return fail(p, "out of memory"), -1;
 	j->items = items;
-	if (j->type == CTX_JSON_OBJECT) {
+	if (j->type == CXS_JSON_OBJECT) {
 		keys = realloc(j->keys, (j->nr + 1) * sizeof(*keys));
 		if (!keys)
 			return fail(p, "out of memory"), -1;
@@ -261,9 +261,9 @@ static int append(struct parser *p, struct ctx_json *j, struct ctx_json *v,
 	return 0;
 }
 
-static int parse_member(struct parser *p, struct ctx_json *j)
+static int parse_member(struct parser *p, struct cxs_json *j)
 {
-	struct ctx_json *v;
+	struct cxs_json *v;
 	char *key;
 	int i;
 
@@ -287,21 +287,21 @@ static int parse_member(struct parser *p, struct ctx_json *j)
 	p->s++;
 	v = parse_value(p);
 	if (!v || append(p, j, v, key)) {
-		ctx_json_free(v);
+		cxs_json_free(v);
 		free(key);
 		return -1;
 	}
 	return 0;
 }
 
-static struct ctx_json *parse_container(struct parser *p, bool object)
+static struct cxs_json *parse_container(struct parser *p, bool object)
 {
 	char close = object ? '}' : ']';
-	struct ctx_json *j, *v;
+	struct cxs_json *j, *v;
 
 	if (++p->depth > MAX_DEPTH)
 		return fail(p, "nested too deeply");
-	j = new_node(p, object ? CTX_JSON_OBJECT : CTX_JSON_ARRAY);
+	j = new_node(p, object ? CXS_JSON_OBJECT : CXS_JSON_ARRAY);
 	if (!j)
 		return NULL;
 	p->s++;
@@ -318,7 +318,7 @@ static struct ctx_json *parse_container(struct parser *p, bool object)
 		} else {
 			v = parse_value(p);
 			if (!v || append(p, j, v, NULL)) {
-				ctx_json_free(v);
+				cxs_json_free(v);
 				goto bad;
 			}
 		}
@@ -336,13 +336,13 @@ static struct ctx_json *parse_container(struct parser *p, bool object)
 	p->depth--;
 	return j;
 bad:
-	ctx_json_free(j);
+	cxs_json_free(j);
 	return NULL;
 }
 
-static struct ctx_json *parse_value(struct parser *p)
+static struct cxs_json *parse_value(struct parser *p)
 {
-	struct ctx_json *j;
+	struct cxs_json *j;
 
 	skip_ws(p);
 	if (p->s >= p->end)
@@ -353,7 +353,7 @@ static struct ctx_json *parse_value(struct parser *p)
 	case '[':
 		return parse_container(p, false);
 	case '"':
-		j = new_node(p, CTX_JSON_STRING);
+		j = new_node(p, CXS_JSON_STRING);
 		if (j && !(j->str = parse_string_raw(p))) {
 			free(j);
 			return NULL;
@@ -361,44 +361,44 @@ static struct ctx_json *parse_value(struct parser *p)
 		return j;
 	}
 	if (literal(p, "true") || literal(p, "false")) {
-		j = new_node(p, CTX_JSON_BOOL);
+		j = new_node(p, CXS_JSON_BOOL);
 		if (j)
 			j->b = p->s[-4] == 't';	/* "true", not "alse" */
 		return j;
 	}
 	if (literal(p, "null"))
-		return new_node(p, CTX_JSON_NULL);
+		return new_node(p, CXS_JSON_NULL);
 	return parse_number(p);
 }
 
-struct ctx_json *ctx_json_parse(const char *text, size_t len,
+struct cxs_json *cxs_json_parse(const char *text, size_t len,
 				char *err, size_t errlen)
 {
 	struct parser p = {
 		.s = text, .end = text + len, .start = text,
 		.err = err, .errlen = errlen,
 	};
-	struct ctx_json *j = parse_value(&p);
+	struct cxs_json *j = parse_value(&p);
 
 	if (!j)
 		return NULL;
 	skip_ws(&p);
 	if (p.s != p.end) {
 		fail(&p, "trailing data after the JSON value");
-		ctx_json_free(j);
+		cxs_json_free(j);
 		return NULL;
 	}
 	return j;
 }
 
-void ctx_json_free(struct ctx_json *j)
+void cxs_json_free(struct cxs_json *j)
 {
 	int i;
 
 	if (!j)
 		return;
 	for (i = 0; i < j->nr; i++) {
-		ctx_json_free(j->items[i]);
+		cxs_json_free(j->items[i]);
 		if (j->keys)
 			free(j->keys[i]);
 	}
@@ -408,11 +408,11 @@ void ctx_json_free(struct ctx_json *j)
 	free(j);
 }
 
-const struct ctx_json *ctx_json_get(const struct ctx_json *j, const char *key)
+const struct cxs_json *cxs_json_get(const struct cxs_json *j, const char *key)
 {
 	int i;
 
-	if (!j || j->type != CTX_JSON_OBJECT)
+	if (!j || j->type != CXS_JSON_OBJECT)
 		return NULL;
 	for (i = 0; i < j->nr; i++)
 		if (!strcmp(j->keys[i], key))
@@ -420,7 +420,7 @@ const struct ctx_json *ctx_json_get(const struct ctx_json *j, const char *key)
 	return NULL;
 }
 
-void ctx_json_write_string(FILE *f, const char *s)
+void cxs_json_write_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {

@@ -12,21 +12,21 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum ctx_json_type {
-	CTX_JSON_NULL,
-	CTX_JSON_BOOL,
-	CTX_JSON_NUMBER,
-	CTX_JSON_STRING,
-	CTX_JSON_ARRAY,
-	CTX_JSON_OBJECT,
+enum cxs_json_type {
+	CXS_JSON_NULL,
+	CXS_JSON_BOOL,
+	CXS_JSON_NUMBER,
+	CXS_JSON_STRING,
+	CXS_JSON_ARRAY,
+	CXS_JSON_OBJECT,
 };
 
-struct ctx_json {
-	enum ctx_json_type type;
+struct cxs_json {
+	enum cxs_json_type type;
 	bool b;
 	double num;
 	char *str;			/* STRING, NUL-terminated (no NULs inside) */
-	struct ctx_json **items;	/* ARRAY elements, OBJECT values */
+	struct cxs_json **items;	/* ARRAY elements, OBJECT values */
 	char **keys;			/* OBJECT keys */
 	int nr;
 };
@@ -35,14 +35,14 @@ struct ctx_json {
  * Parse @len bytes of @text. Returns the tree, or NULL with a message
  * naming the line and what was wrong in @err.
  */
-struct ctx_json *ctx_json_parse(const char *text, size_t len,
+struct cxs_json *cxs_json_parse(const char *text, size_t len,
 				char *err, size_t errlen);
-void ctx_json_free(struct ctx_json *j);
+void cxs_json_free(struct cxs_json *j);
 
 /* The member @key of an object, NULL if absent or @j is no object. */
-const struct ctx_json *ctx_json_get(const struct ctx_json *j, const char *key);
+const struct cxs_json *cxs_json_get(const struct cxs_json *j, const char *key);
 
 /* Write @s as a JSON string literal, quotes included. */
-void ctx_json_write_string(FILE *f, const char *s);
+void cxs_json_write_string(FILE *f, const char *s);
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "util/util.h"
 
-locale_t ctx_c_locale(void)
+locale_t cxs_c_locale(void)
 {
 	static locale_t c;
 
@@ -13,19 +13,19 @@ locale_t ctx_c_locale(void)
 	return c;
 }
 
-int ctx_verr(char *buf, size_t len, const char *fmt, va_list ap)
+int cxs_verr(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	if (len)
 		vsnprintf(buf, len, fmt, ap);
 	return -1;
 }
 
-int ctx_err(char *buf, size_t len, const char *fmt, ...)
+int cxs_err(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	ctx_verr(buf, len, fmt, ap);
+	cxs_verr(buf, len, fmt, ap);
 	va_end(ap);
 	return -1;
 }

@@ -16,18 +16,18 @@
  * Format a message into @buf (@len bytes, always terminated) for the
  * caller to print; returns -1, the failure it reports.
  */
-int ctx_err(char *buf, size_t len, const char *fmt, ...)
+int cxs_err(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int ctx_verr(char *buf, size_t len, const char *fmt, va_list ap)
+int cxs_verr(char *buf, size_t len, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
 /*
  * The C locale, for every number a program reads (CSV, JSON, saved
  * results, option values), whatever LC_NUMERIC says; people's tables
  * keep the user's locale (thousands grouped, as perf). Use as
- *   locale_t old = uselocale(ctx_c_locale()); ... uselocale(old);
+ *   locale_t old = uselocale(cxs_c_locale()); ... uselocale(old);
  * (locale_t)0 if it cannot be had: uselocale() then changes nothing.
  */
-locale_t ctx_c_locale(void);
+locale_t cxs_c_locale(void);
 
 #endif
