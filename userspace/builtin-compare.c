@@ -18,9 +18,9 @@
 #include "run/noise.h"
 #include "run/repeat.h"
 #include "run/runner.h"
-#include "run/setup.h"
 #include "run/signals.h"
 #include "run/workload.h"
+#include "setup.h"
 
 static int compare_table(const struct cxs_runner *ra,
 			 const struct cxs_runner *rb, FILE *out)

@@ -18,10 +18,10 @@
 #include "run/noise.h"
 #include "run/repeat.h"
 #include "run/runner.h"
-#include "run/setup.h"
 #include "run/signals.h"
 #include "run/target-wait.h"
 #include "run/workload.h"
+#include "setup.h"
 
 static double timeval_s(const struct timeval *tv)
 {

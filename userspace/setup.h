@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * setup: what ctxstat and ctxstat compare set up alike before the first
- * run: the events to count and the -o file.
+ * run: the events to count, the --save file's check and the -o file.
+ * Beside the builtins that share it, above what it uses (events/,
+ * run/repeat.c, results/save.c, output/outfile.c).
  */
-#ifndef CTXSTAT_RUN_SETUP_H
-#define CTXSTAT_RUN_SETUP_H
+#ifndef CTXSTAT_SETUP_H
+#define CTXSTAT_SETUP_H
 
 #include <stdio.h>
 

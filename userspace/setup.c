@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * setup: what stat and compare do before their first run (see
- * run/setup.h).
+ * setup: what stat and compare do before their first run (see setup.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +8,7 @@
 #include "output/outfile.h"
 #include "results/save.h"
 #include "run/repeat.h"
-#include "run/setup.h"
+#include "setup.h"
 
 static int add_events(const struct cxs_args *a, struct cxs_event_list *l)
 {
