@@ -42,6 +42,8 @@ PACKAGE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$$/\1/p' dkms.c
 DKMS_SRC = $(DESTDIR)/usr/src/ctxcount-$(PACKAGE_VERSION)
 # ctxstat(1) and a page per subcommand.
 MAN_PAGES = $(wildcard userspace/*.1)
+# Where make -C userspace leaves it (its default O).
+CTXSTAT_BIN = userspace/build/ctxstat
 # The module's sources, not kbuild's generated *.mod.c.
 MODULE_SRCS = $(filter-out %.mod.c,$(wildcard module/*.[ch]))
 
@@ -114,7 +116,7 @@ uninstall-module:
 install-userspace: userspace
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR)/linux \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
-	install -m 0755 userspace/ctxstat $(DESTDIR)$(BINDIR)/ctxstat
+	install -m 0755 $(CTXSTAT_BIN) $(DESTDIR)$(BINDIR)/ctxstat
 	install -D -m 0755 scripts/quiesce $(DESTDIR)$(LIBEXECDIR)/ctxstat/quiesce
 	install -m 0644 include/uapi/linux/ctxcount.h $(DESTDIR)$(INCLUDEDIR)/linux/ctxcount.h
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ctxstat: perf stat for ctxcount. The subcommands, and main(): a first
- * argument naming one runs it, anything else is `ctxstat [<options>]
- * <command>` (so a workload named like a subcommand needs "--" first).
+ * ctxstat: perf stat for ctxcount. main() alone, as perf.c: it picks the
+ * subcommand, whose cmd_<name>() in builtin-<name>.c does the work. A
+ * first argument naming one runs it, anything else is `ctxstat
+ * [<options>] <command>` (so a workload named like a subcommand needs
+ * "--" first).
  * A first "stat" is perf's word order, `perf stat ...` with "perf"
  * replaced: skipped, the rest is perf stat's arguments.
  */
@@ -10,22 +12,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare.h"
-#include "quiesce.h"
-#include "report.h"
-#include "stat.h"
-#include "util.h"
+#include "builtin.h"
+#include "util/util.h"
 
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } subcommands[] = {
-	{ "compare", ctx_compare_main,
+	{ "compare", cmd_compare,
 	  "run two commands alternately and compare their counts" },
-	{ "report", ctx_report_main,
+	{ "report", cmd_report,
 	  "tabulate results saved with --save" },
-	{ "quiesce", ctx_quiesce_main,
+	{ "quiesce", cmd_quiesce,
 	  "run a command on a machine set up for quiet measurements" },
 };
 
@@ -46,9 +45,9 @@ int main(int argc, char **argv)
 	/* perf groups thousands per the locale ("%'"); so do we. */
 	setlocale(LC_ALL, "");
 	if (argc > 1 && !strcmp(argv[1], "stat"))
-		return ctx_stat_main(argc - 1, argv + 1, subcommands_usage);
+		return cmd_stat(argc - 1, argv + 1, subcommands_usage);
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(subcommands); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
-	return ctx_stat_main(argc, argv, subcommands_usage);
+	return cmd_stat(argc, argv, subcommands_usage);
 }

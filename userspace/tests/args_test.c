@@ -4,16 +4,16 @@
 
 #include "kselftest_harness.h"
 #include "comma_locale.h"
-#include "../args.h"
+#include "options/args.h"
 
 #define ARGV(...) ((char *[]){ "ctxstat", __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ "ctxstat", __VA_ARGS__ }) / sizeof(char *)))
-#define PARSE(a, ...) ctx_args_parse(a, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), \
+#define PARSE(a, ...) cxs_args_parse(a, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), \
 				     err, sizeof(err))
 
 TEST(command_only)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "true"));
@@ -28,7 +28,7 @@ TEST(command_only)
 
 TEST(short_options)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "-e", "cycles", "-e", "instructions:t,cs",
@@ -49,7 +49,7 @@ TEST(short_options)
 
 TEST(long_options)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "--event", "cycles", "--event=page-faults",
@@ -74,7 +74,7 @@ TEST(long_options)
 
 TEST(targets)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "-p", "1234"));
@@ -108,7 +108,7 @@ TEST(targets)
 
 TEST(usage_errors)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	EXPECT_EQ(-1, PARSE(&a, "--bogus", "true"));
@@ -140,7 +140,7 @@ TEST(usage_errors)
  */
 TEST(interval)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "-I", "100", "-x,", "true"));
@@ -181,7 +181,7 @@ TEST(interval)
  */
 TEST(perf_options)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "-r", "0", "true"));
@@ -212,10 +212,10 @@ TEST(perf_options)
 	ASSERT_EQ(0, PARSE(&a, "-I", "1000", "--summary", "--no-csv-summary", "-x", " "));
 	EXPECT_TRUE(a.no_csv_summary && a.system_wide);
 	ASSERT_EQ(0, PARSE(&a, "--per-core", "-a"));
-	EXPECT_EQ(CTX_AGGR_CORE, a.aggr);
+	EXPECT_EQ(CXS_AGGR_CORE, a.aggr);
 	EXPECT_TRUE(a.no_aggr);
 	ASSERT_EQ(0, PARSE(&a, "--per-socket", "-C", "0"));
-	EXPECT_EQ(CTX_AGGR_SOCKET, a.aggr);
+	EXPECT_EQ(CXS_AGGR_SOCKET, a.aggr);
 	EXPECT_EQ(-1, PARSE(&a, "--per-node", "-p", "1"));
 	EXPECT_EQ(-1, PARSE(&a, "--per-die", "-a", "-r", "2", "true"));
 	EXPECT_STREQ("--per-die prints the CPUs of one run: -r and --repeat-until do not apply", err);
@@ -228,7 +228,7 @@ TEST(perf_options)
  */
 TEST(perf_only_options)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[160];
 
 	EXPECT_EQ(-1, PARSE(&a, "--no-scale", "-a"));
@@ -264,7 +264,7 @@ TEST(perf_only_options)
  */
 TEST(ambiguous_prefixes)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[256];
 
 	EXPECT_EQ(-1, PARSE(&a, "--per", "-a"));
@@ -278,7 +278,7 @@ TEST(ambiguous_prefixes)
 	EXPECT_EQ(0, PARSE(&a, "--sum", "-I", "100", "-a"));
 	EXPECT_TRUE(a.summary);
 	EXPECT_EQ(0, PARSE(&a, "--per-s", "-a"));
-	EXPECT_EQ(CTX_AGGR_SOCKET, a.aggr);
+	EXPECT_EQ(CXS_AGGR_SOCKET, a.aggr);
 	/* two of them: perf's words exactly */
 	EXPECT_EQ(-1, PARSE(&a, "--no-i", "true"));
 	EXPECT_STREQ("Ambiguous option: no-i (could be --no-irq-estimate or --no-inherit)", err);
@@ -294,7 +294,7 @@ TEST(ambiguous_prefixes)
  */
 TEST(error_names_its_option)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	EXPECT_EQ(-1, PARSE(&a, "-r", "x", "true"));
@@ -303,9 +303,9 @@ TEST(error_names_its_option)
 	EXPECT_STREQ("pid", a.err_option);
 	EXPECT_EQ(-1, PARSE(&a, "--irq-s=99", "true"));
 	EXPECT_STREQ("irq-sources", a.err_option);
-	EXPECT_EQ(-1, ctx_args_parse(&a, 2, ARGV("-e"), err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_args_parse(&a, 2, ARGV("-e"), err, sizeof(err)));
 	EXPECT_STREQ("event", a.err_option);
-	EXPECT_EQ(-1, ctx_args_parse(&a, 2, ARGV("--interval-p"), err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_args_parse(&a, 2, ARGV("--interval-p"), err, sizeof(err)));
 	EXPECT_STREQ("interval-print", a.err_option);
 	EXPECT_EQ(-1, PARSE(&a, "-x", ",", "-j", "true"));
 	EXPECT_EQ(NULL, a.err_option);
@@ -315,23 +315,23 @@ TEST(error_names_its_option)
 
 TEST(missing_value)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
-	EXPECT_EQ(-1, ctx_args_parse(&a, 2, ARGV("-e"), err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_args_parse(&a, 2, ARGV("-e"), err, sizeof(err)));
 	EXPECT_STREQ("switch `e' requires a value", err);
-	EXPECT_EQ(-1, ctx_args_parse(&a, 2, ARGV("--repeat"), err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_args_parse(&a, 2, ARGV("--repeat"), err, sizeof(err)));
 	EXPECT_STREQ("option `repeat' requires a value", err);
 }
 
 #define CARGV(...) ((char *[]){ "compare", __VA_ARGS__, NULL })
 #define CARGC(...) ((int)(sizeof((char *[]){ "compare", __VA_ARGS__ }) / sizeof(char *)))
-#define CPARSE(a, ...) ctx_args_parse_compare(a, CARGC(__VA_ARGS__), \
+#define CPARSE(a, ...) cxs_args_parse_compare(a, CARGC(__VA_ARGS__), \
 					      CARGV(__VA_ARGS__), err, sizeof(err))
 
 TEST(compare_two_commands)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, CPARSE(&a, "-e", "instructions:t", "-r", "6", "--",
@@ -351,18 +351,18 @@ TEST(compare_two_commands)
 /* Without -r: 10 runs each; without "--" the command still starts it. */
 TEST(compare_defaults)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, CPARSE(&a, "true", "---", "false"));
-	EXPECT_EQ(CTX_COMPARE_DEFAULT_RUNS, a.repeat);
+	EXPECT_EQ(CXS_COMPARE_DEFAULT_RUNS, a.repeat);
 	EXPECT_EQ(1, a.cmd_argc);
 	EXPECT_EQ(1, a.cmd_b_argc);
 }
 
 TEST(compare_usage_errors)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	EXPECT_EQ(-1, CPARSE(&a, "true"));
@@ -394,7 +394,7 @@ TEST(compare_usage_errors)
 
 TEST(repeat_until)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "--repeat-until", "0.5%", "--repeat-event",
@@ -418,7 +418,7 @@ TEST(repeat_until)
 
 TEST(save_name_label)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "--save", "base.json", "--name", "hackbench",
@@ -437,19 +437,19 @@ TEST(comma_locale_percent)
 {
 	char *argv[] = { "ctxstat", "--repeat-until", "0.5%", "true", NULL };
 	const char *why = comma_locale();
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[256];
 
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ctx_args_parse(&a, 4, argv, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, cxs_args_parse(&a, 4, argv, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(0.5, a.repeat_until);
 }
 
 /* --irq-sources[=N]: a breakdown with sources, N within the protocol's. */
 TEST(irq_sources)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "true"));
@@ -470,7 +470,7 @@ TEST(irq_sources)
 	EXPECT_EQ(-1, PARSE(&a, "--irq-sources=4x", "true"));
 	EXPECT_EQ(-1, PARSE(&a, "--irq-sources", "-n", "true"));
 	EXPECT_STREQ("-n counts nothing to split by interrupt source", err);
-	EXPECT_EQ(-1, ctx_args_parse_compare(&a, 5,
+	EXPECT_EQ(-1, cxs_args_parse_compare(&a, 5,
 		(char *[]){ "compare", "--irq-sources", "a", "---", "b", NULL },
 		err, sizeof(err)));
 	EXPECT_STREQ("compare runs two commands: --irq-sources does not apply", err);

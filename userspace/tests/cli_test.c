@@ -18,7 +18,7 @@
 #include "kselftest_harness.h"
 #include "run_ctxstat.h"
 #include "comma_locale.h"
-#include "../modcheck.h"
+#include "run/module.h"
 
 
 #define RUN(...) run_ctxstat((char *const[]){ "ctxstat", __VA_ARGS__, NULL }, \
@@ -94,20 +94,22 @@ TEST(module_load_hint)
 	FILE *f;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
-	ctx_module_load_hint("/usr/local/bin/ctxstat", hint, sizeof(hint));
+	cxs_module_load_hint("/usr/local/bin/ctxstat", hint, sizeof(hint));
 	EXPECT_STREQ("sudo modprobe ctxcount", hint);
 	snprintf(path, sizeof(path), "%s/userspace", dir);
 	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/userspace/build", dir);
+	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/module", dir);
 	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/userspace/ctxstat", dir);
-	ctx_module_load_hint(path, hint, sizeof(hint));
+	snprintf(path, sizeof(path), "%s/userspace/build/ctxstat", dir);
+	cxs_module_load_hint(path, hint, sizeof(hint));
 	EXPECT_STREQ("sudo modprobe ctxcount", hint);
 	snprintf(path, sizeof(path), "%s/module/ctxcount.ko", dir);
 	f = fopen(path, "w");
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/userspace/ctxstat", dir);
-	ctx_module_load_hint(path, hint, sizeof(hint));
+	snprintf(path, sizeof(path), "%s/userspace/build/ctxstat", dir);
+	cxs_module_load_hint(path, hint, sizeof(hint));
 	snprintf(path, sizeof(path), "sudo insmod %s/module/ctxcount.ko", dir);
 	EXPECT_STREQ(path, hint);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);

@@ -3,7 +3,7 @@
  * comma_locale: switch the test to de_DE.UTF-8, a locale whose decimal
  * point is a comma and whose thousands separator is a dot. Machines
  * rarely have it installed, so it is generated once with localedef into
- * CTX_TEST_LOCALE_DIR (the Makefile's build directory; needs the locales
+ * CXS_TEST_LOCALE_DIR (the Makefile's build directory; needs the locales
  * package, which scripts/setup installs) and found through LOCPATH.
  *
  *   const char *why = comma_locale();
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#ifndef CTX_TEST_LOCALE_DIR
-#define CTX_TEST_LOCALE_DIR "tests/locale"
+#ifndef CXS_TEST_LOCALE_DIR
+#define CXS_TEST_LOCALE_DIR "tests/locale"
 #endif
 
 #define COMMA_LOCALE "de_DE.UTF-8"
@@ -27,7 +27,7 @@
  * and LC_ALL in the environment), else why not. */
 static inline const char *comma_locale(void)
 {
-	static const char dir[] = CTX_TEST_LOCALE_DIR "/" COMMA_LOCALE;
+	static const char dir[] = CXS_TEST_LOCALE_DIR "/" COMMA_LOCALE;
 	static char why[512];
 	char cmd[512];
 	struct stat st;
@@ -37,14 +37,14 @@ static inline const char *comma_locale(void)
 	 * locale it did not find.
 	 */
 	if (stat(dir, &st)) {
-		mkdir(CTX_TEST_LOCALE_DIR, 0755);
+		mkdir(CXS_TEST_LOCALE_DIR, 0755);
 		/* quiet: its messages would break the TAP stream */
 		snprintf(cmd, sizeof(cmd),
 			 "localedef -i de_DE -f UTF-8 '%s' >/dev/null 2>&1", dir);
 		/* judged by setlocale() below */
 		(void)!system(cmd);
 	}
-	setenv("LOCPATH", CTX_TEST_LOCALE_DIR, 1);
+	setenv("LOCPATH", CXS_TEST_LOCALE_DIR, 1);
 	setenv("LC_ALL", COMMA_LOCALE, 1);
 	if (setlocale(LC_ALL, COMMA_LOCALE))
 		return NULL;
@@ -53,7 +53,7 @@ static inline const char *comma_locale(void)
 	(void)!system(cmd);
 	snprintf(why, sizeof(why),
 		 "cannot generate the %s locale in %s with localedef (the locales package, scripts/setup installs it)",
-		 COMMA_LOCALE, CTX_TEST_LOCALE_DIR);
+		 COMMA_LOCALE, CXS_TEST_LOCALE_DIR);
 	return why;
 }
 

@@ -10,8 +10,8 @@
 
 #include "kselftest_harness.h"
 #include "comma_locale.h"
-#include "../abprint.h"
-#include "../abtest.h"
+#include "output/compare-table.h"
+#include "stats/ab-test.h"
 
 /* Equal but for the last few of 15 digits. */
 #define EXPECT_DOUBLE_NEAR(want, seen) \
@@ -23,14 +23,14 @@ TEST(abba_order)
 	int i, nb = 0;
 
 	for (i = 0; want[i]; i++) {
-		EXPECT_EQ(want[i] == 'B', ctx_abba_is_b(i)) TH_LOG("run %d", i);
-		nb += ctx_abba_is_b(i);
+		EXPECT_EQ(want[i] == 'B', cxs_abba_is_b(i)) TH_LOG("run %d", i);
+		nb += cxs_abba_is_b(i);
 	}
 	/* any even number of runs is balanced */
 	EXPECT_EQ(6, nb);
 	/* a linear drift d*i adds the same to A and B over each ABBA block */
 	for (i = 0, nb = 0; i < 8; i++)
-		nb += ctx_abba_is_b(i) ? i : -i;
+		nb += cxs_abba_is_b(i) ? i : -i;
 	EXPECT_EQ(0, nb);
 }
 
@@ -41,24 +41,24 @@ TEST(abba_order)
  */
 TEST(verdicts)
 {
-	EXPECT_EQ(CTX_VERDICT_MORE, ctx_verdict_of(5, 0.01, 0.05, 1.05, 1));
-	EXPECT_EQ(CTX_VERDICT_LESS, ctx_verdict_of(-5, 0.01, 0.05, 0.95, 1));
-	EXPECT_EQ(CTX_VERDICT_SMALL, ctx_verdict_of(5, 1e-9, 0.05, 1.000005, 1));
-	EXPECT_EQ(CTX_VERDICT_SMALL, ctx_verdict_of(-5, 0.01, 0.05, 0.9901, 1));
-	EXPECT_EQ(CTX_VERDICT_LESS, ctx_verdict_of(-5, 0.01, 0.05, 0.99, 1));
+	EXPECT_EQ(CXS_VERDICT_MORE, cxs_verdict_of(5, 0.01, 0.05, 1.05, 1));
+	EXPECT_EQ(CXS_VERDICT_LESS, cxs_verdict_of(-5, 0.01, 0.05, 0.95, 1));
+	EXPECT_EQ(CXS_VERDICT_SMALL, cxs_verdict_of(5, 1e-9, 0.05, 1.000005, 1));
+	EXPECT_EQ(CXS_VERDICT_SMALL, cxs_verdict_of(-5, 0.01, 0.05, 0.9901, 1));
+	EXPECT_EQ(CXS_VERDICT_LESS, cxs_verdict_of(-5, 0.01, 0.05, 0.99, 1));
 	/* --threshold 0: every significant change is one */
-	EXPECT_EQ(CTX_VERDICT_MORE, ctx_verdict_of(5, 1e-9, 0.05, 1.000005, 0));
+	EXPECT_EQ(CXS_VERDICT_MORE, cxs_verdict_of(5, 1e-9, 0.05, 1.000005, 0));
 	/* from a mean of 0 any change is large */
-	EXPECT_EQ(CTX_VERDICT_MORE, ctx_verdict_of(5, 0.01, 0.05, NAN, 1));
+	EXPECT_EQ(CXS_VERDICT_MORE, cxs_verdict_of(5, 0.01, 0.05, NAN, 1));
 	/* not below alpha */
-	EXPECT_EQ(CTX_VERDICT_SAME, ctx_verdict_of(-5, 0.05, 0.05, 0.5, 1));
-	EXPECT_EQ(CTX_VERDICT_SAME, ctx_verdict_of(-5, NAN, 0.05, 0.5, 1));
-	EXPECT_STREQ("more", ctx_verdict_name(CTX_VERDICT_MORE, false, 1));
-	EXPECT_STREQ("fewer", ctx_verdict_name(CTX_VERDICT_LESS, false, 1));
-	EXPECT_STREQ("slower", ctx_verdict_name(CTX_VERDICT_MORE, true, 1));
-	EXPECT_STREQ("faster", ctx_verdict_name(CTX_VERDICT_LESS, true, 1));
-	EXPECT_STREQ("changed < 2.5%", ctx_verdict_name(CTX_VERDICT_SMALL, true, 2.5));
-	EXPECT_STREQ("no significant change", ctx_verdict_name(CTX_VERDICT_SAME, false, 1));
+	EXPECT_EQ(CXS_VERDICT_SAME, cxs_verdict_of(-5, 0.05, 0.05, 0.5, 1));
+	EXPECT_EQ(CXS_VERDICT_SAME, cxs_verdict_of(-5, NAN, 0.05, 0.5, 1));
+	EXPECT_STREQ("more", cxs_verdict_name(CXS_VERDICT_MORE, false, 1));
+	EXPECT_STREQ("fewer", cxs_verdict_name(CXS_VERDICT_LESS, false, 1));
+	EXPECT_STREQ("slower", cxs_verdict_name(CXS_VERDICT_MORE, true, 1));
+	EXPECT_STREQ("faster", cxs_verdict_name(CXS_VERDICT_LESS, true, 1));
+	EXPECT_STREQ("changed < 2.5%", cxs_verdict_name(CXS_VERDICT_SMALL, true, 2.5));
+	EXPECT_STREQ("no significant change", cxs_verdict_name(CXS_VERDICT_SAME, false, 1));
 }
 
 /*
@@ -68,14 +68,14 @@ TEST(verdicts)
 TEST(practical_threshold)
 {
 	double av[] = { 1e6, 1e6, 1e6, 1e6 }, bv[] = { 1e6 + 5, 1e6 + 5, 1e6 + 5, 1e6 + 5 };
-	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
-	struct ctx_compare_row row = { .name = "task-clock", .clock = true, .a = &a, .b = &b };
+	struct cxs_sample a = cxs_sample_view(av, 4), b = cxs_sample_view(bv, 4);
+	struct cxs_compare_row row = { .name = "task-clock", .clock = true, .a = &a, .b = &b };
 
-	ctx_compare_eval(&row, 1, CTX_THRESHOLD_PCT);
+	cxs_compare_eval(&row, 1, CXS_THRESHOLD_PCT);
 	EXPECT_EQ(0, row.p_holm);
-	EXPECT_EQ(CTX_VERDICT_SMALL, row.verdict);
-	ctx_compare_eval(&row, 1, 0);
-	EXPECT_EQ(CTX_VERDICT_MORE, row.verdict);
+	EXPECT_EQ(CXS_VERDICT_SMALL, row.verdict);
+	cxs_compare_eval(&row, 1, 0);
+	EXPECT_EQ(CXS_VERDICT_MORE, row.verdict);
 }
 
 /*
@@ -88,40 +88,40 @@ TEST(runs_to_separate)
 {
 	double av[] = { 10, 11, 9, 10, 10, 11, 9, 10 };
 	double bv[] = { 10, 10, 12, 13, 12, 13, 12, 13 };
-	struct ctx_sample a = ctx_sample_view(av, 8), b = ctx_sample_view(bv, 8);
-	struct ctx_sample a2 = ctx_sample_view(av, 2), b2 = ctx_sample_view(bv, 2);
-	struct ctx_welch w;
+	struct cxs_sample a = cxs_sample_view(av, 8), b = cxs_sample_view(bv, 8);
+	struct cxs_sample a2 = cxs_sample_view(av, 2), b2 = cxs_sample_view(bv, 2);
+	struct cxs_welch w;
 	int k, n;
 
-	n = ctx_runs_to_separate(&a, &b, 0.05);
+	n = cxs_runs_to_separate(&a, &b, 0.05);
 	ASSERT_GE(n, 4);
 	/* the definition: p < alpha from n on, and not at n - 1 */
 	for (k = n; k <= 8; k++) {
-		struct ctx_sample ka = ctx_sample_view(av, k), kb = ctx_sample_view(bv, k);
+		struct cxs_sample ka = cxs_sample_view(av, k), kb = cxs_sample_view(bv, k);
 
-		ASSERT_EQ(0, ctx_welch(&ka, &kb, 0.95, &w));
+		ASSERT_EQ(0, cxs_welch(&ka, &kb, 0.95, &w));
 		EXPECT_LT(w.p, 0.05) TH_LOG("k %d", k);
 	}
 	{
-		struct ctx_sample ka = ctx_sample_view(av, n - 1);
-		struct ctx_sample kb = ctx_sample_view(bv, n - 1);
+		struct cxs_sample ka = cxs_sample_view(av, n - 1);
+		struct cxs_sample kb = cxs_sample_view(bv, n - 1);
 
-		ASSERT_EQ(0, ctx_welch(&ka, &kb, 0.95, &w));
+		ASSERT_EQ(0, cxs_welch(&ka, &kb, 0.95, &w));
 		EXPECT_GE(w.p, 0.05);
 	}
 	/* the same values: never */
-	EXPECT_EQ(0, ctx_runs_to_separate(&a, &a, 0.05));
+	EXPECT_EQ(0, cxs_runs_to_separate(&a, &a, 0.05));
 	/* two runs each that do not separate */
-	EXPECT_EQ(0, ctx_runs_to_separate(&a2, &b2, 0.05));
+	EXPECT_EQ(0, cxs_runs_to_separate(&a2, &b2, 0.05));
 }
 
 /* Deterministic counts: 2 runs separate exactly when the values differ. */
 TEST(runs_to_separate_exact_counts)
 {
 	double av[] = { 100, 100, 100, 100 }, bv[] = { 105, 105, 105, 105 };
-	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
+	struct cxs_sample a = cxs_sample_view(av, 4), b = cxs_sample_view(bv, 4);
 
-	EXPECT_EQ(2, ctx_runs_to_separate(&a, &b, 0.05));
+	EXPECT_EQ(2, cxs_runs_to_separate(&a, &b, 0.05));
 }
 
 /*
@@ -134,14 +134,14 @@ TEST(holm)
 	double p[] = { 0.01, 0.04, NAN, 0.03, 0.005 }, adj[5];
 	double big[] = { 0.5, 0.9 };
 
-	ctx_holm(p, adj, 5);
+	cxs_holm(p, adj, 5);
 	EXPECT_DOUBLE_NEAR(0.03, adj[0]);
 	EXPECT_DOUBLE_NEAR(0.06, adj[1]);
 	EXPECT_TRUE(isnan(adj[2]));
 	EXPECT_DOUBLE_NEAR(0.06, adj[3]);
 	EXPECT_DOUBLE_NEAR(0.02, adj[4]);
 	/* 0.5 x 2 = 1, and never above 1 */
-	ctx_holm(big, adj, 2);
+	cxs_holm(big, adj, 2);
 	EXPECT_DOUBLE_NEAR(1.0, adj[0]);
 	EXPECT_DOUBLE_NEAR(1.0, adj[1]);
 }
@@ -158,22 +158,22 @@ TEST(ratio_fieller)
 {
 	double av[] = { 99, 101, 99, 101 }, bv[] = { 109, 111, 109, 111 };
 	double zv[] = { -1, 1, -1, 1 };
-	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
-	struct ctx_sample z = ctx_sample_view(zv, 4);
+	struct cxs_sample a = cxs_sample_view(av, 4), b = cxs_sample_view(bv, 4);
+	struct cxs_sample z = cxs_sample_view(zv, 4);
 	double r, lo, hi;
-	struct ctx_welch w;
+	struct cxs_welch w;
 
-	ASSERT_EQ(0, ctx_welch(&a, &b, 0.95, &w));
+	ASSERT_EQ(0, cxs_welch(&a, &b, 0.95, &w));
 	EXPECT_DOUBLE_NEAR(6.0, w.df);
-	ASSERT_EQ(0, ctx_ratio_ci(&a, &b, &w, 0.95, &r, &lo, &hi));
+	ASSERT_EQ(0, cxs_ratio_ci(&a, &b, &w, 0.95, &r, &lo, &hi));
 	EXPECT_DOUBLE_NEAR(1.1, r);
 	EXPECT_LT(fabs(lo - 1.0792147), 1e-6) TH_LOG("%.9f", lo);
 	EXPECT_LT(fabs(hi - 1.1212245), 1e-6) TH_LOG("%.9f", hi);
 	/* no spread: the ratio is known exactly */
-	ASSERT_EQ(0, ctx_welch(&b, &b, 0.95, &w));
+	ASSERT_EQ(0, cxs_welch(&b, &b, 0.95, &w));
 	/* A's mean 0: no ratio */
-	ASSERT_EQ(0, ctx_welch(&z, &b, 0.95, &w));
-	EXPECT_EQ(-1, ctx_ratio_ci(&z, &b, &w, 0.95, &r, &lo, &hi));
+	ASSERT_EQ(0, cxs_welch(&z, &b, 0.95, &w));
+	EXPECT_EQ(-1, cxs_ratio_ci(&z, &b, &w, 0.95, &r, &lo, &hi));
 	EXPECT_TRUE(isnan(r));
 }
 
@@ -186,47 +186,47 @@ TEST(ratio_fieller)
 TEST(holm_verdicts)
 {
 	double av[] = { 10, 11, 9, 10, 10, 11, 9, 10 }, bv[8];
-	struct ctx_sample a = ctx_sample_view(av, 8), b;
-	struct ctx_compare_row rows[2];
+	struct cxs_sample a = cxs_sample_view(av, 8), b;
+	struct cxs_compare_row rows[2];
 	int i;
 
 	for (i = 0; i < 8; i++)
 		bv[i] = av[i] + 0.9;
-	b = ctx_sample_view(bv, 8);
+	b = cxs_sample_view(bv, 8);
 	memset(rows, 0, sizeof(rows));
 	rows[0].name = "cs";
 	rows[0].a = &a;
 	rows[0].b = &b;
 	rows[1] = rows[0];
 	rows[1].name = "cs:t";
-	ctx_compare_eval(rows, 1, CTX_THRESHOLD_PCT);
+	cxs_compare_eval(rows, 1, CXS_THRESHOLD_PCT);
 	EXPECT_GT(rows[0].w.p, 0.025);
 	EXPECT_LT(rows[0].w.p, 0.05);
-	EXPECT_EQ(CTX_VERDICT_MORE, rows[0].verdict);
-	ctx_compare_eval(rows, 2, CTX_THRESHOLD_PCT);
+	EXPECT_EQ(CXS_VERDICT_MORE, rows[0].verdict);
+	cxs_compare_eval(rows, 2, CXS_THRESHOLD_PCT);
 	EXPECT_DOUBLE_NEAR(2 * rows[0].w.p, rows[0].p_holm);
-	EXPECT_EQ(CTX_VERDICT_SAME, rows[0].verdict);
-	EXPECT_EQ(CTX_VERDICT_SAME, rows[1].verdict);
+	EXPECT_EQ(CXS_VERDICT_SAME, rows[0].verdict);
+	EXPECT_EQ(CXS_VERDICT_SAME, rows[1].verdict);
 	/* a row that cannot be tested does not count */
 	rows[1].error = "<not supported>";
-	ctx_compare_eval(rows, 2, CTX_THRESHOLD_PCT);
-	EXPECT_EQ(CTX_VERDICT_MORE, rows[0].verdict);
-	EXPECT_EQ(CTX_VERDICT_TOO_FEW, rows[1].verdict);
+	cxs_compare_eval(rows, 2, CXS_THRESHOLD_PCT);
+	EXPECT_EQ(CXS_VERDICT_MORE, rows[0].verdict);
+	EXPECT_EQ(CXS_VERDICT_TOO_FEW, rows[1].verdict);
 }
 
-static char *print_rows(struct ctx_compare_row *rows, int nr, const char *sep)
+static char *print_rows(struct cxs_compare_row *rows, int nr, const char *sep)
 {
 	static char *argv_a[] = { "./loop", "100", NULL };
 	static char *argv_b[] = { "./loop", "105", NULL };
-	struct ctx_compare_print p = {
+	struct cxs_compare_print p = {
 		.sep = sep, .cmd_a = argv_a, .cmd_b = argv_b, .runs = 4,
 	};
 	char *buf = NULL;
 	size_t len = 0;
 
 	p.f = open_memstream(&buf, &len);
-	ctx_compare_eval(rows, nr, CTX_THRESHOLD_PCT);
-	ctx_compare_print(&p, rows, nr);
+	cxs_compare_eval(rows, nr, CXS_THRESHOLD_PCT);
+	cxs_compare_print(&p, rows, nr);
 	fclose(p.f);
 	return buf;
 }
@@ -235,8 +235,8 @@ static char *print_rows(struct ctx_compare_row *rows, int nr, const char *sep)
 TEST(twin_sentence_wrapped)
 {
 	double av[] = { 100, 100, 100, 100 }, bv[] = { 105, 105, 106, 105 };
-	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
-	struct ctx_compare_row rows[] = {
+	struct cxs_sample a = cxs_sample_view(av, 4), b = cxs_sample_view(bv, 4);
+	struct cxs_compare_row rows[] = {
 		{ .name = "L1-dcache-prefetch-misses:t", .counter = 0, .task_only = true, .a = &a, .b = &b },
 		{ .name = "L1-dcache-prefetch-misses", .counter = 0, .a = &a, .b = &a },
 	};
@@ -256,9 +256,9 @@ TEST(twin_sentence_wrapped)
 TEST(csv_fields)
 {
 	double av[] = { 100, 100, 100, 100 }, bv[] = { 105, 105, 105, 105 };
-	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
-	struct ctx_sample one = ctx_sample_view(av, 1);
-	struct ctx_compare_row rows[] = {
+	struct cxs_sample a = cxs_sample_view(av, 4), b = cxs_sample_view(bv, 4);
+	struct cxs_sample one = cxs_sample_view(av, 1);
+	struct cxs_compare_row rows[] = {
 		{ .name = "instructions:t", .counter = 0, .task_only = true, .a = &a, .b = &b },
 		{ .name = "instructions", .counter = 0, .a = &a, .b = &a },
 		{ .name = "cycles", .counter = 1, .a = &one, .b = &one },
@@ -288,10 +288,10 @@ TEST(table_and_twin_sentence)
 	double av[] = { 100, 101, 99, 100 }, bv[] = { 105, 106, 104, 105 };
 	double fa[] = { 100, 140, 90, 120 }, fb[] = { 105, 150, 95, 118 };
 	double ns_a[] = { 2e6, 2.1e6, 1.9e6, 2e6 };
-	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
-	struct ctx_sample xa = ctx_sample_view(fa, 4), xb = ctx_sample_view(fb, 4);
-	struct ctx_sample ca = ctx_sample_view(ns_a, 4);
-	struct ctx_compare_row rows[] = {
+	struct cxs_sample a = cxs_sample_view(av, 4), b = cxs_sample_view(bv, 4);
+	struct cxs_sample xa = cxs_sample_view(fa, 4), xb = cxs_sample_view(fb, 4);
+	struct cxs_sample ca = cxs_sample_view(ns_a, 4);
+	struct cxs_compare_row rows[] = {
 		{ .name = "instructions:t", .counter = 0, .task_only = true, .a = &a, .b = &b },
 		{ .name = "instructions", .counter = 0, .a = &xa, .b = &xb },
 		{ .name = "task-clock", .counter = 1, .clock = true, .a = &ca, .b = &ca },
@@ -322,8 +322,8 @@ TEST(table_and_twin_sentence)
 TEST(comma_locale_csv)
 {
 	double av[] = { 100, 100, 100, 100 }, bv[] = { 105.5, 105.5, 105.5, 105.5 };
-	struct ctx_sample a = ctx_sample_view(av, 4), b = ctx_sample_view(bv, 4);
-	struct ctx_compare_row rows[] = {
+	struct cxs_sample a = cxs_sample_view(av, 4), b = cxs_sample_view(bv, 4);
+	struct cxs_compare_row rows[] = {
 		{ .name = "instructions:t", .counter = 0, .task_only = true, .a = &a, .b = &b },
 	};
 	const char *why = comma_locale();
@@ -345,8 +345,8 @@ TEST(comma_locale_csv)
 TEST(csv_quoting_and_errors)
 {
 	double av[] = { 100, 100, 100, 100 };
-	struct ctx_sample a = ctx_sample_view(av, 4);
-	struct ctx_compare_row rows[] = {
+	struct cxs_sample a = cxs_sample_view(av, 4);
+	struct cxs_compare_row rows[] = {
 		{ .name = "instructions:t", .counter = 0, .task_only = true, .a = &a, .b = &a },
 		{ .name = "branches", .counter = 2, .error = "<not supported>", .a = &a, .b = &a },
 	};

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../estnote.h"
+#include "output/est-notes.h"
 
-static char *notes(const struct ctx_event_list *l,
-		   const struct ctx_nl_reply *rp, uint32_t features)
+static char *notes(const struct cxs_event_list *l,
+		   const struct ctxc_reply *rp, uint32_t features)
 {
 	static char buf[4096];
 	FILE *f;
@@ -22,7 +22,7 @@ static char *notes(const struct ctx_event_list *l,
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
 	if (!f)
 		abort();
-	ctx_est_notes(f, l, rp, features);
+	cxs_est_notes(f, l, rp, features);
 	fclose(f);
 	return buf;
 }
@@ -40,20 +40,20 @@ static int count(const char *s, const char *what)
 
 TEST(reasons)
 {
-	EXPECT_EQ(NULL, ctx_est_reason(CTXCOUNT_EST_APPLIED));
-	EXPECT_EQ(NULL, ctx_est_reason(CTXCOUNT_EST_DISABLED));
-	EXPECT_EQ(NULL, ctx_est_reason(CTXCOUNT_EST_NONE_NEEDED));
+	EXPECT_EQ(NULL, cxs_est_reason(CTXCOUNT_EST_APPLIED));
+	EXPECT_EQ(NULL, cxs_est_reason(CTXCOUNT_EST_DISABLED));
+	EXPECT_EQ(NULL, cxs_est_reason(CTXCOUNT_EST_NONE_NEEDED));
 	/* A module before version 5 says nothing: nothing to report. */
-	EXPECT_EQ(NULL, ctx_est_reason(0));
-	EXPECT_NE(NULL, strstr(ctx_est_reason(CTXCOUNT_EST_DRIVER_READ), "driver"));
-	EXPECT_NE(NULL, strstr(ctx_est_reason(CTXCOUNT_EST_UNSTABLE), "disagreed"));
-	EXPECT_NE(NULL, strstr(ctx_est_reason(CTXCOUNT_EST_NOT_MEASURED), "instructions"));
+	EXPECT_EQ(NULL, cxs_est_reason(0));
+	EXPECT_NE(NULL, strstr(cxs_est_reason(CTXCOUNT_EST_DRIVER_READ), "driver"));
+	EXPECT_NE(NULL, strstr(cxs_est_reason(CTXCOUNT_EST_UNSTABLE), "disagreed"));
+	EXPECT_NE(NULL, strstr(cxs_est_reason(CTXCOUNT_EST_NOT_MEASURED), "instructions"));
 }
 
 TEST(a_line_per_counter)
 {
-	struct ctx_event_list l = { .nr = 3 };
-	struct ctx_nl_reply rp = { .nr_events = 2 };
+	struct cxs_event_list l = { .nr = 3 };
+	struct ctxc_reply rp = { .nr_events = 2 };
 	char *out;
 
 	strcpy(l.ev[0].name, "instructions");
@@ -75,8 +75,8 @@ TEST(a_line_per_counter)
 
 TEST(user_mode_line)
 {
-	struct ctx_event_list l = { 0 };
-	struct ctx_nl_reply rp = { 0 };
+	struct cxs_event_list l = { 0 };
+	struct ctxc_reply rp = { 0 };
 
 	EXPECT_EQ(1, count(notes(&l, &rp, CTXCOUNT_FEATURE_EST_KERNEL), "privileged"));
 	/* Nothing measured at all (no PMU): nothing to say about user mode. */
@@ -87,8 +87,8 @@ TEST(user_mode_line)
 
 TEST(failed_events_say_nothing)
 {
-	struct ctx_event_list l = { .nr = 1 };
-	struct ctx_nl_reply rp = { .nr_events = 1 };
+	struct cxs_event_list l = { .nr = 1 };
+	struct ctxc_reply rp = { .nr_events = 1 };
 
 	strcpy(l.ev[0].name, "cycles");
 	rp.ev[0].present = true;

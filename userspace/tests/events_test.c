@@ -8,13 +8,13 @@
 #include <linux/perf_event.h>
 
 #include "kselftest_harness.h"
-#include "../events.h"
+#include "events/events.h"
 
-#define PARSE_OK(spec) ASSERT_EQ(0, ctx_event_parse(spec, &ev, err, sizeof(err)))
+#define PARSE_OK(spec) ASSERT_EQ(0, cxs_event_parse(spec, &ev, err, sizeof(err)))
 
 TEST(hardware_names_and_aliases)
 {
-	struct ctx_event ev;
+	struct cxs_event ev;
 	char err[256];
 
 	PARSE_OK("cycles");
@@ -49,7 +49,7 @@ TEST(hardware_names_and_aliases)
 
 TEST(software_names_and_aliases)
 {
-	struct ctx_event ev;
+	struct cxs_event ev;
 	char err[256];
 
 	PARSE_OK("cpu-clock");
@@ -83,7 +83,7 @@ TEST(software_names_and_aliases)
 /* config = cache id | op << 8 | result << 16 (perf_event.h). */
 TEST(hardware_cache_events)
 {
-	struct ctx_event ev;
+	struct cxs_event ev;
 	char err[256];
 
 	PARSE_OK("L1-dcache-loads");
@@ -114,7 +114,7 @@ TEST(hardware_cache_events)
  */
 TEST(hardware_cache_spellings)
 {
-	struct ctx_event ev;
+	struct cxs_event ev;
 	char err[256];
 
 	PARSE_OK("l1d-loads");
@@ -134,20 +134,20 @@ TEST(hardware_cache_spellings)
 	PARSE_OK("bpu-loads");
 	EXPECT_EQ(0x000005, ev.config);
 	EXPECT_STREQ("bpu-loads", ev.name);
-	EXPECT_EQ(-1, ctx_event_parse("L1-DCACHE-LOADS", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("llc-loads", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("L1-DCACHE-LOADS", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("llc-loads", &ev, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "did you mean 'LLC-loads'"));
-	EXPECT_EQ(-1, ctx_event_parse("dtlb-loads", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("iTLB-stores", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("L1-icache-store-misses", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("L1-dcache-loads-loads", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("L1-dcache-misses-misses", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("L1-dcache-", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("dtlb-loads", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("iTLB-stores", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("L1-icache-store-misses", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("L1-dcache-loads-loads", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("L1-dcache-misses-misses", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("L1-dcache-", &ev, err, sizeof(err)));
 }
 
 TEST(raw_events)
 {
-	struct ctx_event ev;
+	struct cxs_event ev;
 	char err[256];
 
 	PARSE_OK("r1a2");
@@ -155,15 +155,15 @@ TEST(raw_events)
 	EXPECT_EQ(0x1a2, ev.config);
 	PARSE_OK("rC0:u");
 	EXPECT_EQ(0xc0, ev.config);
-	EXPECT_EQ(-1, ctx_event_parse("r", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("rxyz", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("r11111111111111111", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("r", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("rxyz", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("r11111111111111111", &ev, err, sizeof(err)));
 }
 
 /* perf: naming any of u/k/h excludes the ones not named. */
 TEST(modifiers)
 {
-	struct ctx_event ev;
+	struct cxs_event ev;
 	char err[256];
 
 	PARSE_OK("cycles:t");
@@ -190,9 +190,9 @@ TEST(modifiers)
 	EXPECT_EQ(CTXCOUNT_EVENT_F_EXCLUDE_USER | CTXCOUNT_EVENT_F_EXCLUDE_KERNEL,
 		  ev.flags);
 	EXPECT_STREQ("cycles:h", ev.name);
-	EXPECT_EQ(-1, ctx_event_parse("cycles:x", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cycles:x", &ev, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "unknown modifier 'x'"));
-	EXPECT_EQ(-1, ctx_event_parse("cycles:t:u", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cycles:t:u", &ev, err, sizeof(err)));
 }
 
 /*
@@ -202,47 +202,47 @@ TEST(modifiers)
  */
 TEST(modifier_rules)
 {
-	struct ctx_event ev;
+	struct cxs_event ev;
 	char err[256];
 
-	EXPECT_EQ(-1, ctx_event_parse("cycles:tt", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cycles:tt", &ev, err, sizeof(err)));
 	EXPECT_STREQ("bad event modifier 'tt' in 'cycles:tt' (each at most once)", err);
-	EXPECT_EQ(-1, ctx_event_parse("cycles:uu", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("cycles:utu", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("cycles:", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cycles:uu", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cycles:utu", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cycles:", &ev, err, sizeof(err)));
 	PARSE_OK("cycles:ppp");
 	EXPECT_EQ(0, ev.flags);
-	EXPECT_EQ(-1, ctx_event_parse("cycles:pppp", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cycles:pppp", &ev, err, sizeof(err)));
 	PARSE_OK("cycles:uWDP");
 	EXPECT_EQ(CTXCOUNT_EVENT_F_EXCLUDE_KERNEL | CTXCOUNT_EVENT_F_EXCLUDE_HV,
 		  ev.flags);
-	EXPECT_EQ(-1, ctx_event_parse("cycles:G", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cycles:G", &ev, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "modifier 'G' in 'cycles:G' is perf's but not supported by ctxstat"));
-	EXPECT_EQ(-1, ctx_event_parse("cycles:b", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cycles:b", &ev, err, sizeof(err)));
 }
 
 TEST(unknown_events)
 {
-	struct ctx_event ev;
+	struct cxs_event ev;
 	char err[256];
 
-	EXPECT_EQ(-1, ctx_event_parse("cyles", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cyles", &ev, err, sizeof(err)));
 	EXPECT_STREQ("unknown event 'cyles'; did you mean 'cycles'? (ctxstat --list)", err);
-	EXPECT_EQ(-1, ctx_event_parse("L1-dcache-lod-misses:t", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("L1-dcache-lod-misses:t", &ev, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "did you mean 'L1-dcache-load-misses'"));
-	EXPECT_EQ(-1, ctx_event_parse("zzzzzzzzzzzz", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("zzzzzzzzzzzz", &ev, err, sizeof(err)));
 	EXPECT_STREQ("unknown event 'zzzzzzzzzzzz' (ctxstat --list shows the known ones)", err);
-	EXPECT_EQ(-1, ctx_event_parse("", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("", &ev, err, sizeof(err)));
 }
 
 TEST(dedupe_task_twins)
 {
-	struct ctx_event_list l;
+	struct cxs_event_list l;
 	char err[256];
 
 	memset(&l, 0, sizeof(l));
-	ASSERT_EQ(0, ctx_events_add(&l, "cycles,cycles:t,instructions", err, sizeof(err)));
-	ASSERT_EQ(0, ctx_events_add(&l, "cycles:u,cycles:tu,cpu-cycles", err, sizeof(err)));
+	ASSERT_EQ(0, cxs_events_add(&l, "cycles,cycles:t,instructions", err, sizeof(err)));
+	ASSERT_EQ(0, cxs_events_add(&l, "cycles:u,cycles:tu,cpu-cycles", err, sizeof(err)));
 	EXPECT_EQ(6, l.nr);
 	EXPECT_EQ(3, l.nr_counters);
 	EXPECT_EQ(0, l.ev[0].counter);
@@ -259,11 +259,11 @@ TEST(dedupe_task_twins)
 
 TEST(defaults)
 {
-	struct ctx_event_list l;
+	struct cxs_event_list l;
 	char err[256];
 
 	memset(&l, 0, sizeof(l));
-	ASSERT_EQ(0, ctx_events_add_defaults(&l, false, true, err, sizeof(err)));
+	ASSERT_EQ(0, cxs_events_add_defaults(&l, false, true, err, sizeof(err)));
 	EXPECT_EQ(13, l.nr);
 	EXPECT_EQ(8, l.nr_counters);
 	EXPECT_STREQ("task-clock", l.ev[0].name);
@@ -284,17 +284,17 @@ TEST(defaults_system_wide_and_no_twins)
 		"cpu-clock", "context-switches", "cpu-migrations", "page-faults",
 		"cycles", "instructions", "branches", "branch-misses",
 	};
-	struct ctx_event_list l;
+	struct cxs_event_list l;
 	char err[256];
 	int i;
 
 	memset(&l, 0, sizeof(l));
-	ASSERT_EQ(0, ctx_events_add_defaults(&l, true, true, err, sizeof(err)));
+	ASSERT_EQ(0, cxs_events_add_defaults(&l, true, true, err, sizeof(err)));
 	EXPECT_STREQ("cpu-clock", l.ev[0].name);
 	EXPECT_STREQ("cpu-clock:t", l.ev[1].name);
 	EXPECT_EQ(PERF_COUNT_SW_CPU_CLOCK, l.counters[0].config);
 	memset(&l, 0, sizeof(l));
-	ASSERT_EQ(0, ctx_events_add_defaults(&l, true, false, err, sizeof(err)));
+	ASSERT_EQ(0, cxs_events_add_defaults(&l, true, false, err, sizeof(err)));
 	ASSERT_EQ(8, l.nr);
 	for (i = 0; i < 8; i++)
 		EXPECT_STREQ(perf[i], l.ev[i].name);
@@ -302,17 +302,17 @@ TEST(defaults_system_wide_and_no_twins)
 
 TEST(counter_limit)
 {
-	struct ctx_event_list l;
+	struct cxs_event_list l;
 	char err[256];
 
 	memset(&l, 0, sizeof(l));
-	ASSERT_EQ(0, ctx_events_add(&l, "r1,r2,r3,r4,r5,r6,r7,r8,r9,ra,rb,rc,rd,re,rf,r10", err, sizeof(err)));
+	ASSERT_EQ(0, cxs_events_add(&l, "r1,r2,r3,r4,r5,r6,r7,r8,r9,ra,rb,rc,rd,re,rf,r10", err, sizeof(err)));
 	EXPECT_EQ(CTXCOUNT_MAX_EVENTS, l.nr_counters);
 	/* A twin of a counted event still fits; a 17th counter does not. */
-	EXPECT_EQ(0, ctx_events_add(&l, "r1:t", err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_events_add(&l, "r11", err, sizeof(err)));
+	EXPECT_EQ(0, cxs_events_add(&l, "r1:t", err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_events_add(&l, "r11", err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "at most 16 counters"));
-	EXPECT_EQ(-1, ctx_events_add(&l, "", err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_events_add(&l, "", err, sizeof(err)));
 }
 
 TEST_HARNESS_MAIN

@@ -12,9 +12,9 @@
 #include <linux/perf_event.h>
 
 #include "kselftest_harness.h"
-#include "../events.h"
+#include "events/events.h"
 
-#define ADD(l, specs) ctx_events_add(l, specs, err, sizeof(err))
+#define ADD(l, specs) cxs_events_add(l, specs, err, sizeof(err))
 
 /* "-e ," ran and printed an empty block; perf: a syntax error. */
 TEST(empty_events_are_syntax_errors)
@@ -24,7 +24,7 @@ TEST(empty_events_are_syntax_errors)
 		"{cycles,}", "{cycles", "cycles}", "{cycles}x", "{cycles}:",
 		"{{cycles}}", "cycles/",
 	};
-	struct ctx_event_list l;
+	struct cxs_event_list l;
 	char err[256];
 	size_t i;
 
@@ -45,7 +45,7 @@ TEST(empty_events_are_syntax_errors)
  */
 TEST(groups)
 {
-	struct ctx_event_list l;
+	struct cxs_event_list l;
 	char err[256];
 
 	memset(&l, 0, sizeof(l));
@@ -90,7 +90,7 @@ TEST(blanks_around_commas)
 		" ", " , ", "cycles, ,instructions", "cycles ,", "{ }",
 		"{cycles, }", "cycles instructions",
 	};
-	struct ctx_event_list l;
+	struct cxs_event_list l;
 	char err[256];
 	size_t i;
 
@@ -173,13 +173,13 @@ static void sysfs_teardown(const char *root)
 		abort();
 }
 
-#define PARSE_OK(spec) ASSERT_EQ(0, ctx_event_parse(spec, &ev, err, sizeof(err))) \
+#define PARSE_OK(spec) ASSERT_EQ(0, cxs_event_parse(spec, &ev, err, sizeof(err))) \
 	TH_LOG("%s: %s", spec, err)
 
 /* PMU-qualified names, as perf resolves them (ctxstat knew none). */
 TEST(pmu_events)
 {
-	struct ctx_event ev;
+	struct cxs_event ev;
 	char err[256], root[64];
 
 	sysfs_setup(root, sizeof(root));
@@ -206,27 +206,27 @@ TEST(pmu_events)
 	EXPECT_EQ(10, ev.type);
 	EXPECT_EQ(0, ev.config);
 	/* config1 (a load latency): the module takes the config only */
-	EXPECT_EQ(-1, ctx_event_parse("cpu/mem-loads/", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cpu/mem-loads/", &ev, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "cpu/mem-loads/: not supported by ctxstat: it needs config1"))
 		TH_LOG("%s", err);
-	EXPECT_EQ(-1, ctx_event_parse("cpu/event=0x1ff/", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cpu/event=0x1ff/", &ev, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "does not fit")) TH_LOG("%s", err);
-	EXPECT_EQ(-1, ctx_event_parse("cpu/bogus=1/", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cpu/bogus=1/", &ev, err, sizeof(err)));
 	EXPECT_STREQ("PMU cpu has no term or event 'bogus' (perf list)", err);
-	EXPECT_EQ(-1, ctx_event_parse("cpu/event=xyz/", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("nopmu/event=1/", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cpu/event=xyz/", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("nopmu/event=1/", &ev, err, sizeof(err)));
 	EXPECT_STREQ("Cannot find PMU `nopmu'. Missing kernel support? (perf list)", err);
-	EXPECT_EQ(-1, ctx_event_parse("../cpu/event=1/", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("cpu//", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("cpu/event=1", &ev, err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_event_parse("cpu/event=1/x", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("../cpu/event=1/", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cpu//", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cpu/event=1", &ev, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_event_parse("cpu/event=1/x", &ev, err, sizeof(err)));
 	sysfs_teardown(root);
 }
 
 /* A PMU event's commas are its own; groups of them too. */
 TEST(pmu_events_in_lists)
 {
-	struct ctx_event_list l;
+	struct cxs_event_list l;
 	char err[256], root[64];
 
 	sysfs_setup(root, sizeof(root));

@@ -13,8 +13,8 @@
 #include "kselftest_harness.h"
 #include "fake_nl.h"
 #include "runs_fixture.h"
-#include "../compare.h"
-#include "../results.h"
+#include "builtin.h"
+#include "results/results.h"
 
 FIXTURE(scratch) {
 	char dir[64], out[96], save[96], first_fails[256];
@@ -47,7 +47,7 @@ FIXTURE_TEARDOWN(scratch)
  */
 TEST_F(scratch, one_failed_run_left_out)
 {
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	char msg[256], *text;
 	struct outcome o;
 
@@ -58,13 +58,13 @@ TEST_F(scratch, one_failed_run_left_out)
 	EXPECT_NE(NULL, strstr(o.err, "ctxstat: run 1 of 3: 'sh' exited with status 1\n")) TH_LOG("%s", o.err);
 	EXPECT_NE(NULL, strstr(o.err, "ctxstat: 1 of 3 runs failed: left out of the counts and of "))
 		TH_LOG("%s", o.err);
-	ASSERT_EQ(0, ctx_results_load(&set, self->save, msg, sizeof(msg))) TH_LOG("%s", msg);
+	ASSERT_EQ(0, cxs_results_load(&set, self->save, msg, sizeof(msg))) TH_LOG("%s", msg);
 	EXPECT_EQ(2, set.r[0].elapsed_ns.n);
 	/* the fake counts base + run: runs 2 and 3 are 1000001 and 1000002 */
 	ASSERT_EQ(2, set.r[0].ev[0].values.n);
 	EXPECT_EQ(1000001, set.r[0].ev[0].values.v[0]);
 	EXPECT_EQ(1000002, set.r[0].ev[0].values.v[1]);
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	text = read_file(self->out);
 	ASSERT_NE(NULL, text);
 	/* mean 1000001.5 printed as perf rounds it; all three: 1000001 */
@@ -104,7 +104,7 @@ TEST_F(scratch, compare_stops)
 {
 	struct outcome o;
 
-	run(ctx_compare_main, ARGV("compare", "-r", "3", "-e", "instructions",
+	run(cmd_compare, ARGV("compare", "-r", "3", "-e", "instructions",
 				   "--no-noise-check", "true", "---", "sh", "-c", "kill -SEGV $$"),
 	    &o);
 	EXPECT_EQ(128 + 11, o.code);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fake_nl.h"
-#include "../proof.h"
+#include "events/proof.h"
 
 struct fake_nl fake_nl;
 
@@ -26,7 +26,7 @@ void fake_nl_reset(void)
 	memset(runs, 0, sizeof(runs));
 }
 
-static int fails(struct ctx_nl *nl, uint8_t cmd)
+static int fails(struct ctxc_sock *nl, uint8_t cmd)
 {
 	nl->extack[0] = '\0';
 	int n = ++calls[cmd];
@@ -39,7 +39,7 @@ static int fails(struct ctx_nl *nl, uint8_t cmd)
 	return fake_nl.fail_err;
 }
 
-int ctx_nl_open(struct ctx_nl *nl)
+int ctxc_open(struct ctxc_sock *nl)
 {
 	memset(nl, 0, sizeof(*nl));
 	if (fake_nl.open_err)
@@ -48,12 +48,12 @@ int ctx_nl_open(struct ctx_nl *nl)
 	return 0;
 }
 
-void ctx_nl_close(struct ctx_nl *nl)
+void ctxc_close(struct ctxc_sock *nl)
 {
 	(void)nl;
 }
 
-int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply)
+int ctxc_stats(struct ctxc_sock *nl, struct ctxc_reply *reply)
 {
 	(void)nl;
 	memset(reply, 0, sizeof(*reply));
@@ -61,9 +61,9 @@ int ctx_nl_stats(struct ctx_nl *nl, struct ctx_nl_reply *reply)
 	return 0;
 }
 
-int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
-		       const struct ctx_nl_event_req *ev, int nr_events,
-		       struct ctx_nl_reply *reply)
+int ctxc_session_new(struct ctxc_sock *nl, const struct ctxc_target *target,
+		     const struct ctxc_event_req *ev, int nr_events,
+		     struct ctxc_reply *reply)
 {
 	int err = fails(nl, CTXCOUNT_CMD_SESSION_NEW);
 
@@ -80,7 +80,7 @@ int ctx_nl_session_new(struct ctx_nl *nl, const struct ctx_nl_target *target,
 	return 0;
 }
 
-int ctx_nl_session_cmd(struct ctx_nl *nl, uint8_t cmd, uint32_t session_id)
+int ctxc_session_cmd(struct ctxc_sock *nl, uint8_t cmd, uint32_t session_id)
 {
 	int err = fails(nl, cmd);
 
@@ -91,16 +91,16 @@ int ctx_nl_session_cmd(struct ctx_nl *nl, uint8_t cmd, uint32_t session_id)
 }
 
 /* Like a module that calibrated user mode already: no run needed. */
-int ctx_nl_calibrate(struct ctx_nl *nl, uint32_t step)
+int ctxc_calibrate(struct ctxc_sock *nl, uint32_t step)
 {
 	(void)step;
 	return fails(nl, CTXCOUNT_CMD_SESSION_CALIBRATE) ?: -EEXIST;
 }
 
-static void describe(struct ctx_nl_reply *reply, int id, uint32_t kind,
+static void describe(struct ctxc_reply *reply, int id, uint32_t kind,
 		     uint32_t irq, const char *name, uint64_t count)
 {
-	struct ctx_nl_source *s = &reply->src[id];
+	struct ctxc_source *s = &reply->src[id];
 
 	s->present = true;
 	s->kind = kind;
@@ -110,7 +110,7 @@ static void describe(struct ctx_nl_reply *reply, int id, uint32_t kind,
 }
 
 /* The sources of fake_nl.h, @m times, into every event of @reply. */
-static void split_sources(struct ctx_nl_reply *reply, uint32_t session_id,
+static void split_sources(struct ctxc_reply *reply, uint32_t session_id,
 			  uint64_t m)
 {
 	bool odd = session_id % 2;
@@ -126,7 +126,7 @@ static void split_sources(struct ctx_nl_reply *reply, uint32_t session_id,
 	if (!odd)
 		describe(reply, 5, CTXCOUNT_SOURCE_KIND_IRQ, 40, "ctxoracle", m);
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++) {
-		struct ctx_nl_event_val *v = &reply->ev[i];
+		struct ctxc_event_val *v = &reply->ev[i];
 
 		v->bucket[CTXCOUNT_BUCKET_HARDIRQ] = 10 * m;
 		v->bucket[CTXCOUNT_BUCKET_TASK] = v->full - 10 * m;
@@ -137,8 +137,8 @@ static void split_sources(struct ctx_nl_reply *reply, uint32_t session_id,
 	}
 }
 
-int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
-			struct ctx_nl_reply *reply)
+int ctxc_session_read(struct ctxc_sock *nl, uint32_t session_id,
+		      struct ctxc_reply *reply)
 {
 	int err = fails(nl, CTXCOUNT_CMD_SESSION_READ), i;
 	double full;
@@ -149,7 +149,7 @@ int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
 	reply->session_id = session_id;
 	reply->nr_events = CTXCOUNT_MAX_EVENTS;
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++) {
-		struct ctx_nl_event_val *v = &reply->ev[i];
+		struct ctxc_event_val *v = &reply->ev[i];
 
 		full = fake_nl.base[nl->family] + 100 * i + runs[nl->family];
 		v->present = true;
@@ -171,8 +171,8 @@ int ctx_nl_session_read(struct ctx_nl *nl, uint32_t session_id,
  * aggregate exactly; each CPU ran for the whole time (which grows at
  * every READ, so no interval of a CPU is <not counted>).
  */
-static void split_event(const struct ctx_nl_event_val *v,
-			struct ctx_nl_event_val *c0, struct ctx_nl_event_val *c1,
+static void split_event(const struct ctxc_event_val *v,
+			struct ctxc_event_val *c0, struct ctxc_event_val *c1,
 			int virtio)
 {
 	uint64_t hardirq = fake_nl.sources ? v->bucket[CTXCOUNT_BUCKET_HARDIRQ] / 5 : 2;
@@ -193,15 +193,15 @@ static void split_event(const struct ctx_nl_event_val *v,
 		return;
 	/* CPU 1's hardirq is all virtio's. */
 	c1->src[virtio] = hardirq;
-	for (id = 0; id < CTX_NL_SOURCE_IDS; id++)
+	for (id = 0; id < CTXC_SOURCE_IDS; id++)
 		c0->src[id] -= c1->src[id];
 }
 
-int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,
-			     struct ctx_nl_reply *reply,
-			     struct ctx_nl_cpus *cpus)
+int ctxc_session_read_cpus(struct ctxc_sock *nl, uint32_t session_id,
+			   struct ctxc_reply *reply,
+			   struct ctxc_cpus *cpus)
 {
-	int err = ctx_nl_session_read(nl, session_id, reply), i;
+	int err = ctxc_session_read(nl, session_id, reply), i;
 
 	if (err)
 		return err;
@@ -222,13 +222,13 @@ int ctx_nl_session_read_cpus(struct ctx_nl *nl, uint32_t session_id,
  * (tid + 2) with the rest, "sleeper" (tid + 3) with nothing, though
  * enabled and running as long; rows appended, as several sessions' are.
  */
-int ctx_nl_session_read_threads(struct ctx_nl *nl, uint32_t session_id,
-				struct ctx_nl_reply *reply,
-				struct ctx_nl_threads *threads)
+int ctxc_session_read_threads(struct ctxc_sock *nl, uint32_t session_id,
+			      struct ctxc_reply *reply,
+			      struct ctxc_threads *threads)
 {
 	static const char *const comm[] = { "main", "worker", "sleeper" };
-	struct ctx_nl_thread_val *row;
-	int err = ctx_nl_session_read(nl, session_id, reply), i, k;
+	struct ctxc_thread_val *row;
+	int err = ctxc_session_read(nl, session_id, reply), i, k;
 
 	if (err)
 		return err;
@@ -250,7 +250,7 @@ int ctx_nl_session_read_threads(struct ctx_nl *nl, uint32_t session_id,
 	/* the CPUs' split: worker has CPU 0's share, main CPU 1's */
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++) {
 		split_event(&reply->ev[i], &row[1].ev[i], &row[0].ev[i], 0);
-		row[2].ev[i] = (struct ctx_nl_event_val){
+		row[2].ev[i] = (struct ctxc_event_val){
 			.present = true,
 			.time_enabled = reply->ev[i].time_enabled,
 			.time_running = reply->ev[i].time_running,
@@ -259,21 +259,21 @@ int ctx_nl_session_read_threads(struct ctx_nl *nl, uint32_t session_id,
 	return 0;
 }
 
-int ctx_nl_family_version(struct ctx_nl *nl)
+int ctxc_family_version(struct ctxc_sock *nl)
 {
 	(void)nl;
 	return fake_nl.version;
 }
 
 /* The fake kernel's perf_event_open(): any event, any target. */
-int ctx_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+int cxs_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags)
 {
 	(void)attr, (void)pid, (void)cpu, (void)group_fd, (void)flags;
 	return open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
-int ctx_perf_event_paranoid(void)
+int cxs_perf_event_paranoid(void)
 {
 	return 2;
 }

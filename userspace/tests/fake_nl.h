@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fake_nl: nlclient's transactions without a kernel, for tests of the
- * runs (runner.c and the subcommands above it) on the host. Linked in
- * place of nlclient.o, and of perfopen.o: perf_event_open() gives every
- * proof (an fd of /dev/null) at paranoid 2. Every counter of every session counts
- * fake_nl.base[socket] + 100 * counter + run in full, 10 of it in
- * hardirq and the rest in task context, with no multiplexing (enabled =
- * running = 1000000 + run ns: a later READ has run longer); the first
- * socket opened is A (0), the second B (1). A READ per CPU splits every
- * count between CPUs 0 and 1 (fake_nl.c).
+ * fake_nl: nlclient's transactions without a kernel, for tests of the runs
+ * (run/runner.c and the subcommands above it) on the host. Linked in place of
+ * lib/nlclient.o, and of events/perf-open.o: perf_event_open() gives every
+ * proof (an fd of /dev/null) at paranoid 2. Every counter of every session
+ * counts fake_nl.base[socket] + 100 * counter + run in full, 10 of it in
+ * hardirq and the rest in task context, with no multiplexing (enabled = running
+ * = 1000000 + run ns: a later READ has run longer); the first socket opened is
+ * A (0), the second B (1). A READ per CPU splits every count between CPUs 0 and
+ * 1 (fake_nl.c).
  *
  * With fake_nl.sources, a READ splits hardirq (then 10 * m, m the
  * session's READs so far) by source: outside 3m, irq 24
@@ -25,12 +25,11 @@
 #define CTXSTAT_FAKE_NL_H
 
 #include <stdint.h>
-
-#include "../nlclient.h"
+#include <ctxcount/ctxcount.h>
 
 struct fake_nl {
 	double base[2];		/* full count of counter 0 in run 0, per socket */
-	int open_err;		/* ctx_nl_open's result */
+	int open_err;		/* ctxc_open's result */
 	int version;		/* the family's (CTXCOUNT_GENL_VERSION) */
 	/*
 	 * The fail_at-th (1-based) request of command fail_cmd fails, and
@@ -49,7 +48,7 @@ struct fake_nl {
 	int sessions;		/* SESSION_NEW requests answered */
 	int reads;		/* SESSION_READ requests answered */
 	int live;		/* sessions not deleted */
-	struct ctx_nl_target target;	/* of the last SESSION_NEW */
+	struct ctxc_target target;	/* of the last SESSION_NEW */
 };
 
 extern struct fake_nl fake_nl;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * interval tests: ctxstat -I's printing (interval.c through output.c)
- * from READs made up here. The layouts are golden strings from real
- * `perf stat -I` 6.1 output captured on the development host (quoted
- * above each test, inputs worked back from it); the deltas are checked
- * against cumulative READs chosen so that every interval differs.
+ * interval tests: ctxstat -I's printing (run/interval.c through
+ * output/display.c) from READs made up here. The layouts are golden strings
+ * from real `perf stat -I` 6.1 output captured on the development host (quoted
+ * above each test, inputs worked back from it); the deltas are checked against
+ * cumulative READs chosen so that every interval differs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,36 +12,36 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../interval.h"
+#include "run/interval.h"
 
 /* An arbitrary CLOCK_MONOTONIC start: the time column is relative to it. */
 #define T0_NS	5e12
 
 struct iv_data {
-	struct ctx_event_list events;
-	struct ctx_interval iv;
-	struct ctx_nl_reply rp;
+	struct cxs_event_list events;
+	struct cxs_interval iv;
+	struct ctxc_reply rp;
 	char *buf;
 	size_t len;
 	FILE *f;
 };
 
 static void iv_setup(struct iv_data *d, const char *specs,
-		     enum ctx_output_format fmt, bool breakdown)
+		     enum cxs_output_format fmt, bool breakdown)
 {
-	struct ctx_output_opts o = {
+	struct cxs_output_opts o = {
 		.format = fmt, .sep = ",", .breakdown = breakdown,
 	};
-	struct ctx_series s = { .events = &d->events,
-				.target = CTX_TARGET_COMMAND };
+	struct cxs_series s = { .events = &d->events,
+				.target = CXS_TARGET_COMMAND };
 	char err[256];
 
 	memset(d, 0, sizeof(*d));
-	if (ctx_events_add(&d->events, specs, err, sizeof(err)))
+	if (cxs_events_add(&d->events, specs, err, sizeof(err)))
 		abort();
 	d->f = open_memstream(&d->buf, &d->len);
 	o.f = d->f;
-	ctx_interval_init(&d->iv, &o, &s, 100, 0, 0);
+	cxs_interval_init(&d->iv, &o, &s, 100, 0, 0);
 	d->iv.t0_ns = T0_NS;
 	d->rp.nr_events = d->events.nr_counters;
 }
@@ -50,7 +50,7 @@ static void iv_setup(struct iv_data *d, const char *specs,
 static void reading(struct iv_data *d, int i, uint64_t full, uint64_t hardirq,
 		    uint64_t run)
 {
-	struct ctx_nl_event_val *v = &d->rp.ev[i];
+	struct ctxc_event_val *v = &d->rp.ev[i];
 
 	memset(v, 0, sizeof(*v));
 	v->present = true;
@@ -62,7 +62,7 @@ static void reading(struct iv_data *d, int i, uint64_t full, uint64_t hardirq,
 
 static int tick(struct iv_data *d, double ns)
 {
-	return ctx_interval_print(&d->iv, &d->rp, NULL, T0_NS + ns);
+	return cxs_interval_print(&d->iv, &d->rp, NULL, T0_NS + ns);
 }
 
 /*
@@ -81,7 +81,7 @@ static void switch_then_idle(struct iv_data *d, uint64_t ns, double t1,
 static char *finish(struct iv_data *d)
 {
 	fclose(d->f);
-	ctx_interval_free(&d->iv);
+	cxs_interval_free(&d->iv);
 	return d->buf;
 }
 
@@ -99,7 +99,7 @@ TEST(std_matches_real_perf)
 	struct iv_data d;
 	char *out;
 
-	iv_setup(&d, "task-clock", CTX_OUTPUT_STD, false);
+	iv_setup(&d, "task-clock", CXS_OUTPUT_STD, false);
 	reading(&d, 0, 660000, 0, 660000);
 	ASSERT_EQ(0, tick(&d, 100224660));
 	ASSERT_EQ(0, tick(&d, 200481412));	/* nothing ran: not counted */
@@ -130,7 +130,7 @@ TEST(csv_matches_real_perf)
 	struct iv_data d;
 	char *out;
 
-	iv_setup(&d, "task-clock,context-switches", CTX_OUTPUT_CSV, false);
+	iv_setup(&d, "task-clock,context-switches", CXS_OUTPUT_CSV, false);
 	switch_then_idle(&d, 737596, 100152663, 200443731);
 	reading(&d, 0, 737596 + 50886, 0, 737596 + 50886);
 	reading(&d, 1, 1, 0, 737596 + 50886);
@@ -155,7 +155,7 @@ TEST(json_matches_real_perf)
 	struct iv_data d;
 	char *out;
 
-	iv_setup(&d, "task-clock,context-switches", CTX_OUTPUT_JSON, false);
+	iv_setup(&d, "task-clock,context-switches", CXS_OUTPUT_JSON, false);
 	switch_then_idle(&d, 652850, 100140609, 200403110);
 	out = finish(&d);
 	EXPECT_STREQ(
@@ -178,7 +178,7 @@ TEST(deltas_not_totals)
 	struct iv_data d;
 	char *out;
 
-	iv_setup(&d, "instructions:t", CTX_OUTPUT_CSV, true);
+	iv_setup(&d, "instructions:t", CXS_OUTPUT_CSV, true);
 	reading(&d, 0, 1000, 100, 1000);
 	ASSERT_EQ(0, tick(&d, 1001234567));
 	reading(&d, 0, 3500, 400, 2000);
@@ -212,7 +212,7 @@ TEST(task_bucket_may_shrink)
 	struct iv_data d;
 	char *out;
 
-	iv_setup(&d, "instructions:t", CTX_OUTPUT_CSV, false);
+	iv_setup(&d, "instructions:t", CXS_OUTPUT_CSV, false);
 	reading(&d, 0, 1000, 0, 1000);
 	ASSERT_EQ(0, tick(&d, 1e8));
 	reading(&d, 0, 1010, 0, 2000);
@@ -236,7 +236,7 @@ TEST(std_header_every_25_intervals)
 	char *out, *p;
 	int i, headers = 0, lines = 0;
 
-	iv_setup(&d, "task-clock", CTX_OUTPUT_STD, false);
+	iv_setup(&d, "task-clock", CXS_OUTPUT_STD, false);
 	for (i = 1; i <= 53; i++) {
 		reading(&d, 0, i * 1000000ULL, 0, i * 1000000ULL);
 		ASSERT_EQ(0, tick(&d, i * 1e8));
@@ -261,9 +261,9 @@ TEST(not_supported_every_interval)
 	struct iv_data d;
 	char *out;
 
-	iv_setup(&d, "task-clock,cycles", CTX_OUTPUT_CSV, false);
+	iv_setup(&d, "task-clock,cycles", CXS_OUTPUT_CSV, false);
 	reading(&d, 0, 2000000, 0, 2000000);
-	d.rp.ev[1] = (struct ctx_nl_event_val){ .present = true,
+	d.rp.ev[1] = (struct ctxc_event_val){ .present = true,
 						.error = -ENOENT };
 	ASSERT_EQ(0, tick(&d, 1e8));
 	out = finish(&d);

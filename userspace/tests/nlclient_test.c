@@ -14,19 +14,19 @@
 #include <sys/socket.h>
 
 #include "kselftest_harness.h"
-#include "../nlclient.h"
+#include "lib/internal.h"
 
 #define FAMILY 0x1c
 
 TEST(session_new_request)
 {
-	const struct ctx_nl_event_req ev[2] = {
+	const struct ctxc_event_req ev[2] = {
 		{ .type = 0, .config = 1, .flags = 0 },
 		{ .type = 4, .config = 0x1a2b3c4d5eULL,
 		  .flags = CTXCOUNT_EVENT_F_EXCLUDE_KERNEL,
 		  .has_perf_fd = true, .perf_fd = 7 },
 	};
-	const struct ctx_nl_target t = {
+	const struct ctxc_target t = {
 		.pid = 4321, .flags = CTXCOUNT_TARGET_F_INHERIT,
 	};
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1], *tt[CTXCOUNT_TARGET_A_MAX + 1];
@@ -36,7 +36,7 @@ TEST(session_new_request)
 	struct genlmsghdr *gh;
 	int rem, n = 0;
 
-	msg = ctx_nl_build_session_new(FAMILY, &t, ev, 2);
+	msg = ctxc_build_session_new(FAMILY, &t, ev, 2);
 	ASSERT_NE(NULL, msg);
 	nlh = nlmsg_hdr(msg);
 	EXPECT_EQ(FAMILY, nlh->nlmsg_type);
@@ -80,12 +80,12 @@ TEST(session_new_request)
 /* The header: with SYSTEM_WIDE the pid attribute is absent. */
 TEST(session_new_system_wide_has_no_pid)
 {
-	const struct ctx_nl_event_req ev = { .type = 1, .config = 1 };
-	const struct ctx_nl_target t = {
+	const struct ctxc_event_req ev = { .type = 1, .config = 1 };
+	const struct ctxc_target t = {
 		.pid = 99, .flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE,
 	};
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1], *tt[CTXCOUNT_TARGET_A_MAX + 1];
-	struct nl_msg *msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	struct nl_msg *msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
@@ -100,17 +100,17 @@ TEST(session_new_system_wide_has_no_pid)
 /* The session flags ride beside the target, and only when set. */
 TEST(session_new_flags)
 {
-	const struct ctx_nl_event_req ev = { .type = 0, .config = 1 };
-	struct ctx_nl_target t = { .pid = 7, .flags = 0 };
+	const struct ctxc_event_req ev = { .type = 0, .config = 1 };
+	struct ctxc_target t = { .pid = 7, .flags = 0 };
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
-	struct nl_msg *msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	struct nl_msg *msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	EXPECT_EQ(NULL, tb[CTXCOUNT_A_SESSION_FLAGS]);
 	nlmsg_free(msg);
 	t.session_flags = CTXCOUNT_SESSION_F_NO_IRQ_ESTIMATE;
-	msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	ASSERT_NE(NULL, tb[CTXCOUNT_A_SESSION_FLAGS]);
@@ -125,7 +125,7 @@ TEST(calibrate_request)
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
 	struct nl_msg *msg;
 
-	msg = ctx_nl_build_calibrate(FAMILY, CTXCOUNT_CALIBRATE_STORM_BEGIN);
+	msg = ctxc_build_calibrate(FAMILY, CTXCOUNT_CALIBRATE_STORM_BEGIN);
 	ASSERT_NE(NULL, msg);
 	EXPECT_EQ(CTXCOUNT_CMD_SESSION_CALIBRATE,
 		  ((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->cmd);
@@ -147,14 +147,14 @@ TEST(session_commands)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(cmds); i++) {
-		msg = ctx_nl_build_session_cmd(FAMILY, cmds[i], 77 + i);
+		msg = ctxc_build_session_cmd(FAMILY, cmds[i], 77 + i);
 		ASSERT_NE(NULL, msg);
 		EXPECT_EQ(cmds[i], ((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->cmd);
 		ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 		EXPECT_EQ(77 + i, nla_get_u32(tb[CTXCOUNT_A_SESSION_ID]));
 		nlmsg_free(msg);
 	}
-	msg = ctx_nl_build_stats(FAMILY);
+	msg = ctxc_build_stats(FAMILY);
 	ASSERT_NE(NULL, msg);
 	EXPECT_EQ(CTXCOUNT_CMD_STATS, ((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->cmd);
 	nlmsg_free(msg);
@@ -193,7 +193,7 @@ static void put_read_event(struct nl_msg *msg, uint32_t index, int32_t error,
 TEST(parse_read_reply)
 {
 	struct nl_msg *msg = new_reply(CTXCOUNT_CMD_SESSION_READ);
-	struct ctx_nl_reply r;
+	struct ctxc_reply r;
 	struct nlattr *list;
 
 	nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, 12);
@@ -205,7 +205,7 @@ TEST(parse_read_reply)
 	put_read_event(msg, 0, 0, 10000000000ULL, 9000000000ULL, 7);
 	nla_nest_end(msg, list);
 
-	ASSERT_EQ(0, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	ASSERT_EQ(0, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	EXPECT_EQ(12, r.session_id);
 	EXPECT_EQ(3, r.tasks_seen);
 	EXPECT_EQ(1, r.tasks_lost);
@@ -230,7 +230,7 @@ TEST(read_dump_request)
 	struct nl_msg *msg;
 	struct nlmsghdr *nlh;
 
-	msg = ctx_nl_build_session_read_dump(FAMILY, 9, CTXCOUNT_READ_F_PER_CPU);
+	msg = ctxc_build_session_read_dump(FAMILY, 9, CTXCOUNT_READ_F_PER_CPU);
 	ASSERT_NE(NULL, msg);
 	nlh = nlmsg_hdr(msg);
 	EXPECT_EQ(NLM_F_REQUEST | NLM_F_DUMP, nlh->nlmsg_flags);
@@ -241,7 +241,7 @@ TEST(read_dump_request)
 	EXPECT_EQ(CTXCOUNT_READ_F_PER_CPU,
 		  nla_get_u32(tb[CTXCOUNT_A_READ_FLAGS]));
 	nlmsg_free(msg);
-	msg = ctx_nl_build_session_read_dump(FAMILY, 9, 0);
+	msg = ctxc_build_session_read_dump(FAMILY, 9, 0);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	EXPECT_EQ(NULL, tb[CTXCOUNT_A_READ_FLAGS]);
 	nlmsg_free(msg);
@@ -298,9 +298,9 @@ static void put_cpu_part(struct nl_msg *msg, int cpu, bool first)
  */
 TEST(parse_read_dump)
 {
-	static struct ctx_nl_cpu_val rows[DUMP_CPUS];
-	struct ctx_nl_cpus cpus = { .cap = DUMP_CPUS, .v = rows };
-	struct ctx_nl_reply *r = calloc(1, sizeof(*r));
+	static struct ctxc_cpu_val rows[DUMP_CPUS];
+	struct ctxc_cpus cpus = { .cap = DUMP_CPUS, .v = rows };
+	struct ctxc_reply *r = calloc(1, sizeof(*r));
 	struct nl_msg *msg;
 	struct nlattr *list;
 	int cpu, i, id, bad = 0;
@@ -314,7 +314,7 @@ TEST(parse_read_dump)
 	list = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
 	put_read_event(msg, 0, 0, 500, 400, 0);
 	nla_nest_end(msg, list);
-	ASSERT_EQ(0, ctx_nl_parse_read_part(nlmsg_hdr(msg), r, &cpus));
+	ASSERT_EQ(0, ctxc_parse_read_part(nlmsg_hdr(msg), r, &cpus));
 	nlmsg_free(msg);
 	/* The totals' next event in a message of its own. */
 	msg = new_reply(CTXCOUNT_CMD_SESSION_READ);
@@ -322,7 +322,7 @@ TEST(parse_read_dump)
 	list = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
 	put_read_event(msg, 1, 0, 600, 450, 1);
 	nla_nest_end(msg, list);
-	ASSERT_EQ(0, ctx_nl_parse_read_part(nlmsg_hdr(msg), r, &cpus));
+	ASSERT_EQ(0, ctxc_parse_read_part(nlmsg_hdr(msg), r, &cpus));
 	nlmsg_free(msg);
 	for (cpu = 0; cpu < DUMP_CPUS; cpu++) {
 		for (i = 0; i < 2; i++) {
@@ -330,7 +330,7 @@ TEST(parse_read_dump)
 			nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, 3);
 			put_cpu_part(msg, cpu, !i);
 			total += nlmsg_hdr(msg)->nlmsg_len;
-			ASSERT_EQ(0, ctx_nl_parse_read_part(nlmsg_hdr(msg), r, &cpus));
+			ASSERT_EQ(0, ctxc_parse_read_part(nlmsg_hdr(msg), r, &cpus));
 			nlmsg_free(msg);
 		}
 	}
@@ -357,7 +357,7 @@ TEST(parse_read_dump)
 	/* One CPU more than the room: refused, not dropped. */
 	msg = new_reply(CTXCOUNT_CMD_SESSION_READ);
 	put_cpu_part(msg, DUMP_CPUS, true);
-	EXPECT_EQ(-E2BIG, ctx_nl_parse_read_part(nlmsg_hdr(msg), r, &cpus));
+	EXPECT_EQ(-E2BIG, ctxc_parse_read_part(nlmsg_hdr(msg), r, &cpus));
 	nlmsg_free(msg);
 	free(r);
 }
@@ -368,7 +368,7 @@ TEST(extack_of_dump_done)
 	char buf[256] __attribute__((aligned(8)));
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	struct nlattr *a;
-	char msg[CTX_NL_EXTACK_MAX];
+	char msg[CTXC_EXTACK_MAX];
 	const char *text = "no memory to read the session";
 
 	memset(buf, 0, sizeof(buf));
@@ -380,16 +380,16 @@ TEST(extack_of_dump_done)
 	a->nla_len = NLA_HDRLEN + strlen(text) + 1;
 	strcpy((char *)a + NLA_HDRLEN, text);
 	nlh->nlmsg_len = NLMSG_HDRLEN + sizeof(int) + NLA_ALIGN(a->nla_len);
-	EXPECT_EQ((int)strlen(text), ctx_nl_extack_msg(nlh, msg, sizeof(msg)));
+	EXPECT_EQ((int)strlen(text), ctxc_extack_msg(nlh, msg, sizeof(msg)));
 	EXPECT_STREQ(text, msg);
 	nlh->nlmsg_flags = NLM_F_MULTI;
-	EXPECT_EQ(0, ctx_nl_extack_msg(nlh, msg, sizeof(msg)));
+	EXPECT_EQ(0, ctxc_extack_msg(nlh, msg, sizeof(msg)));
 }
 
 TEST(parse_session_new_reply)
 {
 	struct nl_msg *msg = new_reply(CTXCOUNT_CMD_SESSION_NEW);
-	struct ctx_nl_reply r;
+	struct ctxc_reply r;
 	struct nlattr *list, *ev;
 
 	nla_put_u32(msg, CTXCOUNT_A_SESSION_ID, 5);
@@ -399,7 +399,7 @@ TEST(parse_session_new_reply)
 	nla_put_s32(msg, CTXCOUNT_EVENT_A_ERROR, -ENOENT);
 	nla_nest_end(msg, ev);
 	nla_nest_end(msg, list);
-	ASSERT_EQ(0, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	ASSERT_EQ(0, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	EXPECT_EQ(5, r.session_id);
 	EXPECT_EQ(-ENOENT, r.ev[0].error);
 	nlmsg_free(msg);
@@ -407,7 +407,7 @@ TEST(parse_session_new_reply)
 
 TEST(parse_rejects_bad_index)
 {
-	struct ctx_nl_reply r;
+	struct ctxc_reply r;
 	struct nl_msg *msg;
 	struct nlattr *list, *ev;
 
@@ -418,7 +418,7 @@ TEST(parse_rejects_bad_index)
 	nla_put_u32(msg, CTXCOUNT_EVENT_A_INDEX, CTXCOUNT_MAX_EVENTS);
 	nla_nest_end(msg, ev);
 	nla_nest_end(msg, list);
-	EXPECT_EQ(-EINVAL, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	EXPECT_EQ(-EINVAL, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	nlmsg_free(msg);
 
 	/* No index at all. */
@@ -428,18 +428,18 @@ TEST(parse_rejects_bad_index)
 	nla_put_u64(msg, CTXCOUNT_EVENT_A_FULL, 1);
 	nla_nest_end(msg, ev);
 	nla_nest_end(msg, list);
-	EXPECT_EQ(-EINVAL, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	EXPECT_EQ(-EINVAL, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	nlmsg_free(msg);
 }
 
 TEST(parse_stats_reply)
 {
 	struct nl_msg *msg = new_reply(CTXCOUNT_CMD_STATS);
-	struct ctx_nl_reply r;
+	struct ctxc_reply r;
 
 	nla_put_u32(msg, CTXCOUNT_A_STATS_SESSIONS, 2);
 	nla_put_u32(msg, CTXCOUNT_A_STATS_FEATURES, CTXCOUNT_FEATURE_NMI);
-	ASSERT_EQ(0, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	ASSERT_EQ(0, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	EXPECT_EQ(2, r.stats_sessions);
 	EXPECT_EQ(CTXCOUNT_FEATURE_NMI, r.stats_features);
 	nlmsg_free(msg);
@@ -482,23 +482,23 @@ static size_t build_error(char *buf, int error, bool capped,
 TEST(extack_message)
 {
 	char buf[512] __attribute__((aligned(8)));
-	char msg[CTX_NL_EXTACK_MAX];
+	char msg[CTXC_EXTACK_MAX];
 
 	build_error(buf, -EPERM, false, "paranoid=2: only :u events");
-	EXPECT_EQ(26, ctx_nl_extack_msg((struct nlmsghdr *)buf, msg, sizeof(msg)));
+	EXPECT_EQ(26, ctxc_extack_msg((struct nlmsghdr *)buf, msg, sizeof(msg)));
 	EXPECT_STREQ("paranoid=2: only :u events", msg);
 
 	build_error(buf, -EINVAL, true, "unknown flag bits");
-	ctx_nl_extack_msg((struct nlmsghdr *)buf, msg, sizeof(msg));
+	ctxc_extack_msg((struct nlmsghdr *)buf, msg, sizeof(msg));
 	EXPECT_STREQ("unknown flag bits", msg);
 
 	build_error(buf, -EINVAL, false, NULL);
-	EXPECT_EQ(0, ctx_nl_extack_msg((struct nlmsghdr *)buf, msg, sizeof(msg)));
+	EXPECT_EQ(0, ctxc_extack_msg((struct nlmsghdr *)buf, msg, sizeof(msg)));
 	EXPECT_STREQ("", msg);
 
 	/* Truncated to the buffer, still terminated. */
 	build_error(buf, -EPERM, false, "a rather long kernel message");
-	ctx_nl_extack_msg((struct nlmsghdr *)buf, msg, 7);
+	ctxc_extack_msg((struct nlmsghdr *)buf, msg, 7);
 	EXPECT_STREQ("a rath", msg);
 }
 
@@ -528,7 +528,7 @@ static struct nl_msg *getfamily(const char *name)
 
 TEST(lost_ack_ends_every_later_request)
 {
-	struct ctx_nl nl = { 0 };
+	struct ctxc_sock nl = { 0 };
 	int one = 1, err;
 
 	nl.sk = nl_socket_alloc();
@@ -541,9 +541,9 @@ TEST(lost_ack_ends_every_later_request)
 	/* The least buffer the kernel allows: one reply, nothing after. */
 	ASSERT_EQ(0, setsockopt(nl_socket_get_fd(nl.sk), SOL_SOCKET, SO_RCVBUF,
 				&one, sizeof(one)));
-	err = ctx_nl_transact(&nl, getfamily("ethtool"), NULL);
+	err = ctxc_transact(&nl, getfamily("ethtool"), NULL);
 	if (err == -ENOENT || !err) {
-		ctx_nl_close(&nl);
+		ctxc_close(&nl);
 		SKIP(return, "%s", err ? "no ethtool family on this host" :
 		     "reply and ack both fit in the least buffer here: no loss to provoke");
 	}
@@ -551,16 +551,16 @@ TEST(lost_ack_ends_every_later_request)
 	EXPECT_TRUE(nl.broken);
 	EXPECT_STREQ("the module's answer could not be read whole", nl.extack);
 	/* Sent nothing, waited for nothing. */
-	EXPECT_EQ(-EIO, ctx_nl_transact(&nl, getfamily("ethtool"), NULL));
+	EXPECT_EQ(-EIO, ctxc_transact(&nl, getfamily("ethtool"), NULL));
 	EXPECT_STREQ("an earlier answer of the module was lost", nl.extack);
-	EXPECT_EQ(-EIO, ctx_nl_session_cmd(&nl, CTXCOUNT_CMD_SESSION_DEL, 1));
-	ctx_nl_close(&nl);
+	EXPECT_EQ(-EIO, ctxc_session_cmd(&nl, CTXCOUNT_CMD_SESSION_DEL, 1));
+	ctxc_close(&nl);
 }
 
 /* The same request with room for its answer: reply and ack arrive. */
 TEST(getfamily_with_room_is_answered)
 {
-	struct ctx_nl nl = { 0 };
+	struct ctxc_sock nl = { 0 };
 
 	nl.sk = nl_socket_alloc();
 	ASSERT_NE(NULL, nl.sk);
@@ -569,10 +569,10 @@ TEST(getfamily_with_room_is_answered)
 		SKIP(return, "no generic netlink socket on this host");
 	}
 	nl.family = GENL_ID_CTRL;
-	EXPECT_EQ(0, ctx_nl_transact(&nl, getfamily("nlctrl"), NULL));
+	EXPECT_EQ(0, ctxc_transact(&nl, getfamily("nlctrl"), NULL));
 	EXPECT_FALSE(nl.broken);
-	EXPECT_EQ(0, ctx_nl_transact(&nl, getfamily("nlctrl"), NULL));
-	ctx_nl_close(&nl);
+	EXPECT_EQ(0, ctxc_transact(&nl, getfamily("nlctrl"), NULL));
+	ctxc_close(&nl);
 }
 
 TEST_HARNESS_MAIN

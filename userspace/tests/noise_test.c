@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "../noise.h"
+#include "run/noise.h"
 
 FIXTURE(tree) {
 	char root[64];
@@ -55,7 +55,7 @@ static int check(FIXTURE_DATA(tree) *self, char **out)
 {
 	size_t len = 0;
 	FILE *f = open_memstream(out, &len);
-	int n = ctx_noise_check(f, self->sys, self->proc);
+	int n = cxs_noise_check(f, self->sys, self->proc);
 
 	fclose(f);
 	return n;
@@ -133,7 +133,7 @@ TEST_F(tree, env_roots)
 	setenv("CTX_SYSFS_ROOT", self->sys, 1);
 	setenv("CTX_PROCFS_ROOT", self->proc, 1);
 	f = open_memstream(&out, &len);
-	EXPECT_EQ(1, ctx_noise_check_env(f));
+	EXPECT_EQ(1, cxs_noise_check_env(f));
 	fclose(f);
 	EXPECT_NE(NULL, strstr(out, "NMI watchdog is on"));
 	free(out);

@@ -14,11 +14,11 @@
 
 #include "kselftest_harness.h"
 #include "failalloc.h"
-#include "../counts.h"
-#include "../interval.h"
-#include "../results.h"
-#include "../runner.h"
-#include "../save.h"
+#include "results/results.h"
+#include "results/save.h"
+#include "run/interval.h"
+#include "run/runner.h"
+#include "stats/counts.h"
 
 /* What an uninitialised local would hold: not NULL, not a heap pointer. */
 static void __attribute__((noinline)) poison_stack(void)
@@ -32,16 +32,16 @@ static void __attribute__((noinline)) poison_stack(void)
 }
 
 /* A runner that made 3 runs of @l (after adding @specs), without a module. */
-static struct ctx_runner *three_runs(struct ctx_args *a,
-				     struct ctx_event_list *l,
+static struct cxs_runner *three_runs(struct cxs_args *a,
+				     struct cxs_event_list *l,
 				     const char *specs)
 {
-	struct ctx_runner *r = calloc(1, sizeof(*r));
-	struct ctx_counter_reading rd = { .time_enabled = 1, .time_running = 1 };
+	struct cxs_runner *r = calloc(1, sizeof(*r));
+	struct cxs_counter_reading rd = { .time_enabled = 1, .time_running = 1 };
 	char err[128];
 	int i, run;
 
-	if (!r || (specs && ctx_events_add(l, specs, err, sizeof(err))))
+	if (!r || (specs && cxs_events_add(l, specs, err, sizeof(err))))
 		abort();
 	r->args = a;
 	r->events = l;
@@ -49,10 +49,10 @@ static struct ctx_runner *three_runs(struct ctx_args *a,
 		for (i = 0; i < l->nr_counters; i++) {
 			rd.full = 1000 + run;
 			rd.bucket[CTXCOUNT_BUCKET_TASK] = 990 + run;
-			if (ctx_counter_add(&r->counters[i], &rd))
+			if (cxs_counter_add(&r->counters[i], &rd))
 				abort();
 		}
-		if (ctx_sample_add(&r->elapsed_ns, 1e6))
+		if (cxs_sample_add(&r->elapsed_ns, 1e6))
 			abort();
 		r->runs_done++;
 	}
@@ -86,7 +86,7 @@ static int with_failure(int n, int (*fn)(void *), void *arg)
 }
 
 struct save_case {
-	struct ctx_runner *a, *b;
+	struct cxs_runner *a, *b;
 	const char *path;
 };
 
@@ -94,21 +94,21 @@ static int save_stat(void *arg)
 {
 	struct save_case *c = arg;
 
-	return ctx_save_stat(c->a);
+	return cxs_save_stat(c->a);
 }
 
 static int save_compare(void *arg)
 {
 	struct save_case *c = arg;
 
-	return ctx_save_compare(c->a, c->b);
+	return cxs_save_compare(c->a, c->b);
 }
 
 /* Fail every allocation of @fn in turn: clean failures, file untouched. */
 static void fail_each(struct __test_metadata *_metadata, int (*fn)(void *),
 		      struct save_case *c, int want_results)
 {
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	char err[256];
 	int n, rc;
 
@@ -124,31 +124,31 @@ static void fail_each(struct __test_metadata *_metadata, int (*fn)(void *),
 	TH_LOG("%d allocations, each failed once", n - 1);
 	EXPECT_GT(n, 2);
 	/* and with none failing, the file reads back */
-	ASSERT_EQ(0, ctx_results_load(&set, c->path, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, cxs_results_load(&set, c->path, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(want_results, set.nr);
 	EXPECT_EQ(3, set.r[0].elapsed_ns.n);
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	unlink(c->path);
 }
 
 TEST(save_stat_out_of_memory)
 {
-	static struct ctx_event_list l;
+	static struct cxs_event_list l;
 	char path[64];
-	struct ctx_args a = { .save = path, .name = "loop" };
+	struct cxs_args a = { .save = path, .name = "loop" };
 	struct save_case c = { .path = path };
 
 	snprintf(path, sizeof(path), "/tmp/ctxstat-oom-%d.json", (int)getpid());
 	c.a = three_runs(&a, &l, "instructions,instructions:t");
 	fail_each(_metadata, save_stat, &c, 1);
-	ctx_runner_free(c.a);
+	cxs_runner_free(c.a);
 }
 
 TEST(save_compare_out_of_memory)
 {
-	static struct ctx_event_list l;
+	static struct cxs_event_list l;
 	char path[64];
-	struct ctx_args a = { .save = path, .label = "base,patched" };
+	struct cxs_args a = { .save = path, .label = "base,patched" };
 	char *cmd[] = { "true", NULL };
 	struct save_case c = { .path = path };
 
@@ -157,12 +157,12 @@ TEST(save_compare_out_of_memory)
 	c.a = three_runs(&a, &l, "cycles");
 	c.b = three_runs(&a, &l, NULL);
 	fail_each(_metadata, save_compare, &c, 2);
-	ctx_runner_free(c.a);
-	ctx_runner_free(c.b);
+	cxs_runner_free(c.a);
+	cxs_runner_free(c.b);
 }
 
 /* Every sample of @c holds @n values. */
-static bool holds(const struct ctx_counter_values *c, int n)
+static bool holds(const struct cxs_counter_values *c, int n)
 {
 	int b;
 
@@ -175,12 +175,12 @@ static bool holds(const struct ctx_counter_values *c, int n)
 /* One run into an empty counter; a failure must leave it empty. */
 static int add_run(void *arg)
 {
-	struct ctx_counter_values *c = arg;
-	struct ctx_counter_reading rd = {
+	struct cxs_counter_values *c = arg;
+	struct cxs_counter_reading rd = {
 		.full = 7, .time_enabled = 1, .time_running = 1,
 	};
 
-	if (!ctx_counter_add(c, &rd))
+	if (!cxs_counter_add(c, &rd))
 		return holds(c, 1) ? 0 : (abort(), 0);
 	return holds(c, 0) ? -1 : (abort(), 0);
 }
@@ -188,7 +188,7 @@ static int add_run(void *arg)
 /* A counter gets a run in all of its samples or in none. */
 TEST(counter_add_all_or_nothing)
 {
-	struct ctx_counter_values c;
+	struct cxs_counter_values c;
 	int n, rc;
 
 	memset(&c, 0, sizeof(c));
@@ -202,11 +202,11 @@ TEST(counter_add_all_or_nothing)
 	EXPECT_GT(n, 2);
 	/* in this process nothing failed: one run everywhere */
 	ASSERT_EQ(0, add_run(&c));
-	ctx_counter_free(&c);
+	cxs_counter_free(&c);
 }
 
 /* Every sample of @c, source rows included, holds @n values. */
-static bool holds_src(const struct ctx_counter_values *c, int n)
+static bool holds_src(const struct cxs_counter_values *c, int n)
 {
 	int j;
 
@@ -222,9 +222,9 @@ static bool holds_src(const struct ctx_counter_values *c, int n)
  */
 static int add_src_run(void *arg)
 {
-	struct ctx_counter_values *c = arg;
+	struct cxs_counter_values *c = arg;
 	uint64_t rows[3] = { 1, 2, 3 };
-	struct ctx_counter_reading rd = {
+	struct cxs_counter_reading rd = {
 		.full = 7, .time_enabled = 1, .time_running = 1,
 		.src = rows, .nr_src = 1,
 	};
@@ -232,19 +232,19 @@ static int add_src_run(void *arg)
 
 	/* the first run is before any failure */
 	failalloc_at = 0;
-	if (ctx_counter_add(c, &rd) || !holds_src(c, 1))
+	if (cxs_counter_add(c, &rd) || !holds_src(c, 1))
 		abort();
 	failalloc_calls = 0;
 	failalloc_at = at;
 	rd.nr_src = 3;
-	if (!ctx_counter_add(c, &rd))
+	if (!cxs_counter_add(c, &rd))
 		return c->nr_src == 3 && holds_src(c, 2) ? 0 : (abort(), 0);
 	return c->nr_src == 1 && holds_src(c, 1) ? -1 : (abort(), 0);
 }
 
 TEST(counter_add_source_rows_all_or_nothing)
 {
-	struct ctx_counter_values c;
+	struct cxs_counter_values c;
 	int n, rc;
 
 	memset(&c, 0, sizeof(c));
@@ -262,27 +262,27 @@ TEST(counter_add_source_rows_all_or_nothing)
 /* One -I interval of two counters, printed to /dev/null. */
 static int print_interval(void *arg)
 {
-	struct ctx_event_list *l = arg;
-	struct ctx_output_opts o = { .format = CTX_OUTPUT_CSV, .sep = ",",
+	struct cxs_event_list *l = arg;
+	struct cxs_output_opts o = { .format = CXS_OUTPUT_CSV, .sep = ",",
 				     .breakdown = true };
-	struct ctx_series s = { .events = l };
-	struct ctx_nl_reply *rp = calloc(1, sizeof(*rp));
-	struct ctx_interval *iv = calloc(1, sizeof(*iv));
+	struct cxs_series s = { .events = l };
+	struct ctxc_reply *rp = calloc(1, sizeof(*rp));
+	struct cxs_interval *iv = calloc(1, sizeof(*iv));
 	int i, err = -ENOMEM;
 
 	o.f = fopen("/dev/null", "w");
 	if (rp && iv && o.f) {
-		ctx_interval_init(iv, &o, &s, 100, 0, 0);
+		cxs_interval_init(iv, &o, &s, 100, 0, 0);
 		for (i = 0; i < l->nr_counters; i++)
-			rp->ev[i] = (struct ctx_nl_event_val){
+			rp->ev[i] = (struct ctxc_event_val){
 				.present = true, .full = 10, .time_enabled = 5,
 				.time_running = 5,
 			};
-		err = ctx_interval_print(iv, rp, NULL, 1e8);
+		err = cxs_interval_print(iv, rp, NULL, 1e8);
 		/* a failed interval is not the new base: the next one has it */
 		if (err && iv->prev.ev[0].full)
 			abort();
-		ctx_interval_free(iv);
+		cxs_interval_free(iv);
 	}
 	if (o.f)
 		fclose(o.f);
@@ -293,37 +293,37 @@ static int print_interval(void *arg)
 
 /*
  * --per-thread's values of three threads of two counters kept, then
- * freed: a failure on the way leaves nothing that ctx_perthread_free()
+ * freed: a failure on the way leaves nothing that cxs_perthread_free()
  * cannot free.
  */
 static int keep_threads(void *arg)
 {
-	const struct ctx_counter_values *counters = arg;
-	struct ctx_args a = { .system_wide = true };
-	struct ctx_perthread pt;
+	const struct cxs_counter_values *counters = arg;
+	struct cxs_args a = { .system_wide = true };
+	struct cxs_perthread pt;
 	int k, i, err = -ENOMEM;
 
-	ctx_perthread_init(&pt, &a);
+	cxs_perthread_init(&pt, &a);
 	pt.threads.v = calloc(3, sizeof(*pt.threads.v));
 	if (pt.threads.v) {
 		pt.threads.nr = pt.threads.cap = 3;
 		for (k = 0; k < 3; k++)
 			for (i = 0; i < 2; i++)
-				pt.threads.v[k].ev[i] = (struct ctx_nl_event_val){
+				pt.threads.v[k].ev[i] = (struct ctxc_event_val){
 					.present = true, .full = 10 * k + i,
 					.time_enabled = 1, .time_running = 1,
 				};
-		err = ctx_perthread_keep(&pt, 2, counters);
+		err = cxs_perthread_keep(&pt, 2, counters);
 	}
 	if (!err && (pt.rows.nr != 3 || pt.rows.row[2].counters[1].full.v[0] != 21))
 		err = -EINVAL;
-	ctx_perthread_free(&pt);
+	cxs_perthread_free(&pt);
 	return err;
 }
 
 TEST(perthread_keep_out_of_memory)
 {
-	static struct ctx_counter_values counters[2];
+	static struct cxs_counter_values counters[2];
 	int n, rc;
 
 	for (n = 1; n < 200; n++) {
@@ -341,11 +341,11 @@ TEST(perthread_keep_out_of_memory)
 /* Every allocation of an interval's values fails cleanly: -ENOMEM. */
 TEST(interval_out_of_memory)
 {
-	static struct ctx_event_list l;
+	static struct cxs_event_list l;
 	char err[128];
 	int n, rc;
 
-	ASSERT_EQ(0, ctx_events_add(&l, "instructions,task-clock", err, sizeof(err)));
+	ASSERT_EQ(0, cxs_events_add(&l, "instructions,task-clock", err, sizeof(err)));
 	for (n = 1; n < 200; n++) {
 		rc = with_failure(n, print_interval, &l);
 		ASSERT_NE(CRASHED, rc) TH_LOG("allocation %d failing: crashed", n);

@@ -14,8 +14,7 @@
 #include "kselftest_harness.h"
 #include "fake_nl.h"
 #include "runs_fixture.h"
-#include "../compare.h"
-#include "../report.h"
+#include "builtin.h"
 
 FIXTURE(scratch) {
 	char dir[64], out[96], save[96];
@@ -106,19 +105,19 @@ TEST_F(scratch, write_errors)
 	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot write to /dev/full: No space left on device\n"))
 		TH_LOG("%s", o.err);
 	done(&o);
-	run(ctx_compare_main, ARGV("compare", "-r", "2", "-e", "instructions", "--no-noise-check",
+	run(cmd_compare, ARGV("compare", "-r", "2", "-e", "instructions", "--no-noise-check",
 				   "-o", "/dev/full", "--save", self->save, "true", "---", "true"),
 	    &o);
 	EXPECT_EQ(1, o.code);
 	EXPECT_NE(NULL, strstr(o.err, "ctxstat compare: cannot write to /dev/full: No space left on device\n"))
 		TH_LOG("%s", o.err);
 	done(&o);
-	run(ctx_report_main, ARGV("report", "-o", "/dev/full", self->save), &o);
+	run(cmd_report, ARGV("report", "-o", "/dev/full", self->save), &o);
 	EXPECT_EQ(1, o.code);
 	EXPECT_NE(NULL, strstr(o.err, "ctxstat report: cannot write to /dev/full: No space left on device\n"))
 		TH_LOG("%s", o.err);
 	done(&o);
-	run(ctx_report_main, ARGV("report", "-o", self->dir, self->save), &o);
+	run(cmd_report, ARGV("report", "-o", self->dir, self->save), &o);
 	EXPECT_EQ(1, o.code);
 	EXPECT_NE(NULL, strstr(o.err, "Is a directory")) TH_LOG("%s", o.err);
 	done(&o);

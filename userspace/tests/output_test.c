@@ -35,8 +35,8 @@ TEST(std_matches_real_perf)
 	run_counter(&d, 1, 48, 615881, 615881);
 	d.res[2].error = -ENOENT;
 	d.res[3].error = -ENOENT;
-	ctx_sample_add(&d.elapsed, 2755);
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	cxs_sample_add(&d.elapsed, 2755);
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_STREQ("\n"
 " Performance counter stats for 'true':\n"
 "\n"
@@ -69,7 +69,7 @@ static void csv_series(struct fixture_data *d)
 	run_counter(d, 0, 667205, 667205, 667205);
 	run_counter(d, 1, 48, 667205, 667205);
 	d->res[2].error = -ENOENT;
-	ctx_sample_add(&d->elapsed, 1251792);
+	cxs_sample_add(&d->elapsed, 1251792);
 }
 
 TEST(csv_matches_real_perf)
@@ -78,7 +78,7 @@ TEST(csv_matches_real_perf)
 	char *out;
 
 	csv_series(&d);
-	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
+	out = render(&d, CXS_OUTPUT_CSV, ",", false, 0);
 	EXPECT_STREQ(
 "0.67,msec,task-clock,667205,100.00,0.533,CPUs utilized\n"
 "48,,page-faults,667205,100.00,71.942,K/sec\n"
@@ -101,8 +101,8 @@ TEST(json_matches_real_perf)
 	run_counter(&d, 0, 771169, 771169, 771169);
 	run_counter(&d, 1, 47, 771169, 771169);
 	d.res[2].error = -ENOENT;
-	ctx_sample_add(&d.elapsed, 1487916);
-	out = render(&d, CTX_OUTPUT_JSON, NULL, false, 0);
+	cxs_sample_add(&d.elapsed, 1487916);
+	out = render(&d, CXS_OUTPUT_JSON, NULL, false, 0);
 	EXPECT_STREQ(
 "{\"counter-value\" : \"0.771169\", \"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : 771169, \"pcnt-running\" : 100.00, \"metric-value\" : 0.518288, \"metric-unit\" : \"CPUs utilized\"}\n"
 "{\"counter-value\" : \"47.000000\", \"unit\" : \"\", \"event\" : \"page-faults\", \"event-runtime\" : 771169, \"pcnt-running\" : 100.00, \"metric-value\" : 60.946433, \"metric-unit\" : \"K/sec\"}\n"
@@ -138,9 +138,9 @@ TEST(std_repeat_noise)
 	for (i = 0; i < 3; i++) {
 		run_counter(&d, 0, 600000 + i * 100000, 1, 1);
 		run_counter(&d, 1, 48 + i, 1, 1);
-		ctx_sample_add(&d.elapsed, 1000000 + i * 500000);
+		cxs_sample_add(&d.elapsed, 1000000 + i * 500000);
 	}
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_STREQ("\n"
 " Performance counter stats for 'true' (3 runs):\n"
 "\n"
@@ -163,12 +163,12 @@ TEST(csv_json_repeat_variance)
 	setup(&d, "page-faults", 3);
 	for (i = 0; i < 3; i++) {
 		run_counter(&d, 0, 48 + i, 1000, 1000);
-		ctx_sample_add(&d.elapsed, 1000000);
+		cxs_sample_add(&d.elapsed, 1000000);
 	}
-	out = render(&d, CTX_OUTPUT_CSV, ";", false, 0);
+	out = render(&d, CXS_OUTPUT_CSV, ";", false, 0);
 	EXPECT_STREQ("49;;page-faults;1.18%;1000;100.00;;\n", out);
 	free(out);
-	out = render(&d, CTX_OUTPUT_JSON, NULL, false, 0);
+	out = render(&d, CXS_OUTPUT_JSON, NULL, false, 0);
 	EXPECT_STREQ("{\"counter-value\" : \"49.000000\", \"unit\" : \"\", \"event\" : \"page-faults\", \"variance\" : 1.18, \"event-runtime\" : 1000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n",
 		     out);
 	free(out);
@@ -188,13 +188,13 @@ TEST(repeat_not_supported_matches_real_perf)
 	d.res[0].error = -ENOENT;
 	run_counter(&d, 0, 0, 1000, 0);
 	run_counter(&d, 0, 0, 1000, 0);
-	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
+	out = render(&d, CXS_OUTPUT_CSV, ",", false, 0);
 	EXPECT_STREQ("<not supported>,,cycles,0.00%,0,100.00,,\n", out);
 	free(out);
-	out = render(&d, CTX_OUTPUT_JSON, NULL, false, 0);
+	out = render(&d, CXS_OUTPUT_JSON, NULL, false, 0);
 	EXPECT_STREQ("{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", \"event\" : \"cycles\", \"variance\" : 0.00, \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n", out);
 	free(out);
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out, "\n   <not supported>      cycles                                                      \n"));
 	free(out);
 	release(&d);
@@ -215,12 +215,12 @@ TEST(multiplexed)
 	d.series.cmd = cmd_true;
 	run_counter(&d, 0, 1500000, 1500000, 1500000);
 	run_counter(&d, 1, 2000000, 3000, 2000);
-	ctx_sample_add(&d.elapsed, 3000000);
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	cxs_sample_add(&d.elapsed, 3000000);
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out,
 "           3000000      cycles                           #    2.000 GHz                      (66.67%)\n"));
 	free(out);
-	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
+	out = render(&d, CXS_OUTPUT_CSV, ",", false, 0);
 	EXPECT_STREQ("1.50,msec,task-clock,1500000,100.00,0.500,CPUs utilized\n"
 		     "3000000,,cycles,2000,66.00,2.000,GHz\n", out);
 	free(out);
@@ -235,12 +235,12 @@ TEST(not_counted)
 
 	setup(&d, "cycles", 1);
 	run_counter(&d, 0, 0, 5000, 0);
-	ctx_sample_add(&d.elapsed, 1000);
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	cxs_sample_add(&d.elapsed, 1000);
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out,
 "     <not counted>      cycles                                                        (0.00%)\n"));
 	free(out);
-	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
+	out = render(&d, CXS_OUTPUT_CSV, ",", false, 0);
 	EXPECT_STREQ("<not counted>,,cycles,0,0.00,,\n", out);
 	free(out);
 	release(&d);
@@ -255,12 +255,12 @@ TEST(not_supported_has_no_running_percentage)
 	setup(&d, "branches", 1);
 	run_counter(&d, 0, 0, 5000, 0);
 	d.res[0].error = -ENOENT;
-	ctx_sample_add(&d.elapsed, 1000);
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	cxs_sample_add(&d.elapsed, 1000);
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out,
 "   <not supported>      branches                                                    \n"));
 	free(out);
-	out = render(&d, CTX_OUTPUT_CSV, ",", false, 0);
+	out = render(&d, CXS_OUTPUT_CSV, ",", false, 0);
 	EXPECT_STREQ("<not supported>,,branches,0,100.00,,\n", out);
 	free(out);
 	release(&d);
@@ -277,8 +277,8 @@ TEST(ratio_metrics)
 	run_counter(&d, 1, 2000000, 1, 1);
 	run_counter(&d, 2, 1000, 1, 1);
 	run_counter(&d, 3, 50, 1, 1);
-	ctx_sample_add(&d.elapsed, 1000);
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	cxs_sample_add(&d.elapsed, 1000);
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out,
 "           2000000      instructions                     #    2.00  insn per cycle         \n"));
 	EXPECT_NE(NULL, strstr(out,
@@ -298,19 +298,19 @@ TEST(header_targets)
 
 	setup(&d, "cycles", 1);
 	d.series.null_run = true;
-	ctx_sample_add(&d.elapsed, 1000);
+	cxs_sample_add(&d.elapsed, 1000);
 	d.series.cmd = cmd;
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	/* -n: no counter rows and no blank line before the time (perf -n). */
 	EXPECT_EQ(0, strncmp(out, "\n Performance counter stats for 'sh -c exit 3':\n\n       0.000001000 seconds time elapsed\n", 87));
 	free(out);
-	d.series.target = CTX_TARGET_SYSTEM_WIDE;
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	d.series.target = CXS_TARGET_SYSTEM_WIDE;
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out, " Performance counter stats for 'system wide':\n"));
 	free(out);
-	d.series.target = CTX_TARGET_PID;
+	d.series.target = CXS_TARGET_PID;
 	d.series.pid = 1970;
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out, " Performance counter stats for process id '1970':\n"));
 	free(out);
 	release(&d);
@@ -331,17 +331,17 @@ TEST(comma_locale_csv_json)
 	if (why)
 		SKIP(return, "%s", why);
 	csv_series(&d);
-	out = render(&d, CTX_OUTPUT_CSV, ";", false, 0);
+	out = render(&d, CXS_OUTPUT_CSV, ";", false, 0);
 	EXPECT_STREQ(
 "0.67;msec;task-clock;667205;100.00;0.533;CPUs utilized\n"
 "48;;page-faults;667205;100.00;71.942;K/sec\n"
 "<not supported>;;cycles;0;100.00;;\n", out);
 	free(out);
-	out = render(&d, CTX_OUTPUT_JSON, NULL, false, 0);
+	out = render(&d, CXS_OUTPUT_JSON, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out, "{\"counter-value\" : \"0.667205\", \"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : 667205, \"pcnt-running\" : 100.00, \"metric-value\" : 0.533000, "))
 		TH_LOG("%s", out);
 	free(out);
-	out = render(&d, CTX_OUTPUT_STD, NULL, false, 0);
+	out = render(&d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_NE(NULL, strstr(out, "              0,67 msec task-clock                       #    0,533 CPUs utilized          \n"))
 		TH_LOG("%s", out);
 	free(out);

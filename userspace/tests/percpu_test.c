@@ -15,27 +15,27 @@
 #include <netlink/genl/genl.h>
 
 #include "kselftest_harness.h"
-#include "../args.h"
-#include "../cpulist.h"
-#include "../interval.h"
-#include "../nlclient.h"
-#include "../output.h"
+#include "lib/internal.h"
+#include "options/args.h"
+#include "output/display.h"
+#include "run/interval.h"
+#include "util/cpulist.h"
 
 #define FAMILY 0x1c
 #define ARGV(...) ((char *[]){ "ctxstat", __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ "ctxstat", __VA_ARGS__ }) / sizeof(char *)))
-#define PARSE(a, ...) ctx_args_parse(a, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), \
+#define PARSE(a, ...) cxs_args_parse(a, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), \
 				     err, sizeof(err))
 
-static int parse_list(struct ctx_cpulist *l, const char *s, char *err,
+static int parse_list(struct cxs_cpulist *l, const char *s, char *err,
 		      size_t len)
 {
-	return ctx_cpulist_parse(l, s, err, len);
+	return cxs_cpulist_parse(l, s, err, len);
 }
 
 TEST(cpulist_syntax)
 {
-	struct ctx_cpulist *l = malloc(sizeof(*l));
+	struct cxs_cpulist *l = malloc(sizeof(*l));
 	char err[128];
 
 	ASSERT_NE(NULL, l);
@@ -54,8 +54,8 @@ TEST(cpulist_syntax)
 	ASSERT_EQ(0, parse_list(l, "7", err, sizeof(err)));
 	ASSERT_EQ(1, l->nr);
 	EXPECT_EQ(7, l->cpu[0]);
-	EXPECT_TRUE(ctx_cpulist_has(l, 7));
-	EXPECT_FALSE(ctx_cpulist_has(l, 6));
+	EXPECT_TRUE(cxs_cpulist_has(l, 7));
+	EXPECT_FALSE(cxs_cpulist_has(l, 6));
 	free(l);
 }
 
@@ -65,7 +65,7 @@ TEST(cpulist_errors)
 		"", ",", "1,", ",1", "1,,2", "a", "1-", "-1", "3-1", "1 2",
 		"0x1", "1-2-3", "1;2",
 	};
-	struct ctx_cpulist *l = malloc(sizeof(*l));
+	struct cxs_cpulist *l = malloc(sizeof(*l));
 	char err[128];
 	unsigned int i;
 
@@ -84,7 +84,7 @@ TEST(cpulist_errors)
 
 TEST(cpulist_read_sysfs_format)
 {
-	struct ctx_cpulist *l = malloc(sizeof(*l));
+	struct cxs_cpulist *l = malloc(sizeof(*l));
 	char path[] = "/tmp/ctxstat-cpulist-XXXXXX";
 	int fd = mkstemp(path);
 
@@ -92,18 +92,18 @@ TEST(cpulist_read_sysfs_format)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(7, write(fd, "0-2,4\n", 6) + 1);
 	close(fd);
-	EXPECT_EQ(0, ctx_cpulist_read(l, path));
+	EXPECT_EQ(0, cxs_cpulist_read(l, path));
 	EXPECT_EQ(4, l->nr);
 	EXPECT_EQ(4, l->cpu[3]);
 	unlink(path);
-	EXPECT_EQ(-ENOENT, ctx_cpulist_read(l, path));
+	EXPECT_EQ(-ENOENT, cxs_cpulist_read(l, path));
 	free(l);
 }
 
 /* -C is system wide on a list; -A needs -a or -C, as in perf. */
 TEST(args)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[128];
 
 	ASSERT_EQ(0, PARSE(&a, "-C", "0,2-3", "true"));
@@ -136,14 +136,14 @@ TEST(args)
 
 TEST(compare_refuses_cpus)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[256];
 
-	EXPECT_EQ(-1, ctx_args_parse_compare(&a, 5,
+	EXPECT_EQ(-1, cxs_args_parse_compare(&a, 5,
 					     (char *[]){ "compare", "-A", "true", "---",
 							 "true", NULL },
 					     err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_args_parse_compare(&a, 6,
+	EXPECT_EQ(-1, cxs_args_parse_compare(&a, 6,
 					     (char *[]){ "compare", "-C", "0", "true",
 							 "---", "true", NULL },
 					     err, sizeof(err)));
@@ -152,9 +152,9 @@ TEST(compare_refuses_cpus)
 /* The CPU list goes inside the target, one u32 per CPU; none without. */
 TEST(session_new_cpu_list)
 {
-	const struct ctx_nl_event_req ev = { .type = 1, .config = 0 };
+	const struct ctxc_event_req ev = { .type = 1, .config = 0 };
 	const int cpus[] = { 0, 2, 3 };
-	struct ctx_nl_target t = {
+	struct ctxc_target t = {
 		.flags = CTXCOUNT_TARGET_F_SYSTEM_WIDE,
 		.cpus = cpus, .nr_cpus = 3,
 	};
@@ -163,7 +163,7 @@ TEST(session_new_cpu_list)
 	struct nl_msg *msg;
 	int rem, n = 0;
 
-	msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	ASSERT_EQ(0, nla_parse_nested(tt, CTXCOUNT_TARGET_A_MAX,
@@ -179,7 +179,7 @@ TEST(session_new_cpu_list)
 	EXPECT_EQ(3, n);
 	nlmsg_free(msg);
 	t.nr_cpus = 0;
-	msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	ASSERT_EQ(0, nla_parse_nested(tt, CTXCOUNT_TARGET_A_MAX,
@@ -194,13 +194,13 @@ TEST(read_request_flags)
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
 	struct nl_msg *msg;
 
-	msg = ctx_nl_build_session_read(FAMILY, 9, 0);
+	msg = ctxc_build_session_read(FAMILY, 9, 0);
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	EXPECT_EQ(9, nla_get_u32(tb[CTXCOUNT_A_SESSION_ID]));
 	EXPECT_EQ(NULL, tb[CTXCOUNT_A_READ_FLAGS]);
 	nlmsg_free(msg);
-	msg = ctx_nl_build_session_read(FAMILY, 9, CTXCOUNT_READ_F_PER_CPU);
+	msg = ctxc_build_session_read(FAMILY, 9, CTXCOUNT_READ_F_PER_CPU);
 	ASSERT_NE(NULL, msg);
 	EXPECT_EQ(CTXCOUNT_CMD_SESSION_READ,
 		  ((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(msg)))->cmd);
@@ -260,12 +260,12 @@ static struct nl_msg *cpu_reply(void)
 
 TEST(parse_cpu_rows)
 {
-	struct ctx_nl_cpu_val v[2];
-	struct ctx_nl_cpus cpus = { .cap = 2, .v = v };
+	struct ctxc_cpu_val v[2];
+	struct ctxc_cpus cpus = { .cap = 2, .v = v };
 	struct nl_msg *msg = cpu_reply();
-	struct ctx_nl_reply r;
+	struct ctxc_reply r;
 
-	ASSERT_EQ(0, ctx_nl_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
+	ASSERT_EQ(0, ctxc_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
 	EXPECT_EQ(4000, r.ev[0].full);
 	ASSERT_EQ(2, cpus.nr);
 	EXPECT_EQ(0, v[0].cpu);
@@ -278,33 +278,33 @@ TEST(parse_cpu_rows)
 	EXPECT_EQ(1000, v[1].ev[0].full);
 	/* Without room for them the parse fails rather than drop a CPU. */
 	cpus.cap = 1;
-	EXPECT_EQ(-E2BIG, ctx_nl_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
+	EXPECT_EQ(-E2BIG, ctxc_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
 	/* The plain parse ignores them. */
-	ASSERT_EQ(0, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	ASSERT_EQ(0, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	EXPECT_EQ(4000, r.ev[0].full);
 	nlmsg_free(msg);
 }
 
 /* Two CPUs of "instructions": 3000 (100 in hardirq) and 1000. */
 struct cpu_data {
-	struct ctx_event_list events;
-	struct ctx_counter_values c[2 * CTXCOUNT_MAX_EVENTS];
-	struct ctx_counter_values total[CTXCOUNT_MAX_EVENTS];
-	struct ctx_sample elapsed;
+	struct cxs_event_list events;
+	struct cxs_counter_values c[2 * CTXCOUNT_MAX_EVENTS];
+	struct cxs_counter_values total[CTXCOUNT_MAX_EVENTS];
+	struct cxs_sample elapsed;
 	int ids[2];
-	struct ctx_series s;
+	struct cxs_series s;
 };
 
-static void cpu_counter(struct ctx_counter_values *c, uint64_t full,
+static void cpu_counter(struct cxs_counter_values *c, uint64_t full,
 			uint64_t hardirq)
 {
-	struct ctx_counter_reading rd = {
+	struct cxs_counter_reading rd = {
 		.full = full, .time_enabled = 1000000, .time_running = 1000000,
 	};
 
 	rd.bucket[CTXCOUNT_BUCKET_TASK] = full - hardirq;
 	rd.bucket[CTXCOUNT_BUCKET_HARDIRQ] = hardirq;
-	if (ctx_counter_add(c, &rd))
+	if (cxs_counter_add(c, &rd))
 		abort();
 }
 
@@ -313,17 +313,17 @@ static void cpu_setup(struct cpu_data *d)
 	char err[128];
 
 	memset(d, 0, sizeof(*d));
-	if (ctx_events_add(&d->events, "instructions", err, sizeof(err)))
+	if (cxs_events_add(&d->events, "instructions", err, sizeof(err)))
 		abort();
 	cpu_counter(&d->c[0], 3000, 100);
 	cpu_counter(&d->c[CTXCOUNT_MAX_EVENTS], 1000, 0);
 	cpu_counter(&d->total[0], 4000, 100);
-	ctx_sample_add(&d->elapsed, 1e9);
+	cxs_sample_add(&d->elapsed, 1e9);
 	d->ids[0] = 0;
 	d->ids[1] = 1;
-	d->s = (struct ctx_series){
+	d->s = (struct cxs_series){
 		.events = &d->events, .counters = d->total, .runs = 1,
-		.elapsed_ns = &d->elapsed, .target = CTX_TARGET_SYSTEM_WIDE,
+		.elapsed_ns = &d->elapsed, .target = CXS_TARGET_SYSTEM_WIDE,
 		.nr_cpus = 2, .cpu_ids = d->ids, .cpu_counters = d->c,
 	};
 }
@@ -333,22 +333,22 @@ static void cpu_release(struct cpu_data *d)
 	int i;
 
 	for (i = 0; i < 2 * CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_free(&d->c[i]);
+		cxs_counter_free(&d->c[i]);
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_free(&d->total[i]);
-	ctx_sample_free(&d->elapsed);
+		cxs_counter_free(&d->total[i]);
+	cxs_sample_free(&d->elapsed);
 }
 
-static char *render(const struct ctx_series *s, enum ctx_output_format fmt,
+static char *render(const struct cxs_series *s, enum cxs_output_format fmt,
 		    bool breakdown)
 {
-	struct ctx_output_opts o = { .format = fmt, .sep = ",",
+	struct cxs_output_opts o = { .format = fmt, .sep = ",",
 				     .breakdown = breakdown };
 	char *buf = NULL;
 	size_t len = 0;
 
 	o.f = open_memstream(&buf, &len);
-	ctx_output_series(&o, s);
+	cxs_output_series(&o, s);
 	fclose(o.f);
 	return buf;
 }
@@ -359,7 +359,7 @@ TEST(std_rows_per_cpu)
 	char *out;
 
 	cpu_setup(&d);
-	out = render(&d.s, CTX_OUTPUT_STD, false);
+	out = render(&d.s, CXS_OUTPUT_STD, false);
 	EXPECT_STREQ("\n"
 " Performance counter stats for 'system wide':\n"
 "\n"
@@ -389,7 +389,7 @@ TEST(std_breakdown_per_cpu)
 "\n";
 
 	cpu_setup(&d);
-	out = render(&d.s, CTX_OUTPUT_STD, true);
+	out = render(&d.s, CXS_OUTPUT_STD, true);
 	rows = strstr(out, "CPU0");
 	ASSERT_NE(NULL, rows);
 	EXPECT_EQ(0, strncmp(rows, want, strlen(want))) TH_LOG("%s", out);
@@ -400,7 +400,7 @@ TEST(std_breakdown_per_cpu)
 /* On a terminal: the same rows without the metric column's padding. */
 TEST(std_trimmed_for_a_terminal)
 {
-	struct ctx_output_opts o = { .format = CTX_OUTPUT_STD, .breakdown = true,
+	struct cxs_output_opts o = { .format = CXS_OUTPUT_STD, .breakdown = true,
 				     .trim = true };
 	const char *want =
 "CPU0                     3000      instructions\n"
@@ -412,7 +412,7 @@ TEST(std_trimmed_for_a_terminal)
 
 	cpu_setup(&d);
 	o.f = open_memstream(&buf, &len);
-	ctx_output_series(&o, &d.s);
+	cxs_output_series(&o, &d.s);
 	fclose(o.f);
 	rows = strstr(buf, "CPU0");
 	ASSERT_NE(NULL, rows);
@@ -431,7 +431,7 @@ TEST(header_names_cpu_list)
 
 	cpu_setup(&d);
 	d.s.cpu_list = "1,0";
-	out = render(&d.s, CTX_OUTPUT_STD, false);
+	out = render(&d.s, CXS_OUTPUT_STD, false);
 	EXPECT_EQ(0, strncmp(out, want, strlen(want))) TH_LOG("%s", out);
 	free(out);
 	cpu_release(&d);
@@ -443,12 +443,12 @@ TEST(csv_json_rows_per_cpu)
 	char *out;
 
 	cpu_setup(&d);
-	out = render(&d.s, CTX_OUTPUT_CSV, false);
+	out = render(&d.s, CXS_OUTPUT_CSV, false);
 	EXPECT_STREQ(
 "CPU0,3000,,instructions,1000000,100.00,,\n"
 "CPU1,1000,,instructions,1000000,100.00,,\n", out);
 	free(out);
-	out = render(&d.s, CTX_OUTPUT_JSON, false);
+	out = render(&d.s, CXS_OUTPUT_JSON, false);
 	EXPECT_STREQ(
 "{\"cpu\" : \"0\", \"counter-value\" : \"3000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 1000000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n"
 "{\"cpu\" : \"1\", \"counter-value\" : \"1000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 1000000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n",
@@ -458,14 +458,14 @@ TEST(csv_json_rows_per_cpu)
 }
 
 /* A READ's event 0 on CPUs 0 and 1 (cumulative). */
-static void cpu_read(struct ctx_nl_cpus *cpus, uint64_t c0, uint64_t c1,
+static void cpu_read(struct ctxc_cpus *cpus, uint64_t c0, uint64_t c1,
 		     uint64_t run)
 {
 	int k;
 
 	cpus->nr = 2;
 	for (k = 0; k < 2; k++) {
-		struct ctx_nl_event_val *v = &cpus->v[k].ev[0];
+		struct ctxc_event_val *v = &cpus->v[k].ev[0];
 
 		memset(&cpus->v[k], 0, sizeof(cpus->v[k]));
 		cpus->v[k].cpu = k;
@@ -478,31 +478,31 @@ static void cpu_read(struct ctx_nl_cpus *cpus, uint64_t c0, uint64_t c1,
 
 /* -I -A of "instructions": an interval printer with room for 2 CPUs. */
 struct iv_cpu {
-	struct ctx_event_list events;
-	struct ctx_interval iv;
-	struct ctx_nl_reply rp;
-	struct ctx_nl_cpu_val v[2];
-	struct ctx_nl_cpus cpus;
+	struct cxs_event_list events;
+	struct cxs_interval iv;
+	struct ctxc_reply rp;
+	struct ctxc_cpu_val v[2];
+	struct ctxc_cpus cpus;
 	char *buf;
 	size_t len;
 	FILE *f;
 };
 
-static void iv_cpu_setup(struct iv_cpu *d, enum ctx_output_format fmt,
+static void iv_cpu_setup(struct iv_cpu *d, enum cxs_output_format fmt,
 			 double t0_ns)
 {
-	struct ctx_output_opts o = { .format = fmt, .sep = "," };
-	struct ctx_series s = { .events = &d->events,
-				.target = CTX_TARGET_SYSTEM_WIDE };
+	struct cxs_output_opts o = { .format = fmt, .sep = "," };
+	struct cxs_series s = { .events = &d->events,
+				.target = CXS_TARGET_SYSTEM_WIDE };
 	char err[128];
 
 	memset(d, 0, sizeof(*d));
-	if (ctx_events_add(&d->events, "instructions", err, sizeof(err)))
+	if (cxs_events_add(&d->events, "instructions", err, sizeof(err)))
 		abort();
-	d->cpus = (struct ctx_nl_cpus){ .cap = 2, .v = d->v };
+	d->cpus = (struct ctxc_cpus){ .cap = 2, .v = d->v };
 	d->f = open_memstream(&d->buf, &d->len);
 	o.f = d->f;
-	if (ctx_interval_init(&d->iv, &o, &s, 100, 2, 0))
+	if (cxs_interval_init(&d->iv, &o, &s, 100, 2, 0))
 		abort();
 	d->iv.t0_ns = t0_ns;
 	d->rp.nr_events = 1;
@@ -513,7 +513,7 @@ static void iv_cpu_setup(struct iv_cpu *d, enum ctx_output_format fmt,
 static char *iv_cpu_finish(struct iv_cpu *d)
 {
 	fclose(d->f);
-	ctx_interval_free(&d->iv);
+	cxs_interval_free(&d->iv);
 	return d->buf;
 }
 
@@ -526,14 +526,14 @@ TEST(interval_rows_per_cpu)
 	struct iv_cpu d;
 	char *out;
 
-	iv_cpu_setup(&d, CTX_OUTPUT_STD, 1e9);
+	iv_cpu_setup(&d, CXS_OUTPUT_STD, 1e9);
 	d.rp.ev[0].full = d.rp.ev[0].bucket[CTXCOUNT_BUCKET_TASK] = 4000;
 	d.rp.ev[0].time_enabled = d.rp.ev[0].time_running = 200;
 	cpu_read(&d.cpus, 3000, 1000, 100);
-	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1.1e9));
+	ASSERT_EQ(0, cxs_interval_print(&d.iv, &d.rp, &d.cpus, 1.1e9));
 	d.rp.ev[0].full = d.rp.ev[0].bucket[CTXCOUNT_BUCKET_TASK] = 4500;
 	cpu_read(&d.cpus, 3100, 1400, 200);
-	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1.2e9));
+	ASSERT_EQ(0, cxs_interval_print(&d.iv, &d.rp, &d.cpus, 1.2e9));
 	out = iv_cpu_finish(&d);
 	EXPECT_STREQ(
 "#           time CPU                    counts unit events\n"
@@ -546,13 +546,13 @@ TEST(interval_rows_per_cpu)
 }
 
 /* One interval of 100 ms: CPU 0 counted 30, CPU 1 10. NULL on failure. */
-static char *one_interval(enum ctx_output_format fmt)
+static char *one_interval(enum cxs_output_format fmt)
 {
 	struct iv_cpu d;
 
 	iv_cpu_setup(&d, fmt, 0);
 	cpu_read(&d.cpus, 30, 10, 100);
-	if (ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1e8)) {
+	if (cxs_interval_print(&d.iv, &d.rp, &d.cpus, 1e8)) {
 		free(iv_cpu_finish(&d));
 		return NULL;
 	}
@@ -562,13 +562,13 @@ static char *one_interval(enum ctx_output_format fmt)
 /* CSV and JSON: the time, then the CPU, as perf 6.1 prints them. */
 TEST(interval_csv_json_per_cpu)
 {
-	char *out = one_interval(CTX_OUTPUT_CSV);
+	char *out = one_interval(CXS_OUTPUT_CSV);
 
 	EXPECT_STREQ(
 "     0.100000000,CPU0,30,,instructions,100,100.00,,\n"
 "     0.100000000,CPU1,10,,instructions,100,100.00,,\n", out);
 	free(out);
-	out = one_interval(CTX_OUTPUT_JSON);
+	out = one_interval(CXS_OUTPUT_JSON);
 	EXPECT_STREQ(
 "{\"interval\" : 0.100000000, \"cpu\" : \"0\", \"counter-value\" : \"30.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 100, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n"
 "{\"interval\" : 0.100000000, \"cpu\" : \"1\", \"counter-value\" : \"10.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 100, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n",
@@ -582,12 +582,12 @@ TEST(interval_new_cpu_from_zero)
 	struct iv_cpu d;
 	char *out;
 
-	iv_cpu_setup(&d, CTX_OUTPUT_CSV, 0);
+	iv_cpu_setup(&d, CXS_OUTPUT_CSV, 0);
 	cpu_read(&d.cpus, 30, 10, 100);
 	d.cpus.nr = 1;
-	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 1e8));
+	ASSERT_EQ(0, cxs_interval_print(&d.iv, &d.rp, &d.cpus, 1e8));
 	cpu_read(&d.cpus, 50, 10, 200);
-	ASSERT_EQ(0, ctx_interval_print(&d.iv, &d.rp, &d.cpus, 2e8));
+	ASSERT_EQ(0, cxs_interval_print(&d.iv, &d.rp, &d.cpus, 2e8));
 	out = iv_cpu_finish(&d);
 	EXPECT_STREQ(
 "     0.100000000,CPU0,30,,instructions,100,100.00,,\n"

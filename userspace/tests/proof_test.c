@@ -11,7 +11,7 @@
 #include <linux/ctxcount.h>
 
 #include "kselftest_harness.h"
-#include "../proof.h"
+#include "events/proof.h"
 
 #define KERNEL_HV (CTXCOUNT_EVENT_F_EXCLUDE_KERNEL | CTXCOUNT_EVENT_F_EXCLUDE_HV)
 
@@ -45,17 +45,17 @@ static void script(int a0, int a1)
 	answers[1] = a1;
 }
 
-static const struct ctx_proof_target task = { .pid = 42, .cpu = -1,
+static const struct cxs_proof_target task = { .pid = 42, .cpu = -1,
 					      .inherit = true };
-static const struct ctx_proof_target cpu0 = { .pid = -1, .cpu = 0 };
+static const struct cxs_proof_target cpu0 = { .pid = -1, .cpu = 0 };
 
 TEST(opens_the_event_disabled_on_the_target)
 {
-	struct ctx_counter c = { .type = 1, .config = 2, .flags = 0 };
-	struct ctx_proof p;
+	struct cxs_counter c = { .type = 1, .config = 2, .flags = 0 };
+	struct cxs_proof p;
 
 	script(0, 0);
-	ASSERT_EQ(CTX_PROOF_OPEN, ctx_proof_open(&p, &c, &task, 2, fake_open));
+	ASSERT_EQ(CXS_PROOF_OPEN, cxs_proof_open(&p, &c, &task, 2, fake_open));
 	EXPECT_EQ(1, calls);
 	EXPECT_EQ(100, p.fd);
 	EXPECT_FALSE(p.fell_back);
@@ -71,12 +71,12 @@ TEST(opens_the_event_disabled_on_the_target)
 
 TEST(system_wide_is_a_cpu_event_without_inherit)
 {
-	struct ctx_counter c = { .type = 1, .config = 0,
+	struct cxs_counter c = { .type = 1, .config = 0,
 				 .flags = CTXCOUNT_EVENT_F_EXCLUDE_USER };
-	struct ctx_proof p;
+	struct cxs_proof p;
 
 	script(0, 0);
-	ASSERT_EQ(CTX_PROOF_OPEN, ctx_proof_open(&p, &c, &cpu0, 0, fake_open));
+	ASSERT_EQ(CXS_PROOF_OPEN, cxs_proof_open(&p, &c, &cpu0, 0, fake_open));
 	EXPECT_EQ(-1, seen_pid[0]);
 	EXPECT_EQ(0, seen_cpu[0]);
 	EXPECT_EQ(0, (int)seen[0].inherit);
@@ -86,11 +86,11 @@ TEST(system_wide_is_a_cpu_event_without_inherit)
 /* perf stat at paranoid 2: task-clock is retried as task-clock:u. */
 TEST(eacces_falls_back_to_user_space_above_paranoid_1)
 {
-	struct ctx_counter c = { .type = 1, .config = 1, .flags = 0 };
-	struct ctx_proof p;
+	struct cxs_counter c = { .type = 1, .config = 1, .flags = 0 };
+	struct cxs_proof p;
 
 	script(EACCES, 0);
-	ASSERT_EQ(CTX_PROOF_OPEN, ctx_proof_open(&p, &c, &task, 2, fake_open));
+	ASSERT_EQ(CXS_PROOF_OPEN, cxs_proof_open(&p, &c, &task, 2, fake_open));
 	EXPECT_EQ(2, calls);
 	EXPECT_TRUE(p.fell_back);
 	EXPECT_EQ(KERNEL_HV, c.flags);
@@ -104,11 +104,11 @@ TEST(eacces_falls_back_to_user_space_above_paranoid_1)
 /* At paranoid 1 or less perf does not fall back: the refusal stands. */
 TEST(no_fallback_at_paranoid_1)
 {
-	struct ctx_counter c = { .type = 1, .config = 1, .flags = 0 };
-	struct ctx_proof p;
+	struct cxs_counter c = { .type = 1, .config = 1, .flags = 0 };
+	struct cxs_proof p;
 
 	script(EACCES, 0);
-	EXPECT_EQ(CTX_PROOF_REFUSED, ctx_proof_open(&p, &c, &task, 1, fake_open));
+	EXPECT_EQ(CXS_PROOF_REFUSED, cxs_proof_open(&p, &c, &task, 1, fake_open));
 	EXPECT_EQ(1, calls);
 	EXPECT_EQ(EACCES, p.err);
 	EXPECT_EQ(0, c.flags);
@@ -117,16 +117,16 @@ TEST(no_fallback_at_paranoid_1)
 /* Already user-only, or kernel-only (exclude_user): nothing to fall to. */
 TEST(no_fallback_for_excluded_kernel_or_user)
 {
-	struct ctx_counter u = { .type = 1, .config = 1, .flags = KERNEL_HV };
-	struct ctx_counter k = { .type = 1, .config = 1,
+	struct cxs_counter u = { .type = 1, .config = 1, .flags = KERNEL_HV };
+	struct cxs_counter k = { .type = 1, .config = 1,
 				 .flags = CTXCOUNT_EVENT_F_EXCLUDE_USER };
-	struct ctx_proof p;
+	struct cxs_proof p;
 
 	script(EACCES, 0);
-	EXPECT_EQ(CTX_PROOF_REFUSED, ctx_proof_open(&p, &u, &task, 3, fake_open));
+	EXPECT_EQ(CXS_PROOF_REFUSED, cxs_proof_open(&p, &u, &task, 3, fake_open));
 	EXPECT_EQ(1, calls);
 	script(EACCES, 0);
-	EXPECT_EQ(CTX_PROOF_REFUSED, ctx_proof_open(&p, &k, &task, 2, fake_open));
+	EXPECT_EQ(CXS_PROOF_REFUSED, cxs_proof_open(&p, &k, &task, 2, fake_open));
 	EXPECT_EQ(1, calls);
 	EXPECT_EQ(CTXCOUNT_EVENT_F_EXCLUDE_USER, k.flags);
 }
@@ -134,11 +134,11 @@ TEST(no_fallback_for_excluded_kernel_or_user)
 /* The fallback that is refused too (paranoid 3): refused. */
 TEST(fallback_refused_too)
 {
-	struct ctx_counter c = { .type = 1, .config = 1, .flags = 0 };
-	struct ctx_proof p;
+	struct cxs_counter c = { .type = 1, .config = 1, .flags = 0 };
+	struct cxs_proof p;
 
 	script(EACCES, EACCES);
-	EXPECT_EQ(CTX_PROOF_REFUSED, ctx_proof_open(&p, &c, &task, 3, fake_open));
+	EXPECT_EQ(CXS_PROOF_REFUSED, cxs_proof_open(&p, &c, &task, 3, fake_open));
 	EXPECT_EQ(2, calls);
 	EXPECT_EQ(EACCES, p.err);
 }
@@ -146,11 +146,11 @@ TEST(fallback_refused_too)
 /* EPERM (seccomp, LSM) is not perf's paranoid case: no fallback. */
 TEST(eperm_is_refused_without_fallback)
 {
-	struct ctx_counter c = { .type = 1, .config = 1, .flags = 0 };
-	struct ctx_proof p;
+	struct cxs_counter c = { .type = 1, .config = 1, .flags = 0 };
+	struct cxs_proof p;
 
 	script(EPERM, 0);
-	EXPECT_EQ(CTX_PROOF_REFUSED, ctx_proof_open(&p, &c, &task, 2, fake_open));
+	EXPECT_EQ(CXS_PROOF_REFUSED, cxs_proof_open(&p, &c, &task, 2, fake_open));
 	EXPECT_EQ(1, calls);
 	EXPECT_EQ(EPERM, p.err);
 }
@@ -160,18 +160,18 @@ TEST(not_supported_errors)
 	static const int not_supported[] = {
 		EINVAL, ENOSYS, ENOENT, EOPNOTSUPP, ENXIO, ENODEV,
 	};
-	struct ctx_counter c = { .type = 0, .config = 0, .flags = 0 };
-	struct ctx_proof p;
+	struct cxs_counter c = { .type = 0, .config = 0, .flags = 0 };
+	struct cxs_proof p;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(not_supported) / sizeof(not_supported[0]); i++) {
 		script(not_supported[i], 0);
-		EXPECT_EQ(CTX_PROOF_NOT_SUPPORTED,
-			  ctx_proof_open(&p, &c, &task, 2, fake_open));
+		EXPECT_EQ(CXS_PROOF_NOT_SUPPORTED,
+			  cxs_proof_open(&p, &c, &task, 2, fake_open));
 		EXPECT_EQ(1, calls);
 	}
 	script(EBUSY, 0);
-	EXPECT_EQ(CTX_PROOF_FAILED, ctx_proof_open(&p, &c, &task, 2, fake_open));
+	EXPECT_EQ(CXS_PROOF_FAILED, cxs_proof_open(&p, &c, &task, 2, fake_open));
 }
 
 /* perf's rename: ":u" added, or "u" after an existing ':' or a '/'. */
@@ -180,28 +180,28 @@ TEST(fallback_names)
 	char a[64] = "task-clock", b[64] = "instructions:t";
 	char c[64] = "cpu/event=0x8/", d[12] = "cycles:tk12";
 
-	EXPECT_EQ(0, ctx_proof_fallback_name(a, sizeof(a)));
+	EXPECT_EQ(0, cxs_proof_fallback_name(a, sizeof(a)));
 	EXPECT_STREQ("task-clock:u", a);
-	EXPECT_EQ(0, ctx_proof_fallback_name(b, sizeof(b)));
+	EXPECT_EQ(0, cxs_proof_fallback_name(b, sizeof(b)));
 	EXPECT_STREQ("instructions:tu", b);
-	EXPECT_EQ(0, ctx_proof_fallback_name(c, sizeof(c)));
+	EXPECT_EQ(0, cxs_proof_fallback_name(c, sizeof(c)));
 	EXPECT_STREQ("cpu/event=0x8/u", c);
 	/* no room: unchanged */
-	EXPECT_EQ(-1, ctx_proof_fallback_name(d, sizeof(d)));
+	EXPECT_EQ(-1, cxs_proof_fallback_name(d, sizeof(d)));
 	EXPECT_STREQ("cycles:tk12", d);
 }
 
 /* Every displayed event of the counter that fell back is renamed. */
 TEST(rename_events_of_the_counter)
 {
-	struct ctx_event_list l = { 0 };
+	struct cxs_event_list l = { 0 };
 	char err[128];
 
-	ASSERT_EQ(0, ctx_events_add(&l, "task-clock,task-clock:t,page-faults",
+	ASSERT_EQ(0, cxs_events_add(&l, "task-clock,task-clock:t,page-faults",
 				    err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(2, l.nr_counters);
 	l.counters[0].flags |= KERNEL_HV;
-	ctx_proof_rename(&l, 0);
+	cxs_proof_rename(&l, 0);
 	EXPECT_STREQ("task-clock:u", l.ev[0].name);
 	EXPECT_STREQ("task-clock:tu", l.ev[1].name);
 	EXPECT_STREQ("page-faults", l.ev[2].name);
@@ -209,15 +209,15 @@ TEST(rename_events_of_the_counter)
 	EXPECT_EQ(KERNEL_HV, l.ev[1].flags);
 }
 
-/* ctx_proof_print_refusal()'s text, in @buf. */
+/* cxs_proof_print_refusal()'s text, in @buf. */
 static int refusal(char *buf, size_t len, const char *event, int err,
-		   int paranoid, const struct ctx_proof_target *t)
+		   int paranoid, const struct cxs_proof_target *t)
 {
 	FILE *f = fmemopen(buf, len - 1, "w");
 
 	if (!f)
 		return -1;
-	ctx_proof_print_refusal(f, event, err, paranoid, t);
+	cxs_proof_print_refusal(f, event, err, paranoid, t);
 	return fclose(f);
 }
 

@@ -8,50 +8,50 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../args.h"
+#include "options/args.h"
 
 #define ARGV(...) ((char *[]){ "ctxstat", __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ "ctxstat", __VA_ARGS__ }) / sizeof(char *)))
-#define PARSE(a, ...) ctx_args_parse(a, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), \
+#define PARSE(a, ...) cxs_args_parse(a, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), \
 				     err, sizeof(err))
-#define COMPARE(a, ...) ctx_args_parse_compare(a, ARGC(__VA_ARGS__) - 1, \
+#define COMPARE(a, ...) cxs_args_parse_compare(a, ARGC(__VA_ARGS__) - 1, \
 					       ARGV(__VA_ARGS__) + 1, err, sizeof(err))
 
 TEST(accepted_with_p_and_a)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[200];
 
 	ASSERT_EQ(0, PARSE(&a, "--per-thread", "-p", "42"));
-	EXPECT_TRUE(ctx_args_per_thread(&a));
-	EXPECT_EQ(CTX_AGGR_THREAD, a.aggr);
+	EXPECT_TRUE(cxs_args_per_thread(&a));
+	EXPECT_EQ(CXS_AGGR_THREAD, a.aggr);
 	/* no per-CPU READ: the rows are threads' */
 	EXPECT_FALSE(a.no_aggr);
 	ASSERT_EQ(0, PARSE(&a, "-a", "--per-thread", "--", "sleep", "1"));
-	EXPECT_TRUE(ctx_args_per_thread(&a) && a.system_wide);
+	EXPECT_TRUE(cxs_args_per_thread(&a) && a.system_wide);
 	ASSERT_EQ(0, PARSE(&a, "-p", "1,2", "--per-thread", "-x", ",", "sleep", "1"));
 	/* perf's "or only --per-thread": no target is -a */
 	ASSERT_EQ(0, PARSE(&a, "--per-thread"));
-	EXPECT_TRUE(a.implied_all && ctx_args_per_thread(&a));
+	EXPECT_TRUE(a.implied_all && cxs_args_per_thread(&a));
 	ASSERT_EQ(0, PARSE(&a, "--per-thread", "-a", "-j", "--breakdown", "-i"));
-	EXPECT_EQ(CTX_AGGR_THREAD, a.aggr);
-	EXPECT_STREQ("--per-thread", ctx_aggr_option(a.aggr));
+	EXPECT_EQ(CXS_AGGR_THREAD, a.aggr);
+	EXPECT_STREQ("--per-thread", cxs_aggr_option(a.aggr));
 }
 
 /* perf's OPT_SET_UINT: the last of -A, --per-core, --per-thread wins. */
 TEST(last_aggregation_wins)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[200];
 
 	ASSERT_EQ(0, PARSE(&a, "-a", "-A", "--per-thread"));
-	EXPECT_EQ(CTX_AGGR_THREAD, a.aggr);
+	EXPECT_EQ(CXS_AGGR_THREAD, a.aggr);
 	EXPECT_FALSE(a.no_aggr);
 	ASSERT_EQ(0, PARSE(&a, "-a", "--per-thread", "-A"));
-	EXPECT_EQ(CTX_AGGR_NONE, a.aggr);
+	EXPECT_EQ(CXS_AGGR_NONE, a.aggr);
 	EXPECT_TRUE(a.no_aggr);
 	ASSERT_EQ(0, PARSE(&a, "-a", "--per-thread", "--per-core"));
-	EXPECT_EQ(CTX_AGGR_CORE, a.aggr);
+	EXPECT_EQ(CXS_AGGR_CORE, a.aggr);
 	EXPECT_TRUE(a.no_aggr);
 	/* -A's own rule then applies, not --per-thread's */
 	EXPECT_EQ(-1, PARSE(&a, "-p", "1", "--per-thread", "-A"));
@@ -61,7 +61,7 @@ TEST(last_aggregation_wins)
 
 TEST(perf_rule)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[200];
 
 	EXPECT_EQ(-1, PARSE(&a, "--per-thread", "true"));
@@ -77,7 +77,7 @@ TEST(perf_rule)
 
 TEST(not_yet)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[200];
 
 	EXPECT_EQ(-1, PARSE(&a, "--per-thread", "-a", "-I", "100"));
@@ -102,7 +102,7 @@ TEST(not_yet)
 
 TEST(compare_refuses)
 {
-	struct ctx_args a;
+	struct cxs_args a;
 	char err[200];
 
 	EXPECT_EQ(-1, COMPARE(&a, "compare", "--per-thread", "true", "---", "false"));

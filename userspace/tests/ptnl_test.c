@@ -13,8 +13,8 @@
 #include <netlink/genl/genl.h>
 
 #include "kselftest_harness.h"
-#include "../nlclient.h"
-#include "../perthread.h"
+#include "lib/internal.h"
+#include "run/per-thread.h"
 
 #define FAMILY 0x1c
 
@@ -69,9 +69,9 @@ static void put_thread(struct nl_msg *msg, uint32_t tid, const char *comm,
 	nla_nest_end(msg, nest);
 }
 
-static int parse(struct nl_msg *msg, struct ctx_nl_threads *t)
+static int parse(struct nl_msg *msg, struct ctxc_threads *t)
 {
-	int err = ctx_nl_parse_thread_part(nlmsg_hdr(msg), t);
+	int err = ctxc_parse_thread_part(nlmsg_hdr(msg), t);
 
 	nlmsg_free(msg);
 	return err;
@@ -83,7 +83,7 @@ static int parse(struct nl_msg *msg, struct ctx_nl_threads *t)
  */
 TEST(split_thread_nests)
 {
-	struct ctx_nl_threads t = { 0 };
+	struct ctxc_threads t = { 0 };
 	struct nl_msg *msg;
 	int i;
 
@@ -114,7 +114,7 @@ TEST(split_thread_nests)
 /* A comm of 15 characters, the most a task has, is kept whole. */
 TEST(full_comm)
 {
-	struct ctx_nl_threads t = { 0 };
+	struct ctxc_threads t = { 0 };
 	struct nl_msg *msg = new_part();
 
 	put_thread(msg, 9, "fifteen-chars-x", true, 0, 1);
@@ -126,7 +126,7 @@ TEST(full_comm)
 /* More rows than the first room: it grows, every row kept in order. */
 TEST(many_threads)
 {
-	struct ctx_nl_threads t = { 0 };
+	struct ctxc_threads t = { 0 };
 	struct nl_msg *msg;
 	uint32_t tid;
 	int bad = 0;
@@ -147,7 +147,7 @@ TEST(many_threads)
 /* A row that does not say whose it is, or a comm over 16 bytes: refused. */
 TEST(bad_nests)
 {
-	struct ctx_nl_threads t = { 0 };
+	struct ctxc_threads t = { 0 };
 	struct nl_msg *msg;
 
 	msg = new_part();
@@ -168,10 +168,10 @@ TEST(bad_nests)
 /* CPU nests in the same message are not threads, and the other way round. */
 TEST(kinds_apart)
 {
-	struct ctx_nl_threads t = { 0 };
-	struct ctx_nl_cpu_val rows[2];
-	struct ctx_nl_cpus cpus = { .cap = 2, .v = rows };
-	struct ctx_nl_reply *r = calloc(1, sizeof(*r));
+	struct ctxc_threads t = { 0 };
+	struct ctxc_cpu_val rows[2];
+	struct ctxc_cpus cpus = { .cap = 2, .v = rows };
+	struct ctxc_reply *r = calloc(1, sizeof(*r));
 	struct nl_msg *msg = new_part();
 	struct nlattr *nest, *events, *ev;
 
@@ -186,7 +186,7 @@ TEST(kinds_apart)
 	nla_nest_end(msg, ev);
 	nla_nest_end(msg, events);
 	nla_nest_end(msg, nest);
-	ASSERT_EQ(0, ctx_nl_parse_reply_cpus(nlmsg_hdr(msg), r, &cpus));
+	ASSERT_EQ(0, ctxc_parse_reply_cpus(nlmsg_hdr(msg), r, &cpus));
 	EXPECT_EQ(1, cpus.nr);
 	EXPECT_EQ(1, rows[0].cpu);
 	EXPECT_EQ(42, rows[0].ev[0].full);
@@ -199,13 +199,13 @@ TEST(kinds_apart)
 
 TEST(session_new_all_threads)
 {
-	const struct ctx_nl_event_req ev = { .type = 0, .config = 1 };
-	const struct ctx_nl_target target = {
+	const struct ctxc_event_req ev = { .type = 0, .config = 1 };
+	const struct ctxc_target target = {
 		.flags = CTXCOUNT_TARGET_F_ALL_THREADS | CTXCOUNT_TARGET_F_INHERIT,
 		.session_flags = CTXCOUNT_SESSION_F_PER_THREAD,
 	};
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1], *tt[CTXCOUNT_TARGET_A_MAX + 1];
-	struct nl_msg *msg = ctx_nl_build_session_new(FAMILY, &target, &ev, 1);
+	struct nl_msg *msg = ctxc_build_session_new(FAMILY, &target, &ev, 1);
 
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
@@ -225,7 +225,7 @@ TEST(read_dump_request)
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
 	struct nl_msg *msg;
 
-	msg = ctx_nl_build_session_read_dump(FAMILY, 4, CTXCOUNT_READ_F_PER_THREAD);
+	msg = ctxc_build_session_read_dump(FAMILY, 4, CTXCOUNT_READ_F_PER_THREAD);
 	ASSERT_NE(NULL, msg);
 	EXPECT_TRUE(nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
@@ -242,14 +242,14 @@ TEST(read_dump_request)
 TEST(workload_row_named_after_its_program)
 {
 	char *argv[] = { "/usr/bin/a-very-long-program-name", "x", NULL };
-	struct ctx_counter_values counters[1] = {};
-	struct ctx_perthread pt;
-	struct ctx_args a = { .system_wide = true };
+	struct cxs_counter_values counters[1] = {};
+	struct cxs_perthread pt;
+	struct cxs_args a = { .system_wide = true };
 	char comm[16];
 
-	ctx_exec_comm(comm, sizeof(comm), (char *[]){ "sleep", NULL });
+	cxs_exec_comm(comm, sizeof(comm), (char *[]){ "sleep", NULL });
 	EXPECT_STREQ("sleep", comm);
-	ctx_perthread_init(&pt, &a);
+	cxs_perthread_init(&pt, &a);
 	pt.threads.v = calloc(2, sizeof(*pt.threads.v));
 	ASSERT_NE(NULL, pt.threads.v);
 	pt.threads.nr = pt.threads.cap = 2;
@@ -259,10 +259,10 @@ TEST(workload_row_named_after_its_program)
 	strcpy(pt.threads.v[1].comm, "ctxstat");
 	pt.workload = 42;
 	pt.workload_argv = argv;
-	ASSERT_EQ(0, ctx_perthread_keep(&pt, 1, counters));
+	ASSERT_EQ(0, cxs_perthread_keep(&pt, 1, counters));
 	EXPECT_STREQ("ctxstat", pt.rows.row[0].comm);
 	EXPECT_STREQ("a-very-long-pro", pt.rows.row[1].comm);
-	ctx_perthread_free(&pt);
+	cxs_perthread_free(&pt);
 }
 
 TEST_HARNESS_MAIN

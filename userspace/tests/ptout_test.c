@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptout tests: --per-thread's rows as output.c prints a series by hand:
+ * ptout tests: --per-thread's rows as output/display.c prints a series by hand:
  * each event's own order (largest value first, :t by its task part, the
  * lower tid first among equals), -a's rows of 0 left out, and the thread
  * column in the three formats as perf 6.1's aggr_printout() writes it
  * for AGGR_THREAD ("%*s-%*d%s": 16, -8 and a blank in the standard
  * format, none and the separator in CSV; JSON "\"thread\" : \"%s-%d\", "),
  * the expected strings written out by hand from those formats. A comm
- * holding the separator or a quote is quoted in CSV (RFC 4180, as csv.c
+ * holding the separator or a quote is quoted in CSV (RFC 4180, as output/csv.c
  * quotes event names), a quote escaped in JSON.
  */
 #include <stdio.h>
@@ -21,20 +21,20 @@
 
 struct pt_data {
 	struct fixture_data d;
-	struct ctx_counter_values c[NR_ROWS][2];
-	struct ctx_thread_row row[NR_ROWS];
-	struct ctx_thread_rows rows;
+	struct cxs_counter_values c[NR_ROWS][2];
+	struct cxs_thread_row row[NR_ROWS];
+	struct cxs_thread_rows rows;
 };
 
-static void put(struct ctx_counter_values *c, double full, double task)
+static void put(struct cxs_counter_values *c, double full, double task)
 {
-	struct ctx_counter_reading rd = {
+	struct cxs_counter_reading rd = {
 		.full = full, .time_enabled = 1000, .time_running = 1000,
 	};
 
 	rd.bucket[CTXCOUNT_BUCKET_TASK] = task;
 	rd.bucket[CTXCOUNT_BUCKET_HARDIRQ] = full - task;
-	if (ctx_counter_add(c, &rd))
+	if (cxs_counter_add(c, &rd))
 		abort();
 }
 
@@ -53,7 +53,7 @@ static void pt_setup(struct pt_data *p, const char *specs, bool skip_zero)
 
 	memset(p, 0, sizeof(*p));
 	setup(&p->d, specs, 1);
-	p->d.series.target = CTX_TARGET_SYSTEM_WIDE;
+	p->d.series.target = CXS_TARGET_SYSTEM_WIDE;
 	for (k = 0; k < NR_ROWS; k++) {
 		put(&p->c[k][0], t[k].full, t[k].task);
 		put(&p->c[k][1], 2 * t[k].full, 2 * t[k].task);
@@ -64,7 +64,7 @@ static void pt_setup(struct pt_data *p, const char *specs, bool skip_zero)
 	/* the totals: what the rows add up to */
 	put(&p->d.res[0], 200, 60);
 	put(&p->d.res[1], 400, 120);
-	p->rows = (struct ctx_thread_rows){ .nr = NR_ROWS, .row = p->row,
+	p->rows = (struct cxs_thread_rows){ .nr = NR_ROWS, .row = p->row,
 					    .skip_zero = skip_zero };
 	p->d.series.threads = &p->rows;
 }
@@ -75,7 +75,7 @@ static void pt_release(struct pt_data *p)
 
 	for (k = 0; k < NR_ROWS; k++)
 		for (i = 0; i < 2; i++)
-			ctx_counter_free(&p->c[k][i]);
+			cxs_counter_free(&p->c[k][i]);
 	release(&p->d);
 }
 
@@ -85,14 +85,14 @@ TEST(order_by_each_event)
 	int order[NR_ROWS];
 
 	pt_setup(&p, "instructions,instructions:t", false);
-	ASSERT_EQ(4, ctx_thread_order(&p.rows, &p.d.events.ev[0], order));
+	ASSERT_EQ(4, cxs_thread_order(&p.rows, &p.d.events.ev[0], order));
 	/* 100, then the tie of 50 by tid (5 before 9), then 0 */
 	EXPECT_EQ(0, order[0]);
 	EXPECT_EQ(1, order[1]);
 	EXPECT_EQ(2, order[2]);
 	EXPECT_EQ(3, order[3]);
 	/* :t: task parts 50, 10, then the tie of 0: tid 3 before 9 */
-	ASSERT_EQ(4, ctx_thread_order(&p.rows, &p.d.events.ev[1], order));
+	ASSERT_EQ(4, cxs_thread_order(&p.rows, &p.d.events.ev[1], order));
 	EXPECT_EQ(1, order[0]);
 	EXPECT_EQ(0, order[1]);
 	EXPECT_EQ(3, order[2]);
@@ -106,11 +106,11 @@ TEST(zero_rows_left_out_with_a)
 	int order[NR_ROWS];
 
 	pt_setup(&p, "instructions,instructions:t", true);
-	ASSERT_EQ(3, ctx_thread_order(&p.rows, &p.d.events.ev[0], order));
+	ASSERT_EQ(3, cxs_thread_order(&p.rows, &p.d.events.ev[0], order));
 	EXPECT_EQ(0, order[0]);
 	EXPECT_EQ(2, order[2]);
 	/* a thread with counts but none in task context has no :t row */
-	ASSERT_EQ(2, ctx_thread_order(&p.rows, &p.d.events.ev[1], order));
+	ASSERT_EQ(2, cxs_thread_order(&p.rows, &p.d.events.ev[1], order));
 	EXPECT_EQ(1, order[0]);
 	EXPECT_EQ(0, order[1]);
 	pt_release(&p);
@@ -122,7 +122,7 @@ TEST(std_rows)
 	char *out;
 
 	pt_setup(&p, "instructions", true);
-	out = render(&p.d, CTX_OUTPUT_STD, NULL, false, 0);
+	out = render(&p.d, CXS_OUTPUT_STD, NULL, false, 0);
 	EXPECT_STREQ("\n"
 " Performance counter stats for 'system wide':\n"
 "\n"
@@ -143,7 +143,7 @@ TEST(csv_rows)
 	char *out;
 
 	pt_setup(&p, "instructions,cycles", true);
-	out = render(&p.d, CTX_OUTPUT_CSV, ";", false, 0);
+	out = render(&p.d, CXS_OUTPUT_CSV, ";", false, 0);
 	EXPECT_STREQ("a,b-7;100;;instructions;1000;100.00;0.50;insn per cycle\n"
 		     "plain-5;50;;instructions;1000;100.00;0.50;insn per cycle\n"
 		     "\"q\"\"t-9\";50;;instructions;1000;100.00;0.50;insn per cycle\n"
@@ -152,7 +152,7 @@ TEST(csv_rows)
 		     "\"q\"\"t-9\";100;;cycles;1000;100.00;;\n", out);
 	free(out);
 	/* the separator in a comm: quoted, so the row keeps its 7 fields */
-	out = render(&p.d, CTX_OUTPUT_CSV, ",", false, 0);
+	out = render(&p.d, CXS_OUTPUT_CSV, ",", false, 0);
 	EXPECT_EQ(out, strstr(out, "\"a,b-7\",100,,instructions,1000,100.00,0.50,insn per cycle\n"))
 		TH_LOG("%s", out);
 	free(out);
@@ -165,7 +165,7 @@ TEST(json_rows)
 	char *out;
 
 	pt_setup(&p, "instructions:t", false);
-	out = render(&p.d, CTX_OUTPUT_JSON, NULL, false, 0);
+	out = render(&p.d, CXS_OUTPUT_JSON, NULL, false, 0);
 	EXPECT_STREQ(
 "{\"thread\" : \"plain-5\", \"counter-value\" : \"50.000000\", \"unit\" : \"\", \"event\" : \"instructions:t\", \"event-runtime\" : 1000, \"pcnt-running\" : 100.00, \"metric-value\" : 100.000000, \"metric-unit\" : \"of all\"}\n"
 "{\"thread\" : \"a,b-7\", \"counter-value\" : \"10.000000\", \"unit\" : \"\", \"event\" : \"instructions:t\", \"event-runtime\" : 1000, \"pcnt-running\" : 100.00, \"metric-value\" : 10.000000, \"metric-unit\" : \"of all\"}\n"
@@ -183,7 +183,7 @@ TEST(breakdown_per_thread)
 	char *out;
 
 	pt_setup(&p, "instructions", true);
-	out = render(&p.d, CTX_OUTPUT_CSV, ";", true, 0);
+	out = render(&p.d, CXS_OUTPUT_CSV, ";", true, 0);
 	EXPECT_NE(NULL, strstr(out,
 			       "a,b-7;100;;instructions;1000;100.00;;\n"
 			       "a,b-7;10;;instructions [task];1000;100.00;10.00;of all\n"

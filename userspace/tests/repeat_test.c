@@ -14,9 +14,9 @@
 
 #include "kselftest_harness.h"
 #include "fixtures/chisq_fixtures.h"
-#include "../chisq.h"
-#include "../repeat.h"
-#include "../sample.h"
+#include "run/repeat.h"
+#include "stats/chi-square.h"
+#include "stats/sample.h"
 
 TEST(chisq_quantiles)
 {
@@ -24,11 +24,11 @@ TEST(chisq_quantiles)
 
 	for (i = 0; i < sizeof(chisq_refs) / sizeof(chisq_refs[0]); i++) {
 		const struct chisq_ref *r = &chisq_refs[i];
-		double q = ctx_chisq_quantile(r->p, r->k);
+		double q = cxs_chisq_quantile(r->p, r->k);
 
 		EXPECT_LT(fabs(q - r->q), 1e-10 * r->q)
 			TH_LOG("p %g k %d: %.17g, mpmath %.17g", r->p, r->k, q, r->q);
-		EXPECT_LT(fabs(ctx_chisq_cdf(r->q, r->k) - r->p), 1e-12)
+		EXPECT_LT(fabs(cxs_chisq_cdf(r->q, r->k) - r->p), 1e-12)
 			TH_LOG("cdf(%g; %d)", r->q, r->k);
 	}
 }
@@ -66,20 +66,20 @@ static struct outcome simulate(double cv_pct, double target_pct, bool old,
 	int counts[101] = { 0 }, i, n, early = 0, at_min = 0, seen = 0;
 	struct outcome o = { 0 };
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
-	struct ctx_sample s;
+	struct cxs_sample s;
 
 	for (i = 0; i < series; i++) {
 		for (n = 1; n <= max; n++) {
 			v[n - 1] = 1 + cv_pct / 100 * normal(&seed);
-			s = ctx_sample_view(v, n);
-			if (old ? n >= 3 && ctx_sample_rse_pct(&s) < target_pct :
-				  ctx_rse_holds(&s, target_pct))
+			s = cxs_sample_view(v, n);
+			if (old ? n >= 3 && cxs_sample_rse_pct(&s) < target_pct :
+				  cxs_rse_holds(&s, target_pct))
 				break;
 		}
 		n = n > max ? max : n;
 		counts[n]++;
 		early += cv_pct / sqrt(n) > target_pct;
-		at_min += n == (old ? 3 : CTX_REPEAT_UNTIL_MIN_RUNS);
+		at_min += n == (old ? 3 : CXS_REPEAT_UNTIL_MIN_RUNS);
 	}
 	for (n = 1; n <= max && seen * 2 < series; n++)
 		seen += counts[n];
@@ -116,8 +116,8 @@ TEST(repeat_until_holds_its_target)
 	EXPECT_GT(old.at_min, 0.2);
 }
 
-/* What ctx_say_until_capped() says for @a, or "" (the caller frees it). */
-static char *capped_note(const struct ctx_args *a)
+/* What cxs_say_until_capped() says for @a, or "" (the caller frees it). */
+static char *capped_note(const struct cxs_args *a)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -125,7 +125,7 @@ static char *capped_note(const struct ctx_args *a)
 
 	if (!f)
 		return NULL;
-	ctx_say_until_capped(f, a);
+	cxs_say_until_capped(f, a);
 	fclose(f);
 	return text;
 }
@@ -138,8 +138,8 @@ static char *capped_note(const struct ctx_args *a)
 TEST(repeat_until_below_its_fewest_runs)
 {
 	static double alike[] = { 100, 100.01, 99.99, 100, 100.01 };
-	struct ctx_args a = { .repeat_until = 1, .repeat = 3, .repeat_set = true };
-	struct ctx_sample v;
+	struct cxs_args a = { .repeat_until = 1, .repeat = 3, .repeat_set = true };
+	struct cxs_sample v;
 	char *note;
 
 	note = capped_note(&a);
@@ -164,11 +164,11 @@ TEST(repeat_until_below_its_fewest_runs)
 	EXPECT_STREQ("", note);
 	free(note);
 	/* the rule itself: 3 close values, well within 1 %, do not hold it */
-	v = ctx_sample_view(alike, 3);
-	EXPECT_LT(ctx_rse_upper_pct(&v), 1);
-	EXPECT_FALSE(ctx_rse_holds(&v, 1));
-	v = ctx_sample_view(alike, 5);
-	EXPECT_TRUE(ctx_rse_holds(&v, 1));
+	v = cxs_sample_view(alike, 3);
+	EXPECT_LT(cxs_rse_upper_pct(&v), 1);
+	EXPECT_FALSE(cxs_rse_holds(&v, 1));
+	v = cxs_sample_view(alike, 5);
+	EXPECT_TRUE(cxs_rse_holds(&v, 1));
 }
 
 TEST_HARNESS_MAIN

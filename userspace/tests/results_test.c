@@ -9,38 +9,38 @@
 
 #include "kselftest_harness.h"
 #include "comma_locale.h"
-#include "../abtest.h"
-#include "../json.h"
-#include "../restable.h"
-#include "../results.h"
+#include "output/results-table.h"
+#include "results/results.h"
+#include "stats/ab-test.h"
+#include "util/json.h"
 
-static struct ctx_json *parse(const char *s, char *err)
+static struct cxs_json *parse(const char *s, char *err)
 {
-	return ctx_json_parse(s, strlen(s), err, 160);
+	return cxs_json_parse(s, strlen(s), err, 160);
 }
 
 TEST(json_values)
 {
 	char err[160];
-	struct ctx_json *j = parse(" {\"a\": [1, -2.5e3, true, false, null],"
+	struct cxs_json *j = parse(" {\"a\": [1, -2.5e3, true, false, null],"
 				   " \"s\": \"x\\\"\\u00e9\\ud83d\\ude00\\n\"} ", err);
-	const struct ctx_json *a, *s;
+	const struct cxs_json *a, *s;
 
 	ASSERT_NE(NULL, j) TH_LOG("%s", err);
-	a = ctx_json_get(j, "a");
+	a = cxs_json_get(j, "a");
 	ASSERT_NE(NULL, a);
 	ASSERT_EQ(5, a->nr);
 	EXPECT_EQ(1.0, a->items[0]->num);
 	EXPECT_EQ(-2500.0, a->items[1]->num);
 	EXPECT_TRUE(a->items[2]->b);
-	EXPECT_EQ(CTX_JSON_BOOL, a->items[3]->type);
+	EXPECT_EQ(CXS_JSON_BOOL, a->items[3]->type);
 	EXPECT_FALSE(a->items[3]->b);
-	EXPECT_EQ(CTX_JSON_NULL, a->items[4]->type);
-	s = ctx_json_get(j, "s");
+	EXPECT_EQ(CXS_JSON_NULL, a->items[4]->type);
+	s = cxs_json_get(j, "s");
 	ASSERT_NE(NULL, s);
 	EXPECT_STREQ("x\"\xc3\xa9\xf0\x9f\x98\x80\n", s->str);
-	EXPECT_EQ(NULL, ctx_json_get(j, "b"));
-	ctx_json_free(j);
+	EXPECT_EQ(NULL, cxs_json_get(j, "b"));
+	cxs_json_free(j);
 }
 
 TEST(json_strict)
@@ -55,10 +55,10 @@ TEST(json_strict)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct ctx_json *j = parse(bad[i], err);
+		struct cxs_json *j = parse(bad[i], err);
 
 		EXPECT_EQ(NULL, j) TH_LOG("accepted: %s", bad[i]);
-		ctx_json_free(j);
+		cxs_json_free(j);
 		EXPECT_EQ(0, strncmp(err, "line ", 5)) TH_LOG("%s", err);
 	}
 	EXPECT_EQ(NULL, parse("{\n\"a\":\n[1,\n]}", err));
@@ -73,25 +73,25 @@ static char *write_doc(void)
 	static double same_v[] = { 1000, 1010, 990, 1005, 995 };
 	static double ns[] = { 1e6, 1.1e6, 1e6, 1e6, 1.2e6 };
 	static char *cmd[] = { "./loop", "a \"quoted\" arg", NULL };
-	struct ctx_result_event ea[] = {
-		{ "instructions:t", ctx_sample_view(base_v, 5), NULL },
-		{ "cs", ctx_sample_view(same_v, 5), NULL },
-		{ "cycles", ctx_sample_view(NULL, 0), "Operation not supported" },
+	struct cxs_result_event ea[] = {
+		{ "instructions:t", cxs_sample_view(base_v, 5), NULL },
+		{ "cs", cxs_sample_view(same_v, 5), NULL },
+		{ "cycles", cxs_sample_view(NULL, 0), "Operation not supported" },
 	};
-	struct ctx_result_event eb[] = {
-		{ "instructions:t", ctx_sample_view(plus_v, 5), NULL },
-		{ "cs", ctx_sample_view(same_v, 5), NULL },
-		{ "cycles", ctx_sample_view(NULL, 0), "Operation not supported" },
+	struct cxs_result_event eb[] = {
+		{ "instructions:t", cxs_sample_view(plus_v, 5), NULL },
+		{ "cs", cxs_sample_view(same_v, 5), NULL },
+		{ "cycles", cxs_sample_view(NULL, 0), "Operation not supported" },
 	};
-	struct ctx_result r[] = {
-		{ "loop", "base", cmd, ctx_sample_view(ns, 5), ea, 3, NULL },
-		{ "loop", "patched", cmd, ctx_sample_view(ns, 5), eb, 3, NULL },
+	struct cxs_result r[] = {
+		{ "loop", "base", cmd, cxs_sample_view(ns, 5), ea, 3, NULL },
+		{ "loop", "patched", cmd, cxs_sample_view(ns, 5), eb, 3, NULL },
 	};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	if (ctx_results_write(f, r, 2))
+	if (cxs_results_write(f, r, 2))
 		abort();
 	fclose(f);
 	return buf;
@@ -99,14 +99,14 @@ static char *write_doc(void)
 
 TEST(save_and_read_back)
 {
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	char *doc = write_doc(), err[256];
 
 	TH_LOG("%s", doc);
 	EXPECT_NE(NULL, strstr(doc, "\"format\": \"ctxstat-results\""));
 	EXPECT_NE(NULL, strstr(doc, "\"version\": 1"));
 	EXPECT_NE(NULL, strstr(doc, "\"a \\\"quoted\\\" arg\""));
-	ASSERT_EQ(0, ctx_results_parse(&set, "doc", doc, strlen(doc), err,
+	ASSERT_EQ(0, cxs_results_parse(&set, "doc", doc, strlen(doc), err,
 				       sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(2, set.nr);
 	EXPECT_STREQ("loop", set.r[0].benchmark);
@@ -120,7 +120,7 @@ TEST(save_and_read_back)
 	EXPECT_EQ(1.2e6, set.r[1].elapsed_ns.v[4]);
 	EXPECT_STREQ("Operation not supported", set.r[0].ev[2].error);
 	EXPECT_EQ(0, set.r[0].ev[2].values.n);
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	free(doc);
 }
 
@@ -128,14 +128,14 @@ TEST(save_and_read_back)
 TEST(saved_outliers)
 {
 	static double v[] = { 100, 101, 99, 100, 180, 100 };
-	struct ctx_result_event e = { "cs", ctx_sample_view(v, 6), NULL };
+	struct cxs_result_event e = { "cs", cxs_sample_view(v, 6), NULL };
 	static double ns[] = { 1, 1, 1, 1, 1, 1 };
-	struct ctx_result r = { "b", "c", NULL, ctx_sample_view(ns, 6), &e, 1, NULL };
+	struct cxs_result r = { "b", "c", NULL, cxs_sample_view(ns, 6), &e, 1, NULL };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	ASSERT_EQ(0, ctx_results_write(f, &r, 1));
+	ASSERT_EQ(0, cxs_results_write(f, &r, 1));
 	fclose(f);
 	EXPECT_NE(NULL, strstr(buf, "\"outliers\": [4]")) TH_LOG("%s", buf);
 	free(buf);
@@ -143,10 +143,10 @@ TEST(saved_outliers)
 
 static int parse_doc(const char *doc, char *err, size_t len)
 {
-	struct ctx_result_set set = { 0 };
-	int ret = ctx_results_parse(&set, "f.json", doc, strlen(doc), err, len);
+	struct cxs_result_set set = { 0 };
+	int ret = cxs_results_parse(&set, "f.json", doc, strlen(doc), err, len);
 
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	return ret;
 }
 
@@ -171,19 +171,19 @@ TEST(refusals)
 	EXPECT_EQ(0, parse_doc("{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": []}", err, sizeof(err)));
 }
 
-static char *table(enum ctx_table_format fmt, const char *sep)
+static char *table(enum cxs_table_format fmt, const char *sep)
 {
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	char *doc = write_doc(), err[256], *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	if (ctx_results_parse(&set, "doc", doc, strlen(doc), err, sizeof(err)))
+	if (cxs_results_parse(&set, "doc", doc, strlen(doc), err, sizeof(err)))
 		abort();
 	f = open_memstream(&buf, &len);
-	ctx_results_table(f, fmt, sep, CTX_THRESHOLD_PCT, &set);
+	cxs_results_table(f, fmt, sep, CXS_THRESHOLD_PCT, &set);
 	fclose(f);
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	free(doc);
 	return buf;
 }
@@ -197,7 +197,7 @@ static char *table(enum ctx_table_format fmt, const char *sep)
  */
 TEST(report_text)
 {
-	char *t = table(CTX_TABLE_TEXT, NULL);
+	char *t = table(CXS_TABLE_TEXT, NULL);
 
 	TH_LOG("\n%s", t);
 	EXPECT_NE(NULL, strstr(t, "benchmark  event                    base                    patched\n"));
@@ -209,7 +209,7 @@ TEST(report_text)
 
 TEST(report_csv)
 {
-	char *t = table(CTX_TABLE_CSV, ";");
+	char *t = table(CXS_TABLE_CSV, ";");
 	char *line2;
 
 	static const char head[] =
@@ -229,7 +229,7 @@ TEST(report_csv)
 
 TEST(report_markdown)
 {
-	char *t = table(CTX_TABLE_MARKDOWN, NULL);
+	char *t = table(CXS_TABLE_MARKDOWN, NULL);
 
 	EXPECT_NE(NULL, strstr(t, "| benchmark | event          |")) TH_LOG("%s", t);
 	EXPECT_NE(NULL, strstr(t, "|-----------|----------------|")) TH_LOG("%s", t);
@@ -250,23 +250,23 @@ TEST(comma_locale_save_and_read_back)
 		" {\"benchmark\": \"b\", \"config\": \"c\", \"command\": [], \"runs\": 2,"
 		"  \"elapsed_ns\": [1.5, 2.25],"
 		"  \"events\": [{\"name\": \"cycles\", \"values\": [1.01e9, 1004.5]}]}]}\n";
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	const char *why = comma_locale();
 	char err[256], *out;
 
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, ctx_results_parse(&set, "doc", doc, strlen(doc), err,
+	ASSERT_EQ(0, cxs_results_parse(&set, "doc", doc, strlen(doc), err,
 				       sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(1.01e9, set.r[0].ev[0].values.v[0]);
 	EXPECT_EQ(1004.5, set.r[0].ev[0].values.v[1]);
 	EXPECT_EQ(2.25, set.r[0].elapsed_ns.v[1]);
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	out = write_doc();
 	EXPECT_NE(NULL, strstr(out, "\"elapsed_ns\": [1000000, 1100000, 1000000, 1000000, 1200000]"));
 	EXPECT_NE(NULL, strstr(out, "\"mean\": 2000158.2, ")) TH_LOG("%s", out);
 	free(out);
-	out = table(CTX_TABLE_CSV, ";");
+	out = table(CXS_TABLE_CSV, ";");
 	EXPECT_NE(NULL, strstr(out, "loop;instructions:t;2000158.2;3.59722")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, ";5;4.9996;")) TH_LOG("%s", out);
 	free(out);
@@ -280,20 +280,20 @@ static const char dup_doc[] =
 /* A (benchmark, configuration) pair in two files: an error naming both. */
 TEST(duplicate_pairs_refused)
 {
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	char err[256];
 
-	ASSERT_EQ(0, ctx_results_parse(&set, "a.json", dup_doc, strlen(dup_doc),
+	ASSERT_EQ(0, cxs_results_parse(&set, "a.json", dup_doc, strlen(dup_doc),
 				       err, sizeof(err)));
-	ASSERT_EQ(0, ctx_results_parse(&set, "b.json", dup_doc, strlen(dup_doc),
+	ASSERT_EQ(0, cxs_results_parse(&set, "b.json", dup_doc, strlen(dup_doc),
 				       err, sizeof(err)));
-	EXPECT_EQ(-1, ctx_results_check_unique(&set, err, sizeof(err)));
+	EXPECT_EQ(-1, cxs_results_check_unique(&set, err, sizeof(err)));
 	EXPECT_STREQ("benchmark 'hackbench', configuration '6.1': in a.json and in b.json (one of them needs another --label or --name)", err);
-	ctx_results_free(&set);
-	ASSERT_EQ(0, ctx_results_parse(&set, "a.json", dup_doc, strlen(dup_doc),
+	cxs_results_free(&set);
+	ASSERT_EQ(0, cxs_results_parse(&set, "a.json", dup_doc, strlen(dup_doc),
 				       err, sizeof(err)));
-	EXPECT_EQ(0, ctx_results_check_unique(&set, err, sizeof(err)));
-	ctx_results_free(&set);
+	EXPECT_EQ(0, cxs_results_check_unique(&set, err, sizeof(err)));
+	cxs_results_free(&set);
 }
 
 /* Split one RFC 4180 record at @sep: the fields, unquoted, in @f. */
@@ -330,15 +330,15 @@ TEST(report_csv_quoted)
 		" {\"benchmark\": \"hackbench, 5 \\\"groups\\\"\", \"config\": \"a,b\", \"command\": [],"
 		"  \"runs\": 2, \"elapsed_ns\": [1, 1],"
 		"  \"events\": [{\"name\": \"cs\", \"values\": [10, 12]}]}]}\n";
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	char err[256], *buf = NULL, f[8][64], *line;
 	size_t len = 0;
 	FILE *out;
 
-	ASSERT_EQ(0, ctx_results_parse(&set, "doc", doc, strlen(doc), err,
+	ASSERT_EQ(0, cxs_results_parse(&set, "doc", doc, strlen(doc), err,
 				       sizeof(err))) TH_LOG("%s", err);
 	out = open_memstream(&buf, &len);
-	ctx_results_table(out, CTX_TABLE_CSV, ",", CTX_THRESHOLD_PCT, &set);
+	cxs_results_table(out, CXS_TABLE_CSV, ",", CXS_THRESHOLD_PCT, &set);
 	fclose(out);
 	TH_LOG("%s", buf);
 	EXPECT_EQ(5, csv_split(buf, ',', f, 8));
@@ -350,7 +350,7 @@ TEST(report_csv_quoted)
 	EXPECT_STREQ("11", f[2]);
 	EXPECT_EQ(0, strncmp(line, "\"hackbench, 5 \"\"groups\"\"\",cs,11,", 30)) TH_LOG("%s", line);
 	free(buf);
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 }
 
 TEST_HARNESS_MAIN

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../stat.h"
+#include "builtin.h"
 
 static inline void no_usage(FILE *f)
 {
@@ -22,7 +22,7 @@ static inline void no_usage(FILE *f)
 
 static inline int stat_main(int argc, char **argv)
 {
-	return ctx_stat_main(argc, argv, no_usage);
+	return cmd_stat(argc, argv, no_usage);
 }
 
 static inline char *slurp(FILE *f)

@@ -16,9 +16,8 @@
 #include "comma_locale.h"
 #include "fake_nl.h"
 #include "runs_fixture.h"
-#include "../compare.h"
-#include "../results.h"
-#include "../stat.h"
+#include "builtin.h"
+#include "results/results.h"
 
 static char *temp_path(char *buf, size_t len, const char *name)
 {
@@ -49,7 +48,7 @@ TEST(compare_label_checked_before_first_run)
 	struct outcome o;
 
 	fake_nl_reset();
-	run(ctx_compare_main, ARGV("compare", "-r", "2", "--label", "nocomma",
+	run(cmd_compare, ARGV("compare", "-r", "2", "--label", "nocomma",
 				   "--save", temp_path(save, sizeof(save), "l.json"),
 				   "true", "---", "true"), &o);
 	EXPECT_EQ(129, o.code);
@@ -67,7 +66,7 @@ TEST(compare_label_checked_before_first_run)
 TEST(failed_run_leaves_consistent_file)
 {
 	char save[96], out[96], err[256], *text;
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	struct outcome o;
 	int i;
 
@@ -80,12 +79,12 @@ TEST(failed_run_leaves_consistent_file)
 			    "--save", temp_path(save, sizeof(save), "f.json"), "true"), &o);
 	EXPECT_EQ(1, o.code);
 	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot read the session: Input/output error"));
-	ASSERT_EQ(0, ctx_results_load(&set, save, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, cxs_results_load(&set, save, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(1, set.nr);
 	EXPECT_EQ(2, set.r[0].elapsed_ns.n);
 	for (i = 0; i < set.r[0].nr_ev; i++)
 		EXPECT_EQ(2, set.r[0].ev[i].values.n);
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	done(&o);
 	text = read_file(out);
 	ASSERT_NE(NULL, text);
@@ -125,7 +124,7 @@ static void compare_billions(struct outcome *o)
 	fake_nl_reset();
 	fake_nl.base[0] = 1000000000;
 	fake_nl.base[1] = 1050000000;
-	run(ctx_compare_main, ARGV("compare", "-r", "4", "--no-noise-check",
+	run(cmd_compare, ARGV("compare", "-r", "4", "--no-noise-check",
 				   "true", "---", "true"), o);
 }
 
@@ -183,7 +182,7 @@ TEST(compare_module_error_is_not_127)
 	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_READ;
 	fake_nl.fail_at = 2;
 	fake_nl.fail_err = -ENOENT;
-	run(ctx_compare_main, ARGV("compare", "-r", "2", "--no-noise-check",
+	run(cmd_compare, ARGV("compare", "-r", "2", "--no-noise-check",
 				   "-e", "cycles", "true", "---", "true"), &o);
 	EXPECT_EQ(1, o.code);
 	EXPECT_NE(NULL, strstr(o.err, "ctxstat: cannot read the session: No such file or directory"))
@@ -191,7 +190,7 @@ TEST(compare_module_error_is_not_127)
 	done(&o);
 	/* a command that does not exist still is */
 	fake_nl_reset();
-	run(ctx_compare_main, ARGV("compare", "-r", "2", "--no-noise-check",
+	run(cmd_compare, ARGV("compare", "-r", "2", "--no-noise-check",
 				   "-e", "cycles", "/nonexistent/cmd", "---", "true"), &o);
 	EXPECT_EQ(127, o.code);
 	done(&o);
@@ -214,7 +213,7 @@ TEST(verbose_progress)
 	done(&o);
 	/* compare: which command, too */
 	fake_nl_reset();
-	run(ctx_compare_main, ARGV("compare", "-v", "-r", "2", "-e", "cycles",
+	run(cmd_compare, ARGV("compare", "-v", "-r", "2", "-e", "cycles",
 				   "--no-noise-check", "-o", out, "true", "---", "true"), &o);
 	EXPECT_EQ(0, o.code);
 	EXPECT_NE(NULL, strstr(o.err, "[ ctxstat compare: executing run #1 (A) ... ]\n")) TH_LOG("%s", o.err);

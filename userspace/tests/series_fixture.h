@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * series_fixture: a stat series built by hand (counters, runs, elapsed
- * times) and rendered by output.c into a string, for output_test and
+ * times) and rendered by output/display.c into a string, for output_test and
  * breakdown_test. Include after kselftest_harness.h.
  */
 #ifndef CTXSTAT_SERIES_FIXTURE_H
@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../output.h"
+#include "output/display.h"
 
 struct fixture_data {
-	struct ctx_event_list events;
-	struct ctx_counter_values res[CTXCOUNT_MAX_EVENTS];
-	struct ctx_sample elapsed;
-	struct ctx_series series;
+	struct cxs_event_list events;
+	struct cxs_counter_values res[CTXCOUNT_MAX_EVENTS];
+	struct cxs_sample elapsed;
+	struct cxs_series series;
 };
 
 static inline void setup(struct fixture_data *d, const char *specs, int runs)
@@ -25,13 +25,13 @@ static inline void setup(struct fixture_data *d, const char *specs, int runs)
 	char err[256];
 
 	memset(d, 0, sizeof(*d));
-	if (ctx_events_add(&d->events, specs, err, sizeof(err)))
+	if (cxs_events_add(&d->events, specs, err, sizeof(err)))
 		abort();
 	d->series.events = &d->events;
 	d->series.counters = d->res;
 	d->series.elapsed_ns = &d->elapsed;
 	d->series.runs = runs;
-	d->series.target = CTX_TARGET_COMMAND;
+	d->series.target = CXS_TARGET_COMMAND;
 }
 
 static inline void release(struct fixture_data *d)
@@ -39,27 +39,27 @@ static inline void release(struct fixture_data *d)
 	int i;
 
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
-		ctx_counter_free(&d->res[i]);
-	ctx_sample_free(&d->elapsed);
+		cxs_counter_free(&d->res[i]);
+	cxs_sample_free(&d->elapsed);
 }
 
 /* One run of counter @i: full count, all of it in task context. */
 static inline void run_counter(struct fixture_data *d, int i, double full,
 			double ena, double run)
 {
-	struct ctx_counter_reading rd = {
+	struct cxs_counter_reading rd = {
 		.full = full, .time_enabled = ena, .time_running = run,
 	};
 
 	rd.bucket[CTXCOUNT_BUCKET_TASK] = full;
-	if (ctx_counter_add(&d->res[i], &rd))
+	if (cxs_counter_add(&d->res[i], &rd))
 		abort();
 }
 
-static inline char *render(struct fixture_data *d, enum ctx_output_format fmt,
+static inline char *render(struct fixture_data *d, enum cxs_output_format fmt,
 		    const char *sep, bool breakdown, int verbose)
 {
-	struct ctx_output_opts o = {
+	struct cxs_output_opts o = {
 		.format = fmt, .sep = sep, .breakdown = breakdown,
 		.verbose = verbose,
 	};
@@ -67,7 +67,7 @@ static inline char *render(struct fixture_data *d, enum ctx_output_format fmt,
 	size_t len = 0;
 
 	o.f = open_memstream(&buf, &len);
-	ctx_output_series(&o, &d->series);
+	cxs_output_series(&o, &d->series);
 	fclose(o.f);
 	return buf;
 }

@@ -20,8 +20,8 @@
 #include "kselftest_harness.h"
 #include "fake_nl.h"
 #include "runs_fixture.h"
-#include "../compare.h"
-#include "../results.h"
+#include "builtin.h"
+#include "results/results.h"
 
 #ifndef CTXSTAT_BIN
 #define CTXSTAT_BIN "./ctxstat"
@@ -193,7 +193,7 @@ TEST(ctrl_c_single_run_printed_then_dies)
  */
 TEST(ctrl_c_run_not_saved)
 {
-	struct ctx_result_set set = { 0 };
+	struct cxs_result_set set = { 0 };
 	char msg[256], *err;
 	struct scratch s;
 	int status;
@@ -210,11 +210,11 @@ TEST(ctrl_c_run_not_saved)
 	ASSERT_NE(NULL, err);
 	EXPECT_NE(NULL, strstr(err, "ctxstat: run 2 of 5 cut short by SIGINT: left out of the counts and of "))
 		TH_LOG("%s", err);
-	ASSERT_EQ(0, ctx_results_load(&set, s.save, msg, sizeof(msg))) TH_LOG("%s", msg);
+	ASSERT_EQ(0, cxs_results_load(&set, s.save, msg, sizeof(msg))) TH_LOG("%s", msg);
 	ASSERT_EQ(1, set.nr);
 	EXPECT_EQ(1, set.r[0].elapsed_ns.n);
 	EXPECT_EQ(1, set.r[0].ev[0].values.n);
-	ctx_results_free(&set);
+	cxs_results_free(&set);
 	free(err);
 	scratch_done(&s);
 }
@@ -256,7 +256,7 @@ TEST(ctrl_c_compare)
 	snprintf(script, sizeof(script),
 		 "if [ -e %s/b1 ]; then : > %s; exec sleep 60; else : > %s/b1; fi",
 		 s.dir, s.marker, s.dir);
-	status = interrupt_at(&s, ctx_compare_main,
+	status = interrupt_at(&s, cmd_compare,
 			      ARGV("compare", "-r", "4", "-e", "instructions",
 				   "--no-noise-check", "-o", s.out, "true", "---",
 				   "sh", "-c", script),

@@ -15,18 +15,18 @@
 
 #include "kselftest_harness.h"
 #include "series_fixture.h"
-#include "../nlclient.h"
-#include "../sources.h"
+#include "lib/internal.h"
+#include "run/irq-sources.h"
 
 #define FAMILY 0x1c
 
 /* The flag and CTXCOUNT_A_MAX_SOURCES ride beside the target when set. */
 TEST(session_new_max_sources)
 {
-	const struct ctx_nl_event_req ev = { .type = 0, .config = 1 };
-	struct ctx_nl_target t = { .pid = 7 };
+	const struct ctxc_event_req ev = { .type = 0, .config = 1 };
+	struct ctxc_target t = { .pid = 7 };
 	struct nlattr *tb[CTXCOUNT_A_MAX + 1];
-	struct nl_msg *msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	struct nl_msg *msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
@@ -35,7 +35,7 @@ TEST(session_new_max_sources)
 	nlmsg_free(msg);
 	t.session_flags = CTXCOUNT_SESSION_F_IRQ_SOURCES;
 	t.max_sources = 12;
-	msg = ctx_nl_build_session_new(FAMILY, &t, &ev, 1);
+	msg = ctxc_build_session_new(FAMILY, &t, &ev, 1);
 	ASSERT_NE(NULL, msg);
 	ASSERT_EQ(0, genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTXCOUNT_A_MAX, NULL));
 	ASSERT_NE(NULL, tb[CTXCOUNT_A_SESSION_FLAGS]);
@@ -139,11 +139,11 @@ static struct nl_msg *arm64_reply(int bad_id)
 TEST(parse_source_nests)
 {
 	struct nl_msg *msg = arm64_reply(0);
-	struct ctx_nl_cpu_val cv[4];
-	struct ctx_nl_cpus cpus = { .cap = 4, .v = cv };
-	struct ctx_nl_reply r;
+	struct ctxc_cpu_val cv[4];
+	struct ctxc_cpus cpus = { .cap = 4, .v = cv };
+	struct ctxc_reply r;
 
-	ASSERT_EQ(0, ctx_nl_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
+	ASSERT_EQ(0, ctxc_parse_reply_cpus(nlmsg_hdr(msg), &r, &cpus));
 	EXPECT_TRUE(r.has_sources);
 	EXPECT_EQ(30, r.ev[0].src[CTXCOUNT_SOURCE_ID_OUTSIDE]);
 	EXPECT_EQ(50, r.ev[0].src[3]);
@@ -173,12 +173,12 @@ TEST(parse_source_nests)
 TEST(parse_rejects_bad_source_id)
 {
 	struct nl_msg *msg = arm64_reply(CTXCOUNT_SOURCE_ID_MAX + 1);
-	struct ctx_nl_reply r;
+	struct ctxc_reply r;
 
-	EXPECT_EQ(-EINVAL, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	EXPECT_EQ(-EINVAL, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	nlmsg_free(msg);
 	msg = arm64_reply(CTXCOUNT_SOURCE_ID_MAX);
-	EXPECT_EQ(0, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	EXPECT_EQ(0, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	nlmsg_free(msg);
 }
 
@@ -186,12 +186,12 @@ TEST(parse_rejects_bad_source_id)
 TEST(parse_without_sources)
 {
 	struct nl_msg *msg = read_reply();
-	struct ctx_nl_reply r;
+	struct ctxc_reply r;
 	struct nlattr *l = nla_nest_start(msg, CTXCOUNT_A_EVENTS);
 
 	put_event(msg, 0, 10, NULL, NULL, 0);
 	nla_nest_end(msg, l);
-	ASSERT_EQ(0, ctx_nl_parse_reply(nlmsg_hdr(msg), &r));
+	ASSERT_EQ(0, ctxc_parse_reply(nlmsg_hdr(msg), &r));
 	EXPECT_FALSE(r.has_sources);
 	EXPECT_EQ(10, r.ev[0].bucket[CTXCOUNT_BUCKET_HARDIRQ]);
 	nlmsg_free(msg);
@@ -210,56 +210,56 @@ TEST(ipi_descriptions)
 {
 	char buf[64];
 
-	ASSERT_EQ(0, ctx_interrupts_ipi_desc(arm64_interrupts, 5, buf, sizeof(buf)));
+	ASSERT_EQ(0, cxs_interrupts_ipi_desc(arm64_interrupts, 5, buf, sizeof(buf)));
 	EXPECT_STREQ("IRQ work interrupts", buf);
-	ASSERT_EQ(0, ctx_interrupts_ipi_desc(arm64_interrupts, 0, buf, sizeof(buf)));
+	ASSERT_EQ(0, cxs_interrupts_ipi_desc(arm64_interrupts, 0, buf, sizeof(buf)));
 	EXPECT_STREQ("Rescheduling interrupts", buf);
-	ASSERT_EQ(0, ctx_interrupts_ipi_desc(arm64_interrupts, 6, buf, sizeof(buf)));
+	ASSERT_EQ(0, cxs_interrupts_ipi_desc(arm64_interrupts, 6, buf, sizeof(buf)));
 	EXPECT_STREQ("CPU wake-up interrupts", buf);
-	EXPECT_EQ(-1, ctx_interrupts_ipi_desc(arm64_interrupts, 7, buf, sizeof(buf)));
+	EXPECT_EQ(-1, cxs_interrupts_ipi_desc(arm64_interrupts, 7, buf, sizeof(buf)));
 	/* IPI1 is not IPI10's prefix */
-	EXPECT_EQ(-1, ctx_interrupts_ipi_desc("IPI10:  3  Foo\n", 1, buf, sizeof(buf)));
-	EXPECT_EQ(-1, ctx_interrupts_ipi_desc("", 5, buf, sizeof(buf)));
+	EXPECT_EQ(-1, cxs_interrupts_ipi_desc("IPI10:  3  Foo\n", 1, buf, sizeof(buf)));
+	EXPECT_EQ(-1, cxs_interrupts_ipi_desc("", 5, buf, sizeof(buf)));
 }
 
 TEST(labels)
 {
-	struct ctx_source_row row = { .kind = CTXCOUNT_SOURCE_KIND_IRQ, .irq = 24 };
-	char buf[CTX_SOURCE_LABEL_LEN];
+	struct cxs_source_row row = { .kind = CTXCOUNT_SOURCE_KIND_IRQ, .irq = 24 };
+	char buf[CXS_SOURCE_LABEL_LEN];
 
 	strcpy(row.name, "virtio0-input.0");
-	ctx_source_label(&row, NULL, buf, sizeof(buf));
+	cxs_source_label(&row, NULL, buf, sizeof(buf));
 	EXPECT_STREQ("hardirq:24 virtio0-input.0", buf);
 	row.name[0] = '\0';
-	ctx_source_label(&row, NULL, buf, sizeof(buf));
+	cxs_source_label(&row, NULL, buf, sizeof(buf));
 	EXPECT_STREQ("hardirq:24", buf);
 	strcpy(row.name, "IPI");
 	row.irq = 12;
 	row.has_hwirq = true;
 	row.hwirq = 5;
-	ctx_source_label(&row, "IRQ work interrupts", buf, sizeof(buf));
+	cxs_source_label(&row, "IRQ work interrupts", buf, sizeof(buf));
 	EXPECT_STREQ("hardirq:IPI5 IRQ work interrupts", buf);
-	ctx_source_label(&row, NULL, buf, sizeof(buf));
+	cxs_source_label(&row, NULL, buf, sizeof(buf));
 	EXPECT_STREQ("hardirq:IPI5", buf);
 	/* a hardware number alone does not make an IPI */
 	strcpy(row.name, "arch_timer");
-	ctx_source_label(&row, NULL, buf, sizeof(buf));
+	cxs_source_label(&row, NULL, buf, sizeof(buf));
 	EXPECT_STREQ("hardirq:12 arch_timer", buf);
-	row = (struct ctx_source_row){ .kind = CTXCOUNT_SOURCE_KIND_VECTOR,
+	row = (struct cxs_source_row){ .kind = CTXCOUNT_SOURCE_KIND_VECTOR,
 				       .irq = 0xec };
 	strcpy(row.name, "local_timer");
-	ctx_source_label(&row, NULL, buf, sizeof(buf));
+	cxs_source_label(&row, NULL, buf, sizeof(buf));
 	EXPECT_STREQ("hardirq:local_timer", buf);
 	row.kind = CTXCOUNT_SOURCE_KIND_OUTSIDE;
-	ctx_source_label(&row, NULL, buf, sizeof(buf));
+	cxs_source_label(&row, NULL, buf, sizeof(buf));
 	EXPECT_STREQ("hardirq: outside handlers", buf);
 	row.kind = CTXCOUNT_SOURCE_KIND_OTHER;
-	ctx_source_label(&row, NULL, buf, sizeof(buf));
+	cxs_source_label(&row, NULL, buf, sizeof(buf));
 	EXPECT_STREQ("hardirq: other sources", buf);
 }
 
 /* A reply by hand: @n sources, ids from @first, irq 100 + k, value k + 1. */
-static void reply_of(struct ctx_nl_reply *r, int first, int n, int irq0)
+static void reply_of(struct ctxc_reply *r, int first, int n, int irq0)
 {
 	int k, id;
 
@@ -267,7 +267,7 @@ static void reply_of(struct ctx_nl_reply *r, int first, int n, int irq0)
 	r->has_sources = true;
 	for (k = 0; k < n; k++) {
 		id = first + k;
-		r->src[id] = (struct ctx_nl_source){
+		r->src[id] = (struct ctxc_source){
 			.present = true, .kind = CTXCOUNT_SOURCE_KIND_IRQ,
 			.irq = irq0 + k,
 		};
@@ -280,24 +280,24 @@ static void reply_of(struct ctx_nl_reply *r, int first, int n, int irq0)
 /* The same source under another id in another session: the same row. */
 TEST(learn_maps_by_source)
 {
-	static struct ctx_nl_reply r;
-	static struct ctx_sources t;
-	uint64_t rows[CTX_SOURCE_ROWS];
+	static struct ctxc_reply r;
+	static struct cxs_sources t;
+	uint64_t rows[CXS_SOURCE_ROWS];
 
-	ctx_sources_init(&t, NULL);
+	cxs_sources_init(&t, NULL);
 	reply_of(&r, CTXCOUNT_SOURCE_ID_FIRST, 2, 100);
-	ctx_sources_learn(&t, &r);
+	cxs_sources_learn(&t, &r);
 	ASSERT_EQ(2, t.nr);
 	EXPECT_STREQ("hardirq:100 dev100", t.row[0].label);
 	EXPECT_STREQ("hardirq:101 dev101", t.row[1].label);
 	/* next session: dev101 first, then a new one */
 	reply_of(&r, CTXCOUNT_SOURCE_ID_FIRST, 2, 101);
-	ctx_sources_learn(&t, &r);
+	cxs_sources_learn(&t, &r);
 	ASSERT_EQ(3, t.nr);
 	EXPECT_EQ(1, t.map[CTXCOUNT_SOURCE_ID_FIRST]);
 	EXPECT_EQ(2, t.map[CTXCOUNT_SOURCE_ID_FIRST + 1]);
 	EXPECT_EQ(-1, t.map[CTXCOUNT_SOURCE_ID_FIRST + 2]);
-	ctx_sources_by_row(&t, r.ev[0].src, rows);
+	cxs_sources_by_row(&t, r.ev[0].src, rows);
 	EXPECT_EQ(0, rows[0]);
 	EXPECT_EQ(1, rows[1]);
 	EXPECT_EQ(2, rows[2]);
@@ -309,55 +309,55 @@ TEST(learn_maps_by_source)
  */
 TEST(learn_undescribed_ids)
 {
-	static struct ctx_nl_reply r;
-	static struct ctx_sources t;
-	uint64_t rows[CTX_SOURCE_ROWS];
+	static struct ctxc_reply r;
+	static struct cxs_sources t;
+	uint64_t rows[CXS_SOURCE_ROWS];
 
-	ctx_sources_init(&t, NULL);
+	cxs_sources_init(&t, NULL);
 	memset(&r, 0, sizeof(r));
 	r.ev[0].src[CTXCOUNT_SOURCE_ID_OUTSIDE] = 4;
 	r.ev[2].src[9] = 6;
-	ctx_sources_learn(&t, &r);
+	cxs_sources_learn(&t, &r);
 	ASSERT_EQ(2, t.nr);
 	EXPECT_STREQ("hardirq: outside handlers", t.row[0].label);
 	EXPECT_STREQ("hardirq: other sources", t.row[1].label);
 	EXPECT_EQ(-1, t.map[CTXCOUNT_SOURCE_ID_OTHER]);
 	r.ev[2].src[CTXCOUNT_SOURCE_ID_OTHER] = 1;
-	ctx_sources_learn(&t, &r);
+	cxs_sources_learn(&t, &r);
 	EXPECT_EQ(2, t.nr);
-	ctx_sources_by_row(&t, r.ev[2].src, rows);
+	cxs_sources_by_row(&t, r.ev[2].src, rows);
 	EXPECT_EQ(7, rows[1]);
 }
 
 /* More sources than rows: the rest go to the last row, "other sources". */
 TEST(learn_overflow_to_other)
 {
-	static struct ctx_nl_reply r;
-	static struct ctx_sources t;
-	uint64_t rows[CTX_SOURCE_ROWS], sum = 0;
+	static struct ctxc_reply r;
+	static struct cxs_sources t;
+	uint64_t rows[CXS_SOURCE_ROWS], sum = 0;
 	int k, session;
 
-	ctx_sources_init(&t, NULL);
+	cxs_sources_init(&t, NULL);
 	for (session = 0; session < 3; session++) {
 		reply_of(&r, CTXCOUNT_SOURCE_ID_FIRST, CTXCOUNT_MAX_SOURCES,
 			 1000 * session);
-		ctx_sources_learn(&t, &r);
+		cxs_sources_learn(&t, &r);
 	}
-	ASSERT_EQ(CTX_SOURCE_ROWS, t.nr);
-	EXPECT_STREQ("hardirq: other sources", t.row[CTX_SOURCE_ROWS - 1].label);
-	EXPECT_STREQ("hardirq:1062 dev1062", t.row[CTX_SOURCE_ROWS - 2].label);
+	ASSERT_EQ(CXS_SOURCE_ROWS, t.nr);
+	EXPECT_STREQ("hardirq: other sources", t.row[CXS_SOURCE_ROWS - 1].label);
+	EXPECT_STREQ("hardirq:1062 dev1062", t.row[CXS_SOURCE_ROWS - 2].label);
 	/* the third session's 64: one row, their sum */
-	ctx_sources_by_row(&t, r.ev[0].src, rows);
+	cxs_sources_by_row(&t, r.ev[0].src, rows);
 	for (k = 1; k <= CTXCOUNT_MAX_SOURCES; k++)
 		sum += k;
-	EXPECT_EQ(sum, rows[CTX_SOURCE_ROWS - 1]);
+	EXPECT_EQ(sum, rows[CXS_SOURCE_ROWS - 1]);
 }
 
 /* arm64's IPIs get /proc/interrupts' description; read once per READ. */
 TEST(learn_ipi_description)
 {
-	static struct ctx_nl_reply r;
-	static struct ctx_sources t;
+	static struct ctxc_reply r;
+	static struct cxs_sources t;
 	char path[] = "/tmp/ctxstat-sources-XXXXXX";
 	int fd = mkstemp(path);
 
@@ -365,113 +365,113 @@ TEST(learn_ipi_description)
 	ASSERT_EQ((ssize_t)strlen(arm64_interrupts),
 		  write(fd, arm64_interrupts, strlen(arm64_interrupts)));
 	close(fd);
-	ctx_sources_init(&t, path);
+	cxs_sources_init(&t, path);
 	memset(&r, 0, sizeof(r));
-	r.src[3] = (struct ctx_nl_source){ .present = true, .irq = 12,
+	r.src[3] = (struct ctxc_source){ .present = true, .irq = 12,
 		.kind = CTXCOUNT_SOURCE_KIND_IRQ, .has_hwirq = true, .hwirq = 5 };
 	strcpy(r.src[3].name, "IPI");
 	r.src[4] = r.src[3];
 	r.src[4].hwirq = 9;
-	ctx_sources_learn(&t, &r);
+	cxs_sources_learn(&t, &r);
 	ASSERT_EQ(2, t.nr);
 	EXPECT_STREQ("hardirq:IPI5 IRQ work interrupts", t.row[0].label);
 	EXPECT_STREQ("hardirq:IPI9", t.row[1].label);
 	unlink(path);
 	/* no /proc/interrupts: the number alone */
-	ctx_sources_init(&t, path);
-	ctx_sources_learn(&t, &r);
+	cxs_sources_init(&t, path);
+	cxs_sources_learn(&t, &r);
 	EXPECT_STREQ("hardirq:IPI5", t.row[0].label);
 }
 
 /* Rows of a counter: one value per run, 0 before a row was first seen. */
 TEST(counts_fill_earlier_runs)
 {
-	struct ctx_counter_values c = { 0 };
+	struct cxs_counter_values c = { 0 };
 	uint64_t one[1] = { 7 }, two[2] = { 1, 5 };
-	struct ctx_counter_reading rd = {
+	struct cxs_counter_reading rd = {
 		.full = 100, .time_enabled = 1, .time_running = 1,
 		.src = one, .nr_src = 1,
 	};
 	int order[2];
 
-	ASSERT_EQ(0, ctx_counter_add(&c, &rd));
+	ASSERT_EQ(0, cxs_counter_add(&c, &rd));
 	rd.src = two;
 	rd.nr_src = 2;
-	ASSERT_EQ(0, ctx_counter_add(&c, &rd));
+	ASSERT_EQ(0, cxs_counter_add(&c, &rd));
 	ASSERT_EQ(2, c.nr_src);
 	ASSERT_EQ(2, c.src[1].n);
 	EXPECT_EQ(0, c.src[1].v[0]);
 	EXPECT_EQ(5, c.src[1].v[1]);
-	EXPECT_EQ(4, ctx_sample_mean(&c.src[0]));
+	EXPECT_EQ(4, cxs_sample_mean(&c.src[0]));
 	/* largest mean first */
-	ASSERT_EQ(2, ctx_sources_order(&c, false, order));
+	ASSERT_EQ(2, cxs_sources_order(&c, false, order));
 	EXPECT_EQ(0, order[0]);
 	EXPECT_EQ(1, order[1]);
 	/* a run without the rows' values: 0 in each */
 	rd.src = NULL;
-	ASSERT_EQ(0, ctx_counter_add(&c, &rd));
+	ASSERT_EQ(0, cxs_counter_add(&c, &rd));
 	EXPECT_EQ(3, c.src[1].n);
 	EXPECT_EQ(0, c.src[1].v[2]);
-	ctx_counter_free(&c);
+	cxs_counter_free(&c);
 }
 
 TEST(order_hides_zero_rows)
 {
-	struct ctx_counter_values c = { 0 };
+	struct cxs_counter_values c = { 0 };
 	uint64_t v[4] = { 0, 3, 9, 3 };
-	struct ctx_counter_reading rd = {
+	struct cxs_counter_reading rd = {
 		.full = 100, .time_enabled = 1, .time_running = 1,
 		.src = v, .nr_src = 4,
 	};
 	int order[4];
 
-	ASSERT_EQ(0, ctx_counter_add(&c, &rd));
-	ASSERT_EQ(3, ctx_sources_order(&c, false, order));
+	ASSERT_EQ(0, cxs_counter_add(&c, &rd));
+	ASSERT_EQ(3, cxs_sources_order(&c, false, order));
 	EXPECT_EQ(2, order[0]);
 	EXPECT_EQ(1, order[1]);	/* ties: first seen first */
 	EXPECT_EQ(3, order[2]);
-	ASSERT_EQ(4, ctx_sources_order(&c, true, order));
+	ASSERT_EQ(4, cxs_sources_order(&c, true, order));
 	EXPECT_EQ(0, order[3]);
-	ctx_counter_free(&c);
+	cxs_counter_free(&c);
 }
 
 /* A driver's name is quoted in CSV when needed, escaped in JSON. */
 TEST(csv_json_names)
 {
-	static struct ctx_sources t;
+	static struct cxs_sources t;
 	static struct fixture_data d;
-	static struct ctx_nl_reply r;
-	uint64_t rows[CTX_SOURCE_ROWS] = { 4, 6 };
-	struct ctx_counter_reading rd = {
+	static struct ctxc_reply r;
+	uint64_t rows[CXS_SOURCE_ROWS] = { 4, 6 };
+	struct cxs_counter_reading rd = {
 		.full = 100, .time_enabled = 1, .time_running = 1,
 		.src = rows, .nr_src = 2,
 	};
 	char *out;
 
-	ctx_sources_init(&t, NULL);
+	cxs_sources_init(&t, NULL);
 	memset(&r, 0, sizeof(r));
-	r.src[3] = (struct ctx_nl_source){ .present = true, .irq = 9,
+	r.src[3] = (struct ctxc_source){ .present = true, .irq = 9,
 					   .kind = CTXCOUNT_SOURCE_KIND_IRQ };
 	strcpy(r.src[3].name, "acpi, i2c\"x\"");
 	r.src[4] = r.src[3];
 	r.src[4].irq = 10;
 	strcpy(r.src[4].name, "ahci");
-	ctx_sources_learn(&t, &r);
+	cxs_sources_learn(&t, &r);
 	setup(&d, "instructions", 1);
 	d.series.sources = &t;
 	rd.bucket[CTXCOUNT_BUCKET_TASK] = 90;
 	rd.bucket[CTXCOUNT_BUCKET_HARDIRQ] = 10;
-	ASSERT_EQ(0, ctx_counter_add(&d.res[0], &rd));
-	out = render(&d, CTX_OUTPUT_CSV, ",", true, 0);
+	ASSERT_EQ(0, cxs_counter_add(&d.res[0], &rd));
+	out = render(&d, CXS_OUTPUT_CSV, ",", true, 0);
 	EXPECT_NE(NULL, strstr(out, "\n6,,instructions [hardirq:10 ahci],1,100.00,6.00,of all\n"
 				   "4,,\"instructions [hardirq:9 acpi, i2c\"\"x\"\"]\",1,100.00,4.00,of all\n"))
 		TH_LOG("%s", out);
 	free(out);
-	out = render(&d, CTX_OUTPUT_JSON, NULL, true, 0);
+	out = render(&d, CXS_OUTPUT_JSON, NULL, true, 0);
 	EXPECT_NE(NULL, strstr(out, "\"event\" : \"instructions [hardirq:9 acpi, i2c\\\"x\\\"]\", "))
 		TH_LOG("%s", out);
 	free(out);
-	out = render(&d, CTX_OUTPUT_STD, NULL, true, 0);
+	out = render(&d, CXS_OUTPUT_STD, NULL, true, 0);
 	EXPECT_NE(NULL, strstr(out, "                 6      instructions [hardirq:10 ahci]   #    6.00% of all"))
 		TH_LOG("%s", out);
 	free(out);

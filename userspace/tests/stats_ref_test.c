@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../sample.h"
-#include "../tdist.h"
-#include "../welch.h"
+#include "stats/sample.h"
+#include "stats/t-dist.h"
+#include "stats/welch.h"
 #include "fixtures/stats_fixtures.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -43,9 +43,9 @@ static const struct fx_sample *fx_find(const char *name)
 	return NULL;
 }
 
-static struct ctx_sample fx_view(const struct fx_sample *f)
+static struct cxs_sample fx_view(const struct fx_sample *f)
 {
-	return ctx_sample_view(f->v, f->n);
+	return cxs_sample_view(f->v, f->n);
 }
 
 TEST(betainc)
@@ -55,12 +55,12 @@ TEST(betainc)
 	for (i = 0; i < ARRAY_LEN(fx_beta); i++) {
 		const struct fx_beta *f = &fx_beta[i];
 
-		CLOSE(f->i, ctx_betainc(f->a, f->b, f->x), 1e-12);
+		CLOSE(f->i, cxs_betainc(f->a, f->b, f->x), 1e-12);
 	}
-	EXPECT_EQ(0.0, ctx_betainc(2, 3, 0));
-	EXPECT_EQ(1.0, ctx_betainc(2, 3, 1));
-	EXPECT_TRUE(isnan(ctx_betainc(2, 3, 1.5)));
-	EXPECT_TRUE(isnan(ctx_betainc(0, 3, 0.5)));
+	EXPECT_EQ(0.0, cxs_betainc(2, 3, 0));
+	EXPECT_EQ(1.0, cxs_betainc(2, 3, 1));
+	EXPECT_TRUE(isnan(cxs_betainc(2, 3, 1.5)));
+	EXPECT_TRUE(isnan(cxs_betainc(0, 3, 0.5)));
 }
 
 TEST(t_cdf_and_two_sided_p)
@@ -70,9 +70,9 @@ TEST(t_cdf_and_two_sided_p)
 	for (i = 0; i < ARRAY_LEN(fx_tcdf); i++) {
 		const struct fx_tcdf *f = &fx_tcdf[i];
 
-		CLOSE(f->cdf, ctx_t_cdf(f->t, f->df), 1e-13);
+		CLOSE(f->cdf, cxs_t_cdf(f->t, f->df), 1e-13);
 		/* tails as small as 1e-60: relative accuracy matters */
-		EXPECT_TRUE(fabs(ctx_t_p2(f->t, f->df) - f->p2) <=
+		EXPECT_TRUE(fabs(cxs_t_p2(f->t, f->df) - f->p2) <=
 			    1e-9 * f->p2 + 1e-300);
 	}
 }
@@ -84,12 +84,12 @@ TEST(t_quantiles)
 	for (i = 0; i < ARRAY_LEN(fx_tq); i++) {
 		const struct fx_tq *f = &fx_tq[i];
 
-		CLOSE(f->q, ctx_t_quantile(f->p, f->df), 1e-12);
+		CLOSE(f->q, cxs_t_quantile(f->p, f->df), 1e-12);
 	}
-	EXPECT_EQ(0.0, ctx_t_quantile(0.5, 3));
-	EXPECT_TRUE(isnan(ctx_t_quantile(0, 3)));
-	EXPECT_TRUE(isnan(ctx_t_quantile(1, 3)));
-	EXPECT_TRUE(isnan(ctx_t_quantile(0.9, 0)));
+	EXPECT_EQ(0.0, cxs_t_quantile(0.5, 3));
+	EXPECT_TRUE(isnan(cxs_t_quantile(0, 3)));
+	EXPECT_TRUE(isnan(cxs_t_quantile(1, 3)));
+	EXPECT_TRUE(isnan(cxs_t_quantile(0.9, 0)));
 }
 
 TEST(sample_descriptives)
@@ -98,15 +98,15 @@ TEST(sample_descriptives)
 
 	for (i = 0; i < ARRAY_LEN(fx_samples); i++) {
 		const struct fx_sample *f = &fx_samples[i];
-		struct ctx_sample s = fx_view(f);
+		struct cxs_sample s = fx_view(f);
 
 		TH_LOG("sample %s", f->name);
-		CLOSE(f->mean, ctx_sample_mean(&s), 1e-15);
-		CLOSE(f->sd, ctx_sample_sd(&s), 1e-9);
-		CLOSE(f->se, ctx_sample_se(&s), 1e-9);
-		CLOSE(f->ci95, ctx_sample_ci95(&s), 1e-9);
-		CLOSE(f->median, ctx_sample_median(&s), 1e-15);
-		CLOSE(f->mad, ctx_sample_mad(&s), 1e-12);
+		CLOSE(f->mean, cxs_sample_mean(&s), 1e-15);
+		CLOSE(f->sd, cxs_sample_sd(&s), 1e-9);
+		CLOSE(f->se, cxs_sample_se(&s), 1e-9);
+		CLOSE(f->ci95, cxs_sample_ci95(&s), 1e-9);
+		CLOSE(f->median, cxs_sample_median(&s), 1e-15);
+		CLOSE(f->mad, cxs_sample_mad(&s), 1e-12);
 	}
 }
 
@@ -118,10 +118,10 @@ TEST(mad_outlier_rule)
 
 	for (i = 0; i < ARRAY_LEN(fx_samples); i++) {
 		const struct fx_sample *f = &fx_samples[i];
-		struct ctx_sample s = fx_view(f);
+		struct cxs_sample s = fx_view(f);
 		bool out[16];
 
-		EXPECT_EQ(f->nr_out, ctx_sample_outliers(&s, out));
+		EXPECT_EQ(f->nr_out, cxs_sample_outliers(&s, out));
 		for (j = 0; j < f->n; j++)
 			EXPECT_EQ(f->out[j], out[j]);
 	}
@@ -133,12 +133,12 @@ TEST(welch_against_scipy)
 
 	for (i = 0; i < ARRAY_LEN(fx_welch); i++) {
 		const struct fx_welch *f = &fx_welch[i];
-		struct ctx_sample a = fx_view(fx_find(f->a));
-		struct ctx_sample b = fx_view(fx_find(f->b));
-		struct ctx_welch w;
+		struct cxs_sample a = fx_view(fx_find(f->a));
+		struct cxs_sample b = fx_view(fx_find(f->b));
+		struct cxs_welch w;
 
 		TH_LOG("%s vs %s", f->a, f->b);
-		ASSERT_EQ(0, ctx_welch(&a, &b, 0.95, &w));
+		ASSERT_EQ(0, cxs_welch(&a, &b, 0.95, &w));
 		CLOSE(f->diff, w.diff, 1e-12);
 		CLOSE(f->t, w.t, 1e-9);
 		CLOSE(f->df, w.df, 1e-9);
@@ -158,13 +158,13 @@ TEST(zero_spread_both)
 	const double a4[] = { 1000, 1000, 1000, 1000 };
 	const double b3[] = { 1000, 1000, 1000 };
 	const double c3[] = { 1050, 1050, 1050 };
-	struct ctx_sample a = ctx_sample_view(a4, 4);
-	struct ctx_sample b = ctx_sample_view(b3, 3);
-	struct ctx_sample c = ctx_sample_view(c3, 3);
-	struct ctx_welch w;
+	struct cxs_sample a = cxs_sample_view(a4, 4);
+	struct cxs_sample b = cxs_sample_view(b3, 3);
+	struct cxs_sample c = cxs_sample_view(c3, 3);
+	struct cxs_welch w;
 	bool out[4];
 
-	ASSERT_EQ(0, ctx_welch(&a, &b, 0.95, &w));
+	ASSERT_EQ(0, cxs_welch(&a, &b, 0.95, &w));
 	EXPECT_EQ(0.0, w.diff);
 	EXPECT_EQ(0.0, w.t);
 	EXPECT_EQ(1.0, w.p);
@@ -172,37 +172,37 @@ TEST(zero_spread_both)
 	EXPECT_EQ(0.0, w.ci_lo);
 	EXPECT_EQ(0.0, w.ci_hi);
 
-	ASSERT_EQ(0, ctx_welch(&a, &c, 0.95, &w));
+	ASSERT_EQ(0, cxs_welch(&a, &c, 0.95, &w));
 	EXPECT_EQ(50.0, w.diff);
 	EXPECT_TRUE(isinf(w.t) && w.t > 0);
 	EXPECT_EQ(0.0, w.p);
 	EXPECT_EQ(50.0, w.ci_lo);
 	EXPECT_EQ(50.0, w.ci_hi);
 
-	ASSERT_EQ(0, ctx_welch(&c, &a, 0.95, &w));
+	ASSERT_EQ(0, cxs_welch(&c, &a, 0.95, &w));
 	EXPECT_TRUE(isinf(w.t) && w.t < 0);
 	EXPECT_EQ(-50.0, w.ci_hi);
 
 	/* No spread: no outliers, rse 0 (what --repeat-until stops on). */
-	EXPECT_EQ(0, ctx_sample_outliers(&a, out));
-	EXPECT_EQ(0.0, ctx_sample_rse_pct(&a));
-	EXPECT_EQ(0.0, ctx_sample_ci95(&a));
+	EXPECT_EQ(0, cxs_sample_outliers(&a, out));
+	EXPECT_EQ(0.0, cxs_sample_rse_pct(&a));
+	EXPECT_EQ(0.0, cxs_sample_ci95(&a));
 }
 
 /* One run per side: no variance estimate, no test. */
 TEST(too_few_runs)
 {
 	const double one[] = { 5 }, two[] = { 5, 6 };
-	struct ctx_sample a = ctx_sample_view(one, 1);
-	struct ctx_sample b = ctx_sample_view(two, 2);
-	struct ctx_welch w;
+	struct cxs_sample a = cxs_sample_view(one, 1);
+	struct cxs_sample b = cxs_sample_view(two, 2);
+	struct cxs_welch w;
 	bool out[2];
 
-	EXPECT_EQ(-EINVAL, ctx_welch(&a, &b, 0.95, &w));
-	EXPECT_EQ(-EINVAL, ctx_welch(&b, &a, 0.95, &w));
-	EXPECT_EQ(0.0, ctx_sample_sd(&a));
-	EXPECT_EQ(0.0, ctx_sample_se(&a));
-	EXPECT_EQ(0, ctx_sample_outliers(&b, out));
+	EXPECT_EQ(-EINVAL, cxs_welch(&a, &b, 0.95, &w));
+	EXPECT_EQ(-EINVAL, cxs_welch(&b, &a, 0.95, &w));
+	EXPECT_EQ(0.0, cxs_sample_sd(&a));
+	EXPECT_EQ(0.0, cxs_sample_se(&a));
+	EXPECT_EQ(0, cxs_sample_outliers(&b, out));
 }
 
 /*
@@ -212,26 +212,26 @@ TEST(too_few_runs)
 TEST(mad_zero_reports_the_odd_one)
 {
 	const double v[] = { 7, 7, 9, 7, 7 };
-	struct ctx_sample s = ctx_sample_view(v, 5);
+	struct cxs_sample s = cxs_sample_view(v, 5);
 	bool out[5];
 
-	EXPECT_EQ(0.0, ctx_sample_mad(&s));
-	EXPECT_EQ(1, ctx_sample_outliers(&s, out));
+	EXPECT_EQ(0.0, cxs_sample_mad(&s));
+	EXPECT_EQ(1, cxs_sample_outliers(&s, out));
 	EXPECT_TRUE(out[2]);
 }
 
 TEST(sample_grows)
 {
-	struct ctx_sample s;
+	struct cxs_sample s;
 	int i;
 
-	ctx_sample_init(&s);
+	cxs_sample_init(&s);
 	for (i = 1; i <= 100; i++)
-		ASSERT_EQ(0, ctx_sample_add(&s, i));
+		ASSERT_EQ(0, cxs_sample_add(&s, i));
 	EXPECT_EQ(100, s.n);
-	EXPECT_EQ(50.5, ctx_sample_mean(&s));
-	EXPECT_EQ(50.5, ctx_sample_median(&s));
-	ctx_sample_free(&s);
+	EXPECT_EQ(50.5, cxs_sample_mean(&s));
+	EXPECT_EQ(50.5, cxs_sample_median(&s));
+	cxs_sample_free(&s);
 	EXPECT_EQ(0, s.n);
 }
 

@@ -7,8 +7,8 @@
 #include <math.h>
 
 #include "kselftest_harness.h"
-#include "../sample.h"
-#include "../stats.h"
+#include "stats/perf-stat.h"
+#include "stats/sample.h"
 
 #define NEAR(expected, seen, tol) EXPECT_LT(fabs((expected) - (seen)), (tol))
 
@@ -21,22 +21,22 @@
 TEST(textbook_sample)
 {
 	double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
-	struct ctx_sample s = ctx_sample_view(v, 8);
+	struct cxs_sample s = cxs_sample_view(v, 8);
 
-	NEAR(5.0, ctx_sample_mean(&s), 1e-12);
-	NEAR(4.5714286, ctx_sample_sd(&s) * ctx_sample_sd(&s), 1e-6);
-	NEAR(0.7559289, ctx_sample_se(&s), 1e-6);
-	NEAR(15.118579, ctx_sample_rse_pct(&s), 1e-5);
+	NEAR(5.0, cxs_sample_mean(&s), 1e-12);
+	NEAR(4.5714286, cxs_sample_sd(&s) * cxs_sample_sd(&s), 1e-6);
+	NEAR(0.7559289, cxs_sample_se(&s), 1e-6);
+	NEAR(15.118579, cxs_sample_rse_pct(&s), 1e-5);
 }
 
 TEST(single_run_has_no_noise)
 {
 	double v[] = { 12345 };
-	struct ctx_sample s = ctx_sample_view(v, 1);
+	struct cxs_sample s = cxs_sample_view(v, 1);
 
-	NEAR(12345.0, ctx_sample_mean(&s), 1e-9);
-	EXPECT_EQ(0.0, ctx_sample_sd(&s));
-	EXPECT_EQ(0.0, ctx_sample_rse_pct(&s));
+	NEAR(12345.0, cxs_sample_mean(&s), 1e-9);
+	EXPECT_EQ(0.0, cxs_sample_sd(&s));
+	EXPECT_EQ(0.0, cxs_sample_rse_pct(&s));
 }
 
 /*
@@ -48,21 +48,21 @@ TEST(single_run_has_no_noise)
 TEST(large_values_small_spread)
 {
 	double v[] = { 1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16 };
-	struct ctx_sample s = ctx_sample_view(v, 4);
+	struct cxs_sample s = cxs_sample_view(v, 4);
 
-	NEAR(1e9 + 10, ctx_sample_mean(&s), 1e-6);
-	NEAR(30.0, ctx_sample_sd(&s) * ctx_sample_sd(&s), 1e-6);
-	NEAR(2.7386128, ctx_sample_se(&s), 1e-6);
+	NEAR(1e9 + 10, cxs_sample_mean(&s), 1e-6);
+	NEAR(30.0, cxs_sample_sd(&s) * cxs_sample_sd(&s), 1e-6);
+	NEAR(2.7386128, cxs_sample_se(&s), 1e-6);
 }
 
 /* val * enabled / running, truncated, as perf_counts_values__scale. */
 TEST(scaling)
 {
-	EXPECT_EQ(2000, ctx_scale_count(1000, 200, 100));
-	EXPECT_EQ(1000, ctx_scale_count(1000, 200, 200));
-	EXPECT_EQ(0, ctx_scale_count(1000, 200, 0));
-	EXPECT_EQ(10, ctx_scale_count(7, 3, 2));	/* 10.5 */
-	EXPECT_EQ(15, ctx_scale_count(10, 3, 2));
+	EXPECT_EQ(2000, cxs_scale_count(1000, 200, 100));
+	EXPECT_EQ(1000, cxs_scale_count(1000, 200, 200));
+	EXPECT_EQ(0, cxs_scale_count(1000, 200, 0));
+	EXPECT_EQ(10, cxs_scale_count(7, 3, 2));	/* 10.5 */
+	EXPECT_EQ(15, cxs_scale_count(10, 3, 2));
 }
 
 /*
@@ -71,11 +71,11 @@ TEST(scaling)
  */
 TEST(elapsed_precision)
 {
-	EXPECT_EQ(6, ctx_stats_precision(0.000262));
-	EXPECT_EQ(9, ctx_stats_precision(0.000000721));
-	EXPECT_EQ(3, ctx_stats_precision(0.5));
-	EXPECT_EQ(2, ctx_stats_precision(1.5));
-	EXPECT_EQ(9, ctx_stats_precision(0.0));
+	EXPECT_EQ(6, cxs_stats_precision(0.000262));
+	EXPECT_EQ(9, cxs_stats_precision(0.000000721));
+	EXPECT_EQ(3, cxs_stats_precision(0.5));
+	EXPECT_EQ(2, cxs_stats_precision(1.5));
+	EXPECT_EQ(9, cxs_stats_precision(0.0));
 }
 
 TEST_HARNESS_MAIN

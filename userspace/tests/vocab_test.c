@@ -14,8 +14,7 @@
 #include "comma_locale.h"
 #include "fake_nl.h"
 #include "runs_fixture.h"
-#include "../compare.h"
-#include "../report.h"
+#include "builtin.h"
 
 FIXTURE(scratch) {
 	char dir[64], save[96], count[96];
@@ -65,10 +64,10 @@ TEST_F(scratch, report_agrees_with_compare)
 	int events = 0;
 
 	fake_nl.base[1] = fake_nl.base[0] + 3;
-	run(ctx_compare_main, ARGV("compare", "-r", "4", "--threshold", "0", "--no-noise-check",
+	run(cmd_compare, ARGV("compare", "-r", "4", "--threshold", "0", "--no-noise-check",
 				   "-x,", "--save", self->save, "true", "---", "true"), &oc);
 	ASSERT_EQ(0, oc.code) TH_LOG("%s", oc.err);
-	run(ctx_report_main, ARGV("report", "--threshold", "0", "-x,", self->save), &orp);
+	run(cmd_report, ARGV("report", "--threshold", "0", "-x,", self->save), &orp);
 	ASSERT_EQ(0, orp.code) TH_LOG("%s", orp.err);
 	/* compare: event,...,verdict (8),...,p (Holm) (17); report: ...,p (Holm) (9), verdict (10) */
 	for (c = oc.out; *c; c = strchr(c, '\n') + 1) {
@@ -113,7 +112,7 @@ TEST_F(scratch, one_run_has_no_spread)
 	ASSERT_NE(NULL, text);
 	EXPECT_NE(NULL, strstr(text, "\"mean\": 1000000, \"stddev\": null, \"ci95\": null}")) TH_LOG("%s", text);
 	free(text);
-	run(ctx_report_main, ARGV("report", self->save), &o);
+	run(cmd_report, ARGV("report", self->save), &o);
 	EXPECT_NE(NULL, strstr(o.out, "1000000 (1 run)")) TH_LOG("%s", o.out);
 	EXPECT_EQ(NULL, strstr(o.out, "± 0")) TH_LOG("%s", o.out);
 	done(&o);
@@ -140,7 +139,7 @@ TEST_F(scratch, warmup)
 	EXPECT_STREQ("x\nx\nx\nx\nx\n", text);
 	free(text);
 	fake_nl_reset();
-	run(ctx_compare_main, ARGV("compare", "--warmup", "1", "-r", "2", "--no-noise-check",
+	run(cmd_compare, ARGV("compare", "--warmup", "1", "-r", "2", "--no-noise-check",
 				   "-e", "instructions", "sh", "-c", script, "---", "true"), &o);
 	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
 	EXPECT_EQ(4, fake_nl.sessions);
@@ -164,7 +163,7 @@ TEST_F(scratch, markdown_escapes)
 	      "  \"elapsed_ns\": [1, 1], \"events\": [{\"name\": \"cycles\", \"values\": [],"
 	      "  \"error\": \"not supported\"}]}]}\n", f);
 	fclose(f);
-	run(ctx_report_main, ARGV("report", "--markdown", self->save), &o);
+	run(cmd_report, ARGV("report", "--markdown", self->save), &o);
 	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
 	EXPECT_NE(NULL, strstr(o.out, "| sh -c a\\|b | cycles | \\<not counted\\> |\n")) TH_LOG("%s", o.out);
 	done(&o);
@@ -180,7 +179,7 @@ TEST(comma_locale_interval)
 		SKIP(return, "%s", why);
 	fake_nl_reset();
 	fake_nl.base[1] = 1050000;
-	run(ctx_compare_main, ARGV("compare", "-r", "2", "-e", "instructions", "--no-noise-check",
+	run(cmd_compare, ARGV("compare", "-r", "2", "-e", "instructions", "--no-noise-check",
 				   "true", "---", "true"), &o);
 	EXPECT_NE(NULL, strstr(o.out, "1,0500 [1,0500; 1,0500]")) TH_LOG("%s", o.out);
 	done(&o);

@@ -13,19 +13,19 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "../workload.h"
+#include "run/workload.h"
 
 static int run(char **argv, int *status)
 {
-	struct ctx_workload w;
+	struct cxs_workload w;
 	struct rusage ru;
 	int err;
 
-	err = ctx_workload_prepare(&w, argv);
+	err = cxs_workload_prepare(&w, argv);
 	if (err)
 		return err;
-	err = ctx_workload_start(&w);
-	if (ctx_workload_wait(&w, status, &ru))
+	err = cxs_workload_start(&w);
+	if (cxs_workload_wait(&w, status, &ru))
 		return -ECHILD;
 	return err;
 }
@@ -37,9 +37,9 @@ TEST(exit_codes)
 	int status;
 
 	ASSERT_EQ(0, run(ok, &status));
-	EXPECT_EQ(0, ctx_exit_code(status));
+	EXPECT_EQ(0, cxs_exit_code(status));
 	ASSERT_EQ(0, run(three, &status));
-	EXPECT_EQ(3, ctx_exit_code(status));
+	EXPECT_EQ(3, cxs_exit_code(status));
 }
 
 TEST(killed_by_signal_is_128_plus_sig)
@@ -50,9 +50,9 @@ TEST(killed_by_signal_is_128_plus_sig)
 
 	ASSERT_EQ(0, run(term, &status));
 	EXPECT_TRUE(WIFSIGNALED(status));
-	EXPECT_EQ(128 + SIGTERM, ctx_exit_code(status));
+	EXPECT_EQ(128 + SIGTERM, cxs_exit_code(status));
 	ASSERT_EQ(0, run(segv, &status));
-	EXPECT_EQ(128 + SIGSEGV, ctx_exit_code(status));
+	EXPECT_EQ(128 + SIGSEGV, cxs_exit_code(status));
 }
 
 TEST(blocked_until_released)
@@ -60,7 +60,7 @@ TEST(blocked_until_released)
 	char path[] = "/tmp/ctxstat-workload-XXXXXX";
 	char script[128];
 	char *argv[] = { "sh", "-c", script, NULL };
-	struct ctx_workload w;
+	struct cxs_workload w;
 	struct rusage ru;
 	struct stat st;
 	int fd, status;
@@ -70,15 +70,15 @@ TEST(blocked_until_released)
 	close(fd);
 	unlink(path);
 	snprintf(script, sizeof(script), "echo ran > %s", path);
-	ASSERT_EQ(0, ctx_workload_prepare(&w, argv));
+	ASSERT_EQ(0, cxs_workload_prepare(&w, argv));
 	ASSERT_GT(w.pid, 0);
 	usleep(200 * 1000);
 	/* Forked but held: the command has not run. */
 	EXPECT_EQ(-1, stat(path, &st));
 	EXPECT_EQ(0, kill(w.pid, 0));
-	ASSERT_EQ(0, ctx_workload_start(&w));
-	ASSERT_EQ(0, ctx_workload_wait(&w, &status, &ru));
-	EXPECT_EQ(0, ctx_exit_code(status));
+	ASSERT_EQ(0, cxs_workload_start(&w));
+	ASSERT_EQ(0, cxs_workload_wait(&w, &status, &ru));
+	EXPECT_EQ(0, cxs_exit_code(status));
 	EXPECT_EQ(0, stat(path, &st));
 	unlink(path);
 }
@@ -89,28 +89,28 @@ TEST(exec_failure_is_reported)
 	int status;
 
 	EXPECT_EQ(-ENOENT, run(argv, &status));
-	EXPECT_EQ(127, ctx_exit_code(status));
+	EXPECT_EQ(127, cxs_exit_code(status));
 }
 
 TEST(kill_reaps_child)
 {
 	char *argv[] = { "sleep", "10", NULL };
-	struct ctx_workload w;
+	struct cxs_workload w;
 	pid_t pid;
 
-	ASSERT_EQ(0, ctx_workload_prepare(&w, argv));
+	ASSERT_EQ(0, cxs_workload_prepare(&w, argv));
 	pid = w.pid;
-	ctx_workload_kill(&w);
+	cxs_workload_kill(&w);
 	EXPECT_EQ(0, w.pid);
 	/* Reaped: no zombie left to wait for. */
 	EXPECT_EQ(-1, waitpid(pid, NULL, WNOHANG));
 	EXPECT_EQ(ECHILD, errno);
 
 	/* Also after release, while it runs. */
-	ASSERT_EQ(0, ctx_workload_prepare(&w, argv));
+	ASSERT_EQ(0, cxs_workload_prepare(&w, argv));
 	pid = w.pid;
-	ASSERT_EQ(0, ctx_workload_start(&w));
-	ctx_workload_kill(&w);
+	ASSERT_EQ(0, cxs_workload_start(&w));
+	cxs_workload_kill(&w);
 	EXPECT_EQ(-1, waitpid(pid, NULL, WNOHANG));
 }
 

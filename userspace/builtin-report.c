@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-report: ctxstat report: load the saved files (results/results.c)
+ * and print their table (output/results-table.c).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "builtin.h"
+#include "options/args.h"
+#include "output/outfile.h"
+#include "output/results-table.h"
+#include "stats/ab-test.h"
+#include "util/util.h"
+
+static const char report_help[] =
+"Usage: ctxstat report [<options>] <file.json>...\n"
+"\n"
+"Tabulate results saved with `ctxstat --save` or `ctxstat compare --save`:\n"
+"a row per benchmark and event, a column per configuration, cells\n"
+"'mean ± se' (the standard error of the mean, perf's +-); columns after\n"
+"the first show the change against the first and compare's verdict\n"
+"(Welch, Holm's correction over a benchmark's events, the threshold).\n"
+"\n"
+"    -x, --field-separator <sep>\n"
+"                          CSV with this separator\n"
+"        --markdown        a Markdown table\n"
+"        --threshold <rel>%\n"
+"                          a smaller change is not called one (default 1%)\n"
+"    -o, --output <file>   write the table to <file> instead of stdout\n"
+"    -h, --help            this text\n";
+
+static void report_usage(FILE *f)
+{
+	fputs(report_help, f);
+}
+
+/* @msg, then the usage lines of @option (a long name) or of those @msg names. */
+static int report_usage_error(const char *msg, const char *option)
+{
+	cxs_usage_error(stderr, report_help, msg, option);
+	return CXS_EXIT_USAGE;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "field-separator",	required_argument,	NULL, 'x' },
+		{ "markdown",		no_argument,		NULL, 'm' },
+		{ "output",		required_argument,	NULL, 'o' },
+		{ "threshold",		required_argument,	NULL, 't' },
+		{ "help",		no_argument,		NULL, 'h' },
+		/* perf stat report's, named as such */
+		{ "input",		required_argument,	NULL, 'i' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cxs_table_format fmt = CXS_TABLE_TEXT;
+	struct cxs_result_set set = { 0 };
+	const char *sep = NULL, *output = NULL;
+	double threshold = CXS_THRESHOLD_PCT;
+	char *end;
+	FILE *out = stdout;
+	char err[256];
+	int c, i, ret = 0;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:x:o:hi:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			fprintf(stderr, "ctxstat report: perf stat report (-i, reading perf stat record's data) is not supported by ctxstat: ctxstat report tabulates files saved with --save\n");
+			return CXS_EXIT_USAGE;
+		case 'x':
+			if (!*optarg)
+				return report_usage_error("empty field separator",
+							  "field-separator");
+			fmt = CXS_TABLE_CSV;
+			sep = optarg;
+			break;
+		case 'm':
+			fmt = CXS_TABLE_MARKDOWN;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 't':
+			/* "1%" or "1", read whatever LC_NUMERIC says */
+			threshold = strtod_l(optarg, &end, cxs_c_locale() ?: LC_GLOBAL_LOCALE);
+			end += *end == '%';
+			if (end == optarg || *end || !(threshold >= 0 && threshold < 100))
+				return report_usage_error("bad --threshold (a percentage from 0, e.g. 1%)",
+							  NULL);
+			break;
+		case 'h':
+			report_usage(stdout);
+			return cxs_outfile_close(stdout, NULL, "ctxstat report") ? 1 : 0;
+		default:
+			snprintf(err, sizeof(err), "unknown or incomplete option `%s'",
+				 argv[optind - 1]);
+			return report_usage_error(err, NULL);
+		}
+	}
+	if (optind >= argc)
+		return report_usage_error("no results file given", NULL);
+	for (i = optind; i < argc; i++) {
+		if (cxs_results_load(&set, argv[i], err, sizeof(err))) {
+			fprintf(stderr, "ctxstat report: %s\n", err);
+			cxs_results_free(&set);
+			return 1;
+		}
+	}
+	if (cxs_results_check_unique(&set, err, sizeof(err))) {
+		fprintf(stderr, "ctxstat report: %s\n", err);
+		cxs_results_free(&set);
+		return 1;
+	}
+	if (output && !(out = cxs_outfile_open(output, false, false))) {
+		cxs_results_free(&set);
+		return 1;
+	}
+	if (cxs_results_table(out, fmt, sep, threshold, &set)) {
+		fprintf(stderr, "ctxstat report: the files hold no results\n");
+		ret = 1;
+	}
+	if (cxs_outfile_close(out, output, "ctxstat report"))
+		ret = 1;
+	cxs_results_free(&set);
+	return ret;
+}

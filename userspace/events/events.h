@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * events: event names with modifiers ("cycles:tu") to perf type/config and
+ * ctxcount flags, and the dedupe of events into kernel counters.
+ */
+#ifndef CTXSTAT_EVENTS_EVENTS_H
+#define CTXSTAT_EVENTS_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/ctxcount.h>
+#include <linux/perf_event.h>
+
+#define CXS_EVENT_NAME_MAX	64
+#define CXS_MAX_EVENTS		64	/* displayed events; counters are fewer */
+
+struct cxs_event {
+	char name[CXS_EVENT_NAME_MAX];	/* as the user wrote it */
+	uint32_t type;			/* PERF_TYPE_* */
+	uint64_t config;
+	uint32_t flags;			/* CTXCOUNT_EVENT_F_* */
+	bool task_only;			/* :t */
+	int counter;			/* index in cxs_event_list.counters */
+};
+
+/* What the kernel counts: events differing only in :t share one. */
+struct cxs_counter {
+	uint32_t type;
+	uint64_t config;
+	uint32_t flags;
+};
+
+struct cxs_event_list {
+	struct cxs_event ev[CXS_MAX_EVENTS];
+	int nr;
+	struct cxs_counter counters[CTXCOUNT_MAX_EVENTS];
+	int nr_counters;
+};
+
+/* Parse one "name[:modifiers]". Returns 0 or -1 with a message in @err. */
+int cxs_event_parse(const char *spec, struct cxs_event *ev,
+		    char *err, size_t errlen);
+
+/* Whether @mods are modifiers ctxstat takes (@what names them in @err). */
+int cxs_modifiers_check(const char *what, const char *mods,
+			char *err, size_t errlen);
+
+/* Add one event spec to @l, sharing a counter where one counts it. */
+int cxs_events_add_one(struct cxs_event_list *l, const char *spec,
+		       char *err, size_t errlen);
+
+/*
+ * Add perf's event list syntax (events/evlist.c): events separated by commas,
+ * groups "{a,b}" with modifiers for all ("{a,b}:u"), PMU events
+ * "pmu/a=1,b=2/" whose commas are theirs.
+ */
+int cxs_events_add(struct cxs_event_list *l, const char *specs,
+		   char *err, size_t errlen);
+
+/*
+ * perf stat's default events (cpu-clock instead of task-clock
+ * @system_wide, as perf 6.1), with @twins a :t twin beside those that
+ * interrupts inflate.
+ */
+int cxs_events_add_defaults(struct cxs_event_list *l, bool system_wide,
+			    bool twins, char *err, size_t errlen);
+
+/* The closest known event name to @name, or NULL if none is close. */
+const char *cxs_event_suggest(const char *name);
+
+void cxs_events_print_known(FILE *f);
+
+/* Is @ev the perf event (@type, @config)? */
+static inline bool cxs_event_is(const struct cxs_event *ev, uint32_t type,
+				uint64_t config)
+{
+	return ev->type == type && ev->config == config;
+}
+
+/* task-clock and cpu-clock count ns; perf prints them in msec. */
+static inline bool cxs_event_is_clock(const struct cxs_event *ev)
+{
+	return cxs_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
+	       cxs_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+}
+
+#endif

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * evlist: perf's event list syntax (tools/perf/util/parse-events.y, the
+ * parts ctxstat counts): "a,b" and groups "{a,b}[:mods]", a PMU event's
+ * terms between slashes keeping their commas. An empty event is a
+ * syntax error, as in perf. A group schedules its events together on
+ * the PMU; ctxstat's counters are each pinned, so they count all the
+ * time anyway: a group is its events, each with the group's modifiers.
+ * Blanks around a list's or a group's events are left out: perf's lexer
+ * skips them ("cycles, instructions"), and scripts written for perf
+ * have them.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/events.h"
+#include "util/util.h"
+
+/*
+ * The end of the element that starts at @s: the first ',' outside a
+ * PMU event's slashes and a group's braces (or the end); NULL when a
+ * brace or a slash is left open, or a '{' opens inside a group.
+ */
+static const char *element_end(const char *s, bool in_group)
+{
+	bool slash = false;
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '/')
+			slash = !slash;
+		else if (slash)
+			continue;
+		else if (*s == '{' && (in_group || depth++))
+			return NULL;
+		else if (*s == '}' && --depth < 0)
+			return NULL;
+		else if (*s == ',' && !depth)
+			break;
+	}
+	return depth || slash ? NULL : s;
+}
+
+/*
+ * [*start, *stop) without the blanks at either end. perf's lexer skips
+ * the C locale's white space between tokens (tabs and newlines too).
+ */
+static void trim_blanks(const char **start, const char **stop)
+{
+	static const char blanks[] = " \t\n\r\f\v";
+
+	while (*start < *stop && strchr(blanks, **start))
+		(*start)++;
+	while (*stop > *start && strchr(blanks, (*stop)[-1]))
+		(*stop)--;
+}
+
+static int syntax(const char *specs, const char *why, char *err, size_t errlen)
+{
+	return cxs_err(err, errlen, "event syntax error: '%s': %s", specs, why);
+}
+
+/*
+ * A member of a group with the group's modifiers: those that change a
+ * count (t, u, k, h) join the member's own, as perf applies them, and
+ * its name ("{cycles,instructions}:u" counts cycles:u, instructions:u).
+ */
+static int add_member(struct cxs_event_list *l, const char *m, size_t len,
+		      const char *mods, char *err, size_t errlen)
+{
+	char spec[CXS_EVENT_NAME_MAX + 8];
+	const char *own;
+	size_t n;
+
+	n = snprintf(spec, sizeof(spec), "%.*s", (int)len, m);
+	/* the member's own modifiers: after ':', or after a PMU event's '/' */
+	own = strrchr(spec, '/') ?: strrchr(spec, ':') ?: "";
+	for (; *mods && n + 2 < sizeof(spec); mods++) {
+		if (!strchr("tukh", *mods) || strchr(own, *mods))
+			continue;
+		if (!strchr(spec, '/') && !strchr(spec, ':'))
+			spec[n++] = ':';
+		spec[n++] = *mods;
+		spec[n] = '\0';
+	}
+	return cxs_events_add_one(l, spec, err, errlen);
+}
+
+/* "{a,b}" and after it "" or ":mods", @len characters at @g. */
+static int add_group(struct cxs_event_list *l, const char *g, size_t len,
+		     const char *specs, char *err, size_t errlen)
+{
+	const char *stop = g + len, *close = stop - 1, *mods = "", *m, *end;
+	const char *member, *member_end;
+	char modbuf[32];
+
+	while (close > g && *close != '}')
+		close--;
+	if (close + 1 < stop && close[1] != ':')
+		return syntax(specs, "text after a group's '}'", err, errlen);
+	if (close + 1 < stop) {
+		snprintf(modbuf, sizeof(modbuf), "%.*s", (int)(stop - close - 2),
+			 close + 2);
+		mods = modbuf;
+		if (cxs_modifiers_check(specs, mods, err, errlen))
+			return -1;
+	}
+	for (m = g + 1;; m = end + 1) {
+		end = element_end(m, true);
+		if (!end || end > close)
+			end = close;
+		member = m;
+		member_end = end;
+		trim_blanks(&member, &member_end);
+		if (member == member_end)
+			return syntax(specs, m == g + 1 ? "an empty group" :
+				      "an empty event in a group", err, errlen);
+		if (add_member(l, member, member_end - member, mods, err, errlen))
+			return -1;
+		if (end == close)
+			return 0;
+	}
+}
+
+static int add_list(struct cxs_event_list *l, const char *specs,
+		    char *err, size_t errlen)
+{
+	char one[CXS_EVENT_NAME_MAX];
+	const char *s = specs, *end, *ev, *ev_end;
+
+	if (!*specs)
+		return cxs_err(err, errlen, "empty event list");
+	for (;; s = end + 1) {
+		end = element_end(s, false);
+		if (!end)
+			return syntax(specs, "an unbalanced '{' or '/'", err, errlen);
+		ev = s;
+		ev_end = end;
+		trim_blanks(&ev, &ev_end);
+		if (ev == ev_end)
+			return syntax(specs, "an empty event", err, errlen);
+		if (*ev == '{') {
+			if (add_group(l, ev, ev_end - ev, specs, err, errlen))
+				return -1;
+		} else if ((size_t)(ev_end - ev) >= sizeof(one)) {
+			return cxs_err(err, errlen, "event name too long: '%.*s'",
+				       (int)(ev_end - ev), ev);
+		} else {
+			snprintf(one, sizeof(one), "%.*s", (int)(ev_end - ev), ev);
+			if (cxs_events_add_one(l, one, err, errlen))
+				return -1;
+		}
+		if (!*end)
+			return 0;
+	}
+}
+
+/* All of the list or none of it, as perf's parser takes it. */
+int cxs_events_add(struct cxs_event_list *l, const char *specs,
+		   char *err, size_t errlen)
+{
+	int nr = l->nr, nr_counters = l->nr_counters;
+
+	if (!add_list(l, specs, err, errlen))
+		return 0;
+	l->nr = nr;
+	l->nr_counters = nr_counters;
+	return -1;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * errors: what options/args.c says about a command line it cannot take, in
+ * perf's parse-options words: an unknown or ambiguous option, a missing
+ * value, perf stat's own subcommands.
+ */
+#ifndef CTXSTAT_OPTIONS_ERRORS_H
+#define CTXSTAT_OPTIONS_ERRORS_H
+
+#include <getopt.h>
+#include <stddef.h>
+
+#include "options/args.h"
+
+/* The long name of the option getopt_long returns as @val, or NULL. */
+const char *cxs_option_long_name(const struct option *opts, int val);
+
+/*
+ * getopt_long returned @c, '?' or ':', for argv[optind - 1]: -1 with
+ * "unknown option `name'", "Ambiguous option: ...", "switch `c'
+ * requires a value" and the like in @err; an option without its value
+ * is @a->err_option.
+ */
+int cxs_args_bad_option(struct cxs_args *a, const struct option *opts, int c,
+			char **argv, char *err, size_t errlen);
+
+/*
+ * perf stat's own subcommands: a first non-option of 3 letters or more
+ * that begins "record" or "report" (perf's strstarts() test) is refused,
+ * named (-1, @a->perf_only); 0 for anything else.
+ */
+int cxs_args_perf_subcommand(struct cxs_args *a, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* metric: what perf stat prints after '#' on a row. */
+#ifndef CTXSTAT_OUTPUT_METRIC_H
+#define CTXSTAT_OUTPUT_METRIC_H
+
+#include "output/display.h"
+
+/* A metric beside a count: perf's " # fmt unit"; fmt NULL = none. */
+struct cxs_metric {
+	const char *fmt;
+	char unit[32];
+	double val;
+};
+
+/* perf stat's metric for event @ev's full count @avg in series @s. */
+void cxs_full_metric(const struct cxs_series *s, const struct cxs_event *ev,
+		     double avg, struct cxs_metric *m);
+
+/* The share of a full count: ":t" rows and breakdown rows ("of all"). */
+void cxs_share_metric(double part, double full, struct cxs_metric *m);
+
+#endif

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * results-table: rows are (benchmark, event) in the order they first appear in
+ * the files, columns the configurations likewise. A configuration that has
+ * no result for a row gets an empty cell. Each column after the first is
+ * compared with the first as `ctxstat compare` compares B with A, with its
+ * code (stats/ab-test.c): per benchmark, its events tested together (Welch,
+ * Holm's correction over them, the threshold), so that a file saved by
+ * compare reads here with compare's verdicts. "±" is the standard error
+ * of the mean, perf's "+-", as in compare.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/csv.h"
+#include "output/results-table.h"
+#include "stats/ab-test.h"
+#include "util/util.h"
+
+struct row {
+	const char *bench, *event;
+};
+
+struct table {
+	struct row *rows;
+	int nr_rows;
+	const char **cfgs;
+	int nr_cfgs;
+	const struct cxs_result_set *set;
+	/* [row * nr_cfgs + cfg]: the comparison with the first column */
+	struct cxs_compare_row *cmp;
+};
+
+static bool is_clock(const char *event)
+{
+	return !strncmp(event, "task-clock", 10) ||
+	       !strncmp(event, "cpu-clock", 9);
+}
+
+static const struct cxs_result_event *find(const struct table *t,
+					   const struct row *row,
+					   const char *cfg)
+{
+	const struct cxs_result_set *s = t->set;
+	int i, e;
+
+	for (i = 0; i < s->nr; i++) {
+		if (strcmp(s->r[i].benchmark, row->bench) ||
+		    strcmp(s->r[i].config, cfg))
+			continue;
+		for (e = 0; e < s->r[i].nr_ev; e++)
+			if (!strcmp(s->r[i].ev[e].name, row->event))
+				return &s->r[i].ev[e];
+	}
+	return NULL;
+}
+
+static bool counted(const struct cxs_result_event *e)
+{
+	return e && !e->error && e->values.n;
+}
+
+static int build(struct table *t, const struct cxs_result_set *s)
+{
+	size_t nr_ev = 0;
+	int i, e, j;
+
+	for (i = 0; i < s->nr; i++)
+		nr_ev += (unsigned int)s->r[i].nr_ev;
+	t->set = s;
+	t->rows = calloc(nr_ev + 1, sizeof(*t->rows));
+	t->cfgs = calloc((unsigned int)s->nr + 1, sizeof(*t->cfgs));
+	if (!t->rows || !t->cfgs)
+		return -1;
+	for (i = 0; i < s->nr; i++) {
+		for (j = 0; j < t->nr_cfgs && strcmp(t->cfgs[j], s->r[i].config); j++)
+			;
+		if (j == t->nr_cfgs)
+			t->cfgs[t->nr_cfgs++] = s->r[i].config;
+		for (e = 0; e < s->r[i].nr_ev; e++) {
+			for (j = 0; j < t->nr_rows; j++)
+				if (!strcmp(t->rows[j].bench, s->r[i].benchmark) &&
+				    !strcmp(t->rows[j].event, s->r[i].ev[e].name))
+					break;
+			if (j == t->nr_rows) {
+				t->rows[j].bench = s->r[i].benchmark;
+				t->rows[j].event = s->r[i].ev[e].name;
+				t->nr_rows++;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Column @j against the first, benchmark @bench: the rows of its events
+ * that both have counted, tested together as compare tests them.
+ */
+static int compare_column(struct table *t, int j, const char *bench,
+			  double threshold_pct)
+{
+	struct cxs_compare_row *rows = calloc(t->nr_rows + 1, sizeof(*rows));
+	const struct cxs_result_event *a, *b;
+	int *at = calloc(t->nr_rows + 1, sizeof(*at));
+	int i, n = 0;
+
+	if (!rows || !at) {
+		free(rows);
+		free(at);
+		return -1;
+	}
+	for (i = 0; i < t->nr_rows; i++) {
+		if (strcmp(t->rows[i].bench, bench))
+			continue;
+		a = find(t, &t->rows[i], t->cfgs[0]);
+		b = find(t, &t->rows[i], t->cfgs[j]);
+		if (!counted(a) || !counted(b))
+			continue;
+		rows[n] = (struct cxs_compare_row){
+			.name = t->rows[i].event, .counter = i,
+			.clock = is_clock(t->rows[i].event),
+			.a = &a->values, .b = &b->values,
+		};
+		at[n++] = i;
+	}
+	cxs_compare_eval(rows, n, threshold_pct);
+	for (i = 0; i < n; i++)
+		t->cmp[at[i] * t->nr_cfgs + j] = rows[i];
+	free(rows);
+	free(at);
+	return 0;
+}
+
+/* Every column after the first against it, benchmark by benchmark. */
+static int compare_all(struct table *t, double threshold_pct)
+{
+	int i, j, k;
+
+	t->cmp = calloc((size_t)t->nr_rows * t->nr_cfgs + 1, sizeof(*t->cmp));
+	if (!t->cmp)
+		return -1;
+	for (j = 1; j < t->nr_cfgs; j++)
+		for (i = 0; i < t->nr_rows; i++) {
+			/* each benchmark once, at its first row */
+			for (k = 0; k < i && strcmp(t->rows[k].bench, t->rows[i].bench); k++)
+				;
+			if (k == i && compare_column(t, j, t->rows[i].bench, threshold_pct))
+				return -1;
+		}
+	return 0;
+}
+
+/* A tested cell's comparison with the first column, or NULL. */
+static const struct cxs_compare_row *cmp_of(const struct table *t, int i, int j)
+{
+	const struct cxs_compare_row *c = &t->cmp[i * t->nr_cfgs + j];
+
+	return j && c->a ? c : NULL;
+}
+
+static void fmt_num(const char *event, double v, char *buf, size_t len)
+{
+	if (is_clock(event))
+		snprintf(buf, len, "%'.2f", v / 1e6);
+	else
+		snprintf(buf, len, "%'.0f", v);
+}
+
+/*
+ * "mean ± se" ("mean (1 run)": one run has no spread) and, against the
+ * first column, " (+1.23% more)": the change and compare's verdict, no
+ * word for no significant change.
+ */
+static void cell(const struct table *t, int i, int j, char *buf, size_t len)
+{
+	const struct cxs_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
+	const struct cxs_compare_row *c = cmp_of(t, i, j);
+	const char *event = t->rows[i].event;
+	char m[40], s[40];
+	size_t n;
+
+	if (!e) {
+		buf[0] = '\0';
+		return;
+	}
+	if (!counted(e)) {
+		snprintf(buf, len, "<not counted>");
+		return;
+	}
+	fmt_num(event, cxs_sample_mean(&e->values), m, sizeof(m));
+	fmt_num(event, cxs_sample_se(&e->values), s, sizeof(s));
+	if (e->values.n < 2)
+		n = snprintf(buf, len, "%s (1 run)", m);
+	else
+		n = snprintf(buf, len, "%s ± %s", m, s);
+	if (!c || n >= len || c->verdict == CXS_VERDICT_TOO_FEW || !c->w.mean_a)
+		return;
+	snprintf(buf + n, len - n, " (%+.2f%%%s%s)", 100.0 * c->w.diff / fabs(c->w.mean_a),
+		 c->verdict == CXS_VERDICT_SAME ? "" : " ",
+		 c->verdict == CXS_VERDICT_SAME ? "" :
+		 cxs_verdict_name(c->verdict, c->clock, c->threshold_pct));
+}
+
+/*
+ * Markdown (CommonMark, GitHub's tables): a "|" would split the row and
+ * "<not counted>" is raw HTML that renderers hide: both escaped.
+ */
+static void md_text(FILE *f, const char *s, int width, bool right)
+{
+	int n = 0;
+	const char *p;
+
+	for (p = s; *p; p++)
+		n += (strchr("|<>\\", *p) ? 2 : 1) - (((unsigned char)*p & 0xc0) == 0x80);
+	if (right)
+		fprintf(f, "%*s", width > n ? width - n : 0, "");
+	for (p = s; *p; p++) {
+		if (strchr("|<>\\", *p))
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+	if (!right)
+		fprintf(f, "%*s", width > n ? width - n : 0, "");
+}
+
+#define CELL_MAX 128
+
+static void dashes(FILE *f, int n, const char *end)
+{
+	while (n-- > 0)
+		fputc('-', f);
+	fputs(end, f);
+}
+
+/* Columns @s takes: "±" is two bytes, one column; md escapes add one. */
+static int width(const char *s, bool md)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += (((unsigned char)*s & 0xc0) != 0x80) + (md && strchr("|<>\\", *s));
+	return n;
+}
+
+static void text_cell(FILE *f, const char *s, int w, bool md, bool right)
+{
+	if (md) {
+		fputc(' ', f);
+		md_text(f, s, w, right);
+		fputs(" |", f);
+	} else {
+		fprintf(f, "  %*s", w + (int)strlen(s) - width(s, false), s);
+	}
+}
+
+static void legend(FILE *f, const struct table *t, double threshold_pct)
+{
+	fprintf(f, "\nmean ± standard error of the mean (perf's +-); against %s: the change and, when\n"
+		"significant, the verdict: Welch's t-test with Holm's correction over a benchmark's\n"
+		"events, and a change of %g%% at least (--threshold): clocks slower or faster, counts\n"
+		"more or fewer; \"changed < %g%%\" when significant but smaller. As ctxstat compare.\n",
+		t->cfgs[0], threshold_pct, threshold_pct);
+}
+
+static void text_or_md(FILE *f, const struct table *t, bool md,
+		       double threshold_pct)
+{
+	int wb = 9, we = 5, *wc, i, j;
+	char buf[CELL_MAX];
+
+	wc = calloc(t->nr_cfgs, sizeof(*wc));
+	if (!wc)
+		return;
+	for (j = 0; j < t->nr_cfgs; j++)
+		wc[j] = width(t->cfgs[j], md);
+	for (i = 0; i < t->nr_rows; i++) {
+		if (width(t->rows[i].bench, md) > wb)
+			wb = width(t->rows[i].bench, md);
+		if (width(t->rows[i].event, md) > we)
+			we = width(t->rows[i].event, md);
+		for (j = 0; j < t->nr_cfgs; j++) {
+			cell(t, i, j, buf, sizeof(buf));
+			if (width(buf, md) > wc[j])
+				wc[j] = width(buf, md);
+		}
+	}
+	if (md) {
+		fputs("| ", f);
+		md_text(f, "benchmark", wb, false);
+		fputs(" | ", f);
+		md_text(f, "event", we, false);
+		fputs(" |", f);
+	} else {
+		fprintf(f, "%-*s  %-*s", wb, "benchmark", we, "event");
+	}
+	for (j = 0; j < t->nr_cfgs; j++)
+		text_cell(f, t->cfgs[j], wc[j], md, true);
+	fputc('\n', f);
+	if (md) {
+		fputc('|', f);
+		dashes(f, wb + 2, "|");
+		dashes(f, we + 2, "|");
+		for (j = 0; j < t->nr_cfgs; j++)
+			dashes(f, wc[j] + 1, ":|");	/* right-aligned */
+		fputc('\n', f);
+	}
+	for (i = 0; i < t->nr_rows; i++) {
+		if (md) {
+			fputs("| ", f);
+			md_text(f, t->rows[i].bench, wb, false);
+			fputs(" | ", f);
+			md_text(f, t->rows[i].event, we, false);
+			fputs(" |", f);
+		} else {
+			fprintf(f, "%-*s  %-*s", wb, t->rows[i].bench, we,
+				t->rows[i].event);
+		}
+		for (j = 0; j < t->nr_cfgs; j++) {
+			cell(t, i, j, buf, sizeof(buf));
+			text_cell(f, buf, wc[j], md, true);
+		}
+		fputc('\n', f);
+	}
+	legend(f, t, threshold_pct);
+	free(wc);
+}
+
+/* "<configuration> <what>", one header field */
+static void csv_head(FILE *f, const char *s, const char *cfg,
+		     const char *what)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "%s %s", cfg, what);
+	cxs_csv_field(f, s, name, 0);
+}
+
+/* Configuration @j's fields of row @i. */
+static void csv_cells(FILE *f, const char *s, const struct table *t, int i,
+		      int j)
+{
+	const struct cxs_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
+	const struct cxs_compare_row *c = cmp_of(t, i, j);
+
+	if (counted(e)) {
+		cxs_csv_num(f, s, "%.17g", cxs_sample_mean(&e->values));
+		if (e->values.n > 1)
+			cxs_csv_num(f, s, "%.17g", cxs_sample_se(&e->values));
+		else
+			fputs(s, f);
+		cxs_csv_num(f, s, "%.0f", e->values.n);
+	} else {
+		fprintf(f, "%s%s%s", s, s, s);
+	}
+	if (!j)
+		return;
+	if (c && c->verdict != CXS_VERDICT_TOO_FEW && c->w.mean_a) {
+		cxs_csv_num(f, s, "%.4f", 100.0 * c->w.diff / fabs(c->w.mean_a));
+		cxs_csv_num(f, s, "%.6g", c->p_holm);
+		cxs_csv_field(f, s, cxs_verdict_name(c->verdict, c->clock,
+						     c->threshold_pct), 0);
+	} else {
+		fprintf(f, "%s%s%s", s, s, s);
+	}
+}
+
+static void csv(FILE *f, const struct table *t, const char *s)
+{
+	int i, j;
+
+	cxs_csv_field(f, s, "benchmark", 1);
+	cxs_csv_field(f, s, "event", 0);
+	for (j = 0; j < t->nr_cfgs; j++) {
+		csv_head(f, s, t->cfgs[j], "mean");
+		csv_head(f, s, t->cfgs[j], "se");
+		csv_head(f, s, t->cfgs[j], "runs");
+		if (j) {
+			csv_head(f, s, t->cfgs[j], "change%");
+			csv_head(f, s, t->cfgs[j], "p (Holm)");
+			csv_head(f, s, t->cfgs[j], "verdict");
+		}
+	}
+	fputc('\n', f);
+	for (i = 0; i < t->nr_rows; i++) {
+		cxs_csv_field(f, s, t->rows[i].bench, 1);
+		cxs_csv_field(f, s, t->rows[i].event, 0);
+		for (j = 0; j < t->nr_cfgs; j++)
+			csv_cells(f, s, t, i, j);
+		fputc('\n', f);
+	}
+}
+
+int cxs_results_table(FILE *f, enum cxs_table_format fmt, const char *sep,
+		      double threshold_pct, const struct cxs_result_set *set)
+{
+	struct table t = { 0 };
+	int ret = 0;
+
+	if (!set->nr || build(&t, set) || compare_all(&t, threshold_pct)) {
+		ret = -1;
+	} else if (fmt == CXS_TABLE_CSV) {
+		locale_t old = uselocale(cxs_c_locale());
+
+		csv(f, &t, sep ? sep : ",");
+		if (old)
+			uselocale(old);
+	} else {
+		text_or_md(f, &t, fmt == CXS_TABLE_MARKDOWN, threshold_pct);
+	}
+	free(t.rows);
+	free(t.cfgs);
+	free(t.cmp);
+	return ret;
+}

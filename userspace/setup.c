@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * setup: what stat and compare do before their first run (see setup.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "output/outfile.h"
+#include "results/save.h"
+#include "run/repeat.h"
+#include "setup.h"
+
+static int add_events(const struct cxs_args *a, struct cxs_event_list *l)
+{
+	char err[256];
+	int i;
+
+	if (a->null_run)
+		return 0;
+	for (i = 0; i < a->nr_event_specs; i++) {
+		if (cxs_events_add(l, a->event_specs[i], err, sizeof(err)))
+			goto bad;
+	}
+	if (!a->nr_event_specs &&
+	    cxs_events_add_defaults(l, a->system_wide, !a->no_twins, err,
+				    sizeof(err)))
+		goto bad;
+	return 0;
+bad:
+	fprintf(stderr, "ctxstat: %s\n", err);
+	return -1;
+}
+
+const char *cxs_stat_output(const struct cxs_args *a)
+{
+	return a->output && strcmp(a->output, "-") ? a->output : NULL;
+}
+
+int cxs_stat_prepare(const struct cxs_args *a, struct cxs_event_list *l,
+		     FILE *dflt, FILE **out)
+{
+	if (add_events(a, l))
+		return CXS_EXIT_USAGE;
+	if (cxs_until_event(a, l) < 0) {
+		fprintf(stderr, "ctxstat: --repeat-event %s: not one of the counted events\n",
+			a->repeat_event);
+		return CXS_EXIT_USAGE;
+	}
+	if (a->save && cxs_save_check(a->save))
+		return 1;
+	*out = dflt;
+	/* perf: "-" is the default stream, without the started-on line */
+	if (cxs_stat_output(a)) {
+		*out = cxs_outfile_open(a->output, a->append, !a->compare);
+		if (!*out)
+			return 1;
+	}
+	return 0;
+}

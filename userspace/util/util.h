@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util: the helpers every ctxstat file may need: the element count of an
+ * array, a message into a caller's buffer, and the C locale.
+ */
+#ifndef CTXSTAT_UTIL_UTIL_H
+#define CTXSTAT_UTIL_UTIL_H
+
+#include <locale.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Format a message into @buf (@len bytes, always terminated) for the
+ * caller to print; returns -1, the failure it reports.
+ */
+int cxs_err(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int cxs_verr(char *buf, size_t len, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+/*
+ * The C locale, for every number a program reads (CSV, JSON, saved
+ * results, option values), whatever LC_NUMERIC says; people's tables
+ * keep the user's locale (thousands grouped, as perf). Use as
+ *   locale_t old = uselocale(cxs_c_locale()); ... uselocale(old);
+ * (locale_t)0 if it cannot be had: uselocale() then changes nothing.
+ */
+locale_t cxs_c_locale(void);
+
+#endif
