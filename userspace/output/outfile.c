@@ -5,14 +5,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "output/outfile.h"
+#include "util/util.h"
 
 struct lazy {
 	char *path;
@@ -60,34 +59,11 @@ static int lazy_close(void *cookie)
 	return ret;
 }
 
-/* Whether @path could be opened for writing, as open(2) would decide. */
-static int check_writable(const char *path)
-{
-	char *copy = strdup(path);
-	struct stat st;
-	int err = 0;
-
-	if (!copy)
-		return ENOMEM;
-	if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode))
-			err = EISDIR;
-		else if (access(path, W_OK))
-			err = errno;
-	} else if (errno != ENOENT) {
-		err = errno;
-	} else if (access(dirname(copy), W_OK | X_OK)) {
-		err = errno;
-	}
-	free(copy);
-	return err;
-}
-
 FILE *cxs_outfile_open(const char *path, bool append, bool started)
 {
 	cookie_io_functions_t io = { .write = lazy_write, .close = lazy_close };
 	struct lazy *l = calloc(1, sizeof(*l));
-	int err = l ? check_writable(path) : ENOMEM;
+	int err = l ? cxs_path_writable(path, false) : ENOMEM;
 	time_t now = time(NULL);
 	FILE *f = NULL;
 

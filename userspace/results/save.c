@@ -13,6 +13,7 @@
 
 #include "results/results.h"
 #include "results/save.h"
+#include "util/util.h"
 
 /* "cmd arg arg" into a new string */
 static char *join_cmd(char **cmd, const char *fallback)
@@ -98,24 +99,9 @@ static int cannot_save(const char *path, int err)
 
 int cxs_save_check(const char *path)
 {
-	char *copy = strdup(path);
-	struct stat st;
-	int err = 0;
-
-	if (!copy)
-		return cannot_save(path, ENOMEM);
-	if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode))
-			err = EISDIR;
-		else if (access(path, W_OK))
-			err = errno;
-	} else if (errno != ENOENT) {
-		err = errno;
-	}
 	/* The file is made anew beside itself: its directory must take it. */
-	if (!err && access(dirname(copy), W_OK | X_OK))
-		err = errno;
-	free(copy);
+	int err = cxs_path_writable(path, true);
+
 	return err ? cannot_save(path, err) : 0;
 }
 

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* util: see util/util.h. */
+#include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "util/util.h"
 
@@ -28,4 +34,29 @@ int cxs_err(char *buf, size_t len, const char *fmt, ...)
 	cxs_verr(buf, len, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+int cxs_path_writable(const char *path, bool made_beside)
+{
+	char *copy = strdup(path);
+	struct stat st;
+	int err = 0;
+	bool exists;
+
+	if (!copy)
+		return ENOMEM;
+	exists = !stat(path, &st);
+	if (exists) {
+		if (S_ISDIR(st.st_mode))
+			err = EISDIR;
+		else if (access(path, W_OK))
+			err = errno;
+	} else if (errno != ENOENT) {
+		err = errno;
+	}
+	if (!err && (made_beside || !exists) &&
+	    access(dirname(copy), W_OK | X_OK))
+		err = errno;
+	free(copy);
+	return err;
 }

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * util: the helpers every ctxstat file may need: the element count of an
- * array, a message into a caller's buffer, and the C locale.
+ * array, a message into a caller's buffer, the C locale, and whether a
+ * file could be written.
  */
 #ifndef CTXSTAT_UTIL_UTIL_H
 #define CTXSTAT_UTIL_UTIL_H
 
 #include <locale.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -29,5 +31,13 @@ int cxs_verr(char *buf, size_t len, const char *fmt, va_list ap)
  * (locale_t)0 if it cannot be had: uselocale() then changes nothing.
  */
 locale_t cxs_c_locale(void);
+
+/*
+ * Whether @path could be opened for writing, as open(2) would decide:
+ * 0 or an errno. With @made_beside, the file is made anew in its
+ * directory and renamed over @path, so the directory must take a new
+ * file even when @path exists.
+ */
+int cxs_path_writable(const char *path, bool made_beside);
 
 #endif
