@@ -203,25 +203,56 @@ static void cell(const struct table *t, int i, int j, char *buf, size_t len)
 }
 
 /*
- * Markdown (CommonMark, GitHub's tables): a "|" would split the row and
- * "<not counted>" is raw HTML that renderers hide: both escaped.
+ * Markdown (CommonMark, GitHub's tables): a "|" would split the row,
+ * "<not counted>" is raw HTML that renderers hide, a newline ends the row
+ * and a tab moves the cell: @c written as @buf says, or NULL as itself.
  */
-static void md_text(FILE *f, const char *s, int width, bool right)
+static const char *md_escape(unsigned char c, char buf[5])
 {
-	int n = 0;
-	const char *p;
+	if (c && strchr("|<>\\", c))
+		snprintf(buf, 5, "\\%c", c);
+	else if (c == '\n')
+		return "\\n";
+	else if (c == '\t')
+		return "\\t";
+	else if (c < 0x20 || c == 0x7f)
+		snprintf(buf, 5, "\\x%02x", c);
+	else
+		return NULL;
+	return buf;
+}
 
-	for (p = s; *p; p++)
-		n += (strchr("|<>\\", *p) ? 2 : 1) - (((unsigned char)*p & 0xc0) == 0x80);
-	if (right)
-		fprintf(f, "%*s", width > n ? width - n : 0, "");
-	for (p = s; *p; p++) {
-		if (strchr("|<>\\", *p))
-			fputc('\\', f);
-		fputc(*p, f);
+/* Columns @s takes: "±" is two bytes, one column; md escapes are ASCII. */
+static int width(const char *s, bool md)
+{
+	const char *e;
+	char buf[5];
+	int n = 0;
+
+	for (; *s; s++) {
+		e = md ? md_escape(*s, buf) : NULL;
+		n += e ? (int)strlen(e) : (((unsigned char)*s & 0xc0) != 0x80);
 	}
-	if (!right)
-		fprintf(f, "%*s", width > n ? width - n : 0, "");
+	return n;
+}
+
+static void md_text(FILE *f, const char *s, int w, bool right)
+{
+	int pad = w - width(s, true);
+	const char *e;
+	char buf[5];
+
+	if (right && pad > 0)
+		fprintf(f, "%*s", pad, "");
+	for (; *s; s++) {
+		e = md_escape(*s, buf);
+		if (e)
+			fputs(e, f);
+		else
+			fputc(*s, f);
+	}
+	if (!right && pad > 0)
+		fprintf(f, "%*s", pad, "");
 }
 
 #define CELL_MAX 128
@@ -231,16 +262,6 @@ static void dashes(FILE *f, int n, const char *end)
 	while (n-- > 0)
 		fputc('-', f);
 	fputs(end, f);
-}
-
-/* Columns @s takes: "±" is two bytes, one column; md escapes add one. */
-static int width(const char *s, bool md)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += (((unsigned char)*s & 0xc0) != 0x80) + (md && strchr("|<>\\", *s));
-	return n;
 }
 
 static void text_cell(FILE *f, const char *s, int w, bool md, bool right)

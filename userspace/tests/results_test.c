@@ -353,4 +353,72 @@ TEST(report_csv_quoted)
 	cxs_results_free(&set);
 }
 
+/*
+ * A name that is not UTF-8 (a command's argv is bytes): the document stays
+ * JSON, each byte that starts no valid UTF-8 sequence (a stray
+ * continuation, an overlong form, a surrogate) written as U+FFFD, valid
+ * sequences as they are. It reads back.
+ */
+TEST(json_string_not_utf8)
+{
+	static const char name[] = "a\xff\xc3\xa9\xc0\xaf\xed\xa0\x80\xe2\x82\xac\xf0\x9f\x98\x80\x80z";
+	char *buf = NULL, err[160];
+	struct cxs_json *j;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cxs_json_write_string(f, name);
+	fclose(f);
+	EXPECT_STREQ("\"a\\ufffd\xc3\xa9\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
+		     "\xe2\x82\xac\xf0\x9f\x98\x80\\ufffdz\"", buf);
+	j = parse(buf, err);
+	ASSERT_NE(NULL, j) TH_LOG("%s", err);
+	EXPECT_STREQ("a\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+		     "\xef\xbf\xbd\xef\xbf\xbd\xe2\x82\xac\xf0\x9f\x98\x80\xef\xbf\xbdz",
+		     j->str);
+	cxs_json_free(j);
+	free(buf);
+}
+
+/*
+ * Markdown: a newline or tab in a name would split the row or shift its
+ * cells; they are written as \n and \t, other control bytes as \xNN,
+ * and the columns still line up.
+ */
+TEST(report_markdown_control_characters)
+{
+	static const char doc[] =
+		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+		" {\"benchmark\": \"two\\nlines\\tand\\u0001\", \"config\": \"c\", \"command\": [],"
+		"  \"runs\": 2, \"elapsed_ns\": [1, 1],"
+		"  \"events\": [{\"name\": \"cs\", \"values\": [10, 12]}]}]}\n";
+	struct cxs_result_set set = { 0 };
+	char err[256], *buf = NULL, *line;
+	size_t len = 0, width = 0, rows = 0;
+	FILE *out;
+
+	ASSERT_EQ(0, cxs_results_parse(&set, "doc", doc, strlen(doc), err,
+				       sizeof(err))) TH_LOG("%s", err);
+	out = open_memstream(&buf, &len);
+	cxs_results_table(out, CXS_TABLE_MARKDOWN, NULL, CXS_THRESHOLD_PCT, &set);
+	fclose(out);
+	TH_LOG("\n%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "| two\\nlines\\tand\\x01 | cs ")) TH_LOG("%s", buf);
+	/* The table's lines, up to the legend's blank line, in characters. */
+	for (line = buf; *line && *line != '\n'; line = strchr(line, '\n') + 1) {
+		size_t bytes = strchr(line, '\n') - line, n = 0, i;
+
+		for (i = 0; i < bytes; i++)
+			n += ((unsigned char)line[i] & 0xc0) != 0x80;
+		EXPECT_EQ('|', line[0]) TH_LOG("%.*s", (int)bytes, line);
+		if (!width)
+			width = n;
+		EXPECT_EQ(width, n) TH_LOG("%.*s", (int)bytes, line);
+		rows++;
+	}
+	EXPECT_EQ(3, rows);
+	free(buf);
+	cxs_results_free(&set);
+}
+
 TEST_HARNESS_MAIN

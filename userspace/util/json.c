@@ -420,11 +420,39 @@ const struct cxs_json *cxs_json_get(const struct cxs_json *j, const char *key)
 	return NULL;
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence @s starts with (RFC 3629:
+ * no overlong form, no surrogate, nothing above U+10FFFF), 0 for none.
+ */
+static int utf8_len(const unsigned char *s)
+{
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
 void cxs_json_write_string(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = *s;
+		int n = utf8_len((const unsigned char *)s);
 
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
@@ -434,8 +462,11 @@ void cxs_json_write_string(FILE *f, const char *s)
 			fputs("\\t", f);
 		else if (c < 0x20)
 			fprintf(f, "\\u%04x", c);
+		else if (!n)
+			fputs("\\ufffd", f);
 		else
-			fputc(c, f);
+			fwrite(s, 1, n, f);
+		s += n ? n : 1;
 	}
 	fputc('"', f);
 }

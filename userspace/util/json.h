@@ -42,7 +42,11 @@ void cxs_json_free(struct cxs_json *j);
 /* The member @key of an object, NULL if absent or @j is no object. */
 const struct cxs_json *cxs_json_get(const struct cxs_json *j, const char *key);
 
-/* Write @s as a JSON string literal, quotes included. */
+/*
+ * Write @s as a JSON string literal, quotes included. A byte that starts
+ * no well-formed UTF-8 sequence is written as U+FFFD: the output is JSON
+ * whatever bytes @s holds (a command's argv).
+ */
 void cxs_json_write_string(FILE *f, const char *s);
 
 #endif
