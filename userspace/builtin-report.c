@@ -62,6 +62,7 @@ int cmd_report(int argc, char **argv)
 	char *end;
 	FILE *out = stdout;
 	char err[256];
+	bool markdown = false;
 	int c, i, ret = 0;
 
 	optind = 0;
@@ -79,7 +80,7 @@ int cmd_report(int argc, char **argv)
 			sep = optarg;
 			break;
 		case 'm':
-			fmt = CXS_TABLE_MARKDOWN;
+			markdown = true;
 			break;
 		case 'o':
 			output = optarg;
@@ -101,6 +102,11 @@ int cmd_report(int argc, char **argv)
 			return report_usage_error(err, NULL);
 		}
 	}
+	if (fmt == CXS_TABLE_CSV && markdown)
+		return report_usage_error("--markdown and -x are two formats: choose one",
+					  NULL);
+	if (markdown)
+		fmt = CXS_TABLE_MARKDOWN;
 	if (optind >= argc)
 		return report_usage_error("no results file given", NULL);
 	for (i = optind; i < argc; i++) {

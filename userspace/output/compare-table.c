@@ -373,21 +373,21 @@ static void print_csv_row(FILE *f, const char *s,
 		fputc('\n', f);
 		return;
 	}
-	csv_num(f, s, shown(r, r->w.mean_a), "%.17g");
-	csv_num(f, s, shown(r, r->w.mean_b), "%.17g");
-	csv_num(f, s, shown(r, r->w.diff), "%.17g");
-	csv_num(f, s, shown(r, r->w.ci_lo), "%.17g");
-	csv_num(f, s, shown(r, r->w.ci_hi), "%.17g");
+	csv_num(f, s, shown(r, r->w.mean_a), CXS_CSV_FIGURE);
+	csv_num(f, s, shown(r, r->w.mean_b), CXS_CSV_FIGURE);
+	csv_num(f, s, shown(r, r->w.diff), CXS_CSV_FIGURE);
+	csv_num(f, s, shown(r, r->w.ci_lo), CXS_CSV_FIGURE);
+	csv_num(f, s, shown(r, r->w.ci_hi), CXS_CSV_FIGURE);
 	csv_num(f, s, r->w.p, "%.6g");
 	csv_num(f, s, r->w.df, "%.6g");
 	cxs_csv_field(f, s, verdict(r), 0);
 	fprintf(f, "%s%d%s%d%s%d", s, r->runs_to_separate, s, r->a->n, s,
 		r->b->n);
-	csv_num(f, s, shown(r, r->sd_a), "%.17g");
-	csv_num(f, s, shown(r, r->sd_b), "%.17g");
-	csv_num(f, s, r->ratio, "%.17g");
-	csv_num(f, s, r->ratio_lo, "%.17g");
-	csv_num(f, s, r->ratio_hi, "%.17g");
+	csv_num(f, s, shown(r, r->sd_a), CXS_CSV_FIGURE);
+	csv_num(f, s, shown(r, r->sd_b), CXS_CSV_FIGURE);
+	csv_num(f, s, r->ratio, CXS_CSV_FIGURE);
+	csv_num(f, s, r->ratio_lo, CXS_CSV_FIGURE);
+	csv_num(f, s, r->ratio_hi, CXS_CSV_FIGURE);
 	csv_num(f, s, r->p_holm, "%.6g");
 	fputc('\n', f);
 }

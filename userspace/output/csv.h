@@ -14,4 +14,11 @@ void cxs_csv_field(FILE *f, const char *sep, const char *s, int first);
 /* A number as one field (printf @fmt, C locale set by the caller). */
 void cxs_csv_num(FILE *f, const char *sep, const char *fmt, double v);
 
+/*
+ * The format of a measured figure in compare's and report's CSV: 15
+ * significant digits, as many as a decimal figure read into a double
+ * keeps, so a mean prints as 999875.7, not 999875.69999999984.
+ */
+#define CXS_CSV_FIGURE "%.15g"
+
 #endif

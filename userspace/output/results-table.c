@@ -159,12 +159,32 @@ static const struct cxs_compare_row *cmp_of(const struct table *t, int i, int j)
 	return j && c->a ? c : NULL;
 }
 
+/* @v as the tables show it: clocks in msec (ns saved), as compare. */
+static double shown(const char *event, double v)
+{
+	return is_clock(event) ? v / 1e6 : v;
+}
+
 static void fmt_num(const char *event, double v, char *buf, size_t len)
 {
-	if (is_clock(event))
-		snprintf(buf, len, "%'.2f", v / 1e6);
-	else
-		snprintf(buf, len, "%'.0f", v);
+	snprintf(buf, len, is_clock(event) ? "%'.2f" : "%'.0f", shown(event, v));
+}
+
+/*
+ * A change in percent with two decimals, or with three or four where two
+ * would round it onto the other side of @threshold_pct than the verdict
+ * put it: 0.995 % against 1 % is "+0.995%", not "+1.00%".
+ */
+static void change_text(char *buf, size_t len, double pct, double threshold_pct)
+{
+	double scale = 100;
+	int d;
+
+	for (d = 2; d < 4; d++, scale *= 10)
+		if ((round(fabs(pct) * scale) / scale < threshold_pct) ==
+		    (fabs(pct) < threshold_pct))
+			break;
+	snprintf(buf, len, "%+.*f%%", d, pct);
 }
 
 /*
@@ -177,7 +197,7 @@ static void cell(const struct table *t, int i, int j, char *buf, size_t len)
 	const struct cxs_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
 	const struct cxs_compare_row *c = cmp_of(t, i, j);
 	const char *event = t->rows[i].event;
-	char m[40], s[40];
+	char m[40], s[40], change[24];
 	size_t n;
 
 	if (!e) {
@@ -196,7 +216,9 @@ static void cell(const struct table *t, int i, int j, char *buf, size_t len)
 		n = snprintf(buf, len, "%s ± %s", m, s);
 	if (!c || n >= len || c->verdict == CXS_VERDICT_TOO_FEW || !c->w.mean_a)
 		return;
-	snprintf(buf + n, len - n, " (%+.2f%%%s%s)", 100.0 * c->w.diff / fabs(c->w.mean_a),
+	change_text(change, sizeof(change), 100.0 * c->w.diff / fabs(c->w.mean_a),
+		    c->threshold_pct);
+	snprintf(buf + n, len - n, " (%s%s%s)", change,
 		 c->verdict == CXS_VERDICT_SAME ? "" : " ",
 		 c->verdict == CXS_VERDICT_SAME ? "" :
 		 cxs_verdict_name(c->verdict, c->clock, c->threshold_pct));
@@ -365,9 +387,11 @@ static void csv_cells(FILE *f, const char *s, const struct table *t, int i,
 	const struct cxs_compare_row *c = cmp_of(t, i, j);
 
 	if (counted(e)) {
-		cxs_csv_num(f, s, "%.17g", cxs_sample_mean(&e->values));
+		cxs_csv_num(f, s, CXS_CSV_FIGURE,
+			    shown(t->rows[i].event, cxs_sample_mean(&e->values)));
 		if (e->values.n > 1)
-			cxs_csv_num(f, s, "%.17g", cxs_sample_se(&e->values));
+			cxs_csv_num(f, s, CXS_CSV_FIGURE,
+				    shown(t->rows[i].event, cxs_sample_se(&e->values)));
 		else
 			fputs(s, f);
 		cxs_csv_num(f, s, "%.0f", e->values.n);

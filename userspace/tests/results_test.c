@@ -222,7 +222,7 @@ TEST(report_csv)
 	EXPECT_NE(NULL, strstr(line2, ";5;2100159;")) TH_LOG("%s", line2);
 	EXPECT_NE(NULL, strstr(line2, ";5;4.9996;")) TH_LOG("%s", line2);
 	EXPECT_NE(NULL, strstr(line2, ";more\n")) TH_LOG("%s", line2);
-	EXPECT_NE(NULL, strstr(t, "\nloop;cs;1000;3.5355339059327373;5;1000;3.5355339059327373;5;0.0000;1;no significant change\n"));
+	EXPECT_NE(NULL, strstr(t, "\nloop;cs;1000;3.53553390593274;5;1000;3.53553390593274;5;0.0000;1;no significant change\n"));
 	EXPECT_NE(NULL, strstr(t, "loop;cycles;;;;;;;;;\n"));
 	free(t);
 }
@@ -351,6 +351,71 @@ TEST(report_csv_quoted)
 	EXPECT_EQ(0, strncmp(line, "\"hackbench, 5 \"\"groups\"\"\",cs,11,", 30)) TH_LOG("%s", line);
 	free(buf);
 	cxs_results_free(&set);
+}
+
+static char *report_of(const char *doc, enum cxs_table_format fmt)
+{
+	struct cxs_result_set set = { 0 };
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	if (cxs_results_parse(&set, "doc", doc, strlen(doc), err, sizeof(err)))
+		return NULL;
+	out = open_memstream(&buf, &len);
+	cxs_results_table(out, fmt, fmt == CXS_TABLE_CSV ? "," : NULL,
+			  CXS_THRESHOLD_PCT, &set);
+	fclose(out);
+	cxs_results_free(&set);
+	return buf;
+}
+
+/*
+ * A task-clock and a count, B 1.0001 % and 0.995 % above A. Means:
+ * 2999627.1 / 3 = 999875.7 ns and 3029627.1 / 3 = 1009875.7 ns; 1005 and
+ * 1015.
+ */
+static const char near_doc[] =
+	"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+	" {\"benchmark\": \"b\", \"config\": \"A\", \"command\": [], \"runs\": 3,"
+	"  \"elapsed_ns\": [1, 1, 1], \"events\": ["
+	"  {\"name\": \"task-clock\", \"values\": [999876.7, 999900.1, 999850.3]},"
+	"  {\"name\": \"instructions\", \"values\": [1000, 1010, 1005]}]},\n"
+	" {\"benchmark\": \"b\", \"config\": \"B\", \"command\": [], \"runs\": 3,"
+	"  \"elapsed_ns\": [1, 1, 1], \"events\": ["
+	"  {\"name\": \"task-clock\", \"values\": [1009876.7, 1009900.1, 1009850.3]},"
+	"  {\"name\": \"instructions\", \"values\": [1010, 1020, 1015]}]}]}\n";
+
+/*
+ * A change is printed with the decimals that keep it on its side of the
+ * threshold: 0.995 % is not "+1.00%" beside a 1.0001 % "+1.00% slower",
+ * which read as one figure called two ways.
+ */
+TEST(report_change_near_threshold)
+{
+	char *t = report_of(near_doc, CXS_TABLE_TEXT);
+
+	ASSERT_NE(NULL, t);
+	TH_LOG("\n%s", t);
+	EXPECT_NE(NULL, strstr(t, "1015 ± 3 (+0.995%)\n")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, " (+1.00% slower)\n")) TH_LOG("%s", t);
+	free(t);
+}
+
+/*
+ * CSV as compare writes it: clocks in msec, as both text tables show
+ * them and perf stat counts them, and figures of 15 significant digits
+ * (the mean 999875.7 ns, not 999875.69999999984).
+ */
+TEST(report_csv_units_and_digits)
+{
+	char *t = report_of(near_doc, CXS_TABLE_CSV);
+
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "\nb,task-clock,0.9998757,")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, ",3,1.0098757,")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "\nb,instructions,1005,2.88675134594813,3,1015,")) TH_LOG("%s", t);
+	free(t);
 }
 
 /*

@@ -96,6 +96,19 @@ TEST_F(scratch, report_agrees_with_compare)
 	done(&orp);
 }
 
+/* report prints one table: --markdown and -x, asked together, are refused. */
+TEST_F(scratch, report_one_format)
+{
+	struct outcome o;
+
+	run(cmd_report, ARGV("report", "--markdown", "-x,", self->save), &o);
+	EXPECT_EQ(129, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "  Error: --markdown and -x are two formats: choose one\n"))
+		TH_LOG("%s", o.err);
+	EXPECT_EQ('\0', o.out[0]) TH_LOG("%s", o.out);
+	done(&o);
+}
+
 /*
  * One run has no spread: report prints "(1 run)", not "± 0", and --save
  * writes null, not 0, for stddev and ci95.
