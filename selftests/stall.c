@@ -75,6 +75,7 @@ struct req {
 	pid_t pid;		/* the target NEW asks for */
 	int proof_fd;		/* NEW's proof (do_new_proof()) */
 	const char *family;	/* GETFAMILY's (do_getfamily()) */
+	uint8_t cmd;		/* do_cmd()'s command */
 	int ret;
 	volatile pid_t tid;
 	volatile int done;
@@ -411,77 +412,170 @@ static long module_refs(void)
 	return n;
 }
 
-TEST_F_TIMEOUT(stall, genl_goes_on_while_a_new_waits_for_its_target, 120)
+/* A command of the session's, through its socket: q->cmd on q->id. */
+static int do_cmd(struct req *q)
+{
+	return cst_cmd(q->s, q->cmd, q->id, NULL, NULL);
+}
+
+/*
+ * @stuck waits for the held target (the fixture's page holds its perf
+ * mutex) in a handler under genetlink's cb_lock; a family's registration
+ * then waits for cb_lock, and every genl request behind it. Another genl
+ * request and the registration must complete within WAIT_S, and @stuck
+ * must return @want while the target is still held. Once the page is
+ * filled, what @stuck left to a worker finishes: the module's references
+ * are back to @ref0, the live sessions to @live_after.
+ */
+static void genl_goes_on(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(stall) *self, struct req *stuck,
+			 int want, long ref0, long live_after)
 {
 	struct holder h = { .fd = self->perf_fd, .page = self->page };
-	struct req stuck = { .fn = do_new_proof, .s = &self->s1 };
 	struct req reg = { .fn = do_getfamily, .family = FAMILY };
 	struct req other = { .fn = do_getfamily, .family = "nlctrl" };
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	struct uffdio_zeropage zero = { };
 	struct pollfd pfd = { .fd = self->uffd, .events = POLLIN };
+	bool other_done, reg_done, stuck_done, reg_waits = false;
 	struct uffd_msg msg;
-	bool other_done, reg_done, reg_waits = false;
-	long live0, live, ref0, ref = -1;
+	long live, ref = -1;
 	int i;
-
-	/* The registration must be one this test starts. */
-	if (!access("/sys/module/" FAMILY, F_OK) &&
-	    syscall(SYS_delete_module, FAMILY, O_NONBLOCK))
-		SKIP(return, "%s is loaded and in use: no registration to start (%s)",
-		     FAMILY, strerror(errno));
-	live0 = cst_live_sessions();
-	ASSERT_LE(0, live0);
-	ref0 = module_refs();
-	ASSERT_LE(0, ref0);
-	stuck.pid = self->target.pid;
-	stuck.proof_fd = self->perf_fd;
 
 	ASSERT_EQ(0, pthread_create(&h.thread, NULL, holder_thread, &h));
 	ASSERT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("the holder's read did not fault");
 	ASSERT_EQ(sizeof(msg), read(self->uffd, &msg, sizeof(msg)));
 	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
 
-	/* A NEW on the held target, then a registration behind it. */
-	EXPECT_FALSE(req_within(&stuck, 0));
-	EXPECT_TRUE(thread_blocked(&stuck)) TH_LOG("the NEW on the held target is not waiting");
+	/* The request on the held target, then a registration behind it. */
+	EXPECT_FALSE(req_within(stuck, 0));
+	EXPECT_TRUE(thread_blocked(stuck)) TH_LOG("the request on the held target is not waiting");
 	EXPECT_FALSE(req_within(&reg, 0));
-	/* Until the registration waits behind the NEW (or got through). */
+	/* Until the registration waits behind the request (or got through). */
 	for (i = 0; i < 3000 && !reg.done && !reg_waits; i++) {
 		reg_waits = registration_waits();
 		nanosleep(&ts, NULL);
 	}
 	other_done = req_within(&other, WAIT_S);
-	for (i = 0; i < WAIT_S * 100 && !reg.done; i++)
+	for (i = 0; i < WAIT_S * 100 && !(reg.done && stuck->done); i++)
 		nanosleep(&ts, NULL);
 	reg_done = reg.done;
+	/* Before the page is filled: what it returned while held. */
+	stuck_done = stuck->done;
 
 	zero.range.start = (unsigned long)self->page;
 	zero.range.len = self->psz;
 	EXPECT_EQ(0, ioctl(self->uffd, UFFDIO_ZEROPAGE, &zero));
 	pthread_join(h.thread, NULL);
-	pthread_join(stuck.thread, NULL);
+	pthread_join(stuck->thread, NULL);
 	pthread_join(reg.thread, NULL);
 	pthread_join(other.thread, NULL);
 	if (reg.ret < 0 && !reg_waits)
-		SKIP(goto out, "looking up %s loaded no module (%d): no registration to wait behind the NEW",
+		SKIP(return, "looking up %s loaded no module (%d): no registration to wait behind the request",
 		     FAMILY, reg.ret);
 
 	EXPECT_TRUE(other_done)
-		TH_LOG("a genl request waited %s behind a family's registration, which waited for the NEW on the held target",
+		TH_LOG("a genl request waited %s behind a family's registration, which waited for the request on the held target",
 		       reg_waits ? "(modprobe's stack in genl_register_family)" : "");
-	EXPECT_TRUE(reg_done) TH_LOG("%s's registration waited for the NEW on the held target", FAMILY);
-	EXPECT_EQ(-EAGAIN, stuck.ret) TH_LOG("the NEW on the held target did not give up");
+	EXPECT_TRUE(reg_done) TH_LOG("%s's registration waited for the request on the held target", FAMILY);
+	EXPECT_TRUE(stuck_done) TH_LOG("the request on the held target did not give up while it was held");
+	EXPECT_EQ(want, stuck->ret) TH_LOG("the request on the held target returned %d", stuck->ret);
 	EXPECT_LE(0, reg.ret);
 	EXPECT_LE(0, other.ret);
-	/* The given-up NEW's worker frees its session once the page is there. */
+	/* What the request left to a worker lets go once the page is there. */
 	for (i = 0; i < 500 && (ref = module_refs()) != ref0; i++)
 		nanosleep(&ts, NULL);
-	EXPECT_EQ(ref0, ref) TH_LOG("the given-up NEW's worker still holds the module");
+	EXPECT_EQ(ref0, ref) TH_LOG("a given-up request's worker still holds the module");
 	live = cst_live_sessions();
-	EXPECT_EQ(live0, live) TH_LOG("the given-up NEW left a session behind");
-out:
+	EXPECT_EQ(live_after, live) TH_LOG("live sessions after the held target let go");
+}
+
+/* The registration must be one this test starts: false (skipped) if not. */
+static bool family_unloaded(struct __test_metadata *_metadata)
+{
+	if (!access("/sys/module/" FAMILY, F_OK) &&
+	    syscall(SYS_delete_module, FAMILY, O_NONBLOCK)) {
+		SKIP(return false, "%s is loaded and in use: no registration to start (%s)",
+		     FAMILY, strerror(errno));
+	}
+	return true;
+}
+
+TEST_F_TIMEOUT(stall, genl_goes_on_while_a_new_waits_for_its_target, 120)
+{
+	struct req stuck = { .fn = do_new_proof, .s = &self->s1 };
+	long live0, ref0;
+
+	if (!family_unloaded(_metadata))
+		return;
+	live0 = cst_live_sessions();
+	ASSERT_LE(0, live0);
+	ref0 = module_refs();
+	ASSERT_LE(0, ref0);
+	stuck.pid = self->target.pid;
+	stuck.proof_fd = self->perf_fd;
+	/* It gives up and leaves no session behind. */
+	genl_goes_on(_metadata, self, &stuck, -EAGAIN, ref0, live0);
 	syscall(SYS_delete_module, FAMILY, O_NONBLOCK);
+}
+
+/*
+ * A session on the target, started if @started, then @cmd on it while
+ * the target is held: it gives up with @want, or for DEL, returns 0 and
+ * its session is gone at once. What it left to do is done once the target
+ * lets go: a STOP or START asked again finds it done (-EALREADY).
+ */
+static void session_cmd_held(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(stall) *self, uint8_t cmd,
+			     bool started, int want)
+{
+	struct req stuck = { .fn = do_cmd, .s = &self->s1, .cmd = cmd };
+	struct cst_res *r = calloc(1, sizeof(*r));
+	long live0, ref0;
+
+	ASSERT_NE(NULL, r);
+	if (!family_unloaded(_metadata))
+		goto out;
+	live0 = cst_live_sessions();
+	ASSERT_LE(0, live0);
+	ASSERT_EQ(0, cst_new(&self->s1, self->target.pid, 0, &ev, 1, r, NULL));
+	stuck.id = r->id;
+	if (started)
+		ASSERT_EQ(0, cst_cmd(&self->s1, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	ref0 = module_refs();
+	ASSERT_LE(0, ref0);
+	genl_goes_on(_metadata, self, &stuck, want,
+		     ref0, cmd == CTXCOUNT_CMD_SESSION_DEL ? live0 : live0 + 1);
+	if (cmd == CTXCOUNT_CMD_SESSION_START || cmd == CTXCOUNT_CMD_SESSION_STOP) {
+		EXPECT_EQ(-EALREADY, cst_cmd(&self->s1, cmd, r->id, NULL, NULL))
+			TH_LOG("the given-up command was not carried out once the target let go");
+	}
+	/* The session answers again, or is gone. */
+	EXPECT_EQ(cmd == CTXCOUNT_CMD_SESSION_DEL ? -ENOENT : 0,
+		  cst_cmd(&self->s1, CTXCOUNT_CMD_SESSION_READ, r->id, r, NULL));
+	syscall(SYS_delete_module, FAMILY, O_NONBLOCK);
+out:
+	free(r);
+}
+
+TEST_F_TIMEOUT(stall, genl_goes_on_while_a_read_waits_for_its_target, 120)
+{
+	session_cmd_held(_metadata, self, CTXCOUNT_CMD_SESSION_READ, true, -EAGAIN);
+}
+
+TEST_F_TIMEOUT(stall, genl_goes_on_while_a_start_waits_for_its_target, 120)
+{
+	session_cmd_held(_metadata, self, CTXCOUNT_CMD_SESSION_START, false, -EAGAIN);
+}
+
+TEST_F_TIMEOUT(stall, genl_goes_on_while_a_stop_waits_for_its_target, 120)
+{
+	session_cmd_held(_metadata, self, CTXCOUNT_CMD_SESSION_STOP, true, -EAGAIN);
+}
+
+TEST_F_TIMEOUT(stall, genl_goes_on_while_a_del_waits_for_its_target, 120)
+{
+	session_cmd_held(_metadata, self, CTXCOUNT_CMD_SESSION_DEL, true, 0);
 }
 
 CST_TEST_MAIN
