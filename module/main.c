@@ -40,7 +40,7 @@ static int __init ctx_init(void)
 	/* Before any session: the estimate's figures, measured here. */
 	ctx_calib_user_init();
 	ctx_calib_init();
-	err = ctx_build_init();
+	err = ctx_session_workers_init();
 	if (err)
 		goto err_calib;
 	err = ctx_netlink_register();
@@ -49,7 +49,7 @@ static int __init ctx_init(void)
 	return 0;
 
 err_session:
-	ctx_build_exit();
+	ctx_session_workers_exit();
 err_calib:
 	ctx_calib_user_exit();
 	ctx_calib_exit();
@@ -64,7 +64,7 @@ static void __exit ctx_exit(void)
 	/* No more requests or socket releases, then nothing to count for. */
 	ctx_netlink_unregister();
 	ctx_session_destroy_all();
-	ctx_build_exit();
+	ctx_session_workers_exit();
 	ctx_calib_user_exit();
 	ctx_calib_exit();
 	ctx_cpuhp_exit();

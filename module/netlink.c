@@ -207,15 +207,6 @@ static int ctx_nl_session_del(struct sk_buff *skb, struct genl_info *info)
 	return ctx_nl_session_op(skb, info, ctx_session_del);
 }
 
-static void ctx_nl_read_free(struct ctx_session_report *rep)
-{
-	if (!rep)
-		return;
-	ctx_session_report_free(rep);
-	kvfree(rep->cpu);
-	kfree(rep);
-}
-
 /*
  * READ's request attributes @tb (SESSION_ID, optional READ_FLAGS): the
  * session's state now, with a row per CPU if asked.
@@ -227,7 +218,6 @@ static struct ctx_session_report *ctx_nl_read(const struct ctx_owner *owner,
 	const struct nlattr *id = tb[CTXCOUNT_A_SESSION_ID];
 	struct ctx_session_report *rep;
 	u32 flags;
-	int err;
 
 	if (NL_REQ_ATTR_CHECK(extack, NULL, tb, CTXCOUNT_A_SESSION_ID)) {
 		NL_SET_ERR_MSG_MOD(extack, "missing session id");
@@ -239,29 +229,10 @@ static struct ctx_session_report *ctx_nl_read(const struct ctx_owner *owner,
 				    "unknown read flags");
 		return ERR_PTR(-EOPNOTSUPP);
 	}
-	rep = kzalloc(sizeof(*rep), GFP_KERNEL);
-	if (!rep)
-		return ERR_PTR(-ENOMEM);
-	if (flags & CTXCOUNT_READ_F_PER_CPU) {
-		rep->cpu = kvcalloc(num_possible_cpus(), sizeof(*rep->cpu),
-				    GFP_KERNEL);
-		if (!rep->cpu) {
-			err = -ENOMEM;
-			goto err_free;
-		}
-	}
-	rep->per_thread = flags & CTXCOUNT_READ_F_PER_THREAD;
-	err = ctx_session_read(owner, nla_get_u32(id), rep, extack);
-	if (err) {
-		if (err == -ENOENT)
-			NL_SET_BAD_ATTR(extack, id);
-		goto err_free;
-	}
+	rep = ctx_session_read(owner, nla_get_u32(id), flags, extack);
+	if (PTR_ERR_OR_ZERO(rep) == -ENOENT)
+		NL_SET_BAD_ATTR(extack, id);
 	return rep;
-
-err_free:
-	ctx_nl_read_free(rep);
-	return ERR_PTR(err);
 }
 
 static int ctx_nl_session_read(struct sk_buff *skb, struct genl_info *info)
@@ -276,7 +247,7 @@ static int ctx_nl_session_read(struct sk_buff *skb, struct genl_info *info)
 		return PTR_ERR(rep);
 	err = ctx_nl_reply(skb, info, ctx_nl_read_size(rep), ctx_nl_fill_read,
 			   rep);
-	ctx_nl_read_free(rep);
+	ctx_session_report_free(rep);
 	return err;
 }
 
@@ -373,7 +344,7 @@ static int ctx_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int ctx_nl_read_done(struct netlink_callback *cb)
 {
-	ctx_nl_read_free(ctx_nl_dump_of(cb)->rep);
+	ctx_session_report_free(ctx_nl_dump_of(cb)->rep);
 	return 0;
 }
 

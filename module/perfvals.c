@@ -47,12 +47,14 @@ static struct ctx_pv_root *ctx_pv_row(struct ctx_perfvals *pv, unsigned int n)
 	return &pv->root[(size_t)n * pv->nr_events];
 }
 
-static void ctx_pv_value(struct perf_event *event, struct ctx_pv_val *v)
+static void ctx_pv_value(struct ctx_perfvals *pv, struct perf_event *event,
+			 struct ctx_pv_val *v)
 {
 	v->enabled = 0;
 	v->running = 0;
 	v->count = event ? perf_event_read_value(event, &v->enabled,
 						 &v->running) : 0;
+	atomic_inc(&pv->progress);
 }
 
 static void ctx_pv_add(struct ctx_pv_val *acc, const struct ctx_pv_val *now,
@@ -147,7 +149,7 @@ void ctx_pv_cpu_install(struct ctx_perfvals *pv, unsigned int cpu,
 	mutex_lock(&pv->lock);
 	for (i = 0; i < pv->nr_events; i++) {
 		if (pv->counting && row[i].event) {
-			ctx_pv_value(row[i].event, &now);
+			ctx_pv_value(pv, row[i].event, &now);
 			ctx_pv_add(&row[i].acc, &now, &row[i].base);
 		}
 		row[i].event = event[i];
@@ -176,7 +178,7 @@ void ctx_pv_start(struct ctx_perfvals *pv)
 	for (n = 0; n < ctx_pv_rows(pv); n++) {
 		r = ctx_pv_row(pv, n);
 		for (i = 0; i < pv->nr_events; i++)
-			ctx_pv_value(r[i].event, &r[i].base);
+			ctx_pv_value(pv, r[i].event, &r[i].base);
 	}
 	pv->counting = true;
 	mutex_unlock(&pv->lock);
@@ -200,7 +202,7 @@ void ctx_pv_stop(struct ctx_perfvals *pv)
 		for (i = 0; i < pv->nr_events; i++) {
 			if (!r[i].event)
 				continue;
-			ctx_pv_value(r[i].event, &now);
+			ctx_pv_value(pv, r[i].event, &now);
 			ctx_pv_add(&r[i].acc, &now, &r[i].base);
 		}
 	}
@@ -216,7 +218,7 @@ static void ctx_pv_total(struct ctx_perfvals *pv, struct ctx_pv_root *r,
 
 	*v = r->acc;
 	if (pv->counting && r->event) {
-		ctx_pv_value(r->event, &now);
+		ctx_pv_value(pv, r->event, &now);
 		ctx_pv_add(v, &now, &r->base);
 	}
 }
@@ -311,6 +313,7 @@ void ctx_pv_release(struct ctx_perfvals *pv)
 		for (i = 0; i < pv->nr_events; i++) {
 			ctx_counter_release(r[i].event);
 			r[i].event = NULL;
+			atomic_inc(&pv->progress);
 		}
 	}
 }

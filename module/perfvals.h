@@ -8,6 +8,7 @@
 #ifndef _CTXCOUNT_PERFVALS_H
 #define _CTXCOUNT_PERFVALS_H
 
+#include <linux/atomic.h>
 #include <linux/ctxcount.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -52,6 +53,9 @@ struct ctx_pv_root {
  * @nr_threads: task sessions: threads with roots
  * @max_threads: room in @root for so many threads
  * @root: [thread or CPU][event]
+ * @progress: root events read or released so far: a request that waits
+ *	for the session's worker waits for as long as this grows (a target's
+ *	owner can hold each read up for as long as it likes)
  */
 struct ctx_perfvals {
 	struct mutex lock;	/* see above */
@@ -61,6 +65,7 @@ struct ctx_perfvals {
 	unsigned int nr_threads;
 	unsigned int max_threads;
 	struct ctx_pv_root *root;
+	atomic_t progress;
 };
 
 int ctx_pv_init(struct ctx_perfvals *pv, unsigned int nr_events,

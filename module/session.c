@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Sessions: the registry (ids, the list the hooks walk, what is pending),
- * start/stop/read, and destruction (by request, when the owning socket
- * closes, at module unload). SESSION_NEW is session_new.c; what fork,
- * exit and exec do to the task sets is session_tasks.c.
+ * the wait for a session's worker, and destruction (by request, when the
+ * owning socket closes, at module unload). SESSION_NEW is session_new.c;
+ * START, STOP and READ are session_ops.c; what fork, exit and exec do to
+ * the task sets is session_tasks.c.
  *
  * A session is freed only after an RCU grace period following its
  * removal from the lists the hooks walk, and once no request holds it.
@@ -11,15 +12,21 @@
  * Locks: ctx_lock guards the registry only (ids, lists, counts, the
  * limits' charges), never across perf calls, IPIs or anything a user's
  * target can slow down; each session's own mutex serializes what is done
- * to it. They are never held together.
+ * to it, by workers only (session_ops.c says why). They are never held
+ * together.
  */
+#include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/ctxcount.h>
 #include <linux/cpumask.h>
 #include <linux/cred.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <net/sock.h>
 
@@ -39,6 +46,12 @@ LIST_HEAD(ctx_sessions);
 LIST_HEAD(ctx_pending);
 DEFINE_XARRAY_ALLOC1(ctx_ids);
 unsigned int ctx_nr_sessions;
+
+/*
+ * Where whatever may wait on a target runs (SESSION_NEW's build, START,
+ * STOP and READ, a session's destruction), so that no handler does.
+ */
+struct workqueue_struct *ctx_session_wq;
 
 /* Does @s belong to @owner's socket. */
 static bool ctx_session_owned(const struct ctx_session *s,
@@ -124,19 +137,23 @@ static struct ctx_session *ctx_session_find(const struct ctx_owner *owner,
 	return s;
 }
 
-static void ctx_session_put(struct ctx_session *s)
+void ctx_session_put(struct ctx_session *s)
 {
 	if (refcount_dec_and_test(&s->ref))
 		ctx_session_free(s);
 }
 
-/*
- * @owner's session @id, referenced and locked, not dead; NULL (extack
- * set) when there is none. ctx_session_unlock() undoes it.
+/**
+ * ctx_session_get() - @owner's session @id, referenced
+ * @owner: the socket that asks
+ * @id: the session
+ * @extack: for the error message when there is none
+ *
+ * Context: process context; takes ctx_lock.
+ * Return: the session (ctx_session_put() it), or NULL.
  */
-static struct ctx_session *ctx_session_lock(const struct ctx_owner *owner,
-					    u32 id,
-					    struct netlink_ext_ack *extack)
+struct ctx_session *ctx_session_get(const struct ctx_owner *owner, u32 id,
+				    struct netlink_ext_ack *extack)
 {
 	struct ctx_session *s;
 
@@ -145,248 +162,111 @@ static struct ctx_session *ctx_session_lock(const struct ctx_owner *owner,
 	if (s)
 		refcount_inc(&s->ref);
 	mutex_unlock(&ctx_lock);
-	if (!s)
-		return NULL;
-	mutex_lock(&s->lock);
-	if (!s->dead)
-		return s;
-	/* Deleted meanwhile. */
-	mutex_unlock(&s->lock);
-	ctx_session_put(s);
-	NL_SET_ERR_MSG_MOD(extack, "no such session on this socket");
-	return NULL;
-}
-
-static void ctx_session_unlock(struct ctx_session *s)
-{
-	mutex_unlock(&s->lock);
-	ctx_session_put(s);
-}
-
-/**
- * ctx_session_start() - begin counting
- * @owner: the socket that asks
- * @id: the session
- * @extack: for error messages
- *
- * Context: process context, may sleep.
- * Return: 0, -ENOENT (no such session), -EALREADY (already counting).
- */
-int ctx_session_start(const struct ctx_owner *owner, u32 id,
-		      struct netlink_ext_ack *extack)
-{
-	struct ctx_session *s;
-	int err = 0;
-
-	s = ctx_session_lock(owner, id, extack);
-	if (!s)
-		return -ENOENT;
-	if (ctx_account_running(&s->acct)) {
-		NL_SET_ERR_MSG_MOD(extack, "session already started");
-		err = -EALREADY;
-		goto out_unlock;
-	}
-	ctx_pv_start(&s->pv);
-	if (s->target_flags & CTXCOUNT_TARGET_F_ENABLE_ON_EXEC)
-		ctx_account_arm(&s->acct);
-	else
-		ctx_account_start(&s->acct);
-out_unlock:
-	ctx_session_unlock(s);
-	return err;
-}
-
-/**
- * ctx_session_stop() - end counting; the totals stay readable
- * @owner: the socket that asks
- * @id: the session
- * @extack: for error messages
- *
- * Context: process context, may sleep.
- * Return: 0, -ENOENT (no such session), -EALREADY (not counting).
- */
-int ctx_session_stop(const struct ctx_owner *owner, u32 id,
-		     struct netlink_ext_ack *extack)
-{
-	struct ctx_session *s;
-	int err = 0;
-
-	s = ctx_session_lock(owner, id, extack);
-	if (!s)
-		return -ENOENT;
-	if (!ctx_account_running(&s->acct)) {
-		NL_SET_ERR_MSG_MOD(extack, "session not started");
-		err = -EALREADY;
-		goto out_unlock;
-	}
-	ctx_account_halt(&s->acct);
-	ctx_pv_stop(&s->pv);
-out_unlock:
-	ctx_session_unlock(s);
-	return err;
+	return s;
 }
 
 /*
- * The task buckets, from perf's counts: per CPU, and the totals as the
- * CPUs' sum where there are rows, so that they add up exactly.
+ * Takes @s off every list: no request finds it any more.
+ * ctx_session_destroy_start() does the rest.
  */
-static void ctx_session_finish(struct ctx_session_report *rep)
-{
-	struct ctx_totals *t = &rep->tot;
-	unsigned int n, i;
-
-	if (!rep->cpu) {
-		ctx_totals_finish(t, rep->nr_events);
-		return;
-	}
-	for (i = 0; i < rep->nr_events; i++) {
-		t->buckets[i][CTXCOUNT_BUCKET_TASK] = 0;
-		t->buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST] = 0;
-	}
-	for (n = 0; n < rep->nr_cpus; n++) {
-		ctx_totals_finish(&rep->cpu[n].tot, rep->nr_events);
-		for (i = 0; i < rep->nr_events; i++) {
-			t->buckets[i][CTXCOUNT_BUCKET_TASK] +=
-				rep->cpu[n].tot.buckets[i][CTXCOUNT_BUCKET_TASK];
-			t->buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST] +=
-				rep->cpu[n].tot.buckets[i][CTXCOUNT_BUCKET_IRQ_ENTRY_EST];
-		}
-	}
-}
-
-/* Room for a row per root thread, zeroed: ctx_pv_read() adds to it. */
-static int ctx_session_threads_alloc(struct ctx_session *s,
-				     struct ctx_session_report *rep)
-{
-	rep->thr = kvcalloc(max(s->pv.nr_threads, 1U), sizeof(*rep->thr),
-			    GFP_KERNEL);
-	return rep->thr ? 0 : -ENOMEM;
-}
-
-/*
- * Each row's hooks' part next to perf's, the rows of threads that got no
- * events left out; then their task buckets.
- */
-static void ctx_session_threads_finish(struct ctx_session *s,
-				       struct ctx_session_report *rep)
-{
-	unsigned int n, k = 0;
-
-	for (n = 0; n < s->pv.nr_threads; n++) {
-		if (!ctx_pv_thread_counted(&s->pv, n))
-			continue;
-		if (k != n)
-			rep->thr[k] = rep->thr[n];
-		ctx_threads_read(&s->acct, n, &rep->thr[k]);
-		ctx_totals_finish(&rep->thr[k].tot, rep->nr_events);
-		k++;
-	}
-	rep->nr_threads = k;
-}
-
-/**
- * ctx_session_read() - current totals of a session
- * @owner: the socket that asks
- * @id: the session
- * @rep: filled with the session's state and totals
- * @extack: for error messages
- *
- * Context: process context, may sleep.
- * Return: 0, -ENOENT (no such session) or -ENOMEM.
- */
-int ctx_session_read(const struct ctx_owner *owner, u32 id,
-		     struct ctx_session_report *rep,
-		     struct netlink_ext_ack *extack)
-{
-	struct ctx_session *s;
-	int err = 0;
-
-	s = ctx_session_lock(owner, id, extack);
-	if (!s)
-		return -ENOENT;
-	if (rep->cpu && !s->acct.system_wide) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "per-CPU totals need a system-wide session (perf has no per-CPU value of a task event)");
-		err = -EINVAL;
-		goto out_unlock;
-	}
-	if (rep->per_thread && !s->acct.thr) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "per-thread rows need a session made with the PER_THREAD flag");
-		err = -EINVAL;
-		goto out_unlock;
-	}
-	memset(&rep->tot, 0, sizeof(rep->tot));
-	err = ctx_src_report_init(&rep->src, s->acct.src, rep->cpu,
-				  rep->cpu ? num_possible_cpus() : 0);
-	if (!err && rep->per_thread)
-		err = ctx_session_threads_alloc(s, rep);
-	if (!err)
-		err = ctx_account_read(&s->acct, &rep->tot, rep->src.tot,
-				       rep->cpu, &rep->nr_cpus);
-	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "no memory to read the session");
-		goto out_unlock;
-	}
-	ctx_pv_read(&s->pv, &rep->tot, rep->cpu, rep->nr_cpus, rep->thr);
-	ctx_session_report(s, rep);
-	ctx_session_finish(rep);
-	if (rep->thr)
-		ctx_session_threads_finish(s, rep);
-	ctx_src_report_info(&rep->src, s->acct.src);
-out_unlock:
-	ctx_session_unlock(s);
-	return err;
-}
-
-/**
- * ctx_session_report_free() - free what ctx_session_read() allocated
- * @rep: the report (not itself)
- */
-void ctx_session_report_free(struct ctx_session_report *rep)
-{
-	ctx_src_report_free(&rep->src);
-	kvfree(rep->thr);
-	rep->thr = NULL;
-}
-
-/* Takes @s off every list; ctx_session_free_list() does the rest. */
-static void ctx_session_unlink(struct ctx_session *s, struct list_head *dead)
+static void ctx_session_unlink(struct ctx_session *s)
 {
 	lockdep_assert_held(&ctx_lock);
 	list_del_rcu(&s->node);
 	xa_erase(&ctx_ids, s->id);
 	WRITE_ONCE(ctx_nr_sessions, ctx_nr_sessions - 1);
-	list_add(&s->free_node, dead);
+}
+
+/**
+ * ctx_session_wait() - wait for a session's worker while it makes progress
+ * @s: the session, referenced
+ * @done: the completion to wait for, or NULL to wait to claim @s's request
+ *	slot (ctx_session_claim())
+ *
+ * Gives up after CTX_WAIT_SLICES slices of CTX_WAIT_SLICE in a row in
+ * which none of @s's root events was read or released, or when the
+ * sender is killed.
+ *
+ * Context: process context (a handler), may sleep.
+ * Return: 0, -EAGAIN (gave up) or -EINTR (killed).
+ */
+int ctx_session_wait(struct ctx_session *s, struct completion *done)
+{
+	int seen = atomic_read(&s->pv.progress), idle = 0;
+	long left;
+
+	for (;;) {
+		if (done)
+			left = wait_for_completion_killable_timeout(done,
+								    CTX_WAIT_SLICE);
+		else
+			left = wait_event_killable_timeout(s->req_wait,
+							   ctx_session_claim(s),
+							   CTX_WAIT_SLICE);
+		if (left > 0)
+			return 0;
+		if (left < 0)
+			return -EINTR;
+		if (atomic_read(&s->pv.progress) != seen) {
+			seen = atomic_read(&s->pv.progress);
+			idle = 0;
+			continue;
+		}
+		if (++idle == CTX_WAIT_SLICES)
+			return -EAGAIN;
+	}
+}
+
+/**
+ * ctx_session_destroy_work() - destroy an unlinked session
+ * @work: the session's @destroy_work
+ *
+ * Halts it once the request at its worker (if any) is done, releases its
+ * events once no hook reads them, and drops the registry's reference.
+ *
+ * Context: a worker of ctx_session_wq: the release may wait on the target's
+ * perf context (as READ's worker may) for as long as its owner likes. It
+ * holds a module reference, which the workqueue's destruction at exit
+ * waits for the last worker to drop.
+ */
+void ctx_session_destroy_work(struct work_struct *work)
+{
+	struct ctx_session *s = container_of(work, struct ctx_session,
+					     destroy_work);
+
+	mutex_lock(&s->lock);
+	if (ctx_account_running(&s->acct))
+		ctx_account_halt(&s->acct);
+	s->dead = true;
+	mutex_unlock(&s->lock);
+	/* No hook may still be reading its events... */
+	synchronize_rcu();
+	ctx_session_release(s);
+	/* ...nor hold a child of one, whose tag points into the session. */
+	synchronize_rcu();
+	complete_all(&s->destroyed);
+	ctx_session_put(s);
+	module_put(THIS_MODULE);
+}
+
+/* Hand unlinked @s to a worker that destroys it; @s stays referenced. */
+static void ctx_session_destroy_start(struct ctx_session *s)
+{
+	/* The caller's, to wait on: the worker puts the registry's. */
+	refcount_inc(&s->ref);
+	__module_get(THIS_MODULE);
+	queue_work(ctx_session_wq, &s->destroy_work);
 }
 
 /*
- * Halt each unlinked session once the request using it (if any) is done,
- * and free it after the grace periods the hooks need and the last
- * request's reference. Without ctx_lock: a READ stuck on its target holds
- * up only its own session's destruction.
+ * Wait for @s's destruction while it makes progress: as long as the
+ * target does not hold it up, the counters are gone when a DEL or a
+ * socket's release returns; the session is gone for its socket either way.
  */
-static void ctx_session_free_list(struct list_head *dead)
+static void ctx_session_destroy_wait(struct ctx_session *s)
 {
-	struct ctx_session *s, *tmp;
-
-	if (list_empty(dead))
-		return;
-	list_for_each_entry(s, dead, free_node) {
-		mutex_lock(&s->lock);
-		if (ctx_account_running(&s->acct))
-			ctx_account_halt(&s->acct);
-		s->dead = true;
-		mutex_unlock(&s->lock);
-	}
-	/* No hook may still be reading their events... */
-	synchronize_rcu();
-	list_for_each_entry(s, dead, free_node)
-		ctx_session_release(s);
-	/* ...nor hold a child of one, whose tag points into the session. */
-	synchronize_rcu();
-	list_for_each_entry_safe(s, tmp, dead, free_node)
-		ctx_session_put(s);
+	ctx_session_wait(s, &s->destroyed);
+	ctx_session_put(s);
 }
 
 /**
@@ -402,18 +282,17 @@ int ctx_session_del(const struct ctx_owner *owner, u32 id,
 		    struct netlink_ext_ack *extack)
 {
 	struct ctx_session *s;
-	LIST_HEAD(dead);
-	int err = 0;
 
 	mutex_lock(&ctx_lock);
 	s = ctx_session_find(owner, id, extack);
 	if (s)
-		ctx_session_unlink(s, &dead);
-	else
-		err = -ENOENT;
+		ctx_session_unlink(s);
 	mutex_unlock(&ctx_lock);
-	ctx_session_free_list(&dead);
-	return err;
+	if (!s)
+		return -ENOENT;
+	ctx_session_destroy_start(s);
+	ctx_session_destroy_wait(s);
+	return 0;
 }
 
 /*
@@ -473,11 +352,17 @@ void ctx_session_release_owner(const struct ctx_owner *owner)
 		return;
 	mutex_lock(&ctx_lock);
 	list_for_each_entry_safe(s, tmp, &ctx_sessions, node) {
-		if (ctx_session_orphaned(s, owner))
-			ctx_session_unlink(s, &dead);
+		if (ctx_session_orphaned(s, owner)) {
+			ctx_session_unlink(s);
+			list_add(&s->free_node, &dead);
+		}
 	}
 	mutex_unlock(&ctx_lock);
-	ctx_session_free_list(&dead);
+	/* All at once, then the waits: they overlap. */
+	list_for_each_entry(s, &dead, free_node)
+		ctx_session_destroy_start(s);
+	list_for_each_entry_safe(s, tmp, &dead, free_node)
+		ctx_session_destroy_wait(s);
 }
 
 /**
@@ -491,10 +376,18 @@ void ctx_session_destroy_all(void)
 	LIST_HEAD(dead);
 
 	mutex_lock(&ctx_lock);
-	list_for_each_entry_safe(s, tmp, &ctx_sessions, node)
-		ctx_session_unlink(s, &dead);
+	list_for_each_entry_safe(s, tmp, &ctx_sessions, node) {
+		ctx_session_unlink(s);
+		list_add(&s->free_node, &dead);
+	}
 	mutex_unlock(&ctx_lock);
-	ctx_session_free_list(&dead);
+	list_for_each_entry(s, &dead, free_node)
+		ctx_session_destroy_start(s);
+	/* No handler waits here: the wait is whole. */
+	list_for_each_entry_safe(s, tmp, &dead, free_node) {
+		wait_for_completion(&s->destroyed);
+		ctx_session_put(s);
+	}
 }
 
 /**
@@ -520,4 +413,38 @@ unsigned int ctx_session_count(bool all)
 		n += uid_eq(s->charge.sender, uid);
 	rcu_read_unlock();
 	return n;
+}
+
+/**
+ * ctx_session_workers_init() - what requests need before the family is there
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ctx_session_workers_init(void)
+{
+	/*
+	 * Per CPU: the handler queues on its own CPU and sleeps until the
+	 * worker is done, so waking the worker and being woken back send no
+	 * IPI (an unbound worker elsewhere took six a START, READ and STOP:
+	 * selftests/resources' ipis_only_where_needed). A worker that
+	 * sleeps on its target lets the CPU's pool run the next one, and as
+	 * many may wait at once as a workqueue allows: a session has at
+	 * most two at a time (its build; or a request and its
+	 * destruction), and max_sessions (256 unless raised) bounds every
+	 * unprivileged user's sessions together.
+	 */
+	ctx_session_wq = alloc_workqueue("ctxcount", 0, WQ_MAX_ACTIVE);
+	return ctx_session_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * ctx_session_workers_exit() - wait for the last worker to return
+ *
+ * Each worker holds a module reference, so none is left when the module
+ * exits but a session's destruction from ctx_session_destroy_all(); this
+ * waits for the last worker to leave the module's code.
+ */
+void ctx_session_workers_exit(void)
+{
+	destroy_workqueue(ctx_session_wq);
 }

@@ -3,12 +3,14 @@
 #define _CTXCOUNT_SESSION_H
 
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/ctxcount.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "account.h"
@@ -120,11 +122,16 @@ struct ctx_new_req {
  * @lock: serializes START, STOP, READ and the halt at destruction: held
  *	across perf's reads of the target and the IPIs, so it is the
  *	session's own, never ctx_lock (one user's slow READ holds up no other
- *	session)
+ *	session), and only workers take it (session_ops.c)
  * @ref: the registry's reference and one per request using @s outside
  *	ctx_lock; the last put frees it
  * @dead: unlinked and halted (under @lock): a request that found @s
  *	before does nothing with it
+ * @busy: CTX_SESSION_BUSY while one of its requests is at a worker: one at
+ *	a time, so that a user's retries on a held target queue no more
+ * @req_wait: where requests wait for @busy to clear
+ * @destroy_work: destroys it once unlinked (session.c)
+ * @destroyed: completed when its events are released
  */
 struct ctx_session {
 	u32 id;
@@ -149,6 +156,10 @@ struct ctx_session {
 	struct mutex lock;	/* see @lock above */
 	refcount_t ref;
 	bool dead;
+	unsigned long busy;
+	wait_queue_head_t req_wait;
+	struct work_struct destroy_work;
+	struct completion destroyed;
 };
 
 /**
@@ -194,16 +205,16 @@ int ctx_session_start(const struct ctx_owner *owner, u32 id,
 		      struct netlink_ext_ack *extack);
 int ctx_session_stop(const struct ctx_owner *owner, u32 id,
 		     struct netlink_ext_ack *extack);
-int ctx_session_read(const struct ctx_owner *owner, u32 id,
-		     struct ctx_session_report *rep,
-		     struct netlink_ext_ack *extack);
+struct ctx_session_report *ctx_session_read(const struct ctx_owner *owner,
+					    u32 id, u32 flags,
+					    struct netlink_ext_ack *extack);
 int ctx_session_del(const struct ctx_owner *owner, u32 id,
 		    struct netlink_ext_ack *extack);
 void ctx_session_report_free(struct ctx_session_report *rep);
 void ctx_session_release_owner(const struct ctx_owner *owner);
 void ctx_session_destroy_all(void);
-int ctx_build_init(void);
-void ctx_build_exit(void);
+int ctx_session_workers_init(void);
+void ctx_session_workers_exit(void);
 unsigned int ctx_session_count(bool all);
 
 void ctx_session_fork(struct task_struct *parent, struct task_struct *child);

@@ -29,8 +29,6 @@
 #include "session_int.h"
 #include "threads.h"
 
-struct workqueue_struct *ctx_build_wq;
-
 static u32 ctx_next_id;
 
 /*
@@ -370,9 +368,9 @@ void ctx_build_put(struct ctx_build *b)
  * ctx_build_work() - the worker's part of SESSION_NEW
  * @work: a struct ctx_build's
  *
- * Context: a worker of ctx_build_wq; may wait on the target's locks for
+ * Context: a worker of ctx_session_wq; may wait on the target's locks for
  * as long as its owner holds them. The build holds a reference to the
- * module, which ctx_build_exit() flushes the queue of.
+ * module, which ctx_session_workers_exit() waits for the last worker to drop.
  */
 void ctx_build_work(struct work_struct *work)
 {
@@ -402,31 +400,4 @@ void ctx_build_work(struct work_struct *work)
 	complete(&b->done);
 	ctx_build_put(b);
 	module_put(THIS_MODULE);
-}
-
-/**
- * ctx_build_init() - what SESSION_NEW needs before the family is there
- *
- * Return: 0 or -ENOMEM.
- */
-int ctx_build_init(void)
-{
-	/*
-	 * Unbound: a build that waits on its target holds a worker, and
-	 * others' builds must not queue behind it. Each holds a session
-	 * of its user's: max_sessions bounds them.
-	 */
-	ctx_build_wq = alloc_workqueue("ctxcount_build", WQ_UNBOUND, 0);
-	return ctx_build_wq ? 0 : -ENOMEM;
-}
-
-/**
- * ctx_build_exit() - wait for the builds' workers to return
- *
- * Each build holds a module reference, so none is left when the module
- * exits; this waits for the last worker to leave the module's code.
- */
-void ctx_build_exit(void)
-{
-	destroy_workqueue(ctx_build_wq);
 }

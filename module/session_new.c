@@ -36,19 +36,6 @@
 #include "session_int.h"
 #include "threads.h"
 
-/*
- * How long SESSION_NEW's handler waits for a worker that gives no thread
- * or CPU its counters: CTX_BUILD_SLICES slices of a second in a row.
- * Giving one its counters takes well under a millisecond, even in an
- * emulated guest; waiting longer means the target's owner holds a lock
- * the worker needs, while the handler holds genetlink's cb_lock, which
- * every family's registration waits for. Slices rather than one timeout:
- * a guest whose vCPUs the host stops for seconds wakes with one slice
- * over, not three.
- */
-#define CTX_BUILD_SLICE		HZ
-#define CTX_BUILD_SLICES	3
-
 static struct task_struct *ctx_find_task(pid_t nr)
 {
 	struct task_struct *task;
@@ -86,6 +73,9 @@ static struct ctx_session *ctx_session_alloc(const struct ctx_new_req *nreq,
 	if (!s)
 		return NULL;
 	mutex_init(&s->lock);
+	init_waitqueue_head(&s->req_wait);
+	INIT_WORK(&s->destroy_work, ctx_session_destroy_work);
+	init_completion(&s->destroyed);
 	/* The registry's: the last ctx_session_put() frees the session. */
 	refcount_set(&s->ref, 1);
 	for (i = 0; i < nreq->nr_events; i++)
@@ -192,7 +182,7 @@ static struct ctx_build *ctx_build_alloc(const struct ctx_new_req *nreq,
 
 /*
  * Wait for @b's worker for as long as it gives threads or CPUs counters;
- * give up after CTX_BUILD_SLICES slices without, or when the sender is
+ * give up after CTX_WAIT_SLICES slices without, or when the sender is
  * killed.
  * Return: the worker's result (its message in @extack), -EAGAIN or -EINTR.
  */
@@ -204,7 +194,7 @@ static int ctx_build_wait(struct ctx_build *b, struct netlink_ext_ack *extack)
 
 	for (;;) {
 		left = wait_for_completion_killable_timeout(&b->done,
-							    CTX_BUILD_SLICE);
+							    CTX_WAIT_SLICE);
 		if (left > 0)
 			break;
 		if (!left && atomic_read(&b->s->made) != made) {
@@ -212,7 +202,7 @@ static int ctx_build_wait(struct ctx_build *b, struct netlink_ext_ack *extack)
 			idle = 0;
 			continue;
 		}
-		if (!left && ++idle < CTX_BUILD_SLICES)
+		if (!left && ++idle < CTX_WAIT_SLICES)
 			continue;
 		mutex_lock(&ctx_lock);
 		gave_up = !b->finished;
@@ -253,7 +243,7 @@ static int ctx_session_build(struct ctx_build *b,
 	/* The worker's: it may outlive this request, and the socket. */
 	refcount_inc(&b->ref);
 	__module_get(THIS_MODULE);
-	queue_work(ctx_build_wq, &b->work);
+	queue_work(ctx_session_wq, &b->work);
 	return ctx_build_wait(b, extack);
 }
 

@@ -316,6 +316,9 @@ void ctx_src_sum(const struct ctx_srctab *t, u64 *dst, u64 *block,
  * @rows: NULL, or the per-CPU rows the READ may fill (each gets a block)
  * @nr_rows: their number
  *
+ * Charged to the active memory cgroup: READ's worker makes it the
+ * sender's.
+ *
  * Context: process context, may sleep.
  * Return: 0 or -ENOMEM (free what was allocated with
  * ctx_src_report_free()).
@@ -331,13 +334,13 @@ int ctx_src_report_init(struct ctx_src_report *r, const struct ctx_srctab *t,
 	r->max = t->max;
 	r->nr_events = t->nr_events;
 	len = ctx_src_block_len(t->max, t->nr_events);
-	r->info = kvcalloc(t->max, sizeof(*r->info), GFP_KERNEL);
-	r->tot = kvcalloc(len, sizeof(u64), GFP_KERNEL);
+	r->info = kvcalloc(t->max, sizeof(*r->info), GFP_KERNEL_ACCOUNT);
+	r->tot = kvcalloc(len, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	if (!r->info || !r->tot)
 		return -ENOMEM;
 	if (!rows)
 		return 0;
-	r->cpus = kvcalloc(nr_rows * len, sizeof(u64), GFP_KERNEL);
+	r->cpus = kvcalloc(nr_rows * len, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	if (!r->cpus)
 		return -ENOMEM;
 	for (k = 0; k < nr_rows; k++)

@@ -24,7 +24,11 @@
  * waits behind that writer. The registration is one anybody can start:
  * CTRL_CMD_GETFAMILY of an unloaded family (wireguard) loads its module.
  * Another genl request must then complete within 10 s, and the stuck NEW
- * must give up (-EAGAIN) and leave nothing behind.
+ * must give up (-EAGAIN) and leave nothing behind. The same for a READ,
+ * START or STOP of a session on that target (they give up with -EAGAIN,
+ * and a START or STOP is carried out once the target lets go) and a DEL
+ * (it returns 0 at once, the session gone; its counters go when the
+ * target lets go).
  *
  * Needs userfaultfd (root may take kernel-mode faults through it); skipped
  * where the kernel has none (the debug kernel), saying so.
