@@ -15,6 +15,7 @@
 #include "events/proof.h"
 #include "output/est-notes.h"
 #include "run/runner.h"
+#include "run/signals.h"
 #include "run/sessions.h"
 
 static void report_nl_error(const struct cxs_runner *r, const char *what,
@@ -212,6 +213,52 @@ static int read_session(struct cxs_runner *r, uint32_t id,
 	return err;
 }
 
+/*
+ * The module gave up waiting for the target (-EAGAIN: another perf reader
+ * or an exec held its perf context for seconds) and goes on with the
+ * request: ask again, as long as perf stat's own read() would wait for
+ * that context, until interrupted.
+ */
+static bool ask_again(struct cxs_runner *r, int err, int try)
+{
+	if (err != -EAGAIN || cxs_interrupted())
+		return false;
+	if (r->args->verbose)
+		fprintf(stderr, "ctxstat: %s: trying again (%d)\n",
+			r->nl.extack[0] ? r->nl.extack : strerror(-err), try + 1);
+	return true;
+}
+
+/*
+ * START or STOP, asked again while the target is held. One that the
+ * module went on with was done: the next one's -EALREADY says so.
+ */
+static int session_cmd(struct cxs_runner *r, uint8_t cmd, uint32_t id)
+{
+	int err, try;
+
+	for (try = 1;; try++) {
+		err = ctxc_session_cmd(&r->nl, cmd, id);
+		if (err == -EALREADY && try > 1)
+			return 0;
+		if (!ask_again(r, err, try))
+			return err;
+	}
+}
+
+/* READ, asked again while the target is held. */
+static int read_session_held(struct cxs_runner *r, uint32_t id,
+			     struct ctxc_reply *rp)
+{
+	int err, try;
+
+	for (try = 1;; try++) {
+		err = read_session(r, id, rp);
+		if (!ask_again(r, err, try))
+			return err;
+	}
+}
+
 static void warn_lost(const struct cxs_runner *r, const struct ctxc_reply *rp)
 {
 	if (rp->tasks_lost)
@@ -282,7 +329,7 @@ int cxs_sessions_start(struct cxs_runner *r, const struct cxs_run_sessions *s)
 	int k, err;
 
 	for (k = 0; k < s->nr; k++) {
-		err = ctxc_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_START, s->id[k]);
+		err = session_cmd(r, CTXCOUNT_CMD_SESSION_START, s->id[k]);
 		if (err) {
 			report_nl_error(r, "cannot start counting", err);
 			return err;
@@ -302,13 +349,13 @@ int cxs_sessions_read(struct cxs_runner *r, const struct cxs_run_sessions *s,
 	r->pt.threads.nr = 0;
 	for (k = 0; k < s->nr && !err; k++) {
 		if (stop) {
-			err = ctxc_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, s->id[k]);
+			err = session_cmd(r, CTXCOUNT_CMD_SESSION_STOP, s->id[k]);
 			if (err) {
 				report_nl_error(r, "cannot stop the session", err);
 				break;
 			}
 		}
-		err = read_session(r, s->id[k], k ? more : rp);
+		err = read_session_held(r, s->id[k], k ? more : rp);
 		if (err) {
 			report_nl_error(r, "cannot read the session", err);
 			break;

@@ -31,8 +31,11 @@ static int fails(struct ctxc_sock *nl, uint8_t cmd)
 	nl->extack[0] = '\0';
 	int n = ++calls[cmd];
 
-	if (cmd != fake_nl.fail_cmd || n < fake_nl.fail_at ||
-	    n >= fake_nl.fail_at + (fake_nl.fail_times ?: 1))
+	if (cmd != fake_nl.fail_cmd || n < fake_nl.fail_at)
+		return 0;
+	if (n == fake_nl.fail_at + (fake_nl.fail_times ?: 1))
+		return fake_nl.then_err;
+	if (n > fake_nl.fail_at + (fake_nl.fail_times ?: 1))
 		return 0;
 	if (fake_nl.fail_msg)
 		snprintf(nl->extack, sizeof(nl->extack), "%s", fake_nl.fail_msg);

@@ -40,6 +40,11 @@ struct fake_nl {
 	int fail_times;
 	int fail_err;
 	const char *fail_msg;	/* extack with it, or NULL */
+	/*
+	 * And the request after those fails with then_err (a command the
+	 * module went on with after giving up: -EALREADY), if not 0.
+	 */
+	int then_err;
 	uint32_t features;	/* STATS' CTXCOUNT_FEATURE_* */
 	bool sources;		/* READs split hardirq by source (above) */
 	int src_skew;		/* added to the outside row only: a bad sum */

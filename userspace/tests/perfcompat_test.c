@@ -292,4 +292,49 @@ TEST(new_given_up_is_asked_again)
 	done(&o);
 }
 
+/*
+ * START, STOP and READ that the module gave up waiting on (-EAGAIN) are
+ * asked again until they go through; a START or STOP that the module went
+ * on with meanwhile was done, which the next one's -EALREADY says.
+ */
+TEST(held_target_commands_are_asked_again)
+{
+	static const char msg[] = "the target's perf context is held";
+	static const uint8_t cmds[] = {
+		CTXCOUNT_CMD_SESSION_START, CTXCOUNT_CMD_SESSION_STOP,
+		CTXCOUNT_CMD_SESSION_READ,
+	};
+	struct outcome o;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cmds); i++) {
+		fake_nl_reset();
+		fake_nl.fail_cmd = cmds[i];
+		fake_nl.fail_at = 1;
+		fake_nl.fail_times = 4;
+		fake_nl.fail_err = -EAGAIN;
+		fake_nl.fail_msg = msg;
+		if (cmds[i] != CTXCOUNT_CMD_SESSION_READ)
+			fake_nl.then_err = -EALREADY;
+		run(stat_main, ARGV("ctxstat", "-v", "-x,", "-e", "instructions", "--", "true"), &o);
+		EXPECT_EQ(0, o.code) TH_LOG("command %u: %s", cmds[i], o.err);
+		EXPECT_NE(NULL, strstr(o.err, "ctxstat: the target's perf context is held: trying again (5)\n"))
+			TH_LOG("command %u: %s", cmds[i], o.err);
+		/* perf stat's counts go to stderr. */
+		EXPECT_NE(NULL, strstr(o.err, ",instructions")) TH_LOG("command %u: %s", cmds[i], o.err);
+		EXPECT_EQ(0, fake_nl.live);
+		done(&o);
+	}
+
+	/* Anything else is said at once. */
+	fake_nl_reset();
+	fake_nl.fail_cmd = CTXCOUNT_CMD_SESSION_START;
+	fake_nl.fail_at = 1;
+	fake_nl.fail_err = -EALREADY;
+	run(stat_main, ARGV("ctxstat", "-e", "instructions", "--", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "cannot start counting")) TH_LOG("%s", o.err);
+	done(&o);
+}
+
 TEST_HARNESS_MAIN
