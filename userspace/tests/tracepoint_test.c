@@ -397,8 +397,8 @@ TEST_F(tracefs, rows_csv_json_breakdown)
 	rd.bucket[CTXCOUNT_BUCKET_TASK] = 10;
 	ASSERT_EQ(0, cxs_counter_add(&d.res[0], &rd));
 	rd.bucket[CTXCOUNT_BUCKET_TASK] = 0;
-	rd.bucket[CTXCOUNT_BUCKET_SOFTIRQ_FIRST + 1] = 4;	/* TIMER */
-	rd.bucket[CTXCOUNT_BUCKET_SOFTIRQ_FIRST + 3] = 6;	/* NET_RX */
+	rd.bucket[CTXCOUNT_BUCKET_SOFTIRQ_TIMER] = 4;
+	rd.bucket[CTXCOUNT_BUCKET_SOFTIRQ_NET_RX] = 6;
 	ASSERT_EQ(0, cxs_counter_add(&d.res[1], &rd));
 	cxs_sample_add(&d.elapsed, 1000);
 	out = render(&d, CXS_OUTPUT_CSV, ",", false, 0);
