@@ -173,23 +173,23 @@ static bool exited_0(const struct cst_run *r)
 /* Known work, in task context only: exact counts, and perf's the same. */
 TEST_F_TIMEOUT(cli, exact_counts_beside_perf, 300)
 {
-	char n[16], c[16];
-	char *getppid[] = { (char *)cst_ctxstat_path(), "-x,", "--breakdown",
+	char nr[16], forks[16];
+	char *count_getppid[] = { (char *)cst_ctxstat_path(), "-x,", "--breakdown",
 		"-e", "syscalls:sys_enter_getppid,syscalls:sys_enter_getppid:t",
-		"--", (char *)self->wl, "getppid", n, NULL };
-	char *fork[] = { (char *)cst_ctxstat_path(), "-x,", "--breakdown", "-e",
+		"--", (char *)self->wl, "getppid", nr, NULL };
+	char *count_forks[] = { (char *)cst_ctxstat_path(), "-x,", "--breakdown", "-e",
 		"sched:sched_process_fork,sched:sched_process_fork:t", "--",
-		(char *)self->wl, "fork", c, "1000", NULL };
-	char *perf[] = { (char *)cst_perf_path(), "stat", "-x,", "-e",
-		"sched:sched_process_fork", "--", (char *)self->wl, "fork", c,
+		(char *)self->wl, "fork", forks, "1000", NULL };
+	char *perf_forks[] = { (char *)cst_perf_path(), "stat", "-x,", "-e",
+		"sched:sched_process_fork", "--", (char *)self->wl, "fork", forks,
 		"1000", NULL };
 
-	snprintf(n, sizeof(n), "%d", GETPPIDS);
-	snprintf(c, sizeof(c), "%d", FORKS);
+	snprintf(nr, sizeof(nr), "%d", GETPPIDS);
+	snprintf(forks, sizeof(forks), "%d", FORKS);
 	if (cst_tracepoint_id("syscalls/sys_enter_getppid") < 0) {
 		TH_LOG("no syscalls:sys_enter_getppid (CONFIG_FTRACE_SYSCALLS): not counted");
 	} else {
-		cst_run(self->run, getppid, 120);
+		cst_run(self->run, count_getppid, 120);
 		ASSERT_TRUE(exited_0(self->run)) TH_LOG("%s", self->run->err);
 		EXPECT_EQ(GETPPIDS, csv_value(self->run, "syscalls:sys_enter_getppid"));
 		EXPECT_EQ(GETPPIDS, csv_value(self->run, "syscalls:sys_enter_getppid:t"));
@@ -197,16 +197,16 @@ TEST_F_TIMEOUT(cli, exact_counts_beside_perf, 300)
 		EXPECT_EQ(0, csv_value(self->run, "syscalls:sys_enter_getppid [hardirq]"))
 			TH_LOG("%s", self->run->err);
 	}
-	cst_run(self->run, fork, 120);
+	cst_run(self->run, count_forks, 120);
 	ASSERT_TRUE(exited_0(self->run)) TH_LOG("%s", self->run->err);
 	EXPECT_EQ(FORKS, csv_value(self->run, "sched:sched_process_fork"));
 	EXPECT_EQ(FORKS, csv_value(self->run, "sched:sched_process_fork:t"));
 	EXPECT_EQ(0, csv_value(self->run, "sched:sched_process_fork [hardirq]"));
-	if (!perf[0]) {
+	if (!perf_forks[0]) {
 		TH_LOG("no perf binary in the guest: ctxstat's counts alone");
 		return;
 	}
-	cst_run(self->run, perf, 120);
+	cst_run(self->run, perf_forks, 120);
 	ASSERT_TRUE(exited_0(self->run)) TH_LOG("%s", self->run->err);
 	EXPECT_EQ(FORKS, csv_value(self->run, "sched:sched_process_fork"))
 		TH_LOG("perf stat:\n%s", self->run->err);
@@ -231,18 +231,18 @@ static void csv_names(const char *text, char *out, size_t len)
 
 TEST_F_TIMEOUT(cli, glob_as_perf_expands_it, 300)
 {
-	char *ctx[] = { (char *)cst_ctxstat_path(), "-x,", "-e", "irq:softirq_*",
+	char *ctx_glob[] = { (char *)cst_ctxstat_path(), "-x,", "-e", "irq:softirq_*",
 			"--", "/bin/true", NULL };
-	char *perf[] = { (char *)cst_perf_path(), "stat", "-x,", "-e",
+	char *perf_glob[] = { (char *)cst_perf_path(), "stat", "-x,", "-e",
 			 "irq:softirq_*", "--", "/bin/true", NULL };
 	char want[512], got[512];
 
-	if (!perf[0])
+	if (!perf_glob[0])
 		SKIP(return, "no perf binary in the guest");
-	cst_run(self->run, perf, 120);
+	cst_run(self->run, perf_glob, 120);
 	ASSERT_TRUE(exited_0(self->run)) TH_LOG("%s", self->run->err);
 	csv_names(self->run->err, want, sizeof(want));
-	cst_run(self->run, ctx, 120);
+	cst_run(self->run, ctx_glob, 120);
 	ASSERT_TRUE(exited_0(self->run)) TH_LOG("%s", self->run->err);
 	csv_names(self->run->err, got, sizeof(got));
 	TH_LOG("perf: %s", want);
@@ -314,15 +314,10 @@ static void ask(struct cst_run *run, bool perf, enum target target,
 {
 	struct cst_csv_row row = { 0 };
 	char *argv[16], renamed[72];
-	int n = 0;
+	int n;
 
 	memset(a, 0, sizeof(*a));
-	argv[n++] = (char *)(perf ? cst_perf_path() : cst_ctxstat_path());
-	if (perf)
-		argv[n++] = "stat";
-	argv[n++] = "-x,";
-	argv[n++] = "-e";
-	argv[n++] = (char *)event;
+	n = cst_stat_argv(argv, perf, event);
 	if (target == SYSTEM_WIDE)
 		argv[n++] = "-a";
 	argv[n++] = "--";
