@@ -509,13 +509,27 @@ static void ctx_probe_sched_process_exit(void *data,
 /*
  * Exits before entries: while the hooks come up one at a time, an exit
  * without its entry is harmless, an entry without its exit is not.
+ *
+ * A session may count the softirq tracepoints themselves
+ * (irq:softirq_entry): perf's probe, registered when the first perf event
+ * of that tracepoint is opened, counts it. Probes of equal priority run
+ * in the order they were registered, which would put the count of
+ * softirq_entry in the softirq's bucket or in the interrupted context's
+ * depending on whether the user's proof or the module's hooks came
+ * first. So the entry probe runs before every default-priority probe and
+ * the exit probe after them: both events count inside the vector.
  */
 struct ctx_tracepoint ctx_tracepoints[CTX_NR_TRACEPOINTS] = {
-	{ .name = "sched_process_fork", .probe = ctx_probe_sched_process_fork },
-	{ .name = "sched_process_exit", .probe = ctx_probe_sched_process_exit },
-	{ .name = "sched_switch", .probe = ctx_probe_sched_switch },
-	{ .name = "softirq_exit", .probe = ctx_probe_softirq_exit },
-	{ .name = "softirq_entry", .probe = ctx_probe_softirq_entry },
+	{ .name = "sched_process_fork", .probe = ctx_probe_sched_process_fork,
+	  .prio = TRACEPOINT_DEFAULT_PRIO },
+	{ .name = "sched_process_exit", .probe = ctx_probe_sched_process_exit,
+	  .prio = TRACEPOINT_DEFAULT_PRIO },
+	{ .name = "sched_switch", .probe = ctx_probe_sched_switch,
+	  .prio = TRACEPOINT_DEFAULT_PRIO },
+	{ .name = "softirq_exit", .probe = ctx_probe_softirq_exit,
+	  .prio = TRACEPOINT_DEFAULT_PRIO - 1 },
+	{ .name = "softirq_entry", .probe = ctx_probe_softirq_entry,
+	  .prio = TRACEPOINT_DEFAULT_PRIO + 1 },
 };
 
 /* The probes above must match the kernel's prototypes: checked here. */

@@ -133,7 +133,8 @@ static int ctx_tracepoints_attach(void)
 			err = -ENOENT;
 			goto err_detach;
 		}
-		err = tracepoint_probe_register(t->tp, t->probe, NULL);
+		err = tracepoint_probe_register_prio(t->tp, t->probe, NULL,
+						     t->prio);
 		if (err) {
 			pr_err("cannot attach to tracepoint %s: %d\n",
 			       t->name, err);

@@ -31,11 +31,13 @@ extern const struct ctx_ftrace_hook ctx_ftrace_hooks[CTX_NR_FTRACE_HOOKS];
  * struct ctx_tracepoint - a tracepoint to attach to
  * @name: its name
  * @probe: the probe
+ * @prio: its place among the tracepoint's probes (higher runs first)
  * @tp: the tracepoint, once found
  */
 struct ctx_tracepoint {
 	const char *name;
 	void *probe;
+	int prio;
 	struct tracepoint *tp;
 };
 

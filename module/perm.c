@@ -99,6 +99,22 @@ static bool ctx_perm_type_may_match(const struct perf_event *event,
 }
 
 /*
+ * The config: the request's, or for a hardware or cache event the same
+ * without the PMU type the core masks out of an extended config (6.12).
+ * Every other type's config names its event whole: a tracepoint's is the
+ * tracepoint's id, a PMU's its encoding.
+ */
+static bool ctx_perm_config_matches(const struct perf_event_attr *attr,
+				    const struct ctx_event_spec *spec)
+{
+	if (attr->config == spec->config)
+		return true;
+	return (spec->type == PERF_TYPE_HARDWARE ||
+		spec->type == PERF_TYPE_HW_CACHE) &&
+	       attr->config == (spec->config & PERF_HW_EVENT_MASK);
+}
+
+/*
  * The proof's extack: each message is a literal, NL_SET_ERR_MSG_ATTR()
  * keeps a pointer to it.
  */
@@ -120,8 +136,7 @@ static int ctx_perm_check_attr(const struct perf_event *event,
 	if (!ctx_perm_type_may_match(event, spec))
 		return CTX_PERM_REFUSE(extack, req->fd_attr,
 				       "proof perf event has another type");
-	if (attr->config != spec->config &&
-	    attr->config != (spec->config & PERF_HW_EVENT_MASK))
+	if (!ctx_perm_config_matches(attr, spec))
 		return CTX_PERM_REFUSE(extack, req->fd_attr,
 				       "proof perf event has another config");
 	/* The counters are created with these 0: breakpoint, probe PMUs. */

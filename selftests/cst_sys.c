@@ -367,6 +367,19 @@ long long cst_perf_count(uint32_t type, uint64_t config, uint32_t flags,
 	return count;
 }
 
+int cst_stat_argv(char **argv, bool perf, const char *event)
+{
+	int n = 0;
+
+	argv[n++] = (char *)(perf ? cst_perf_path() : cst_ctxstat_path());
+	if (perf)
+		argv[n++] = "stat";
+	argv[n++] = "-x,";
+	argv[n++] = "-e";
+	argv[n++] = (char *)event;
+	return n;
+}
+
 const char *cst_perf_path(void)
 {
 	/*

@@ -70,6 +70,11 @@ long long cst_perf_count(uint32_t type, uint64_t config, uint32_t flags,
 			 void (*fn)(void *), void *arg);
 /* perf binary in the guest (perf, perf_6.1, ...) or NULL */
 const char *cst_perf_path(void);
+/*
+ * The first words of "perf stat -x, -e @event" (@perf, cst_perf_path())
+ * or "ctxstat -x, -e @event" into @argv; returns how many.
+ */
+int cst_stat_argv(char **argv, bool perf, const char *event);
 /* Why the hardware instruction counter does not count here (in buf), or NULL. */
 const char *cst_no_insn_reason(char *buf, size_t len);
 

@@ -9,6 +9,8 @@
  *                                 bound to its CPU and running loop N
  *   ctx_workload spin MS          busy for MS milliseconds of wall time
  *   ctx_workload udp COUNT        COUNT UDP datagrams to itself over lo
+ *   ctx_workload getppid N        N getppid() system calls, nothing else
+ *                                 (syscalls:sys_enter_getppid fires N times)
  *   ctx_workload sleeps N [MS]    N sleeps of MS (default 1) ms (N context
  *                                 switches out)
  *   ctx_workload pingpong N       N round trips with a child over pipes
@@ -164,6 +166,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "udp: %s\n", strerror(-err));
 		return !!err;
 	}
+	if (!strcmp(argv[1], "getppid") && argc == 3) {
+		for (i = 0; i < a; i++)
+			syscall(SYS_getppid);
+		return 0;
+	}
 	if (!strcmp(argv[1], "sleeps") && (argc == 3 || argc == 4)) {
 		long ms = argc == 4 ? strtol(argv[3], NULL, 0) : 1;
 
@@ -228,6 +235,6 @@ int main(int argc, char **argv)
 		return 127;
 	}
 usage:
-	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | pinned N | spin MS | udp COUNT | sleeps N [MS] | pingpong N | exit CODE | idle | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG...\n");
+	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | pinned N | spin MS | udp COUNT | getppid N | sleeps N [MS] | pingpong N | exit CODE | idle | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG...\n");
 	return 2;
 }

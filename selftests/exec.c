@@ -110,14 +110,9 @@ static double count_as(struct __test_metadata *_metadata, struct cst_run *run,
 {
 	char *argv[24];
 	struct cst_csv_row row;
-	int n = 0, i;
+	int n, i;
 
-	argv[n++] = (char *)(perf ? cst_perf_path() : cst_ctxstat_path());
-	if (perf)
-		argv[n++] = "stat";
-	argv[n++] = "-x,";
-	argv[n++] = "-e";
-	argv[n++] = (char *)event;
+	n = cst_stat_argv(argv, perf, event);
 	argv[n++] = "--";
 	for (i = 0; cmd[i] && n < 23; i++)
 		argv[n++] = cmd[i];

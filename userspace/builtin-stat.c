@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "events/tracepoint.h"
 #include "output/display.h"
 #include "output/outfile.h"
 #include "output/progress.h"
@@ -289,6 +290,7 @@ int cmd_stat(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 	}
 	if (args.list) {
 		cxs_events_print_known(stdout);
+		cxs_tracepoints_print(stdout);
 		return cxs_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
 	}
 	/* perf's "perf version 6.1.192" */

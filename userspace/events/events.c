@@ -203,8 +203,8 @@ bad:
  * (pinned: every ctxstat counter is) change nothing a count shows;
  * perf's other letters ask for what the ctxcount module cannot do.
  */
-static int parse_modifiers(const char *mods, struct cxs_event *ev,
-			   char *err, size_t errlen)
+int cxs_event_modifiers(const char *mods, struct cxs_event *ev,
+			char *err, size_t errlen)
 {
 	bool user = false, kernel = false, hv = false;
 	const char *p;
@@ -267,7 +267,15 @@ static int parse_pmu_event(const char *spec, struct cxs_event *ev,
 	mods = s2 + 1 + (s2[1] == ':');
 	if (cxs_pmu_event_parse(pmu, terms, ev, err, errlen))
 		return -1;
-	return *mods ? parse_modifiers(mods, ev, err, errlen) : 0;
+	return *mods ? cxs_event_modifiers(mods, ev, err, errlen) : 0;
+}
+
+bool cxs_event_known(const char *name)
+{
+	struct cxs_event ev;
+
+	return !lookup_named(name, &ev) || !lookup_cache(name, &ev) ||
+	       !lookup_raw(name, &ev);
 }
 
 int cxs_event_parse(const char *spec, struct cxs_event *ev,
@@ -301,7 +309,7 @@ int cxs_event_parse(const char *spec, struct cxs_event *ev,
 			       "unknown event '%s' (ctxstat --list shows the known ones)",
 			       base);
 	}
-	if (colon && parse_modifiers(colon + 1, ev, err, errlen))
+	if (colon && cxs_event_modifiers(colon + 1, ev, err, errlen))
 		return -1;
 	return 0;
 }
@@ -312,7 +320,7 @@ int cxs_modifiers_check(const char *what, const char *mods,
 	struct cxs_event ev = { 0 };
 
 	snprintf(ev.name, sizeof(ev.name), "%s", what);
-	return parse_modifiers(mods, &ev, err, errlen);
+	return cxs_event_modifiers(mods, &ev, err, errlen);
 }
 
 /* One kernel counter per distinct type/config/flags: :t is only a view. */
@@ -342,20 +350,26 @@ static int assign_counter(struct cxs_event_list *l, struct cxs_event *ev,
 	return 0;
 }
 
-int cxs_events_add_one(struct cxs_event_list *l, const char *spec,
-		       char *err, size_t errlen)
+int cxs_events_append(struct cxs_event_list *l, const struct cxs_event *ev,
+		      char *err, size_t errlen)
 {
-	struct cxs_event *ev;
-
 	if (l->nr == CXS_MAX_EVENTS)
 		return cxs_err(err, errlen, "too many events: at most %d",
 			       CXS_MAX_EVENTS);
-	ev = &l->ev[l->nr];
-	if (cxs_event_parse(spec, ev, err, errlen) ||
-	    assign_counter(l, ev, err, errlen))
+	l->ev[l->nr] = *ev;
+	if (assign_counter(l, &l->ev[l->nr], err, errlen))
 		return -1;
 	l->nr++;
 	return 0;
+}
+
+int cxs_events_add_one(struct cxs_event_list *l, const char *spec,
+		       char *err, size_t errlen)
+{
+	struct cxs_event ev;
+
+	return cxs_event_parse(spec, &ev, err, errlen) ||
+	       cxs_events_append(l, &ev, err, errlen) ? -1 : 0;
 }
 
 int cxs_events_add_defaults(struct cxs_event_list *l, bool system_wide,

@@ -43,9 +43,20 @@ struct cxs_event_list {
 int cxs_event_parse(const char *spec, struct cxs_event *ev,
 		    char *err, size_t errlen);
 
+/* Is @name (no modifiers) an event ctxstat knows: named, cache or raw. */
+bool cxs_event_known(const char *name);
+
+/* Apply modifiers @mods ("tu") to @ev (perf's rule); 0 or -1 and @err. */
+int cxs_event_modifiers(const char *mods, struct cxs_event *ev,
+			char *err, size_t errlen);
+
 /* Whether @mods are modifiers ctxstat takes (@what names them in @err). */
 int cxs_modifiers_check(const char *what, const char *mods,
 			char *err, size_t errlen);
+
+/* Add parsed event @ev to @l, sharing a counter where one counts it. */
+int cxs_events_append(struct cxs_event_list *l, const struct cxs_event *ev,
+		      char *err, size_t errlen);
 
 /* Add one event spec to @l, sharing a counter where one counts it. */
 int cxs_events_add_one(struct cxs_event_list *l, const char *spec,

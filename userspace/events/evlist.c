@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "events/events.h"
+#include "events/tracepoint.h"
 #include "util/util.h"
 
 /*
@@ -61,6 +62,27 @@ static int syntax(const char *specs, const char *why, char *err, size_t errlen)
 	return cxs_err(err, errlen, "event syntax error: '%s': %s", specs, why);
 }
 
+/* One event: a tracepoint (or a glob of them), or any other. */
+static int add_event(struct cxs_event_list *l, const char *spec,
+		     char *err, size_t errlen)
+{
+	if (cxs_tracepoint_syntax(spec))
+		return cxs_tracepoint_add(l, spec, err, errlen);
+	return cxs_events_add_one(l, spec, err, errlen);
+}
+
+/*
+ * Where @spec's own modifiers start: after a PMU event's last '/', a
+ * tracepoint's second ':' or another event's ':'; NULL when it has none
+ * (a ':' must come first).
+ */
+static const char *own_modifiers(const char *spec)
+{
+	if (cxs_tracepoint_syntax(spec))
+		return strchr(strchr(spec, ':') + 1, ':');
+	return strrchr(spec, '/') ?: strrchr(spec, ':');
+}
+
 /*
  * A member of a group with the group's modifiers: those that change a
  * count (t, u, k, h) join the member's own, as perf applies them, and
@@ -71,20 +93,22 @@ static int add_member(struct cxs_event_list *l, const char *m, size_t len,
 {
 	char spec[CXS_EVENT_NAME_MAX + 8];
 	const char *own;
-	size_t n;
+	size_t n, at;
 
 	n = snprintf(spec, sizeof(spec), "%.*s", (int)len, m);
-	/* the member's own modifiers: after ':', or after a PMU event's '/' */
-	own = strrchr(spec, '/') ?: strrchr(spec, ':') ?: "";
+	own = own_modifiers(spec);
+	at = own ? (size_t)(own - spec) : n;
 	for (; *mods && n + 2 < sizeof(spec); mods++) {
-		if (!strchr("tukh", *mods) || strchr(own, *mods))
+		if (!strchr("tukh", *mods) || strchr(spec + at, *mods))
 			continue;
-		if (!strchr(spec, '/') && !strchr(spec, ':'))
+		if (at == n && !own) {
 			spec[n++] = ':';
+			own = spec + at;
+		}
 		spec[n++] = *mods;
 		spec[n] = '\0';
 	}
-	return cxs_events_add_one(l, spec, err, errlen);
+	return add_event(l, spec, err, errlen);
 }
 
 /* "{a,b}" and after it "" or ":mods", @len characters at @g. */
@@ -148,7 +172,7 @@ static int add_list(struct cxs_event_list *l, const char *specs,
 				       (int)(ev_end - ev), ev);
 		} else {
 			snprintf(one, sizeof(one), "%.*s", (int)(ev_end - ev), ev);
-			if (cxs_events_add_one(l, one, err, errlen))
+			if (add_event(l, one, err, errlen))
 				return -1;
 		}
 		if (!*end)

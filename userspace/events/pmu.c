@@ -47,11 +47,6 @@ static int read_line(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
-static const char *sysfs(void)
-{
-	return getenv("CTX_SYSFS_ROOT") ?: "/sys";
-}
-
 /* A term's value: decimal or 0x hex, as perf's lexer takes it. */
 static int term_value(const char *s, uint64_t *v)
 {
@@ -125,7 +120,7 @@ static int apply_term(const char *pmu, char *term, struct pmu_config *pc,
 		pc->config[term[6] - '0'] = v;
 		return 0;
 	}
-	if (!read_line(line, sizeof(line), PMU_DIR "/format/%s", sysfs(), pmu, term)) {
+	if (!read_line(line, sizeof(line), PMU_DIR "/format/%s", cxs_sysfs_root(), pmu, term)) {
 		if (apply_format(line, v, pc))
 			return cxs_err(err, errlen,
 				       "value %s of '%s' does not fit %s's format '%s'",
@@ -134,7 +129,7 @@ static int apply_term(const char *pmu, char *term, struct pmu_config *pc,
 	}
 	/* an alias of the PMU's events: its terms (depth: no loops) */
 	if (!eq && depth < 2 &&
-	    !read_line(line, sizeof(line), PMU_DIR "/events/%s", sysfs(), pmu, term))
+	    !read_line(line, sizeof(line), PMU_DIR "/events/%s", cxs_sysfs_root(), pmu, term))
 		return apply_terms(pmu, line, pc, ev, depth + 1, err, errlen);
 	return cxs_err(err, errlen, "PMU %s has no term or event '%s' (perf list)",
 		       pmu, term);
@@ -168,7 +163,7 @@ int cxs_pmu_event_parse(const char *pmu, const char *terms,
 
 	if (!*pmu || strchr(pmu, '.') || strchr(pmu, '/'))
 		return cxs_err(err, errlen, "event syntax error: '%s'", ev->name);
-	if (read_line(line, sizeof(line), PMU_DIR "/type", sysfs(), pmu) ||
+	if (read_line(line, sizeof(line), PMU_DIR "/type", cxs_sysfs_root(), pmu) ||
 	    term_value(line, &type) || type > UINT32_MAX)
 		return cxs_err(err, errlen, "Cannot find PMU `%s'. Missing kernel support? (perf list)",
 			       pmu);

@@ -35,6 +35,16 @@ static void proof_attr(struct perf_event_attr *attr,
 	attr->exclude_user = !!(c->flags & CTXCOUNT_EVENT_F_EXCLUDE_USER);
 	attr->exclude_kernel = !!(c->flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL);
 	attr->exclude_hv = !!(c->flags & CTXCOUNT_EVENT_F_EXCLUDE_HV);
+	/*
+	 * perf stat leaves a tracepoint's sample type as its parser set it
+	 * (evsel__newtp_idx()), raw data included, though it never samples;
+	 * the kernel then gives it only to whom it gives raw tracepoint data
+	 * (paranoid -1 or CAP_PERFMON; a task's syscalls:* to its owner):
+	 * asked the same, the kernel refuses ctxstat where it refuses perf.
+	 */
+	if (c->type == PERF_TYPE_TRACEPOINT)
+		attr->sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME |
+				    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 }
 
 static int proof_try(struct cxs_proof *p, const struct cxs_counter *c,

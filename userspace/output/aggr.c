@@ -12,11 +12,7 @@
 #include <unistd.h>
 
 #include "output/aggr.h"
-
-static const char *sysfs(void)
-{
-	return getenv("CTX_SYSFS_ROOT") ?: "/sys";
-}
+#include "util/util.h"
 
 /* cpuN/topology/@what, -1 when unreadable (perf's sysfs__read_int). */
 static int topology_int(int cpu, const char *what)
@@ -26,7 +22,7 @@ static int topology_int(int cpu, const char *what)
 	int v;
 
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/%s",
-		 sysfs(), cpu, what);
+		 cxs_sysfs_root(), cpu, what);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -44,13 +40,13 @@ static int cpu_node(int cpu)
 	int node = -1, n;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "%s/devices/system/node", sysfs());
+	snprintf(path, sizeof(path), "%s/devices/system/node", cxs_sysfs_root());
 	dir = opendir(path);
 	while (dir && node < 0 && (d = readdir(dir))) {
 		if (sscanf(d->d_name, "node%d", &n) != 1)
 			continue;
 		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpu%d",
-			 sysfs(), n, cpu);
+			 cxs_sysfs_root(), n, cpu);
 		if (!access(path, F_OK))
 			node = n;
 	}

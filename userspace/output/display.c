@@ -137,13 +137,18 @@ static void print_breakdown(const struct cxs_printer *p, const struct cxs_event 
 {
 	char base[CXS_EVENT_NAME_MAX], label[32];
 	char name[CXS_EVENT_NAME_MAX + sizeof(label) + 4];
+	char *mods;
 	size_t i;
 	int b;
 
-	/* The breakdown is of the counter: name it without :t. */
+	/*
+	 * The breakdown is of the counter: name it without :t, the last
+	 * colon's ("irq:softirq_entry:t" is a tracepoint's).
+	 */
 	snprintf(base, sizeof(base), "%s", ev->name);
-	if (ev->task_only)
-		base[strcspn(base, ":")] = '\0';
+	mods = strrchr(base, ':');
+	if (ev->task_only && mods)
+		*mods = '\0';
 	for (i = 0; i < ARRAY_SIZE(breakdown_order); i++) {
 		b = breakdown_order[i];
 		if (!bucket_shown(p, c, b))

@@ -10,6 +10,11 @@
 
 #include "util/util.h"
 
+const char *cxs_sysfs_root(void)
+{
+	return getenv("CTX_SYSFS_ROOT") ?: "/sys";
+}
+
 locale_t cxs_c_locale(void)
 {
 	static locale_t c;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * util: the helpers every ctxstat file may need: the element count of an
- * array, a message into a caller's buffer, the C locale, and whether a
- * file could be written.
+ * array, a message into a caller's buffer, the C locale, whether a file
+ * could be written, and where sysfs is.
  */
 #ifndef CTXSTAT_UTIL_UTIL_H
 #define CTXSTAT_UTIL_UTIL_H
@@ -39,5 +39,8 @@ locale_t cxs_c_locale(void);
  * file even when @path exists.
  */
 int cxs_path_writable(const char *path, bool made_beside);
+
+/* Where sysfs is: $CTX_SYSFS_ROOT (a test's fake tree), else /sys. */
+const char *cxs_sysfs_root(void);
 
 #endif
