@@ -191,18 +191,20 @@ static char *table(enum cxs_table_format fmt, const char *sep)
 /*
  * base: mean 2000158.2, squared deviations 27.04 + 7.84 + 84.64 + 139.24 +
  * 0.04 = 258.8, sd sqrt(258.8 / 4) = 8.0436, se 3.5972 (perf's +-, as in
- * compare; it was the 95 % CI, 9.9875); patched: mean 2100159, change
- * +4.9996 %: more; cs the same values: +0.00 %, no verdict word. (C locale
- * here: no thousands grouping.)
+ * compare; it was the 95 % CI, 9.9875); patched: mean 2100159, squared
+ * deviations 1 + 49 + 144 + 100 + 16 = 310, se sqrt(310 / 4 / 5) =
+ * 3.937, change +4.9996 %: more; cs the same values, se sqrt(250 / 20):
+ * +0.00 %, no verdict word. Figures in compare's words: 4 significant
+ * digits for the mean, 3 for se. (C locale here.)
  */
 TEST(report_text)
 {
 	char *t = table(CXS_TABLE_TEXT, NULL);
 
 	TH_LOG("\n%s", t);
-	EXPECT_NE(NULL, strstr(t, "benchmark  event                    base                    patched\n"));
-	EXPECT_NE(NULL, strstr(t, "\nloop       instructions:t    2000158 ± 4  2100159 ± 4 (+5.00% more)\n"));
-	EXPECT_NE(NULL, strstr(t, "\nloop       cs                   1000 ± 4          1000 ± 4 (+0.00%)\n"));
+	EXPECT_NE(NULL, strstr(t, "benchmark  event                    base                      patched\n"));
+	EXPECT_NE(NULL, strstr(t, "\nloop       instructions:t  2.000M ± 3.60  2.100M ± 3.94 (+5.00% more)\n"));
+	EXPECT_NE(NULL, strstr(t, "\nloop       cs              1.000k ± 3.54       1.000k ± 3.54 (+0.00%)\n"));
 	EXPECT_NE(NULL, strstr(t, "<not counted>"));
 	free(t);
 }
@@ -397,8 +399,35 @@ TEST(report_change_near_threshold)
 
 	ASSERT_NE(NULL, t);
 	TH_LOG("\n%s", t);
-	EXPECT_NE(NULL, strstr(t, "1015 ± 3 (+0.995%)\n")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "1.015k ± 2.89 (+0.995%)\n")) TH_LOG("%s", t);
 	EXPECT_NE(NULL, strstr(t, " (+1.00% slower)\n")) TH_LOG("%s", t);
+	free(t);
+}
+
+/*
+ * report's cells say what compare's summary says, in its words: a
+ * task-clock of 999875.7 ns with a standard error of 14.38 ns (squared
+ * deviations 1 + 595.36 + 645.16, over 2, over 3 runs) is "999.9us ±
+ * 14.4ns", not "1.00 ± 0.00" msec; a mean of 13 / 3 context switches
+ * with se sqrt(1 / 9) is "4.333 ± 0.333", not "4 ± 0"; 1005 counts
+ * are "1.005k" beside an se of 2.89 (sqrt(25 / 3)).
+ */
+TEST(report_figures_as_compare)
+{
+	static const char doc[] =
+		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+		" {\"benchmark\": \"b\", \"config\": \"A\", \"command\": [], \"runs\": 3,"
+		"  \"elapsed_ns\": [1, 1, 1], \"events\": ["
+		"  {\"name\": \"task-clock\", \"values\": [999876.7, 999900.1, 999850.3]},"
+		"  {\"name\": \"cs\", \"values\": [4, 5, 4]},"
+		"  {\"name\": \"instructions\", \"values\": [1000, 1010, 1005]}]}]}\n";
+	char *t = report_of(doc, CXS_TABLE_TEXT);
+
+	ASSERT_NE(NULL, t);
+	TH_LOG("\n%s", t);
+	EXPECT_NE(NULL, strstr(t, "  999.9us ± 14.4ns\n")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "  4.333 ± 0.333\n")) TH_LOG("%s", t);
+	EXPECT_NE(NULL, strstr(t, "  1.005k ± 2.89\n")) TH_LOG("%s", t);
 	free(t);
 }
 

@@ -96,6 +96,64 @@ TEST_F(scratch, report_agrees_with_compare)
 	done(&orp);
 }
 
+/*
+ * The cells of @line, a table's row whose columns are two blanks apart
+ * or more (one blank stays inside a cell: "1.000M ± 0.645"), into @cell.
+ */
+static int cells(const char *line, char cell[][64], int max)
+{
+	const char *end = line + strcspn(line, "\n"), *gap;
+	int n = 0;
+
+	while (line < end && n < max) {
+		line += strspn(line, " ");
+		gap = strstr(line, "  ");
+		if (!gap || gap > end)
+			gap = end;
+		snprintf(cell[n++], 64, "%.*s", (int)(gap - line), line);
+		line = gap;
+	}
+	return n;
+}
+
+/*
+ * report writes a mean and its spread in compare's words: for every
+ * event of compare's summary, report's row of the file compare saved
+ * has A's cell and B's cell as the summary has them ("2.000ms ± 1.29ns",
+ * not "2.00 ± 0.00"; "1.000M ± 0.645", not "1000001 ± 1").
+ */
+TEST_F(scratch, report_cells_are_compare_cells)
+{
+	char c[6][64], r[6][64];
+	const char *line, *row;
+	struct outcome oc, orp;
+	int rows = 0;
+
+	run(cmd_compare, ARGV("compare", "-r", "4", "--no-noise-check", "--save", self->save,
+			      "true", "---", "true"), &oc);
+	ASSERT_EQ(0, oc.code) TH_LOG("%s", oc.err);
+	run(cmd_report, ARGV("report", self->save), &orp);
+	ASSERT_EQ(0, orp.code) TH_LOG("%s", orp.err);
+	line = strstr(oc.out, "B/A [95% CI]");
+	ASSERT_NE(NULL, line);
+	for (line = strchr(line, '\n') + 1; *line != '\n'; line = strchr(line, '\n') + 1) {
+		ASSERT_LE(3, cells(line, c, 6)) TH_LOG("%s", line);
+		if (!strstr(c[1], "±"))	/* not compared: <not supported> */
+			continue;
+		for (row = orp.out; row; row = strchr(row, '\n'), row = row ? row + 1 : NULL)
+			if (cells(row, r, 6) >= 4 && !strcmp(r[1], c[0]))
+				break;
+		ASSERT_NE(NULL, row) TH_LOG("%s not in report:\n%s", c[0], orp.out);
+		EXPECT_STREQ(c[1], r[2]) TH_LOG("%s", c[0]);
+		EXPECT_EQ(0, strncmp(r[3], c[2], strlen(c[2]))) TH_LOG("%s: %s, %s", c[0], c[2], r[3]);
+		EXPECT_TRUE(r[3][strlen(c[2])] == ' ' || !r[3][strlen(c[2])]) TH_LOG("%s", r[3]);
+		rows++;
+	}
+	EXPECT_LT(0, rows) TH_LOG("%s", oc.out);
+	done(&oc);
+	done(&orp);
+}
+
 /* report prints one table: --markdown and -x, asked together, are refused. */
 TEST_F(scratch, report_one_format)
 {
@@ -126,7 +184,7 @@ TEST_F(scratch, one_run_has_no_spread)
 	EXPECT_NE(NULL, strstr(text, "\"mean\": 1000000, \"stddev\": null, \"ci95\": null}")) TH_LOG("%s", text);
 	free(text);
 	run(cmd_report, ARGV("report", self->save), &o);
-	EXPECT_NE(NULL, strstr(o.out, "1000000 (1 run)")) TH_LOG("%s", o.out);
+	EXPECT_NE(NULL, strstr(o.out, "1.000M (1 run)")) TH_LOG("%s", o.out);
 	EXPECT_EQ(NULL, strstr(o.out, "± 0")) TH_LOG("%s", o.out);
 	done(&o);
 }
