@@ -300,6 +300,8 @@ int cxs_sessions_read(struct cxs_runner *r, const struct cxs_run_sessions *s,
 	memset(rp, 0, sizeof(*rp));
 	r->pc.cpus.nr = 0;
 	r->pt.threads.nr = 0;
+	if (!s->nr && r->args->no_aggr)
+		err = cxs_percpu_rows_unsupported(&r->pc);
 	for (k = 0; k < s->nr && !err; k++) {
 		if (stop) {
 			err = ctxc_session_cmd(&r->nl, CTXCOUNT_CMD_SESSION_STOP, s->id[k]);
