@@ -199,9 +199,10 @@ bad:
 /*
  * perf's rule: naming any of u/k/h excludes the privilege levels not
  * named; naming none counts them all. t is ours and independent of the
- * others. p, P (precise: sampling's skid), W (weak group) and D
- * (pinned: every ctxstat counter is) change nothing a count shows;
- * perf's other letters ask for what the ctxcount module cannot do.
+ * others. p, P (precise: sampling's skid) and D (pinned: every ctxstat
+ * counter is) change nothing a count shows, nor does W (weak group) on
+ * an event (a group's is events/evlist.c's); perf's other letters ask
+ * for what the ctxcount module cannot do.
  */
 static int parse_modifiers(const char *mods, struct cxs_event *ev,
 			   char *err, size_t errlen)
@@ -279,6 +280,7 @@ int cxs_event_parse(const char *spec, struct cxs_event *ev,
 
 	memset(ev, 0, sizeof(*ev));
 	ev->counter = -1;
+	ev->group = -1;
 	if (strlen(spec) >= sizeof(ev->name))
 		return cxs_err(err, errlen, "event name too long: '%s'", spec);
 	if (!*spec)
@@ -315,33 +317,6 @@ int cxs_modifiers_check(const char *what, const char *mods,
 	return parse_modifiers(mods, &ev, err, errlen);
 }
 
-/* One kernel counter per distinct type/config/flags: :t is only a view. */
-static int assign_counter(struct cxs_event_list *l, struct cxs_event *ev,
-			  char *err, size_t errlen)
-{
-	struct cxs_counter *c;
-	int i;
-
-	for (i = 0; i < l->nr_counters; i++) {
-		c = &l->counters[i];
-		if (c->type == ev->type && c->config == ev->config &&
-		    c->flags == ev->flags) {
-			ev->counter = i;
-			return 0;
-		}
-	}
-	if (l->nr_counters == CTXCOUNT_MAX_EVENTS)
-		return cxs_err(err, errlen,
-			       "too many distinct events: at most %d counters",
-			       CTXCOUNT_MAX_EVENTS);
-	c = &l->counters[l->nr_counters];
-	c->type = ev->type;
-	c->config = ev->config;
-	c->flags = ev->flags;
-	ev->counter = l->nr_counters++;
-	return 0;
-}
-
 int cxs_events_add_one(struct cxs_event_list *l, const char *spec,
 		       char *err, size_t errlen)
 {
@@ -352,7 +327,7 @@ int cxs_events_add_one(struct cxs_event_list *l, const char *spec,
 			       CXS_MAX_EVENTS);
 	ev = &l->ev[l->nr];
 	if (cxs_event_parse(spec, ev, err, errlen) ||
-	    assign_counter(l, ev, err, errlen))
+	    cxs_events_assign_counter(l, ev, err, errlen))
 		return -1;
 	l->nr++;
 	return 0;

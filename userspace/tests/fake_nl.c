@@ -73,6 +73,7 @@ int ctxc_session_new(struct ctxc_sock *nl, const struct ctxc_target *target,
 		return err;
 	fake_nl.target = *target;
 	fake_nl.target.cpus = NULL;
+	fake_nl.nr_events = nr_events;
 	session_reads = 0;
 	memset(reply, 0, sizeof(*reply));
 	reply->session_id = ++fake_nl.sessions;

@@ -62,6 +62,7 @@ struct fake_nl {
 	int reads;		/* SESSION_READ requests answered */
 	int live;		/* sessions not deleted */
 	struct ctxc_target target;	/* of the last SESSION_NEW */
+	int nr_events;		/* the events the last SESSION_NEW asked for */
 };
 
 extern struct fake_nl fake_nl;

@@ -61,4 +61,86 @@ TEST(per_cpu_rows_not_supported)
 	done(&o);
 }
 
+#define TEN_CYCLES "{cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles}"
+
+/*
+ * perf stat -e '{cycles x 10}' where cycles is not supported (perf
+ * 6.1's stat.sh, "stat repeat weak groups test"): the group's leader
+ * cannot be opened, and perf stops there (stat_handle_error():
+ * COUNTER_FATAL for a leader of two events or more) with
+ * evsel__open_strerror()'s words, counting nothing. ctxstat printed ten
+ * <not supported> rows and the time elapsed. A list without braces, and
+ * a group of one, stay perf's <not supported> rows; a group whose
+ * leader counts has its other members <not supported>.
+ */
+TEST(group_leader_not_supported)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	fake_nl.hw_err = ENOENT;
+	run(stat_main, ARGV("ctxstat", "-e", TEN_CYCLES, "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_STREQ("Error:\nThe cycles event is not supported.\n", o.err);
+	EXPECT_EQ(0, fake_nl.sessions);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-e", "{instructions,cycles}", "true"), &o);
+	EXPECT_EQ(1, o.code);
+	EXPECT_STREQ("Error:\nThe instructions event is not supported.\n", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-x,", "-e", "cycles,cycles,{cycles}", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(3, count_lines(o.err, "<not supported>,,cycles,0,100.00,,")) TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-x,", "-e", "{task-clock,cycles}", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "\n<not supported>,,cycles,0,100.00,,\n")) TH_LOG("%s", o.err);
+	EXPECT_EQ(0, strncmp(o.err, "1.00,msec,task-clock,", 21)) TH_LOG("%s", o.err);
+	done(&o);
+}
+
+/*
+ * perf stat -e '{cycles x 10}' on a PMU with room for 7 (arm64 under
+ * QEMU: 6 counters and the cycle counter): the driver refuses the 8th
+ * member with EINVAL (validate_group()), and the 9th and 10th, which
+ * perf skips as not supported (COUNTER_SKIP): seven counts, three
+ * <not supported>. ctxstat counted all ten (one pinned counter, which
+ * the module is still asked for once). The same in every run of -r.
+ * With :W (weak) perf opens them apart after the EINVAL, and all ten
+ * count: so does ctxstat.
+ */
+TEST(group_larger_than_the_pmu)
+{
+	const char *counted = "\n1000000,,cycles,1000000,100.00,,\n";
+	struct outcome o;
+	int r;
+
+	fake_nl_reset();
+	fake_nl.pmu_counters = 7;
+	run(stat_main, ARGV("ctxstat", "-x,", "-e", TEN_CYCLES, "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(7, count_lines(o.err, "1000000,,cycles,1000000,100.00,,")) TH_LOG("%s", o.err);
+	EXPECT_EQ(3, count_lines(o.err, "<not supported>,,cycles,0,100.00,,")) TH_LOG("%s", o.err);
+	/* in the group's order: the first seven counted */
+	EXPECT_NE(NULL, strstr(o.err, counted));
+	EXPECT_EQ(0, strncmp(strstr(o.err, "<not supported>"), "<not supported>,,cycles,0,100.00,,\n"
+			     "<not supported>,,cycles,0,100.00,,\n<not supported>,,cycles,0,100.00,,\n",
+			     3 * 36)) TH_LOG("%s", o.err);
+	EXPECT_EQ(1, fake_nl.nr_events);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-r", "2", "--no-noise-check", "-x,", "-e", TEN_CYCLES, "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(3, count_lines(o.err, "<not supported>,,cycles,")) TH_LOG("%s", o.err);
+	EXPECT_EQ(10, count_lines(o.err, ",,cycles,")) TH_LOG("%s", o.err);
+	done(&o);
+	for (r = 1; r <= 2; r++) {
+		run(stat_main, ARGV("ctxstat", "-r", r == 1 ? "1" : "2", "--no-noise-check", "-x,",
+				    "-e", TEN_CYCLES ":W", "true"), &o);
+		EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+		EXPECT_EQ(0, count_lines(o.err, "<not supported>")) TH_LOG("%s", o.err);
+		EXPECT_EQ(10, count_lines(o.err, ",,cycles,")) TH_LOG("%s", o.err);
+		done(&o);
+	}
+}
+
 TEST_HARNESS_MAIN
