@@ -308,6 +308,15 @@ int cxs_event_parse(const char *spec, struct cxs_event *ev,
 	return 0;
 }
 
+bool cxs_event_name_is_clock(const char *name)
+{
+	struct cxs_event ev;
+	char err[8];
+
+	return !cxs_event_parse(name, &ev, err, sizeof(err)) &&
+	       cxs_event_is_clock(&ev);
+}
+
 int cxs_modifiers_check(const char *what, const char *mods,
 			char *err, size_t errlen)
 {

@@ -115,4 +115,11 @@ static inline bool cxs_event_is_clock(const struct cxs_event *ev)
 	       cxs_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 }
 
+/*
+ * Is the event named @name ("task-clock:t", "software/config=1/") a
+ * clock, as cxs_event_is_clock() says of it once parsed? false for a
+ * name that does not parse here.
+ */
+bool cxs_event_name_is_clock(const char *name);
+
 #endif

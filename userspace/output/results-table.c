@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/events.h"
 #include "output/csv.h"
 #include "output/figure.h"
 #include "output/results-table.h"
@@ -21,6 +22,7 @@
 
 struct row {
 	const char *bench, *event;
+	bool clock;	/* ns saved; a time, as compare says */
 };
 
 struct table {
@@ -32,12 +34,6 @@ struct table {
 	/* [row * nr_cfgs + cfg]: the comparison with the first column */
 	struct cxs_compare_row *cmp;
 };
-
-static bool is_clock(const char *event)
-{
-	return !strncmp(event, "task-clock", 10) ||
-	       !strncmp(event, "cpu-clock", 9);
-}
 
 static const struct cxs_result_event *find(const struct table *t,
 					   const struct row *row,
@@ -87,6 +83,7 @@ static int build(struct table *t, const struct cxs_result_set *s)
 			if (j == t->nr_rows) {
 				t->rows[j].bench = s->r[i].benchmark;
 				t->rows[j].event = s->r[i].ev[e].name;
+				t->rows[j].clock = cxs_event_name_is_clock(t->rows[j].event);
 				t->nr_rows++;
 			}
 		}
@@ -120,7 +117,7 @@ static int compare_column(struct table *t, int j, const char *bench,
 			continue;
 		rows[n] = (struct cxs_compare_row){
 			.name = t->rows[i].event, .counter = i,
-			.clock = is_clock(t->rows[i].event),
+			.clock = t->rows[i].clock,
 			.a = &a->values, .b = &b->values,
 		};
 		at[n++] = i;
@@ -186,7 +183,7 @@ static void cell(const struct table *t, int i, int j, char *buf, size_t len)
 {
 	const struct cxs_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
 	const struct cxs_compare_row *c = cmp_of(t, i, j);
-	bool clock = is_clock(t->rows[i].event);
+	bool clock = t->rows[i].clock;
 	char m[40], change[24];
 	size_t n;
 
@@ -377,7 +374,7 @@ static void csv_cells(FILE *f, const char *s, const struct table *t, int i,
 {
 	const struct cxs_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
 	const struct cxs_compare_row *c = cmp_of(t, i, j);
-	bool clock = is_clock(t->rows[i].event);
+	bool clock = t->rows[i].clock;
 
 	if (counted(e)) {
 		cxs_csv_figure(f, s, cxs_sample_mean(&e->values), clock);
