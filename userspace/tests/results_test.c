@@ -405,33 +405,6 @@ TEST(report_change_near_threshold)
 }
 
 /*
- * report's cells say what compare's summary says, in its words: a
- * task-clock of 999875.7 ns with a standard error of 14.38 ns (squared
- * deviations 1 + 595.36 + 645.16, over 2, over 3 runs) is "999.9us ±
- * 14.4ns", not "1.00 ± 0.00" msec; a mean of 13 / 3 context switches
- * with se sqrt(1 / 9) is "4.333 ± 0.333", not "4 ± 0"; 1005 counts
- * are "1.005k" beside an se of 2.89 (sqrt(25 / 3)).
- */
-TEST(report_figures_as_compare)
-{
-	static const char doc[] =
-		"{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
-		" {\"benchmark\": \"b\", \"config\": \"A\", \"command\": [], \"runs\": 3,"
-		"  \"elapsed_ns\": [1, 1, 1], \"events\": ["
-		"  {\"name\": \"task-clock\", \"values\": [999876.7, 999900.1, 999850.3]},"
-		"  {\"name\": \"cs\", \"values\": [4, 5, 4]},"
-		"  {\"name\": \"instructions\", \"values\": [1000, 1010, 1005]}]}]}\n";
-	char *t = report_of(doc, CXS_TABLE_TEXT);
-
-	ASSERT_NE(NULL, t);
-	TH_LOG("\n%s", t);
-	EXPECT_NE(NULL, strstr(t, "  999.9us ± 14.4ns\n")) TH_LOG("%s", t);
-	EXPECT_NE(NULL, strstr(t, "  4.333 ± 0.333\n")) TH_LOG("%s", t);
-	EXPECT_NE(NULL, strstr(t, "  1.005k ± 2.89\n")) TH_LOG("%s", t);
-	free(t);
-}
-
-/*
  * CSV as compare writes it: clocks in msec, as both text tables show
  * them and perf stat counts them, and figures of 15 significant digits
  * (the mean 999875.7 ns, not 999875.69999999984).

@@ -199,6 +199,35 @@ TEST_F(scratch, report_knows_clocks_as_compare)
 	done(&orp);
 }
 
+/*
+ * The same words from a saved file alone: a task-clock of 999875.7 ns
+ * with a standard error of 14.38 ns (squared deviations 1 + 595.36 +
+ * 645.16, over 2, over 3 runs) is "999.9us ± 14.4ns", not "1.00 ± 0.00"
+ * msec; a mean of 13 / 3 context switches with se sqrt(1 / 9) is
+ * "4.333 ± 0.333", not "4 ± 0"; 1005 counts are "1.005k" beside an se
+ * of 2.89 (sqrt(25 / 3)).
+ */
+TEST_F(scratch, report_figures_by_hand)
+{
+	struct outcome o;
+	FILE *f = fopen(self->save, "w");
+
+	ASSERT_NE(NULL, f);
+	fputs("{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+	      " {\"benchmark\": \"b\", \"config\": \"A\", \"command\": [], \"runs\": 3,"
+	      "  \"elapsed_ns\": [1, 1, 1], \"events\": ["
+	      "  {\"name\": \"task-clock\", \"values\": [999876.7, 999900.1, 999850.3]},"
+	      "  {\"name\": \"cs\", \"values\": [4, 5, 4]},"
+	      "  {\"name\": \"instructions\", \"values\": [1000, 1010, 1005]}]}]}\n", f);
+	fclose(f);
+	run(cmd_report, ARGV("report", self->save), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.out, "  999.9us ± 14.4ns\n")) TH_LOG("%s", o.out);
+	EXPECT_NE(NULL, strstr(o.out, "  4.333 ± 0.333\n")) TH_LOG("%s", o.out);
+	EXPECT_NE(NULL, strstr(o.out, "  1.005k ± 2.89\n")) TH_LOG("%s", o.out);
+	done(&o);
+}
+
 /* report prints one table: --markdown and -x, asked together, are refused. */
 TEST_F(scratch, report_one_format)
 {
