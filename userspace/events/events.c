@@ -199,9 +199,10 @@ bad:
 /*
  * perf's rule: naming any of u/k/h excludes the privilege levels not
  * named; naming none counts them all. t is ours and independent of the
- * others. p, P (precise: sampling's skid), W (weak group) and D
- * (pinned: every ctxstat counter is) change nothing a count shows;
- * perf's other letters ask for what the ctxcount module cannot do.
+ * others. p, P (precise: sampling's skid) and D (pinned: every ctxstat
+ * counter is) change nothing a count shows, nor does W (weak group) on
+ * an event (a group's is events/evlist.c's); perf's other letters ask
+ * for what the ctxcount module cannot do.
  */
 int cxs_event_modifiers(const char *mods, struct cxs_event *ev,
 			char *err, size_t errlen)
@@ -287,6 +288,7 @@ int cxs_event_parse(const char *spec, struct cxs_event *ev,
 
 	memset(ev, 0, sizeof(*ev));
 	ev->counter = -1;
+	ev->group = -1;
 	if (strlen(spec) >= sizeof(ev->name))
 		return cxs_err(err, errlen, "event name too long: '%s'", spec);
 	if (!*spec)
@@ -314,6 +316,15 @@ int cxs_event_parse(const char *spec, struct cxs_event *ev,
 	return 0;
 }
 
+bool cxs_event_name_is_clock(const char *name)
+{
+	struct cxs_event ev;
+	char err[8];
+
+	return !cxs_event_parse(name, &ev, err, sizeof(err)) &&
+	       cxs_event_is_clock(&ev);
+}
+
 int cxs_modifiers_check(const char *what, const char *mods,
 			char *err, size_t errlen)
 {
@@ -323,33 +334,6 @@ int cxs_modifiers_check(const char *what, const char *mods,
 	return cxs_event_modifiers(mods, &ev, err, errlen);
 }
 
-/* One kernel counter per distinct type/config/flags: :t is only a view. */
-static int assign_counter(struct cxs_event_list *l, struct cxs_event *ev,
-			  char *err, size_t errlen)
-{
-	struct cxs_counter *c;
-	int i;
-
-	for (i = 0; i < l->nr_counters; i++) {
-		c = &l->counters[i];
-		if (c->type == ev->type && c->config == ev->config &&
-		    c->flags == ev->flags) {
-			ev->counter = i;
-			return 0;
-		}
-	}
-	if (l->nr_counters == CTXCOUNT_MAX_EVENTS)
-		return cxs_err(err, errlen,
-			       "too many distinct events: at most %d counters",
-			       CTXCOUNT_MAX_EVENTS);
-	c = &l->counters[l->nr_counters];
-	c->type = ev->type;
-	c->config = ev->config;
-	c->flags = ev->flags;
-	ev->counter = l->nr_counters++;
-	return 0;
-}
-
 int cxs_events_append(struct cxs_event_list *l, const struct cxs_event *ev,
 		      char *err, size_t errlen)
 {
@@ -357,7 +341,7 @@ int cxs_events_append(struct cxs_event_list *l, const struct cxs_event *ev,
 		return cxs_err(err, errlen, "too many events: at most %d",
 			       CXS_MAX_EVENTS);
 	l->ev[l->nr] = *ev;
-	if (assign_counter(l, &l->ev[l->nr], err, errlen))
+	if (cxs_events_assign_counter(l, &l->ev[l->nr], err, errlen))
 		return -1;
 	l->nr++;
 	return 0;

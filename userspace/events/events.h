@@ -23,6 +23,13 @@ struct cxs_event {
 	uint32_t flags;			/* CTXCOUNT_EVENT_F_* */
 	bool task_only;			/* :t */
 	int counter;			/* index in cxs_event_list.counters */
+	/*
+	 * perf's group ("{a,b}"): the index in the list of its first event
+	 * when the group has two events or more, else -1; @weak_group: its
+	 * :W (events/group.c).
+	 */
+	int group;
+	bool weak_group;
 };
 
 /* What the kernel counts: events differing only in :t share one. */
@@ -30,6 +37,11 @@ struct cxs_counter {
 	uint32_t type;
 	uint64_t config;
 	uint32_t flags;
+	/*
+	 * The errno perf_event_open(2) gave its event as perf opens its
+	 * group (events/group.c): never asked for, <not supported>.
+	 */
+	int group_err;
 };
 
 struct cxs_event_list {
@@ -61,6 +73,23 @@ int cxs_events_append(struct cxs_event_list *l, const struct cxs_event *ev,
 /* Add one event spec to @l, sharing a counter where one counts it. */
 int cxs_events_add_one(struct cxs_event_list *l, const char *spec,
 		       char *err, size_t errlen);
+
+/*
+ * The counter of @ev (not yet in @l): the one that counts its type,
+ * config and flags, or a new one. 0, or -1 with a message in @err when
+ * there is no room for one more (events/counters.c).
+ */
+int cxs_events_assign_counter(struct cxs_event_list *l, struct cxs_event *ev,
+			      char *err, size_t errlen);
+
+/*
+ * A counter of its own for event @i, shared with no other event (a copy
+ * of its counter's when it shares that one): its index, or -1 with a
+ * message in @err when there is no room for one more
+ * (events/counters.c).
+ */
+int cxs_events_own_counter(struct cxs_event_list *l, int i,
+			   char *err, size_t errlen);
 
 /*
  * Add perf's event list syntax (events/evlist.c): events separated by commas,
@@ -96,5 +125,12 @@ static inline bool cxs_event_is_clock(const struct cxs_event *ev)
 	return cxs_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
 	       cxs_event_is(ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 }
+
+/*
+ * Is the event named @name ("task-clock:t", "software/config=1/") a
+ * clock, as cxs_event_is_clock() says of it once parsed? false for a
+ * name that does not parse here.
+ */
+bool cxs_event_name_is_clock(const char *name);
 
 #endif

@@ -5,7 +5,9 @@
  * terms between slashes keeping their commas. An empty event is a
  * syntax error, as in perf. A group schedules its events together on
  * the PMU; ctxstat's counters are each pinned, so they count all the
- * time anyway: a group is its events, each with the group's modifiers.
+ * time anyway: a group is its events, each with the group's modifiers,
+ * and marked as one for events/group.c, which learns what perf would
+ * refuse of it.
  * Blanks around a list's or a group's events are left out: perf's lexer
  * skips them ("cycles, instructions"), and scripts written for perf
  * have them.
@@ -111,12 +113,27 @@ static int add_member(struct cxs_event_list *l, const char *m, size_t len,
 	return add_event(l, spec, err, errlen);
 }
 
+/*
+ * Events @first to the list's last are a group of perf's: with two or
+ * more, each knows its first and whether the group is weak.
+ */
+static void mark_group(struct cxs_event_list *l, int first, const char *mods)
+{
+	int i;
+
+	for (i = first; l->nr - first > 1 && i < l->nr; i++) {
+		l->ev[i].group = first;
+		l->ev[i].weak_group = strchr(mods, 'W') != NULL;
+	}
+}
+
 /* "{a,b}" and after it "" or ":mods", @len characters at @g. */
 static int add_group(struct cxs_event_list *l, const char *g, size_t len,
 		     const char *specs, char *err, size_t errlen)
 {
 	const char *stop = g + len, *close = stop - 1, *mods = "", *m, *end;
 	const char *member, *member_end;
+	int first = l->nr;
 	char modbuf[32];
 
 	while (close > g && *close != '}')
@@ -142,8 +159,10 @@ static int add_group(struct cxs_event_list *l, const char *g, size_t len,
 				      "an empty event in a group", err, errlen);
 		if (add_member(l, member, member_end - member, mods, err, errlen))
 			return -1;
-		if (end == close)
+		if (end == close) {
+			mark_group(l, first, mods);
 			return 0;
+		}
 	}
 }
 

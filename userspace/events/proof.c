@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <linux/ctxcount.h>
 
+#include "events/group.h"
 #include "events/proof.h"
 
 /* perf stat's list (stat_handle_error()), and ENODEV. */
@@ -21,9 +22,8 @@ bool cxs_proof_not_supported(int err)
 	       err == EOPNOTSUPP || err == ENXIO || err == ENODEV;
 }
 
-static void proof_attr(struct perf_event_attr *attr,
-		       const struct cxs_counter *c,
-		       const struct cxs_proof_target *t)
+void cxs_proof_attr(struct perf_event_attr *attr, const struct cxs_counter *c,
+		    const struct cxs_proof_target *t)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -52,7 +52,7 @@ static int proof_try(struct cxs_proof *p, const struct cxs_counter *c,
 {
 	struct perf_event_attr attr;
 
-	proof_attr(&attr, c, t);
+	cxs_proof_attr(&attr, c, t);
 	p->fd = open(&attr, t->pid, t->cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	p->err = p->fd < 0 ? errno : 0;
 	return p->err;
@@ -233,14 +233,24 @@ int cxs_proofs_open(struct cxs_event_list *l, const struct cxs_proof_target *t,
 	int paranoid = cxs_perf_event_paranoid();
 	int i, err;
 
+	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
+		fds[i] = -1;
 	for (i = 0; i < l->nr_counters; i++) {
+		/* perf refused it in its group: not asked for again */
+		if (l->counters[i].group_err)
+			continue;
 		err = proofs_open_one(l, i, t, paranoid, verbose, &fds[i]);
 		if (err && err != -ENOENT) {
 			cxs_proofs_close(fds, i);
 			return err;
 		}
 	}
-	return 0;
+	err = cxs_groups_check(l, t, fds, verbose, cxs_perf_event_open);
+	for (i = 0; i < l->nr_counters; i++) {
+		if (err || l->counters[i].group_err)
+			cxs_proofs_close(&fds[i], 1);
+	}
+	return err;
 }
 
 void cxs_proofs_close(int *fds, int n)

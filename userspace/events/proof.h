@@ -50,6 +50,10 @@ struct cxs_proof {
 	char msg[160];		/* perf's fallback message, for -v */
 };
 
+/* The attributes of counter @c's proof on @t: disabled, never counting. */
+void cxs_proof_attr(struct perf_event_attr *attr, const struct cxs_counter *c,
+		    const struct cxs_proof_target *t);
+
 /*
  * Open the proof of counter @c on @t. After perf's EACCES fallback
  * (@paranoid is kernel.perf_event_paranoid) @c excludes kernel and
@@ -96,8 +100,10 @@ int cxs_proof_any_cpu(void);
 /*
  * The proofs of every counter of @l into @fds (one per counter; -1 for a
  * counter perf does not support here). Falls back and renames as perf;
- * with @verbose says so as perf -v does. 0, or -errno after printing why
- * (nothing left open).
+ * with @verbose says so as perf -v does. Then the groups of @l are
+ * opened as perf opens them (events/group.h): a member perf would not
+ * have opened gets a counter of its own, without a proof. 0, or -errno
+ * after printing why (nothing left open).
  */
 int cxs_proofs_open(struct cxs_event_list *l, const struct cxs_proof_target *t,
 		    bool verbose, int *fds);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare-table: for people, a summary to read first (per event A's and B's
- * mean and its standard error, perf's "+-", with 4 significant digits,
- * B/A with its interval, the verdict), then the full table with every
- * digit, thousands grouped per the locale, within 100 columns; for
- * programs, CSV with every digit %.17g keeps, in the C locale.
+ * mean and its standard error, perf's "+-", in output/figure.c's words,
+ * as report's cells; B/A with its interval, the verdict), then the full
+ * table with every digit, thousands grouped per the locale, within 100
+ * columns; for programs, CSV in the C locale.
  */
 #include <locale.h>
 #include <math.h>
@@ -13,6 +13,7 @@
 
 #include "output/compare-table.h"
 #include "output/csv.h"
+#include "output/figure.h"
 #include "util/util.h"
 
 #define TWO_SPACES "  "
@@ -45,51 +46,6 @@ static int max_int(int a, int b)
 }
 
 /* ---------------------------------------------------------- summary -- */
-
-/*
- * @sig significant digits of @v and a prefix from @prefix (one letter
- * per step of 1000, "" for none): 20.73M, 1.78k, 999.5, 0.5. A value
- * below 1 gets no prefix (the smallest unit is the caller's).
- */
-static void compact(double v, int sig, const char *const *prefix,
-		    char *buf, size_t len)
-{
-	double x = fabs(v), top = 1000 - 0.5 * pow(10, 3 - sig);
-	int k = 0, d;
-
-	if (x < 1) {
-		snprintf(buf, len, "%.*g%s", sig, v, prefix[0]);
-		return;
-	}
-	while (x >= top && prefix[k + 1]) {
-		x /= 1000;
-		v /= 1000;
-		k++;
-	}
-	/* digits before the point, as printf will round it */
-	d = x >= 100 - 0.5 * pow(10, 2 - sig) ? 3 :
-	    x >= 10 - 0.5 * pow(10, 1 - sig) ? 2 : 1;
-	snprintf(buf, len, "%.*f%s", sig > d ? sig - d : 0, v, prefix[k]);
-}
-
-static const char *const count_prefix[] = { "", "k", "M", "G", "T", "P", NULL };
-/* Clocks count ns. */
-static const char *const clock_unit[] = { "ns", "us", "ms", "s", NULL };
-
-/*
- * Mean with 4 significant digits, its standard error with 3: "20.73M ±
- * 1.78k"; clocks each in the unit that suits it, "20.73ms ± 1.78us".
- */
-static void mean_sd(const struct cxs_compare_row *r, double mean, double sd,
-		    char *buf, size_t len)
-{
-	const char *const *prefix = r->clock ? clock_unit : count_prefix;
-	char m[24], s[24];
-
-	compact(mean, 4, prefix, m, sizeof(m));
-	compact(sd, 3, prefix, s, sizeof(s));
-	snprintf(buf, len, "%s ± %s", m, s);
-}
 
 /*
  * What separates an interval's ends: "; " where the locale's decimal
@@ -127,8 +83,10 @@ static void summary_cells(const struct cxs_compare_row *r,
 	memset(c, 0, sizeof(*c));
 	if (r->verdict == CXS_VERDICT_TOO_FEW)
 		return;
-	mean_sd(r, r->w.mean_a, cxs_sample_se(r->a), c->a, sizeof(c->a));
-	mean_sd(r, r->w.mean_b, cxs_sample_se(r->b), c->b, sizeof(c->b));
+	cxs_figure_mean_se(r->w.mean_a, cxs_sample_se(r->a), r->clock, c->a,
+			   sizeof(c->a));
+	cxs_figure_mean_se(r->w.mean_b, cxs_sample_se(r->b), r->clock, c->b,
+			   sizeof(c->b));
 	ratio(r, c->ratio, sizeof(c->ratio));
 }
 
@@ -163,11 +121,6 @@ static void print_summary(FILE *f, const struct cxs_compare_row *rows, int nr)
 
 /* ------------------------------------------------------- full table -- */
 
-static double shown(const struct cxs_compare_row *r, double v)
-{
-	return r->clock ? v / 1e6 : v;
-}
-
 /*
  * Grouped per the locale, as perf's counts; clocks in msec; a mean of
  * few counts (context switches: 4.25) with its fraction.
@@ -177,7 +130,7 @@ static void grouped(const struct cxs_compare_row *r, double v, bool sign,
 {
 	int d = r->clock || (fabs(v) < 1000 && v != floor(v)) ? 2 : 0;
 
-	snprintf(buf, len, sign ? "%'+.*f" : "%'.*f", d, shown(r, v));
+	snprintf(buf, len, sign ? "%'+.*f" : "%'.*f", d, r->clock ? v / 1e6 : v);
 }
 
 /* Percent of A's mean, or the value itself when A's mean is 0. */
@@ -348,6 +301,7 @@ static int tested(const struct cxs_compare_row *rows, int nr)
 
 /* --------------------------------------------------------------- CSV -- */
 
+/* Not a measured figure: as many digits as a test's statistic needs. */
 static void csv_num(FILE *f, const char *s, double v, const char *fmt)
 {
 	if (isnan(v))
@@ -373,21 +327,21 @@ static void print_csv_row(FILE *f, const char *s,
 		fputc('\n', f);
 		return;
 	}
-	csv_num(f, s, shown(r, r->w.mean_a), CXS_CSV_FIGURE);
-	csv_num(f, s, shown(r, r->w.mean_b), CXS_CSV_FIGURE);
-	csv_num(f, s, shown(r, r->w.diff), CXS_CSV_FIGURE);
-	csv_num(f, s, shown(r, r->w.ci_lo), CXS_CSV_FIGURE);
-	csv_num(f, s, shown(r, r->w.ci_hi), CXS_CSV_FIGURE);
+	cxs_csv_figure(f, s, r->w.mean_a, r->clock);
+	cxs_csv_figure(f, s, r->w.mean_b, r->clock);
+	cxs_csv_figure(f, s, r->w.diff, r->clock);
+	cxs_csv_figure(f, s, r->w.ci_lo, r->clock);
+	cxs_csv_figure(f, s, r->w.ci_hi, r->clock);
 	csv_num(f, s, r->w.p, "%.6g");
 	csv_num(f, s, r->w.df, "%.6g");
 	cxs_csv_field(f, s, verdict(r), 0);
 	fprintf(f, "%s%d%s%d%s%d", s, r->runs_to_separate, s, r->a->n, s,
 		r->b->n);
-	csv_num(f, s, shown(r, r->sd_a), CXS_CSV_FIGURE);
-	csv_num(f, s, shown(r, r->sd_b), CXS_CSV_FIGURE);
-	csv_num(f, s, r->ratio, CXS_CSV_FIGURE);
-	csv_num(f, s, r->ratio_lo, CXS_CSV_FIGURE);
-	csv_num(f, s, r->ratio_hi, CXS_CSV_FIGURE);
+	cxs_csv_figure(f, s, r->sd_a, r->clock);
+	cxs_csv_figure(f, s, r->sd_b, r->clock);
+	cxs_csv_figure(f, s, r->ratio, false);
+	cxs_csv_figure(f, s, r->ratio_lo, false);
+	cxs_csv_figure(f, s, r->ratio_hi, false);
 	csv_num(f, s, r->p_holm, "%.6g");
 	fputc('\n', f);
 }

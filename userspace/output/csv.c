@@ -3,6 +3,7 @@
  * csv: quoting is decided per field: a separator such as '.' or '-' can
  * be inside a number too.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -36,4 +37,12 @@ void cxs_csv_num(FILE *f, const char *sep, const char *fmt, double v)
 
 	snprintf(buf, sizeof(buf), fmt, v);
 	cxs_csv_field(f, sep, buf, 0);
+}
+
+void cxs_csv_figure(FILE *f, const char *sep, double v, bool clock)
+{
+	if (isnan(v))
+		fputs(sep, f);
+	else
+		cxs_csv_num(f, sep, "%.15g", clock ? v / 1e6 : v);
 }

@@ -6,6 +6,7 @@
 #ifndef CTXSTAT_OUTPUT_CSV_H
 #define CTXSTAT_OUTPUT_CSV_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* @s as one field; @sep before it unless it is the record's first. */
@@ -15,10 +16,11 @@ void cxs_csv_field(FILE *f, const char *sep, const char *s, int first);
 void cxs_csv_num(FILE *f, const char *sep, const char *fmt, double v);
 
 /*
- * The format of a measured figure in compare's and report's CSV: 15
- * significant digits, as many as a decimal figure read into a double
- * keeps, so a mean prints as 999875.7, not 999875.69999999984.
+ * A measured figure as one field of compare's and report's CSV: a
+ * @clock's ns in msec, as perf stat prints clocks; 15 significant
+ * digits, as many as a decimal figure read into a double keeps (a mean
+ * of 999875.7, not 999875.69999999984); an empty field for NaN (none).
  */
-#define CXS_CSV_FIGURE "%.15g"
+void cxs_csv_figure(FILE *f, const char *sep, double v, bool clock);
 
 #endif

@@ -13,13 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/events.h"
 #include "output/csv.h"
+#include "output/figure.h"
 #include "output/results-table.h"
 #include "stats/ab-test.h"
 #include "util/util.h"
 
 struct row {
 	const char *bench, *event;
+	bool clock;	/* ns saved; a time, as compare says */
 };
 
 struct table {
@@ -31,12 +34,6 @@ struct table {
 	/* [row * nr_cfgs + cfg]: the comparison with the first column */
 	struct cxs_compare_row *cmp;
 };
-
-static bool is_clock(const char *event)
-{
-	return !strncmp(event, "task-clock", 10) ||
-	       !strncmp(event, "cpu-clock", 9);
-}
 
 static const struct cxs_result_event *find(const struct table *t,
 					   const struct row *row,
@@ -86,6 +83,7 @@ static int build(struct table *t, const struct cxs_result_set *s)
 			if (j == t->nr_rows) {
 				t->rows[j].bench = s->r[i].benchmark;
 				t->rows[j].event = s->r[i].ev[e].name;
+				t->rows[j].clock = cxs_event_name_is_clock(t->rows[j].event);
 				t->nr_rows++;
 			}
 		}
@@ -119,7 +117,7 @@ static int compare_column(struct table *t, int j, const char *bench,
 			continue;
 		rows[n] = (struct cxs_compare_row){
 			.name = t->rows[i].event, .counter = i,
-			.clock = is_clock(t->rows[i].event),
+			.clock = t->rows[i].clock,
 			.a = &a->values, .b = &b->values,
 		};
 		at[n++] = i;
@@ -159,17 +157,6 @@ static const struct cxs_compare_row *cmp_of(const struct table *t, int i, int j)
 	return j && c->a ? c : NULL;
 }
 
-/* @v as the tables show it: clocks in msec (ns saved), as compare. */
-static double shown(const char *event, double v)
-{
-	return is_clock(event) ? v / 1e6 : v;
-}
-
-static void fmt_num(const char *event, double v, char *buf, size_t len)
-{
-	snprintf(buf, len, is_clock(event) ? "%'.2f" : "%'.0f", shown(event, v));
-}
-
 /*
  * A change in percent with two decimals, or with three or four where two
  * would round it onto the other side of @threshold_pct than the verdict
@@ -196,8 +183,8 @@ static void cell(const struct table *t, int i, int j, char *buf, size_t len)
 {
 	const struct cxs_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
 	const struct cxs_compare_row *c = cmp_of(t, i, j);
-	const char *event = t->rows[i].event;
-	char m[40], s[40], change[24];
+	bool clock = t->rows[i].clock;
+	char m[40], change[24];
 	size_t n;
 
 	if (!e) {
@@ -208,12 +195,14 @@ static void cell(const struct table *t, int i, int j, char *buf, size_t len)
 		snprintf(buf, len, "<not counted>");
 		return;
 	}
-	fmt_num(event, cxs_sample_mean(&e->values), m, sizeof(m));
-	fmt_num(event, cxs_sample_se(&e->values), s, sizeof(s));
-	if (e->values.n < 2)
+	if (e->values.n < 2) {
+		cxs_figure(cxs_sample_mean(&e->values), 4, clock, m, sizeof(m));
 		n = snprintf(buf, len, "%s (1 run)", m);
-	else
-		n = snprintf(buf, len, "%s ± %s", m, s);
+	} else {
+		cxs_figure_mean_se(cxs_sample_mean(&e->values),
+				   cxs_sample_se(&e->values), clock, buf, len);
+		n = strlen(buf);
+	}
 	if (!c || n >= len || c->verdict == CXS_VERDICT_TOO_FEW || !c->w.mean_a)
 		return;
 	change_text(change, sizeof(change), 100.0 * c->w.diff / fabs(c->w.mean_a),
@@ -385,13 +374,12 @@ static void csv_cells(FILE *f, const char *s, const struct table *t, int i,
 {
 	const struct cxs_result_event *e = find(t, &t->rows[i], t->cfgs[j]);
 	const struct cxs_compare_row *c = cmp_of(t, i, j);
+	bool clock = t->rows[i].clock;
 
 	if (counted(e)) {
-		cxs_csv_num(f, s, CXS_CSV_FIGURE,
-			    shown(t->rows[i].event, cxs_sample_mean(&e->values)));
+		cxs_csv_figure(f, s, cxs_sample_mean(&e->values), clock);
 		if (e->values.n > 1)
-			cxs_csv_num(f, s, CXS_CSV_FIGURE,
-				    shown(t->rows[i].event, cxs_sample_se(&e->values)));
+			cxs_csv_figure(f, s, cxs_sample_se(&e->values), clock);
 		else
 			fputs(s, f);
 		cxs_csv_num(f, s, "%.0f", e->values.n);

@@ -73,6 +73,34 @@ int cxs_percpu_setup(struct cxs_percpu *pc, const struct cxs_args *a)
 	return 0;
 }
 
+int cxs_percpu_rows_unsupported(struct cxs_percpu *pc)
+{
+	struct cxs_cpulist *online = NULL;
+	const struct cxs_cpulist *l = pc->cpu_list;
+	int k, err = 0;
+
+	if (!l) {
+		online = malloc(sizeof(*online));
+		err = online ? cxs_cpulist_read(online, "/sys/devices/system/cpu/online") :
+			       -ENOMEM;
+		l = online;
+	}
+	if (!err && l->nr > pc->cpus.cap)
+		err = -E2BIG;
+	if (err) {
+		fprintf(stderr, "ctxstat: the online CPUs: %s\n", strerror(-err));
+		free(online);
+		return err;
+	}
+	pc->cpus.nr = l->nr;
+	for (k = 0; k < l->nr; k++) {
+		memset(&pc->cpus.v[k], 0, sizeof(pc->cpus.v[k]));
+		pc->cpus.v[k].cpu = l->cpu[k];
+	}
+	free(online);
+	return 0;
+}
+
 int cxs_row_keep(struct cxs_counter_values *c, const struct ctxc_event_val *v,
 		 int error, const struct cxs_sources *src)
 {

@@ -30,6 +30,15 @@ struct cxs_percpu {
 int cxs_percpu_setup(struct cxs_percpu *pc, const struct cxs_args *a);
 
 /*
+ * -A without a session (no event perf supports here): in @pc->cpus a
+ * row per CPU perf would have opened its events on, -C's or the online
+ * ones, so that every event is <not supported> on each, as perf prints
+ * them; the rows' events are the caller's to fill. 0, or -errno after
+ * saying why.
+ */
+int cxs_percpu_rows_unsupported(struct cxs_percpu *pc);
+
+/*
  * Keep the last READ's rows (@pc->cpus, counter order) as the run's
  * values per CPU; a counter with an error in @counters has it on every
  * CPU; with @src (--irq-sources) each CPU's hardirq sources too.

@@ -78,7 +78,8 @@ static void session_target(const struct cxs_runner *r, pid_t pid,
 
 /*
  * The request: one event per counter that perf gave a proof for; the
- * others are <not supported> and not asked for.
+ * others are <not supported> and not asked for (-v says why: ENOENT, or
+ * what perf_event_open() said of the event in its group).
  */
 static int session_events(struct cxs_runner *r, const int *fds,
 			  struct ctxc_event_req *req)
@@ -87,7 +88,8 @@ static int session_events(struct cxs_runner *r, const int *fds,
 	int i, k = 0;
 
 	for (i = 0; i < l->nr_counters; i++) {
-		r->counters[i].error = fds[i] < 0 ? -ENOENT : 0;
+		r->counters[i].error = fds[i] >= 0 ? 0 :
+				       -(l->counters[i].group_err ?: ENOENT);
 		if (fds[i] < 0)
 			continue;
 		r->req_counter[k] = i;
@@ -173,8 +175,9 @@ static void events_by_counter(const struct cxs_runner *r,
 	int i, k;
 
 	for (i = 0; i < r->events->nr_counters; i++)
-		ev[i] = (struct ctxc_event_val){ .present = true,
-						   .error = -ENOENT };
+		ev[i] = (struct ctxc_event_val){
+			.present = true, .error = r->counters[i].error ?: -ENOENT,
+		};
 	for (k = 0; k < r->nr_req; k++)
 		ev[r->req_counter[k]] = by_req[k];
 	memcpy(by_req, ev, sizeof(ev));
@@ -347,6 +350,8 @@ int cxs_sessions_read(struct cxs_runner *r, const struct cxs_run_sessions *s,
 	memset(rp, 0, sizeof(*rp));
 	r->pc.cpus.nr = 0;
 	r->pt.threads.nr = 0;
+	if (!s->nr && r->args->no_aggr)
+		err = cxs_percpu_rows_unsupported(&r->pc);
 	for (k = 0; k < s->nr && !err; k++) {
 		if (stop) {
 			err = session_cmd(r, CTXCOUNT_CMD_SESSION_STOP, s->id[k]);

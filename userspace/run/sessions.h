@@ -36,7 +36,8 @@ int cxs_sessions_start(struct cxs_runner *r, const struct cxs_run_sessions *s);
 /*
  * READ each (with -A per CPU, into r->pc.cpus; with --per-thread per
  * thread, every session's rows into r->pt.threads), summed into @rp in
- * counter order: 0 or -errno, said. @stop: STOP each first.
+ * counter order: 0 or -errno, said. @stop: STOP each first. Without a
+ * session every counter is <not supported>, with -A on every CPU.
  */
 int cxs_sessions_read(struct cxs_runner *r, const struct cxs_run_sessions *s,
 		      struct ctxc_reply *rp, bool stop);

@@ -40,8 +40,9 @@ TEST(empty_events_are_syntax_errors)
 
 /*
  * Groups: their events, each with the group's modifiers (perf's
- * "{cycles,instructions}:u" counts cycles:u and instructions:u); :W
- * (weak) changes nothing here, every counter being pinned.
+ * "{cycles,instructions}:u" counts cycles:u and instructions:u), each
+ * knowing its group's first event when the group has two or more, and
+ * whether it is weak (:W), for events/group.c.
  */
 TEST(groups)
 {
@@ -54,6 +55,17 @@ TEST(groups)
 	EXPECT_STREQ("cycles", l.ev[0].name);
 	EXPECT_STREQ("instructions", l.ev[1].name);
 	EXPECT_STREQ("branches", l.ev[2].name);
+	EXPECT_EQ(0, l.ev[0].group);
+	EXPECT_EQ(0, l.ev[1].group);
+	EXPECT_EQ(-1, l.ev[2].group);
+	EXPECT_FALSE(l.ev[1].weak_group);
+	memset(&l, 0, sizeof(l));
+	ASSERT_EQ(0, ADD(&l, "branches,{cycles},{cycles:u,instructions}:W")) TH_LOG("%s", err);
+	EXPECT_EQ(-1, l.ev[0].group);
+	EXPECT_EQ(-1, l.ev[1].group);
+	EXPECT_EQ(2, l.ev[2].group);
+	EXPECT_EQ(2, l.ev[3].group);
+	EXPECT_TRUE(l.ev[2].weak_group && l.ev[3].weak_group);
 	memset(&l, 0, sizeof(l));
 	ASSERT_EQ(0, ADD(&l, "{cycles,instructions:k,cycles:t}:u")) TH_LOG("%s", err);
 	ASSERT_EQ(3, l.nr);
@@ -70,6 +82,8 @@ TEST(groups)
 	EXPECT_EQ(10, l.nr);
 	EXPECT_EQ(1, l.nr_counters);
 	EXPECT_STREQ("cycles", l.ev[9].name);
+	EXPECT_EQ(0, l.ev[9].group);
+	EXPECT_TRUE(l.ev[9].weak_group);
 	memset(&l, 0, sizeof(l));
 	EXPECT_EQ(-1, ADD(&l, "{cycles}:x"));
 	EXPECT_NE(NULL, strstr(err, "unknown modifier 'x'")) TH_LOG("%s", err);

@@ -8,6 +8,7 @@
 
 #include "fake_nl.h"
 #include "events/proof.h"
+#include "util/util.h"
 
 struct fake_nl fake_nl;
 
@@ -75,6 +76,7 @@ int ctxc_session_new(struct ctxc_sock *nl, const struct ctxc_target *target,
 		return err;
 	fake_nl.target = *target;
 	fake_nl.target.cpus = NULL;
+	fake_nl.nr_events = nr_events;
 	session_reads = 0;
 	memset(reply, 0, sizeof(*reply));
 	reply->session_id = ++fake_nl.sessions;
@@ -268,12 +270,40 @@ int ctxc_family_version(struct ctxc_sock *nl)
 	return fake_nl.version;
 }
 
-/* The fake kernel's perf_event_open(): any event, any target. */
+/* Hardware events in the group led by each fd (fake_nl.pmu_counters). */
+static int group_hw[1024];
+
+static int *group_of(int fd)
+{
+	return fd >= 0 && fd < (int)ARRAY_SIZE(group_hw) ? &group_hw[fd] : NULL;
+}
+
+/*
+ * The fake kernel's perf_event_open(): any event, any target, but for
+ * fake_nl.hw_err and fake_nl.pmu_counters.
+ */
 int cxs_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags)
 {
-	(void)attr, (void)pid, (void)cpu, (void)group_fd, (void)flags;
-	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+	bool hw = attr->type == PERF_TYPE_HARDWARE;
+	int *group = group_of(group_fd), fd;
+
+	(void)pid, (void)cpu, (void)flags;
+	if (hw && fake_nl.hw_err) {
+		errno = fake_nl.hw_err;
+		return -1;
+	}
+	if (hw && group && fake_nl.pmu_counters &&
+	    *group >= fake_nl.pmu_counters) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (group)
+		*group += hw;
+	else if (group_of(fd))
+		*group_of(fd) = hw;
+	return fd;
 }
 
 int cxs_perf_event_paranoid(void)

@@ -17,6 +17,10 @@
  * "ctxoracle" instead (a source only some runs see). Per CPU, CPU 1's
  * hardirq (2m) is all virtio's.
  *
+ * perf_event_open() opens /dev/null for a proof; hw_err and pmu_counters
+ * below make it refuse hardware events as a machine without them, or
+ * with a PMU of a few counters, does.
+ *
  * A READ per thread gives three rows per session s, process 1000 * s:
  * "main" (tid 1000 * s + 1) with CPU 1's share above, "worker" (+ 2)
  * with CPU 0's, "sleeper" (+ 3) with 0 of everything but the times.
@@ -48,12 +52,22 @@ struct fake_nl {
 	uint32_t features;	/* STATS' CTXCOUNT_FEATURE_* */
 	bool sources;		/* READs split hardirq by source (above) */
 	int src_skew;		/* added to the outside row only: a bad sum */
+	/*
+	 * The fake perf_event_open(): a hardware event fails with hw_err
+	 * (0: opens); one opened into a group that holds pmu_counters
+	 * hardware events already fails with EINVAL, as x86's and arm's
+	 * validate_group() refuse a group the PMU cannot schedule (0: no
+	 * limit).
+	 */
+	int hw_err;
+	int pmu_counters;
 	/* What happened: */
 	int opened;
 	int sessions;		/* SESSION_NEW requests answered */
 	int reads;		/* SESSION_READ requests answered */
 	int live;		/* sessions not deleted */
 	struct ctxc_target target;	/* of the last SESSION_NEW */
+	int nr_events;		/* the events the last SESSION_NEW asked for */
 };
 
 extern struct fake_nl fake_nl;

@@ -15,24 +15,6 @@
 #include "fake_nl.h"
 #include "runs_fixture.h"
 
-/* Lines of @text that contain @needle. */
-static int count_lines(const char *text, const char *needle)
-{
-	const char *p = text, *nl;
-	int n = 0;
-
-	for (; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p);
-		if (memmem(p, nl - p, needle, strlen(needle)))
-			n++;
-		if (!*nl)
-			break;
-	}
-	return n;
-}
-
 /*
  * perf's stat+csv_summary.sh: no command and no target is system wide;
  * --interval-count 1 ends it after one interval, then the summary, with

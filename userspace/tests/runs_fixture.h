@@ -86,6 +86,24 @@ static inline void done(struct outcome *o)
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 
+/* Lines of @text that contain @needle. */
+static inline int count_lines(const char *text, const char *needle)
+{
+	const char *p = text, *nl;
+	int n = 0;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (memmem(p, nl - p, needle, strlen(needle)))
+			n++;
+		if (!*nl)
+			break;
+	}
+	return n;
+}
+
 /*
  * Sum the values of @event's CSV rows in @text: those that begin with the
  * -I time column into @sum (their count in @n, times non-decreasing), the

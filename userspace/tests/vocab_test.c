@@ -96,6 +96,138 @@ TEST_F(scratch, report_agrees_with_compare)
 	done(&orp);
 }
 
+/*
+ * The cells of @line, a table's row whose columns are two blanks apart
+ * or more (one blank stays inside a cell: "1.000M ± 0.645"), into @cell.
+ */
+static int cells(const char *line, char cell[][64], int max)
+{
+	const char *end = line + strcspn(line, "\n"), *gap;
+	int n = 0;
+
+	while (line < end && n < max) {
+		line += strspn(line, " ");
+		gap = strstr(line, "  ");
+		if (!gap || gap > end)
+			gap = end;
+		snprintf(cell[n++], 64, "%.*s", (int)(gap - line), line);
+		line = gap;
+	}
+	return n;
+}
+
+/*
+ * For every event of compare's summary in @oc, report's row of the file
+ * compare saved (@orp) has A's cell and B's cell as the summary has
+ * them.
+ */
+static void expect_compare_cells(struct __test_metadata *_metadata,
+				 const struct outcome *oc, const struct outcome *orp)
+{
+	char c[6][64], r[6][64];
+	const char *line, *row;
+	int rows = 0;
+
+	line = strstr(oc->out, "B/A [95% CI]");
+	ASSERT_NE(NULL, line);
+	for (line = strchr(line, '\n') + 1; *line != '\n'; line = strchr(line, '\n') + 1) {
+		ASSERT_LE(3, cells(line, c, 6)) TH_LOG("%s", line);
+		if (!strstr(c[1], "±"))	/* not compared: <not supported> */
+			continue;
+		for (row = orp->out; row; row = strchr(row, '\n'), row = row ? row + 1 : NULL)
+			if (cells(row, r, 6) >= 4 && !strcmp(r[1], c[0]))
+				break;
+		ASSERT_NE(NULL, row) TH_LOG("%s not in report:\n%s", c[0], orp->out);
+		EXPECT_STREQ(c[1], r[2]) TH_LOG("%s", c[0]);
+		EXPECT_EQ(0, strncmp(r[3], c[2], strlen(c[2]))) TH_LOG("%s: %s, %s", c[0], c[2], r[3]);
+		EXPECT_TRUE(r[3][strlen(c[2])] == ' ' || !r[3][strlen(c[2])]) TH_LOG("%s", r[3]);
+		rows++;
+	}
+	EXPECT_LT(0, rows) TH_LOG("%s", oc->out);
+}
+
+/*
+ * report writes a mean and its spread in compare's words: for every
+ * event of compare's summary, report's row of the file compare saved
+ * has A's cell and B's cell as the summary has them ("2.000ms ± 1.29ns",
+ * not "2.00 ± 0.00"; "1.000M ± 0.645", not "1000001 ± 1").
+ */
+TEST_F(scratch, report_cells_are_compare_cells)
+{
+	struct outcome oc, orp;
+
+	run(cmd_compare, ARGV("compare", "-r", "4", "--no-noise-check", "--save", self->save,
+			      "true", "---", "true"), &oc);
+	ASSERT_EQ(0, oc.code) TH_LOG("%s", oc.err);
+	run(cmd_report, ARGV("report", self->save), &orp);
+	ASSERT_EQ(0, orp.code) TH_LOG("%s", orp.err);
+	expect_compare_cells(_metadata, &oc, &orp);
+	done(&oc);
+	done(&orp);
+}
+
+/*
+ * A clock is a clock by what it counts, in report as in compare: perf's
+ * software/config=1/ is task-clock (the software PMU, type 1, from a
+ * fake sysfs tree), and its saved ns are a time in both, not a count in
+ * report because its name does not begin with "task-clock".
+ */
+TEST_F(scratch, report_knows_clocks_as_compare)
+{
+	char path[256], root[96];
+	struct outcome oc, orp;
+	FILE *f;
+
+	snprintf(root, sizeof(root), "%s/sys", self->dir);
+	snprintf(path, sizeof(path), "mkdir -p %s/bus/event_source/devices/software", root);
+	ASSERT_EQ(0, system(path));
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/software/type", root);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fputs("1\n", f);
+	fclose(f);
+	setenv("CTX_SYSFS_ROOT", root, 1);
+	run(cmd_compare, ARGV("compare", "-r", "4", "--no-noise-check", "--save", self->save,
+			      "-e", "software/config=1/,instructions", "true", "---", "true"), &oc);
+	ASSERT_EQ(0, oc.code) TH_LOG("%s", oc.err);
+	run(cmd_report, ARGV("report", self->save), &orp);
+	unsetenv("CTX_SYSFS_ROOT");
+	ASSERT_EQ(0, orp.code) TH_LOG("%s", orp.err);
+	EXPECT_NE(NULL, strstr(orp.out, "software/config=1/  1.000ms ± ")) TH_LOG("%s", orp.out);
+	expect_compare_cells(_metadata, &oc, &orp);
+	done(&oc);
+	done(&orp);
+}
+
+/*
+ * The same words from a saved file alone: a task-clock of 999875.7 ns
+ * with a standard error of 14.38 ns (squared deviations 1 + 595.36 +
+ * 645.16, over 2, over 3 runs) is "999.9us ± 14.4ns", not "1.00 ± 0.00"
+ * msec; a mean of 13 / 3 context switches with se sqrt(1 / 9) is
+ * "4.333 ± 0.333", not "4 ± 0"; 1005 counts are "1.005k" beside an se
+ * of 2.89 (sqrt(25 / 3)).
+ */
+TEST_F(scratch, report_figures_by_hand)
+{
+	struct outcome o;
+	FILE *f = fopen(self->save, "w");
+
+	ASSERT_NE(NULL, f);
+	fputs("{\"format\": \"ctxstat-results\", \"version\": 1, \"results\": [\n"
+	      " {\"benchmark\": \"b\", \"config\": \"A\", \"command\": [], \"runs\": 3,"
+	      "  \"elapsed_ns\": [1, 1, 1], \"events\": ["
+	      "  {\"name\": \"task-clock\", \"values\": [999876.7, 999900.1, 999850.3]},"
+	      "  {\"name\": \"cs\", \"values\": [4, 5, 4]},"
+	      "  {\"name\": \"instructions\", \"values\": [1000, 1010, 1005]}]}]}\n", f);
+	fclose(f);
+	run(cmd_report, ARGV("report", self->save), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.out, "  999.9us ± 14.4ns\n")) TH_LOG("%s", o.out);
+	EXPECT_NE(NULL, strstr(o.out, "  4.333 ± 0.333\n")) TH_LOG("%s", o.out);
+	EXPECT_NE(NULL, strstr(o.out, "  1.005k ± 2.89\n")) TH_LOG("%s", o.out);
+	done(&o);
+}
+
 /* report prints one table: --markdown and -x, asked together, are refused. */
 TEST_F(scratch, report_one_format)
 {
@@ -126,7 +258,7 @@ TEST_F(scratch, one_run_has_no_spread)
 	EXPECT_NE(NULL, strstr(text, "\"mean\": 1000000, \"stddev\": null, \"ci95\": null}")) TH_LOG("%s", text);
 	free(text);
 	run(cmd_report, ARGV("report", self->save), &o);
-	EXPECT_NE(NULL, strstr(o.out, "1000000 (1 run)")) TH_LOG("%s", o.out);
+	EXPECT_NE(NULL, strstr(o.out, "1.000M (1 run)")) TH_LOG("%s", o.out);
 	EXPECT_EQ(NULL, strstr(o.out, "± 0")) TH_LOG("%s", o.out);
 	done(&o);
 }
