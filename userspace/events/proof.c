@@ -36,15 +36,13 @@ void cxs_proof_attr(struct perf_event_attr *attr, const struct cxs_counter *c,
 	attr->exclude_kernel = !!(c->flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL);
 	attr->exclude_hv = !!(c->flags & CTXCOUNT_EVENT_F_EXCLUDE_HV);
 	/*
-	 * perf stat leaves a tracepoint's sample type as its parser set it
-	 * (evsel__newtp_idx()), raw data included, though it never samples;
-	 * the kernel then gives it only to whom it gives raw tracepoint data
-	 * (paranoid -1 or CAP_PERFMON; a task's syscalls:* to its owner):
-	 * asked the same, the kernel refuses ctxstat where it refuses perf.
+	 * No sample type, a tracepoint's included: a proof only counts, as
+	 * perf stat's counters do, and the kernel grants raw tracepoint data
+	 * to fewer users than counting (paranoid -1 or CAP_PERFMON). Asked
+	 * for it, the kernel refused ctxstat sched:sched_switch where it
+	 * gave perf stat the count (selftests/tracepoints, at paranoid 2 to
+	 * 0 on 6.1).
 	 */
-	if (c->type == PERF_TYPE_TRACEPOINT)
-		attr->sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME |
-				    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 }
 
 static int proof_try(struct cxs_proof *p, const struct cxs_counter *c,
