@@ -18,6 +18,7 @@
 #include "cst_nl.h"
 #include "cst_oracle.h"
 #include "cst_race.h"
+#include "cst_hold.h"
 #include "cst_run.h"
 #include "cst_sys.h"
 #include "cst_thr.h"
