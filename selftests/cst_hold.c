@@ -20,6 +20,7 @@
 #include <linux/userfaultfd.h>
 
 #include "cst_hold.h"
+#include "cst_sys.h"
 
 int cst_hold_setup(struct cst_hold *h)
 {
@@ -193,22 +194,14 @@ long cst_module_refs(void)
 	return n;
 }
 
-/* Read /proc/@pid/@file into @buf (NUL-terminated): its length or -1. */
+/* /proc/@pid/@file into @buf, as cst_read_text(). */
 static ssize_t proc_read(const char *pid, const char *file, char *buf,
 			 size_t len)
 {
 	char path[300];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%s/%s", pid, file);
-	fd = open(path, O_RDONLY);
-	n = fd < 0 ? -1 : read(fd, buf, len - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n >= 0)
-		buf[n] = 0;
-	return n;
+	return cst_read_text(path, buf, len);
 }
 
 bool cst_registration_waits(void)

@@ -20,6 +20,7 @@
 
 #include "cst_kern.h"
 #include "cst_race.h"
+#include "cst_sys.h"
 
 #define NOBODY		65534
 #define PREEMPT_KNOB	"/sys/kernel/debug/sched/preempt"
@@ -38,16 +39,10 @@ const struct cst_ev cst_race_events[CST_RACE_NEV] = {
 static int preempt_mode(char *mode, size_t len)
 {
 	char buf[128], *lp, *rp;
-	int fd = open(PREEMPT_KNOB, O_RDONLY);
-	ssize_t n;
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
+	errno = 0;
+	if (cst_read_text(PREEMPT_KNOB, buf, sizeof(buf)) <= 0)
+		return errno ? -errno : -EIO;
 	lp = strchr(buf, '(');
 	rp = lp ? strchr(lp, ')') : NULL;
 	if (!rp)
@@ -73,17 +68,9 @@ static int preempt_set(const char *mode)
 static bool booted_preempt_full(void)
 {
 	char buf[4096];
-	int fd = open("/proc/cmdline", O_RDONLY);
-	ssize_t n;
 
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	return strstr(buf, "preempt=full") != NULL;
+	return cst_read_text("/proc/cmdline", buf, sizeof(buf)) > 0 &&
+	       strstr(buf, "preempt=full");
 }
 
 int cst_preempt_full(char *saved, size_t len)
