@@ -17,6 +17,8 @@
 #include "cst_kern.h"
 #include "cst_nl.h"
 #include "cst_oracle.h"
+#include "cst_race.h"
+#include "cst_hold.h"
 #include "cst_run.h"
 #include "cst_sys.h"
 #include "cst_thr.h"

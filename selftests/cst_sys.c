@@ -33,6 +33,20 @@ int cst_cpu_is_online(int cpu)
 	return c == '1';
 }
 
+ssize_t cst_read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n >= 0)
+		buf[n] = 0;
+	return n;
+}
+
 int cst_cpu_set_online(int cpu, int on)
 {
 	char path[128];

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 bool cst_module_loaded(void);
 int cst_param_get(const char *name, long *val);
@@ -58,6 +59,11 @@ int cst_paranoid_get(long *val);
 int cst_paranoid_set(long val);
 /* 1 if @cpu is online, 0 if not, -errno when sysfs cannot tell. */
 int cst_cpu_is_online(int cpu);
+/*
+ * The start of the file at @path into @buf, NUL-terminated: the bytes
+ * read, or -1 (errno set).
+ */
+ssize_t cst_read_text(const char *path, char *buf, size_t len);
 /* Take @cpu offline (@on 0) or online (@on 1) through sysfs; -errno. */
 int cst_cpu_set_online(int cpu, int on);
 

@@ -29,26 +29,17 @@
  * understood) or where the oracle module does not load.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <linux/perf_event.h>
 
 #include "kselftest_harness.h"
 #include "cst.h"
 
-#define NOBODY		65534
 #define PREEMPT_KNOB	"/sys/kernel/debug/sched/preempt"
 /* Events each task owns: the walk perf_event_exit_task() starts with. */
 #define OWNED_EVENTS	20000
@@ -61,17 +52,6 @@
  */
 #define MIN_ROUNDS	4
 #define BUDGET_S	30
-/* The FIFO task's delays after the wake-up: 0 to 3.75 ms. */
-#define DELAY_STEP_US	250
-#define DELAY_STEPS	16
-#define STORM_HZ	"5000"
-
-static const struct cst_ev events[] = {
-	CST_EV_SW(TASK_CLOCK, 0, "task-clock"),
-	CST_EV_SW(CPU_CLOCK, 0, "cpu-clock"),
-	CST_EV_SW(PAGE_FAULTS, 0, "page-faults"),
-	CST_EV_SW(CONTEXT_SWITCHES, 0, "context-switches"),
-};
 
 FIXTURE(td) {
 	int kmsg;
@@ -87,61 +67,9 @@ FIXTURE_VARIANT(td) {
 FIXTURE_VARIANT_ADD(td, exec_unreadable) { .exec = true };
 FIXTURE_VARIANT_ADD(td, exit) { .exec = false };
 
-/* The current mode of PREEMPT_KNOB ("none voluntary (full)") into @mode. */
-static int preempt_mode(char *mode, size_t len)
-{
-	char buf[128], *lp, *rp;
-	int fd = open(PREEMPT_KNOB, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
-	lp = strchr(buf, '(');
-	rp = lp ? strchr(lp, ')') : NULL;
-	if (!rp)
-		return -EINVAL;
-	*rp = 0;
-	snprintf(mode, len, "%s", lp + 1);
-	return 0;
-}
-
-static int preempt_set(const char *mode)
-{
-	int fd = open(PREEMPT_KNOB, O_WRONLY);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, mode, strlen(mode)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-static bool booted_preempt_full(void)
-{
-	char buf[4096];
-	int fd = open("/proc/cmdline", O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	return strstr(buf, "preempt=full") != NULL;
-}
-
 FIXTURE_SETUP(td)
 {
-	char dir[128], mode[16];
+	char dir[128];
 	int err;
 
 	self->kmsg = cst_kmsg_open();
@@ -163,14 +91,10 @@ FIXTURE_SETUP(td)
 	 * needs SCHED_DEBUG too, which the debug kernel has not: it boots
 	 * with preempt=full for this test (docs/TESTING.md).
 	 */
-	if (!cst_kernel_is_rt() && !booted_preempt_full()) {
-		err = preempt_mode(mode, sizeof(mode));
-		if (err)
-			SKIP(return, "%s: %s, and not booted with preempt=full: no run-time preemption model (PREEMPT_DYNAMIC) to widen the window with",
-			     PREEMPT_KNOB, strerror(-err));
-		ASSERT_EQ(0, preempt_set("full"));
-		snprintf(self->preempt, sizeof(self->preempt), "%s", mode);
-	}
+	err = cst_preempt_full(self->preempt, sizeof(self->preempt));
+	if (err)
+		SKIP(return, "%s: %s, and not booted with preempt=full: no run-time preemption model (PREEMPT_DYNAMIC) to widen the window with",
+		     PREEMPT_KNOB, strerror(-err));
 	self->wl = cst_workload_copy();
 	ASSERT_NE(NULL, self->wl) TH_LOG("copy to /tmp: %s", strerror(errno));
 	snprintf(dir, sizeof(dir), "%s", self->wl);
@@ -183,114 +107,9 @@ FIXTURE_TEARDOWN(td)
 {
 	if (self->storm)
 		EXPECT_EQ(0, cst_oracle_cmd("storm 0"));
-	if (self->preempt[0])
-		EXPECT_EQ(0, preempt_set(self->preempt));
+	EXPECT_EQ(0, cst_preempt_restore(self->preempt));
 	cst_workload_copy_remove(self->wl);
 	CST_EXPECT_NO_KERNEL_REPORT(self->kmsg);
-}
-
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
-/* A disabled event on CPU 0 that the caller owns; root may open it. */
-static int own_event(void)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_DUMMY,
-		.disabled = 1,
-	};
-
-	return syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
-}
-
-/*
- * The FIFO task: waits for @go, sleeps @delay_us, exits. Its wake-up from
- * the sleep preempts the task on its CPU, which then runs again when it
- * exits.
- */
-static void poker(int go, unsigned int delay_us)
-{
-	struct sched_param sp = { .sched_priority = 1 };
-	struct timespec ts = {
-		.tv_sec = delay_us / 1000000,
-		.tv_nsec = (delay_us % 1000000) * 1000L,
-	};
-	char c;
-
-	if (sched_setscheduler(0, SCHED_FIFO, &sp))
-		_exit(10);
-	if (read(go, &c, 1) != 1)
-		_exit(11);
-	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
-	_exit(0);
-}
-
-struct round_arg {
-	const char *wl;
-	bool exec;
-};
-
-/*
- * One task of the session's tree whose teardown races: it owns
- * OWNED_EVENTS events, wakes the FIFO poker, and execs the unreadable
- * workload as nobody (or exits). Exit codes 20 and up: setup failed.
- */
-static void teardown_task(const struct round_arg *a, unsigned int round)
-{
-	struct rlimit rl = { OWNED_EVENTS + 256, OWNED_EVENTS + 256 };
-	int go[2], i, opened = 0;
-	pid_t poke, keeper;
-
-	if (pipe(go))
-		_exit(20);
-	poke = fork();
-	if (poke < 0)
-		_exit(21);
-	if (!poke) {
-		close(go[1]);
-		poker(go[0], (round % DELAY_STEPS) * DELAY_STEP_US);
-	}
-	close(go[0]);
-	if (setrlimit(RLIMIT_NOFILE, &rl))
-		_exit(22);
-	for (i = 0; i < OWNED_EVENTS; i++)
-		if (own_event() >= 0)
-			opened++;
-	if (opened < OWNED_EVENTS / 2)
-		_exit(23);
-	if (!a->exec) {
-		/*
-		 * The exit closes the task's files before (until 6.16) or
-		 * after perf_event_exit_task(): a copy of the table keeps
-		 * the events, and so the walk, until the task is gone.
-		 */
-		keeper = fork();
-		if (keeper < 0)
-			_exit(24);
-		/* Killed at the task's exit_notify(), after its perf exit. */
-		if (!keeper && !prctl(PR_SET_PDEATHSIG, SIGKILL) &&
-		    getppid() != 1)
-			pause();
-		if (!keeper)
-			_exit(0);
-	}
-	if (a->exec && (setgid(NOBODY) || setuid(NOBODY)))
-		_exit(25);
-	if (write(go[1], "g", 1) != 1)
-		_exit(26);
-	if (a->exec) {
-		execl(a->wl, "ctx_workload", "spin", "40", (char *)NULL);
-		_exit(27);
-	}
-	_exit(0);
 }
 
 /*
@@ -299,25 +118,20 @@ static void teardown_task(const struct round_arg *a, unsigned int round)
  */
 static void monitored(void *arg)
 {
-	const struct round_arg *a = arg;
+	const struct cst_race *a = arg;
 	const char *scale = getenv("CTX_TIMEOUT_SCALE");
 	double budget = BUDGET_S * (scale && atoi(scale) > 1 ? atoi(scale) : 1);
 	double start = cst_now();
 	unsigned int round;
 	int status;
-	pid_t pid;
 
 	for (round = 0; round < ROUNDS; round++) {
 		if (round >= MIN_ROUNDS && cst_now() - start > budget)
 			break;
-		pid = fork();
-		if (pid < 0)
+		status = cst_race_round(a, round);
+		if (status < 0)
 			_exit(30);
-		if (!pid)
-			teardown_task(a, round);
-		if (waitpid(pid, &status, 0) != pid)
-			_exit(31);
-		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (status) {
 			printf("# round %u: task ended with status 0x%x\n",
 			       round, status);
 			_exit(32);
@@ -334,7 +148,11 @@ static void monitored(void *arg)
  */
 TEST_F_TIMEOUT(td, no_interval_on_torn_down_events, 900)
 {
-	struct round_arg a = { .wl = self->wl, .exec = variant->exec };
+	struct cst_race a = {
+		.wl = self->wl,
+		.exec = variant->exec,
+		.owned_events = OWNED_EVENTS,
+	};
 	struct cst_res *r = calloc(1, sizeof(*r));
 	struct cst_ack ack = { };
 	struct cst_child m;
@@ -342,13 +160,14 @@ TEST_F_TIMEOUT(td, no_interval_on_torn_down_events, 900)
 	int status;
 
 	ASSERT_NE(NULL, r);
-	ASSERT_EQ(0, pin_to(0));
-	ASSERT_EQ(0, cst_oracle_cmd("storm " STORM_HZ));
+	ASSERT_EQ(0, cst_pin_cpu(0));
+	ASSERT_EQ(0, cst_oracle_cmd("storm " CST_RACE_STORM_HZ));
 	self->storm = true;
 	ASSERT_EQ(0, cst_child_fork(&m, monitored, &a));
 	ASSERT_EQ(0, cst_open(&s));
-	ASSERT_EQ(0, cst_new(&s, m.pid, CTXCOUNT_TARGET_F_INHERIT, events,
-			     ARRAY_SIZE(events), r, &ack)) TH_LOG("%s", ack.msg);
+	ASSERT_EQ(0, cst_new(&s, m.pid, CTXCOUNT_TARGET_F_INHERIT,
+			     cst_race_events, CST_RACE_NEV, r, &ack))
+		TH_LOG("%s", ack.msg);
 	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
 	ASSERT_EQ(0, cst_child_go(&m));
 	status = cst_child_wait(&m);
