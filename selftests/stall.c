@@ -31,7 +31,7 @@
  * target lets go).
  *
  * Needs userfaultfd (root may take kernel-mode faults through it); skipped
- * where the kernel has none (the debug kernel), saying so.
+ * where the kernel has none, saying so.
  *
  * In detail: the stuck READ waits in state D; the test waits until
  * modprobe's kernel stack is in genl_register_family, and the registration

@@ -5,7 +5,9 @@
  *
  *  - oracle (the protocol, on the oracle module's worker, each run
  *    strict: repeated while an interrupt other than the oracle's landed;
- *    up to ORACLE_TRIES times while a count is off): "softirq N 1" (N
+ *    up to ORACLE_TRIES times while a count is off; skipped, saying so,
+ *    when no try ran without one, as on a busy host's 2-vCPU guest; the
+ *    one-vCPU arm64 boots run it too): "softirq N 1" (N
  *    tasklets run by the worker's own local_bh_enable()) adds exactly N
  *    irq:softirq_raise to the task bucket and N irq:softirq_entry to
  *    softirq:TASKLET, none to task or hardirq; "hardirq N 1 1" (N
@@ -98,7 +100,7 @@ TEST_F_TIMEOUT(oracle, softirq_events_by_context, 300)
 	struct cst_worker w;
 	struct tp_counts c;
 	unsigned int i;
-	int try, err;
+	int try, err, strict;
 	bool exact;
 
 	d = calloc(1, sizeof(*d));
@@ -106,10 +108,11 @@ TEST_F_TIMEOUT(oracle, softirq_events_by_context, 300)
 	err = cst_worker_start(&w, self->ev, 2, self->ev, 2, &d->before);
 	ASSERT_EQ(0, err) TH_LOG("cannot start the worker: %s", strerror(-err));
 	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
-		for (try = 0; try < ORACLE_TRIES; try++) {
+		for (try = 0, strict = 0; try < ORACLE_TRIES; try++) {
 			err = cst_worker_run(&w, cmds[i], d, true);
 			if (err == -EAGAIN)
 				continue;
+			strict++;
 			ASSERT_EQ(0, err) TH_LOG("%s: %s", cmds[i], strerror(-err));
 			tp_counts_of(d, i ? d->oracle.hardirqs : d->oracle.tasklets, &c);
 			TH_LOG("%s, try %d: softirq_entry task %lld hardirq %lld TASKLET %lld; softirq_raise task %lld hardirq %lld; oracle %lld",
@@ -123,6 +126,18 @@ TEST_F_TIMEOUT(oracle, softirq_events_by_context, 300)
 					 (!inline_softirqs || c.entry_tasklet == c.n);
 			if (exact)
 				break;
+		}
+		/*
+		 * Another CPU's or a device's interrupt in every try (a busy
+		 * host's 2-vCPU guest): nothing was measured, which is not a
+		 * miscount; the one-vCPU boots measure it.
+		 */
+		if (!strict) {
+			cst_worker_stop(&w);
+			free(d);
+			SKIP(return, "%s: an interrupt not the oracle's landed in each of %d strict tries (%ld CPUs online)",
+			     cmds[i], ORACLE_TRIES,
+			     sysconf(_SC_NPROCESSORS_ONLN));
 		}
 		EXPECT_LT(try, ORACLE_TRIES) TH_LOG("%s: no try counted exactly", cmds[i]);
 		/* the module's full count is perf's own, to the event */
