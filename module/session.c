@@ -426,14 +426,18 @@ int ctx_session_workers_init(void)
 	 * Per CPU: the handler queues on its own CPU and sleeps until the
 	 * worker is done, so waking the worker and being woken back send no
 	 * IPI (an unbound worker elsewhere took six a START, READ and STOP:
-	 * selftests/resources' ipis_only_where_needed). A worker that
-	 * sleeps on its target lets the CPU's pool run the next one, and as
-	 * many may wait at once as a workqueue allows: a session has at
-	 * most two at a time (its build; or a request and its
-	 * destruction), and max_sessions (256 unless raised) bounds every
-	 * unprivileged user's sessions together.
+	 * selftests/resources' ipis_only_where_needed). CPU intensive: each
+	 * work runs in a worker of its own, which the scheduler shares the
+	 * CPU with as it shares it with the senders, instead of queueing
+	 * behind the CPU's running work until that sleeps (a user's long
+	 * READ of a big tree held another user's READ on the same CPU up
+	 * for as long: selftests/soak's fairness). As many may wait at once
+	 * as a workqueue allows: a session has at most two at a time (its
+	 * build; or a request and its destruction), and max_sessions (256
+	 * unless raised) bounds every unprivileged user's sessions together.
 	 */
-	ctx_session_wq = alloc_workqueue("ctxcount", 0, WQ_MAX_ACTIVE);
+	ctx_session_wq = alloc_workqueue("ctxcount", WQ_CPU_INTENSIVE,
+					 WQ_MAX_ACTIVE);
 	return ctx_session_wq ? 0 : -ENOMEM;
 }
 
