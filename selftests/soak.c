@@ -848,7 +848,7 @@ int main(int argc, char **argv)
 	if (cfg.reads < 1)
 		cfg.reads = 1;
 	/* Room for the figures asked: about 100 ms a race, 10 s a round. */
-	_soak_exec_exit_races_object->timeout = 300 + cfg.races / 5;
+	_soak_exec_exit_races_object->timeout = 300 + 2 * cfg.races;
 	_soak_held_target_rounds_object->timeout = 300 + 15 * cfg.stalls;
 	if (!(argc > 1 && (!strcmp(argv[1], "-l") || !strcmp(argv[1], "-h")))) {
 		why = cst_cannot_run();
