@@ -199,8 +199,9 @@ bad:
 /*
  * perf's rule: naming any of u/k/h excludes the privilege levels not
  * named; naming none counts them all. t is ours and independent of the
- * others. p, P (precise: sampling's skid) and D (pinned: every ctxstat
- * counter is) change nothing a count shows, nor does W (weak group) on
+ * others. p, P (precise: sampling's skid) and D (pinned: the module's
+ * counters are flexible, as perf stat's without it) are taken and change
+ * nothing else, nor does W (weak group) on
  * an event (a group's is events/evlist.c's); perf's other letters ask
  * for what the ctxcount module cannot do.
  */

@@ -4,10 +4,10 @@
  * parts ctxstat counts): "a,b" and groups "{a,b}[:mods]", a PMU event's
  * terms between slashes keeping their commas. An empty event is a
  * syntax error, as in perf. A group schedules its events together on
- * the PMU; ctxstat's counters are each pinned, so they count all the
- * time anyway: a group is its events, each with the group's modifiers,
- * and marked as one for events/group.c, which learns what perf would
- * refuse of it.
+ * the PMU; ctxstat's counters are each an event of its own, which perf
+ * schedules (and multiplexes) alone: a group is its events, each with
+ * the group's modifiers, and marked as one for events/group.c, which
+ * learns what perf would refuse of it.
  * Blanks around a list's or a group's events are left out: perf's lexer
  * skips them ("cycles, instructions"), and scripts written for perf
  * have them.

@@ -345,8 +345,8 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 		a->big_num = 0;
 		return 0;
 	/*
-	 * ctxstat never merges events, and its counters are all pinned:
-	 * never multiplexed, so never scaled (--scale is perf's default)
+	 * ctxstat never merges events; its counts are scaled as perf's
+	 * (--scale is perf's default); -g: each event is a counter of its own
 	 */
 	case OPT_NO_MERGE:
 	case 'g':

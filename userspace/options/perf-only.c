@@ -15,7 +15,7 @@ const struct cxs_perf_only cxs_perf_only[] = {
 	{ "bpf-counters",	0, no_argument, NULL },
 	{ "bpf-attr-map",	0, required_argument, NULL },
 	{ "no-scale",		0, no_argument,
-	  "counters are pinned: never multiplexed, never scaled" },
+	  "counts are always scaled, as perf stat scales them by default" },
 	{ "table",		0, no_argument, NULL },
 	{ "detailed",		'd', no_argument, NULL },
 	{ "cgroup",		'G', required_argument, NULL },

@@ -233,7 +233,7 @@ TEST(perf_only_options)
 
 	EXPECT_EQ(-1, PARSE(&a, "--no-scale", "-a"));
 	EXPECT_TRUE(a.perf_only);
-	EXPECT_STREQ("perf option not supported by ctxstat: --no-scale (counters are pinned: never multiplexed, never scaled)",
+	EXPECT_STREQ("perf option not supported by ctxstat: --no-scale (counts are always scaled, as perf stat scales them by default)",
 		     err);
 	EXPECT_EQ(-1, PARSE(&a, "-t", "42"));
 	EXPECT_NE(NULL, strstr(err, "perf option not supported by ctxstat: --tid"));

@@ -35,7 +35,7 @@ TEST(usage_error_exits_129)
 	EXPECT_EQ(129, RUN("-n"));
 	/* a perf option ctxstat lacks: named, no usage */
 	EXPECT_EQ(129, RUN("--no-scale", "-a"));
-	EXPECT_STREQ("ctxstat: perf option not supported by ctxstat: --no-scale (counters are pinned: never multiplexed, never scaled)\n",
+	EXPECT_STREQ("ctxstat: perf option not supported by ctxstat: --no-scale (counts are always scaled, as perf stat scales them by default)\n",
 		     out);
 	/* a refused combination: the same status, with the usage */
 	EXPECT_EQ(129, RUN("--per-thread", "true"));

@@ -104,7 +104,7 @@ TEST(group_leader_not_supported)
  * QEMU: 6 counters and the cycle counter): the driver refuses the 8th
  * member with EINVAL (validate_group()), and the 9th and 10th, which
  * perf skips as not supported (COUNTER_SKIP): seven counts, three
- * <not supported>. ctxstat counted all ten (one pinned counter, which
+ * <not supported>. ctxstat counted all ten (one counter, which
  * the module is still asked for once). The same in every run of -r.
  * With :W (weak) perf opens them apart after the EINVAL, and all ten
  * count: so does ctxstat.
