@@ -121,3 +121,19 @@ int cxs_groups_check(struct cxs_event_list *l, const struct cxs_proof_target *t,
 			err = check_group(l, i, t, fds, verbose, open);
 	return err;
 }
+
+int cxs_groups_proofs_open(struct cxs_event_list *l,
+			   const struct cxs_proof_target *t, bool verbose,
+			   int *fds)
+{
+	int i, err = cxs_proofs_open(l, t, verbose, fds);
+
+	if (err)
+		return err;
+	err = cxs_groups_check(l, t, fds, verbose, cxs_perf_event_open);
+	for (i = 0; i < l->nr_counters; i++) {
+		if (err || l->counters[i].group_err)
+			cxs_proofs_close(&fds[i], 1);
+	}
+	return err;
+}

@@ -30,4 +30,14 @@
 int cxs_groups_check(struct cxs_event_list *l, const struct cxs_proof_target *t,
 		     const int *fds, bool verbose, cxs_perf_open_fn open);
 
+/*
+ * The proofs of @l (cxs_proofs_open()), then its groups opened as perf
+ * opens them (cxs_groups_check()): a member perf would not have opened
+ * gets a counter of its own, without a proof. 0, or -errno after
+ * printing why (nothing left open).
+ */
+int cxs_groups_proofs_open(struct cxs_event_list *l,
+			   const struct cxs_proof_target *t, bool verbose,
+			   int *fds);
+
 #endif

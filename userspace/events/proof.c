@@ -12,7 +12,6 @@
 #include <unistd.h>
 #include <linux/ctxcount.h>
 
-#include "events/group.h"
 #include "events/proof.h"
 
 /* perf stat's list (stat_handle_error()), and ENODEV. */
@@ -243,12 +242,7 @@ int cxs_proofs_open(struct cxs_event_list *l, const struct cxs_proof_target *t,
 			return err;
 		}
 	}
-	err = cxs_groups_check(l, t, fds, verbose, cxs_perf_event_open);
-	for (i = 0; i < l->nr_counters; i++) {
-		if (err || l->counters[i].group_err)
-			cxs_proofs_close(&fds[i], 1);
-	}
-	return err;
+	return 0;
 }
 
 void cxs_proofs_close(int *fds, int n)

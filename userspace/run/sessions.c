@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "events/group.h"
 #include "events/proof.h"
 #include "output/est-notes.h"
 #include "run/runner.h"
@@ -141,7 +142,7 @@ static int create_session(struct cxs_runner *r, pid_t pid, uint32_t *id)
 	int k, err;
 
 	session_target(r, pid, &target, &pt);
-	err = cxs_proofs_open(r->events, &pt, r->args->verbose, fds);
+	err = cxs_groups_proofs_open(r->events, &pt, r->args->verbose, fds);
 	if (err)
 		return err;
 	/* Nothing perf supports here: no session, every event <not supported>. */
