@@ -177,6 +177,15 @@ static void ctx_session_unlink(struct ctx_session *s)
 	WRITE_ONCE(ctx_nr_sessions, ctx_nr_sessions - 1);
 }
 
+/*
+ * What @s's workers have done so far: threads or CPUs given counters (the
+ * build), root events read or released (START, STOP, READ, destruction).
+ */
+static int ctx_session_progress(struct ctx_session *s)
+{
+	return atomic_read(&s->made) + atomic_read(&s->pv.progress);
+}
+
 /**
  * ctx_session_wait() - wait for a session's worker while it makes progress
  * @s: the session, referenced
@@ -184,15 +193,15 @@ static void ctx_session_unlink(struct ctx_session *s)
  *	slot (ctx_session_claim())
  *
  * Gives up after CTX_WAIT_SLICES slices of CTX_WAIT_SLICE in a row in
- * which none of @s's root events was read or released, or when the
- * sender is killed.
+ * which @s's workers made no progress (ctx_session_progress()), or when
+ * the sender is killed.
  *
  * Context: process context (a handler), may sleep.
  * Return: 0, -EAGAIN (gave up) or -EINTR (killed).
  */
 int ctx_session_wait(struct ctx_session *s, struct completion *done)
 {
-	int seen = atomic_read(&s->pv.progress), idle = 0;
+	int seen = ctx_session_progress(s), idle = 0;
 	long left;
 
 	for (;;) {
@@ -207,8 +216,8 @@ int ctx_session_wait(struct ctx_session *s, struct completion *done)
 			return 0;
 		if (left < 0)
 			return -EINTR;
-		if (atomic_read(&s->pv.progress) != seen) {
-			seen = atomic_read(&s->pv.progress);
+		if (ctx_session_progress(s) != seen) {
+			seen = ctx_session_progress(s);
 			idle = 0;
 			continue;
 		}

@@ -181,29 +181,18 @@ static struct ctx_build *ctx_build_alloc(const struct ctx_new_req *nreq,
 }
 
 /*
- * Wait for @b's worker for as long as it gives threads or CPUs counters;
- * give up after CTX_WAIT_SLICES slices without, or when the sender is
- * killed.
+ * Wait for @b's worker while it gives threads or CPUs counters
+ * (ctx_session_wait()); when the handler gives up, the worker frees the
+ * session instead of publishing it, unless it finished meanwhile.
  * Return: the worker's result (its message in @extack), -EAGAIN or -EINTR.
  */
 static int ctx_build_wait(struct ctx_build *b, struct netlink_ext_ack *extack)
 {
-	int made = atomic_read(&b->s->made), idle = 0;
 	bool gave_up;
-	long left;
+	int err;
 
-	for (;;) {
-		left = wait_for_completion_killable_timeout(&b->done,
-							    CTX_WAIT_SLICE);
-		if (left > 0)
-			break;
-		if (!left && atomic_read(&b->s->made) != made) {
-			made = atomic_read(&b->s->made);
-			idle = 0;
-			continue;
-		}
-		if (!left && ++idle < CTX_WAIT_SLICES)
-			continue;
+	err = ctx_session_wait(b->s, &b->done);
+	if (err) {
 		mutex_lock(&ctx_lock);
 		gave_up = !b->finished;
 		if (gave_up) {
@@ -214,11 +203,10 @@ static int ctx_build_wait(struct ctx_build *b, struct netlink_ext_ack *extack)
 		if (gave_up) {
 			NL_SET_ERR_MSG_MOD(extack,
 					   "the target's exec or perf context held up its counters (another perf reader, or an exec, held them): try again");
-			return left < 0 ? -EINTR : -EAGAIN;
+			return err;
 		}
 		/* Finished meanwhile: only the completion is left to come. */
 		wait_for_completion(&b->done);
-		break;
 	}
 	if (b->err) {
 		extack->_msg = b->extack._msg;
