@@ -282,7 +282,7 @@ int ctx_perm_check_proofs(struct task_struct *task,
 
 /**
  * ctx_perm_put_proofs() - release what ctx_perm_get_proofs() took
- * @proof: the proofs' files
+ * @proof: the proofs' files (NULL ones are skipped); each is set to NULL
  * @nr: how many
  */
 void ctx_perm_put_proofs(struct file **proof, unsigned int nr)
@@ -290,9 +290,64 @@ void ctx_perm_put_proofs(struct file **proof, unsigned int nr)
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		fput(proof[i]);
+		if (proof[i])
+			fput(proof[i]);
 		proof[i] = NULL;
 	}
+}
+
+/*
+ * What a read() of @proof checks before it reads anything: vfs_read()'s
+ * rw_verify_area() (the LSM's file hook), then perf_read()'s LSM hook
+ * security_perf_event_read(), neither of which perf exports otherwise.
+ * With no room for a value, perf_read() stops right after its hook with
+ * -ENOSPC (or 0 for an event in error state): nothing is read, nothing is
+ * copied (the buffer is never touched).
+ */
+static int ctx_perm_read_hooks(struct file *proof)
+{
+	loff_t pos = 0;
+	ssize_t ret;
+
+	if (!(proof->f_mode & FMODE_READ))
+		return -EBADF;
+	ret = rw_verify_area(READ, proof, &pos, 0);
+	if (!ret)
+		ret = proof->f_op->read(proof, NULL, 0, &pos);
+	return ret == -ENOSPC || ret >= 0 ? 0 : ret;
+}
+
+/**
+ * ctx_perm_check_read() - may the current task read these events, as perf
+ * @proof: the session's proofs (ctx_perm_get_proofs()), kept by the session
+ * @nr: how many
+ * @extack: says that the LSM refused
+ *
+ * perf applies its LSM hook at every read() of an event, with the
+ * reader's credentials: a policy may let a user open an event and not
+ * read it, or change between two reads. So each READ of a session asks
+ * the same hooks of each proof, the same event the user's perf stat would
+ * read, with the credentials of the READ's sender.
+ *
+ * Context: process context with the sender's credentials, may sleep: the
+ * proof's perf context mutex is taken (the target's, for a task).
+ * Return: 0, or the hook's error (-EACCES, -EPERM).
+ */
+int ctx_perm_check_read(struct file **proof, unsigned int nr,
+			struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		err = ctx_perm_read_hooks(proof[i]);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "a security module refuses this reader the read() of an event, as it would refuse perf stat's");
+			return err;
+		}
+	}
+	return 0;
 }
 
 /**

@@ -19,6 +19,8 @@ int ctx_perm_check_proofs(struct task_struct *task,
 			  const struct ctx_event_req *req, struct file **proof,
 			  unsigned int nr, struct netlink_ext_ack *extack);
 void ctx_perm_put_proofs(struct file **proof, unsigned int nr);
+int ctx_perm_check_read(struct file **proof, unsigned int nr,
+			struct netlink_ext_ack *extack);
 int ctx_perm_check_counter(struct file *proof, struct perf_event *counter,
 			   const struct ctx_event_req *req,
 			   struct netlink_ext_ack *extack);

@@ -38,6 +38,7 @@
 #include "irqsrc.h"
 #include "limits.h"
 #include "perfvals.h"
+#include "perm.h"
 #include "session_int.h"
 
 /* The registry: session_int.h says what each holds. */
@@ -88,6 +89,7 @@ void ctx_session_release(struct ctx_session *s)
 {
 	ctx_cpuhp_remove(s);
 	ctx_pv_release(&s->pv);
+	ctx_perm_put_proofs(s->proof, s->nr_events);
 }
 
 void ctx_session_free(struct ctx_session *s)

@@ -101,6 +101,9 @@ struct ctx_new_req {
  * @nr_events: number of events
  * @spec: the events
  * @error: per event, 0 or the error the perf core gave when creating it
+ * @proof: per event, the sender's proof (perm.c), kept: each READ asks
+ *	perf's read() hooks of it (ctx_perm_check_read()); NULL before the
+ *	build hands it over
  * @charge: what the session counts against its user's limits
  * @acct: the attribution of the counters' deltas, started or armed
  *	(account.h)
@@ -140,6 +143,7 @@ struct ctx_session {
 	unsigned int nr_events;
 	struct ctx_event_spec spec[CTXCOUNT_MAX_EVENTS];
 	int error[CTXCOUNT_MAX_EVENTS];
+	struct file *proof[CTXCOUNT_MAX_EVENTS];
 	struct ctx_charge charge;
 	struct ctx_acct acct;
 	struct ctx_perfvals pv;

@@ -313,10 +313,14 @@ static int ctx_build_locked(struct ctx_build *b)
 				    b->nreq.nr_events, &b->extack);
 	err = err ?: ctx_session_create_counters(b);
 	mutex_lock(&ctx_lock);
-	if (!err && b->abandoned)
+	if (!err && b->abandoned) {
 		err = -EAGAIN;
-	else if (!err)
+	} else if (!err) {
+		/* Before any READ can find it; released with its events. */
+		memcpy(b->s->proof, b->proof, sizeof(b->proof));
+		memset(b->proof, 0, sizeof(b->proof));
 		err = ctx_session_link(b);
+	}
 	if (!err)
 		list_del_init(&b->pend.node);
 	b->finished = true;
@@ -353,9 +357,8 @@ void ctx_build_put(struct ctx_build *b)
 {
 	if (!refcount_dec_and_test(&b->ref))
 		return;
-	/* ctx_perm_get_proofs() takes every proof or none. */
-	if (b->proof[0])
-		ctx_perm_put_proofs(b->proof, b->nreq.nr_events);
+	/* None left when the session took them over. */
+	ctx_perm_put_proofs(b->proof, b->nreq.nr_events);
 	if (b->task)
 		put_task_struct(b->task);
 	put_pid_ns(b->ns);

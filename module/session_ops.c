@@ -20,6 +20,7 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/completion.h>
+#include <linux/cred.h>
 #include <linux/ctxcount.h>
 #include <linux/cpumask.h>
 #include <linux/memcontrol.h>
@@ -35,6 +36,7 @@
 #include "account_ctl.h"
 #include "account_read.h"
 #include "perfvals.h"
+#include "perm.h"
 #include "session_int.h"
 
 /**
@@ -47,6 +49,8 @@
  * @op: what the worker does, with the session locked
  * @rep: READ's report; the handler takes it when @done came in time
  * @memcg: the sender's memory cgroup, which READ's buffers are charged to
+ * @cred: the sender's credentials, which the worker acts with (perf's
+ *	read() hooks check the reader's)
  * @msg: the worker's error message (a static string)
  * @err: the worker's result
  */
@@ -59,6 +63,7 @@ struct ctx_req {
 		  struct netlink_ext_ack *extack);
 	struct ctx_session_report *rep;
 	struct mem_cgroup *memcg;
+	const struct cred *cred;
 	const char *msg;
 	int err;
 };
@@ -71,12 +76,14 @@ static void ctx_req_put(struct ctx_req *r)
 	if (r->s)
 		ctx_session_put(r->s);
 	mem_cgroup_put(r->memcg);
+	if (r->cred)
+		put_cred(r->cred);
 	kfree(r);
 }
 
 /*
- * The worker's part: @op on the session, locked, with READ's buffers
- * charged to the sender. It holds a module reference, which the
+ * The worker's part: @op on the session, locked, with the sender's
+ * credentials and READ's buffers charged to the sender. It holds a module reference, which the
  * workqueue's destruction at exit waits for the last worker to drop.
  */
 static void ctx_req_work(struct work_struct *work)
@@ -85,9 +92,11 @@ static void ctx_req_work(struct work_struct *work)
 	struct netlink_ext_ack extack = {};
 	struct ctx_session *s = r->s;
 	struct mem_cgroup *old_memcg;
+	const struct cred *old_cred;
 
 	/* The handler claimed the session's slot for this request. */
 	old_memcg = set_active_memcg(r->memcg);
+	old_cred = override_creds(r->cred);
 	mutex_lock(&s->lock);
 	if (s->dead) {
 		/* Deleted after the handler found it. */
@@ -97,6 +106,7 @@ static void ctx_req_work(struct work_struct *work)
 		r->err = r->op(s, r->rep, &extack);
 	}
 	mutex_unlock(&s->lock);
+	revert_creds(old_cred);
 	set_active_memcg(old_memcg);
 	r->msg = extack._msg;
 	ctx_session_unclaim(s);
@@ -132,6 +142,7 @@ static int ctx_req_run(const struct ctx_owner *owner, u32 id,
 	r->op = op;
 	r->rep = rep;
 	r->memcg = get_mem_cgroup_from_mm(current->mm);
+	r->cred = get_current_cred();
 	r->s = ctx_session_get(owner, id, extack);
 	if (!r->s) {
 		err = -ENOENT;
@@ -294,6 +305,9 @@ static int ctx_session_do_read(struct ctx_session *s,
 {
 	int err;
 
+	err = ctx_perm_check_read(s->proof, s->nr_events, extack);
+	if (err)
+		return err;
 	if (rep->cpu && !s->acct.system_wide) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "per-CPU totals need a system-wide session (perf has no per-CPU value of a task event)");
@@ -336,8 +350,9 @@ static int ctx_session_do_read(struct ctx_session *s,
  * Context: process context, may sleep.
  * Return: the session's state and totals (free with
  * ctx_session_report_free()), or ERR_PTR() of -ENOENT (no such session),
- * -EINVAL (a row kind the session has not), -EAGAIN (the target's perf
- * context is held), -EINTR or -ENOMEM.
+ * -EACCES or -EPERM (a security module refuses the sender perf's read() of
+ * an event: ctx_perm_check_read()), -EINVAL (a row kind the session has
+ * not), -EAGAIN (the target's perf context is held), -EINTR or -ENOMEM.
  */
 struct ctx_session_report *ctx_session_read(const struct ctx_owner *owner,
 					    u32 id, u32 flags,

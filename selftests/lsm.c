@@ -328,4 +328,57 @@ TEST_F(lsm, read_refused_while_perf_read_is)
 	TH_LOG("READ refused as perf's read() is: \"%s\"", st->msg);
 }
 
+/* One tool's answer as uid 65534 under the policy. */
+struct answer {
+	bool counted;		/* exit 0 and a number for the event */
+	int exit;		/* exit status, -1 when killed */
+};
+
+static void ask(struct cst_run *run, bool perf, struct answer *a)
+{
+	char *argv[16];
+	struct cst_csv_row row;
+	int n = cst_stat_argv(argv, perf, "task-clock");
+
+	if (!perf)
+		argv[n++] = "--";
+	argv[n++] = "/bin/true";
+	argv[n] = NULL;
+	cst_run_as(run, argv, 120, NOBODY, NOBODY);
+	a->exit = WIFEXITED(run->status) ? WEXITSTATUS(run->status) : -1;
+	a->counted = !a->exit && !cst_csv_find(run->err, ',', "task-clock",
+					       &row) && row.numeric;
+	fprintf(stderr, "# %s: exit %d, stderr: %.400s\n",
+		perf ? "perf stat" : "ctxstat", a->exit, run->err);
+}
+
+/*
+ * Under the policy perf stat as uid 65534 counts nothing; ctxstat, asked
+ * the same, counts nothing either and says why.
+ */
+TEST_F(lsm, ctxstat_refused_as_perf_stat)
+{
+	struct cst_run *run = malloc(sizeof(*run));
+	struct answer perf, ctx;
+	const char *why = NULL;
+	int link;
+
+	ASSERT_NE(NULL, run);
+	if (!cst_perf_path())
+		SKIP(free(run); return, "no perf binary in the guest");
+	link = policy_attach(NOBODY, &why);
+	if (link < 0)
+		SKIP(free(run); return, "%s", why);
+	ask(run, true, &perf);
+	ask(run, false, &ctx);
+	close(link);
+	if (perf.counted)
+		SKIP(free(run); return, "the BPF LSM program is attached but perf stat still counts: \"bpf\" is not an active LSM");
+	EXPECT_FALSE(ctx.counted) TH_LOG("ctxstat counted what perf stat could not");
+	EXPECT_NE(0, ctx.exit);
+	EXPECT_NE(NULL, strstr(run->err, "security module"))
+		TH_LOG("ctxstat does not say why it cannot count");
+	free(run);
+}
+
 CST_TEST_MAIN
