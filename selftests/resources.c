@@ -15,6 +15,7 @@
  * Slab + Percpu by less than 1 MiB.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <sched.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -497,6 +498,109 @@ TEST(sessions_charged_to_memcg)
 	EXPECT_GT(percpu_kept, p2 - p0) TH_LOG("not given back");
 	write_str("/sys/fs/cgroup/cgroup.procs", pid);
 	rmdir(dir);
+	free(r);
+}
+
+/* Move this process into the fresh cgroup @dir (made here); 0 or -errno. */
+static int memcg_enter(const char *dir)
+{
+	char path[256], pid[32];
+
+	rmdir(dir);
+	if (mkdir(dir, 0755))
+		return -errno;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	return write_str(path, pid);
+}
+
+/* @dir's memory.peak in bytes, or -1 (before 5.19 there is none). */
+static long memcg_peak(const char *dir)
+{
+	char path[256], buf[64];
+
+	snprintf(path, sizeof(path), "%s/memory.peak", dir);
+	if (cst_read_text(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return atol(buf);
+}
+
+/*
+ * READ's report is charged to the READ's sender's memory cgroup, though a
+ * worker allocates it: a READ with per-thread rows of a 256-thread target
+ * (2 KiB a row at the least; 3.7 KiB with 16 events) from a fresh cgroup
+ * raises that cgroup's memory.peak by 512 KiB more than a READ without
+ * rows from another fresh cgroup. Both are dumps (the report is held
+ * until the last message), so that the client's own memory stays small. memory.peak is the page counter's own
+ * high-water mark, exact but for the per-CPU batches (64 pages) charges
+ * are taken in, which both READs pay; charges stay with the cgroup that
+ * was charged, so the session's own memory (its sender's cgroup at NEW)
+ * is in neither.
+ */
+TEST(read_report_charged_to_memcg)
+{
+	static const char root[] = "/sys/fs/cgroup";
+	static const char rows_dir[] = "/sys/fs/cgroup/ctxcount-rows";
+	static const char plain_dir[] = "/sys/fs/cgroup/ctxcount-plain";
+	struct cst_res *r = calloc(1, sizeof(*r));
+	long rows_peak = -1, plain_peak = -1;
+	struct cst_ack ack = { .msg = "" };
+	int err, err_rows = -1, err_plain = -1, rows = 0;
+	struct cst_many m;
+	struct cst_sock s;
+	char pid[32];
+
+	ASSERT_NE(NULL, r);
+	r->thr = cst_threads_alloc(CST_MANY_MAX + 8);
+	ASSERT_NE(NULL, r->thr);
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) &&
+	    mount("none", root, "cgroup2", 0, NULL))
+		SKIP(return, "cannot mount cgroup2: %s", strerror(errno));
+	if (write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
+		SKIP(return, "no memory controller");
+	ASSERT_EQ(0, cst_open(&s));
+	cst_new_session_flags = CTXCOUNT_SESSION_F_PER_THREAD;
+	err = cst_many_fork(&m, CST_MANY_MAX, 1000) ?:
+	      cst_new(&s, m.pid, 0, &ev_cpu_clock, 1, r, &ack);
+	cst_new_session_flags = 0;
+	ASSERT_EQ(0, err) TH_LOG("%s (%s)", strerror(-err), ack.msg);
+	ASSERT_EQ(0, cst_cmd(&s, CTXCOUNT_CMD_SESSION_START, r->id, NULL, NULL));
+	/*
+	 * Dumps, so that the client takes the rows a page at a time: its own
+	 * buffers (charged to it too) stay small. Each is done once here
+	 * first, so that the buffers it keeps were charged to this cgroup.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	err = cst_read_dump(&s, r->id, CTXCOUNT_READ_F_PER_THREAD, r, &ack) ?:
+	      cst_read_dump(&s, r->id, 0, r, NULL);
+	ASSERT_EQ(0, err) TH_LOG("%s (%s)", strerror(-err), ack.msg);
+	if (!memcg_enter(rows_dir)) {
+		err_rows = cst_read_dump(&s, r->id, CTXCOUNT_READ_F_PER_THREAD,
+					 r, &ack);
+		rows = r->thr->n;
+		rows_peak = memcg_peak(rows_dir);
+	}
+	if (!memcg_enter(plain_dir)) {
+		err_plain = cst_read_dump(&s, r->id, 0, r, NULL);
+		plain_peak = memcg_peak(plain_dir);
+	}
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_str("/sys/fs/cgroup/cgroup.procs", pid);
+	rmdir(rows_dir);
+	rmdir(plain_dir);
+	cst_close(&s);
+	cst_many_end(&m);
+	if (rows_peak < 0 && plain_peak < 0)
+		SKIP(return, "no memory.peak (a kernel before 5.19)");
+	ASSERT_EQ(0, err_rows) TH_LOG("%s (%s)", strerror(-err_rows), ack.msg);
+	ASSERT_EQ(0, err_plain);
+	EXPECT_LE(CST_MANY_MAX, rows);
+	TH_LOG("memory.peak: %ld KiB after a READ of %d rows, %ld KiB after one without",
+	       rows_peak >> 10, rows, plain_peak >> 10);
+	EXPECT_LE(plain_peak + CST_MANY_MAX * 2048L, rows_peak)
+		TH_LOG("the rows were not charged to the READ's sender");
+	free(r->thr);
 	free(r);
 }
 
