@@ -227,6 +227,18 @@ static inline void ctx_hrtimer_setup(struct hrtimer *timer,
 #endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0) */
 
 /*
+ * 6.17 ("workqueue: Add new WQ_PERCPU flag") has a per-CPU workqueue say
+ * so, before unbound becomes the default; 7.2 WARNs at alloc_workqueue()
+ * when a workqueue has neither WQ_PERCPU nor WQ_UNBOUND. Before 6.17 a
+ * workqueue without WQ_UNBOUND is per CPU.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
+#define CTX_WQ_PERCPU		0
+#else
+#define CTX_WQ_PERCPU		WQ_PERCPU
+#endif /* LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0) */
+
+/*
  * 6.16 ("sched/tracepoints: Move and extend the sched_process_exit()
  * tracepoint") gave sched_process_exit a bool group_dead argument and
  * moved it from after exit_mm() to before perf_event_exit_task(). The

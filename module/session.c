@@ -33,6 +33,7 @@
 #include "account.h"
 #include "account_ctl.h"
 #include "account_read.h"
+#include "compat.h"
 #include "cpuhp.h"
 #include "hooks.h"
 #include "irqsrc.h"
@@ -447,7 +448,8 @@ int ctx_session_workers_init(void)
 	 * build; or a request and its destruction), and max_sessions (256
 	 * unless raised) bounds every unprivileged user's sessions together.
 	 */
-	ctx_session_wq = alloc_workqueue("ctxcount", WQ_CPU_INTENSIVE,
+	ctx_session_wq = alloc_workqueue("ctxcount",
+					 CTX_WQ_PERCPU | WQ_CPU_INTENSIVE,
 					 WQ_MAX_ACTIVE);
 	return ctx_session_wq ? 0 : -ENOMEM;
 }

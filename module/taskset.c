@@ -16,7 +16,9 @@
 #include <linux/rcupdate.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
+#include "compat.h"
 #include "taskset.h"
 
 static struct ctx_task_node *ctx_taskset_take(struct ctx_taskset *ts)
@@ -165,7 +167,7 @@ out_unlock:
 	raw_spin_unlock_irqrestore(&ts->lock, flags);
 	/* The workqueue's locks are raw: fine from a tracepoint, also on RT. */
 	if (refill)
-		schedule_work(&ts->refill);
+		queue_work(ctx_system_dfl_wq, &ts->refill);
 	return err;
 }
 
