@@ -135,7 +135,11 @@ static void ctx_down_cpu(void *info)
  * A CPU going down runs its last tasks (the stopper that takes it down)
  * after it is marked offline, and the sched_switch tracepoint does not
  * fire on an offline CPU: an interval opened after ctx_account_cpu_down()
- * is never closed there. Nothing is lost by dropping it. Left linked, the
+ * is never closed there. Nothing is lost by dropping it: what its
+ * boundaries attributed is in the sums, and in its thread's row too (each
+ * boundary's ctx_account_settle() flushes to the row, and the CPU's mark
+ * keeps up with the sums), so no row gets another's part when the CPU
+ * returns; task context is perf's count less those. Left linked, the
  * list would keep the intervals of sessions freed meanwhile, and loop
  * once the same one opens again; its sequence count is ended, or READ
  * would take the CPU's state for settled whenever an interval is open
