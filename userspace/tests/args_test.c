@@ -202,7 +202,7 @@ TEST(perf_options)
 	EXPECT_EQ(-1, a.big_num);
 	ASSERT_EQ(0, PARSE(&a, "-B", "true"));
 	EXPECT_EQ(1, a.big_num);
-	/* --scale: perf's default, a no-op for scripts (counts are never scaled) */
+	/* --scale: perf's default, a no-op for scripts (counts are always scaled) */
 	ASSERT_EQ(0, PARSE(&a, "--no-big-num", "--no-merge", "-g", "-i", "-S", "--quiet",
 			   "--no-twins", "--scale", "true"));
 	EXPECT_EQ(0, a.big_num);
