@@ -1,46 +1,78 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf-only: the table is perf 6.1's stat_options (tools/perf/builtin-stat.c)
- * less what ctxstat does.
+ * less what ctxstat does, with what to use instead.
  */
 #include "options/perf-only.h"
 #include "util/util.h"
 
+/*
+ * What each option is not is said by its "instead": ctxstat's nearest
+ * option or event syntax, checked against ctxstat(1)'s OPTIONS and
+ * EVENTS, or that there is none and why.
+ */
+#define NO_CGROUPS \
+	"no cgroups: the ctxcount module counts processes; -p takes up to 8, -a every task"
+#define NO_HOOKS \
+	"no run hooks: run the command before or after ctxstat, or inside the measured command, where it is counted"
+#define NO_METRICS \
+	"no metrics: ctxstat prints counts and perf's ratios of two events, such as insn per cycle, not metric groups; count a metric's events with -e"
+
 const struct cxs_perf_only cxs_perf_only[] = {
-	{ "transaction",	'T', no_argument, "no transaction events" },
-	{ "filter",		0, required_argument, NULL },
+	{ "transaction",	'T', no_argument,
+	  "no transaction metrics; count the TSX events by name where the CPU has them, as perf list shows them: -e cpu/tx-start/,cpu/cycles-t/" },
+	{ "filter",		0, required_argument,
+	  "no event filters: the ctxcount module takes an event's type and config only" },
 	{ "tid",		't', required_argument,
-	  "the ctxcount module counts a process with all its threads (-p)" },
-	{ "bpf-prog",		'b', required_argument, NULL },
-	{ "bpf-counters",	0, no_argument, NULL },
-	{ "bpf-attr-map",	0, required_argument, NULL },
+	  "use -p pid --per-thread, a row per thread: the ctxcount module counts a process with all its threads" },
+	{ "bpf-prog",		'b', required_argument,
+	  "no BPF programs: ctxstat counts tasks and CPUs, not a program's runs" },
+	{ "bpf-counters",	0, no_argument,
+	  "leave it out: ctxstat's counters are the ctxcount module's, not shared through BPF" },
+	{ "bpf-attr-map",	0, required_argument,
+	  "leave it out: it is the map of --bpf-counters, which ctxstat has no use for" },
 	{ "no-scale",		0, no_argument,
-	  "counts are always scaled, as perf stat scales them by default" },
-	{ "table",		0, no_argument, NULL },
-	{ "detailed",		'd', no_argument, NULL },
-	{ "cgroup",		'G', required_argument, NULL },
-	{ "for-each-cgroup",	0, required_argument, NULL },
-	{ "log-fd",		0, required_argument, NULL },
-	{ "pre",		0, required_argument, NULL },
-	{ "post",		0, required_argument, NULL },
-	{ "interval-clear",	0, no_argument, NULL },
-	{ "timeout",		0, required_argument, NULL },
-	{ "delay",		'D', required_argument, NULL },
-	{ "metric-only",	0, no_argument, "no metric groups" },
-	{ "metric-no-group",	0, no_argument, "no metric groups" },
-	{ "metric-no-merge",	0, no_argument, "no metric groups" },
-	{ "topdown",		0, no_argument, "no metric groups" },
-	{ "td-level",		0, required_argument, "no metric groups" },
-	{ "smi-cost",		0, no_argument, NULL },
-	{ "metrics",		'M', required_argument, "no metric groups" },
-	{ "all-kernel",		0, no_argument, "use :k on the events" },
-	{ "all-user",		0, no_argument, "use :u on the events" },
-	{ "percore-show-thread", 0, no_argument, NULL },
-	{ "cputype",		0, required_argument, NULL },
-	{ "pfm-events",		0, required_argument, NULL },
-	{ "control",		0, required_argument, NULL },
-	{ "iostat",		0, optional_argument, NULL },
-	{ "hybrid-merge",	0, no_argument, NULL },
+	  "no unscaled counts: a multiplexed counter's count is always scaled to the whole run, as perf scales it by default" },
+	{ "table",		0, no_argument,
+	  "use --save file.json: it keeps every run's wall time and counts" },
+	{ "detailed",		'd', no_argument,
+	  "name perf's -d events with -e: L1-dcache-loads, L1-dcache-load-misses, LLC-loads, LLC-load-misses" },
+	{ "cgroup",		'G', required_argument, NO_CGROUPS },
+	{ "for-each-cgroup",	0, required_argument, NO_CGROUPS },
+	{ "log-fd",		0, required_argument,
+	  "use -o file, with --append to add to it" },
+	{ "pre",		0, required_argument, NO_HOOKS },
+	{ "post",		0, required_argument, NO_HOOKS },
+	{ "interval-clear",	0, no_argument,
+	  "no screen clearing: -I prints each interval below the last" },
+	{ "timeout",		0, required_argument,
+	  "use timeout(1) as the command: ctxstat -- timeout 2 cmd; with -a or -p, sleep 2 as the command" },
+	{ "delay",		'D', required_argument,
+	  "start the command, then count it with -p: cmd & sleep 1; ctxstat -p $!" },
+	{ "metric-only",	0, no_argument, NO_METRICS },
+	{ "metric-no-group",	0, no_argument, NO_METRICS },
+	{ "metric-no-merge",	0, no_argument, NO_METRICS },
+	{ "topdown",		0, no_argument, NO_METRICS },
+	{ "td-level",		0, required_argument, NO_METRICS },
+	{ "smi-cost",		0, no_argument,
+	  "no SMI cost metric; on x86, -e msr/smi/ counts the SMIs" },
+	{ "metrics",		'M', required_argument, NO_METRICS },
+	{ "all-kernel",		0, no_argument,
+	  "use :k on each event: -e cycles:k,instructions:k" },
+	{ "all-user",		0, no_argument,
+	  "use :u on each event: -e cycles:u,instructions:u" },
+	{ "percore-show-thread", 0, no_argument,
+	  "no percore term; --per-core prints a row per core, with -a or -C" },
+	{ "cputype",		0, required_argument,
+	  "name the PMU in the event, as perf list shows it: -e cpu_atom/instructions/" },
+	{ "pfm-events",		0, required_argument,
+	  "use perf list's event names, raw codes rNNNN or pmu/term=value/" },
+	{ "control",		0, required_argument,
+	  "no enable or disable commands: start ctxstat -p pid when the phase begins and send it SIGINT when it ends; it prints the counts" },
+	{ "iostat",		0, optional_argument,
+	  "no I/O metrics: perf's come from the x86 uncore's IIO counters" },
+	{ "hybrid-merge",	0, no_argument,
+	  "no merging: count cpu_core/instructions/ and cpu_atom/instructions/ apart and add the two rows" },
 };
 
 const size_t cxs_nr_perf_only = ARRAY_SIZE(cxs_perf_only);
@@ -57,7 +89,6 @@ const struct cxs_perf_only *cxs_perf_only_letter(int letter)
 
 int cxs_perf_only_err(const struct cxs_perf_only *p, char *err, size_t len)
 {
-	return cxs_err(err, len, "perf option not supported by ctxstat: --%s%s%s%s",
-		       p->name, p->why ? " (" : "", p->why ?: "",
-		       p->why ? ")" : "");
+	return cxs_err(err, len, "perf option not supported by ctxstat: --%s (%s)",
+		       p->name, p->instead);
 }

@@ -2,8 +2,8 @@
 /*
  * perf-only: perf stat's options (perf 6.1) that ctxstat does not have.
  * They are recognized, so that ctxstat can say "perf option not
- * supported by ctxstat: --tid" and why, instead of "unknown
- * option" and its usage. ctxstat(1) lists them.
+ * supported by ctxstat: --tid (use ...)", with what to use instead,
+ * rather than "unknown option" and its usage. ctxstat(1) lists them.
  */
 #ifndef CTXSTAT_OPTIONS_PERF_ONLY_H
 #define CTXSTAT_OPTIONS_PERF_ONLY_H
@@ -15,7 +15,13 @@ struct cxs_perf_only {
 	const char *name;	/* long name, without "--" */
 	char letter;		/* short one, 0 if none */
 	int has_arg;		/* getopt_long's */
-	const char *why;	/* why not, or NULL */
+	/*
+	 * What to use instead ("use -p ..."), or, where ctxstat has
+	 * nothing, that it has not and why ("no cgroups: ..."). Never
+	 * NULL; plain text, no final period: it ends the error message in
+	 * parentheses and is the entry's paragraph in ctxstat(1).
+	 */
+	const char *instead;
 };
 
 extern const struct cxs_perf_only cxs_perf_only[];
@@ -24,7 +30,7 @@ extern const size_t cxs_nr_perf_only;
 /* The entry for short option @letter, NULL if it is none of them. */
 const struct cxs_perf_only *cxs_perf_only_letter(int letter);
 
-/* "perf option not supported by ctxstat: --tid (why)" into @err: -1. */
+/* "perf option not supported by ctxstat: --tid (instead)" into @err: -1. */
 int cxs_perf_only_err(const struct cxs_perf_only *p, char *err, size_t len);
 
 #endif

@@ -229,19 +229,23 @@ TEST(perf_options)
 TEST(perf_only_options)
 {
 	struct cxs_args a;
-	char err[160];
+	char err[256];
 
+	/* each with what to use instead (tests/perfonly_test.c: all of them) */
 	EXPECT_EQ(-1, PARSE(&a, "--no-scale", "-a"));
 	EXPECT_TRUE(a.perf_only);
-	EXPECT_STREQ("perf option not supported by ctxstat: --no-scale (counts are always scaled, as perf stat scales them by default)",
+	EXPECT_STREQ("perf option not supported by ctxstat: --no-scale (no unscaled counts: a multiplexed counter's count is always scaled to the whole run, as perf scales it by default)",
 		     err);
 	EXPECT_EQ(-1, PARSE(&a, "-t", "42"));
-	EXPECT_NE(NULL, strstr(err, "perf option not supported by ctxstat: --tid"));
+	EXPECT_STREQ("perf option not supported by ctxstat: --tid (use -p pid --per-thread, a row per thread: the ctxcount module counts a process with all its threads)",
+		     err);
 	EXPECT_EQ(-1, PARSE(&a, "-M", "IPC", "true"));
-	EXPECT_NE(NULL, strstr(err, "perf option not supported by ctxstat: --metrics"));
+	EXPECT_NE(NULL, strstr(err, "perf option not supported by ctxstat: --metrics (no metrics: "));
 	EXPECT_EQ(-1, PARSE(&a, "-d", "true"));
+	EXPECT_NE(NULL, strstr(err, "--detailed (name perf's -d events with -e: L1-dcache-loads, "));
 	EXPECT_EQ(-1, PARSE(&a, "--timeout", "100", "true"));
-	EXPECT_STREQ("perf option not supported by ctxstat: --timeout", err);
+	EXPECT_STREQ("perf option not supported by ctxstat: --timeout (use timeout(1) as the command: ctxstat -- timeout 2 cmd; with -a or -p, sleep 2 as the command)",
+		     err);
 	EXPECT_EQ(-1, PARSE(&a, "--bpf-counters", "true"));
 	EXPECT_TRUE(a.perf_only);
 	EXPECT_EQ(-1, PARSE(&a, "record", "-o", "-", "true"));

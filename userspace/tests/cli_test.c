@@ -33,9 +33,12 @@ TEST(usage_error_exits_129)
 	EXPECT_NE(NULL, strstr(out, "Usage: ctxstat"));
 	EXPECT_EQ(129, RUN("-r", "x", "true"));
 	EXPECT_EQ(129, RUN("-n"));
-	/* a perf option ctxstat lacks: named, no usage */
+	/* a perf option ctxstat lacks: named with what to use instead, no usage */
 	EXPECT_EQ(129, RUN("--no-scale", "-a"));
-	EXPECT_STREQ("ctxstat: perf option not supported by ctxstat: --no-scale (counts are always scaled, as perf stat scales them by default)\n",
+	EXPECT_STREQ("ctxstat: perf option not supported by ctxstat: --no-scale (no unscaled counts: a multiplexed counter's count is always scaled to the whole run, as perf scales it by default)\n",
+		     out);
+	EXPECT_EQ(129, RUN("-G", "foo", "-a"));
+	EXPECT_STREQ("ctxstat: perf option not supported by ctxstat: --cgroup (no cgroups: the ctxcount module counts processes; -p takes up to 8, -a every task)\n",
 		     out);
 	/* a refused combination: the same status, with the usage */
 	EXPECT_EQ(129, RUN("--per-thread", "true"));
