@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf-only: the table is perf 6.1's stat_options (tools/perf/builtin-stat.c)
- * less what ctxstat does, with what to use instead.
+ * less what ctxstat does (tests/perfonly_test.c checks both), with what to
+ * use instead; ctxstat(1) lists it (make -C userspace man).
  */
 #include "options/perf-only.h"
 #include "util/util.h"
@@ -9,7 +10,8 @@
 /*
  * What each option is not is said by its "instead": ctxstat's nearest
  * option or event syntax, checked against ctxstat(1)'s OPTIONS and
- * EVENTS, or that there is none and why.
+ * EVENTS, or that there is none and why. Entries with the same text share
+ * one paragraph in ctxstat(1).
  */
 #define NO_CGROUPS \
 	"no cgroups: the ctxcount module counts processes; -p takes up to 8, -a every task"

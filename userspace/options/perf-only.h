@@ -3,7 +3,10 @@
  * perf-only: perf stat's options (perf 6.1) that ctxstat does not have.
  * They are recognized, so that ctxstat can say "perf option not
  * supported by ctxstat: --tid (use ...)", with what to use instead,
- * rather than "unknown option" and its usage. ctxstat(1) lists them.
+ * rather than "unknown option" and its usage. ctxstat(1)'s section PERF
+ * OPTIONS NOT SUPPORTED is generated from the same table
+ * (tests/perf_only_man.c: make -C userspace man), so the two cannot
+ * differ; tests/perfonly_test.c fails when the committed page does.
  */
 #ifndef CTXSTAT_OPTIONS_PERF_ONLY_H
 #define CTXSTAT_OPTIONS_PERF_ONLY_H
