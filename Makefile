@@ -10,6 +10,8 @@
 #   make check-debug     selftests + kmemleak on the KASAN/lockdep debug kernel
 #   make check-scale     system-wide selftests on 64 (x86_64) and 128 (arm64) vCPUs
 #   make check-fresh     make demo on a pristine Debian 12 root (chroot)
+#   make check-packages  the Debian packages (make deb) from apt install to
+#                        purge in the x86_64 6.1 and 6.12 guests
 #   make demo            the task-only vs full experiment in a guest;
 #                        DEMO_TARGET=T on another target (scripts/vm --list)
 #   make style           checkpatch on the module sources; scripts/layers
@@ -81,6 +83,9 @@ check-scale:
 
 check-fresh:
 	scripts/check-fresh
+
+check-packages:
+	scripts/check-packages
 
 DEMO_TARGET ?=
 
@@ -171,6 +176,6 @@ module-clean:
 		.*.cmd modules.order Module.symvers
 
 .PHONY: all modules modules_install userspace unit-test style check check-kernels check-debug \
-	check-scale check-fresh demo clean \
+	check-scale check-fresh check-packages demo clean \
 	module-clean install uninstall install-module uninstall-module \
 	install-userspace uninstall-userspace dkms-src dkms-install dkms-uninstall deb
