@@ -71,6 +71,16 @@ int cst_child_wait(struct cst_child *c)
 	return status;
 }
 
+int cst_become(int uid, int gid)
+{
+	if (setgroups(0, NULL) || setresgid(gid, gid, gid) ||
+	    setresuid(uid, uid, uid))
+		return -errno;
+	/* changing credentials cleared it; a user's own process has it */
+	prctl(PR_SET_DUMPABLE, 1);
+	return 0;
+}
+
 /* One line of a /proc/PID file, or "?". */
 static void proc_line(pid_t pid, const char *file, char *buf, size_t len)
 {
@@ -143,11 +153,8 @@ int cst_run_as(struct cst_run *r, char *const argv[], int timeout_s,
 		dup2(po[1], 1);
 		dup2(pe[1], 2);
 		setpgid(0, 0);
-		if (uid >= 0) {
-			if (setgroups(0, NULL) || setresgid(gid, gid, gid) ||
-			    setresuid(uid, uid, uid))
-				_exit(126);
-		}
+		if (uid >= 0 && cst_become(uid, gid))
+			_exit(126);
 		execv(argv[0], argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -227,11 +234,8 @@ int cst_call_as(int uid, int gid, int (*fn)(void *), void *arg)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		if (setgroups(0, NULL) || setresgid(gid, gid, gid) ||
-		    setresuid(uid, uid, uid))
+		if (cst_become(uid, gid))
 			_exit(126);
-		/* changing credentials cleared it; a user's own process has it */
-		prctl(PR_SET_DUMPABLE, 1);
 		_exit(fn(arg) & 0x7f);
 	}
 	if (waitpid(pid, &status, 0) != pid)

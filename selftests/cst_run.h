@@ -59,6 +59,11 @@ int cst_run_as(struct cst_run *r, char *const argv[], int timeout_s,
  * MAP_SHARED memory.
  */
 int cst_call_as(int uid, int gid, int (*fn)(void *), void *arg);
+/*
+ * Become uid/gid in this process: no supplementary groups, dumpable as a
+ * user's own process is. 0 or -errno.
+ */
+int cst_become(int uid, int gid);
 
 /* A row of perf stat's or ctxstat's CSV output (-x SEP). */
 struct cst_csv_row {

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +22,6 @@
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -232,10 +230,8 @@ static void as_nobody(struct steps *st, int to_parent, int from_parent)
 	struct cst_sock s;
 	uint32_t id;
 
-	if (!r || setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-	    setresuid(NOBODY, NOBODY, NOBODY))
+	if (!r || cst_become(NOBODY, NOBODY))
 		_exit(2);
-	prctl(PR_SET_DUMPABLE, 1);
 	st->made = cst_open(&s) ?: cst_new(&s, getpid(), 0, &ev_clock, 1, r,
 					   NULL);
 	id = r->id;
