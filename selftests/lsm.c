@@ -120,9 +120,9 @@ static unsigned int btf_func_id(const char *name, const char **why)
 		}
 		p += sizeof(*t) + extra;
 	}
-	free(map);
 	if (!found && p >= types + h->type_len)
 		*why = "the kernel's BTF has no " HOOK;
+	free(map);
 	return found;
 }
 
