@@ -24,7 +24,10 @@
  *   their event's hardirq row (exactly for instructions where counted,
  *   within the rounding for cpu-clock), with -a -A per CPU; without the
  *   feature --irq-sources exits 1 before counting, naming it; with the
- *   module unloaded ctxstat fails and says so.
+ *   module unloaded ctxstat fails and says so, and neither it nor the
+ *   module asks for the module to be loaded: no modprobe runs
+ *   (/proc/sys/kernel/modprobe pointed at a script that logs its
+ *   arguments), and the .ko has no alias modprobe could match.
  */
 #include <errno.h>
 #include <math.h>
@@ -34,6 +37,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -578,12 +582,69 @@ TEST_F(cli, irq_sources_refused_without_feature)
 	EXPECT_EQ(0, cst_wait_live_sessions(0, 2000));
 }
 
+/*
+ * Loading the module is the administrator's choice, never a side effect
+ * of a user's request: no MODULE_ALIAS (a GETFAMILY of "ctxcount" by any
+ * user made modprobe load it).
+ */
+TEST_F(cli, module_has_no_alias)
+{
+	char *argv[] = { "/usr/sbin/modinfo", "-F", "alias",
+			 (char *)cst_ko_path(), NULL };
+
+	if (access(argv[0], X_OK))
+		SKIP(return, "no %s (kmod) in this root", argv[0]);
+	if (access(cst_ko_path(), R_OK))
+		SKIP(return, "%s not readable", cst_ko_path());
+	cst_run(self->run, argv, 60);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	EXPECT_STREQ("", self->run->out);
+}
+
+#define MODPROBE_LOG "/tmp/cst-modprobe.log"
+#define MODPROBE_FAKE "/tmp/cst-modprobe"
+
+/* The kernel's modprobe path; "" on failure. */
+static void modprobe_path(char *buf, size_t len)
+{
+	ssize_t n = cst_read_text("/proc/sys/kernel/modprobe", buf, len);
+
+	buf[n > 0 ? strcspn(buf, "\n") : 0] = '\0';
+}
+
+static int modprobe_set(const char *path)
+{
+	FILE *f = fopen("/proc/sys/kernel/modprobe", "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fprintf(f, "%s\n", path) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* A modprobe that logs its arguments and loads nothing. */
+static int modprobe_fake(void)
+{
+	FILE *f = fopen(MODPROBE_FAKE, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "#!/bin/sh\necho \"$*\" >>%s\nexit 1\n", MODPROBE_LOG);
+	if (fclose(f) || chmod(MODPROBE_FAKE, 0755))
+		return -errno;
+	unlink(MODPROBE_LOG);
+	return 0;
+}
+
 /* Last: the module goes away for a moment. */
 TEST_F_TIMEOUT(cli, module_not_loaded, 120)
 {
 	char *argv[] = { self->ctxstat, "-e", "cpu-clock", "--", self->wl, "exit",
 			 "0", NULL };
-	char params[256];
+	char params[256], modprobe[256], log[512] = "";
 	int ret;
 
 	if (access(cst_ko_path(), R_OK))
@@ -592,10 +653,19 @@ TEST_F_TIMEOUT(cli, module_not_loaded, 120)
 	if (cst_live_sessions() != 0)
 		SKIP(return, "sessions are live: not unloading the module");
 	cst_current_params(params, sizeof(params));
+	modprobe_path(modprobe, sizeof(modprobe));
+	ASSERT_NE('\0', modprobe[0]);
+	ASSERT_EQ(0, modprobe_fake());
+	ASSERT_EQ(0, modprobe_set(MODPROBE_FAKE));
 	ret = cst_rmmod();
+	if (ret)
+		modprobe_set(modprobe);
 	ASSERT_EQ(0, ret) TH_LOG("rmmod: %s", strerror(-ret));
 	cst_run(self->run, argv, 60);
+	modprobe_set(modprobe);
 	ret = cst_insmod(params);
+	cst_read_text(MODPROBE_LOG, log, sizeof(log));
+	EXPECT_STREQ("", log) TH_LOG("ctxstat made the kernel run modprobe");
 	EXPECT_NE(0, exit_code(self->run));
 	EXPECT_NE(NULL, strcasestr(self->run->err, "module"))
 		TH_LOG("message does not mention the module:\n%s", self->run->err);
