@@ -76,6 +76,5 @@ module_exit(ctx_exit);
 
 MODULE_DESCRIPTION("Per-context (task, hardirq, softirq, NMI) perf counting");
 MODULE_LICENSE("GPL");
-MODULE_ALIAS_GENL_FAMILY(CTXCOUNT_GENL_NAME);
 /* From dkms.conf's PACKAGE_VERSION, through module/Kbuild. */
 MODULE_VERSION(CTXCOUNT_VERSION);

@@ -147,7 +147,8 @@ static void family_cb(struct nlmsghdr *nlh, void *arg)
 	if (nla_parse(tb, CTRL_ATTR_MAX, genlmsg_attrdata(g, 0),
 		      genlmsg_attrlen(g, 0), NULL))
 		return;
-	if (!tb[CTRL_ATTR_FAMILY_ID])
+	if (!tb[CTRL_ATTR_FAMILY_ID] || !tb[CTRL_ATTR_FAMILY_NAME] ||
+	    strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]), CTXCOUNT_GENL_NAME))
 		return;
 	fi->found = true;
 	fi->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
@@ -191,9 +192,12 @@ int cst_open(struct cst_sock *s)
 		cst_close(s);
 		return -ENOMEM;
 	}
+	/*
+	 * A dump, as libctxcount's: a GETFAMILY by name of an unloaded
+	 * family runs modprobe and waits for it (storm.reload's clients).
+	 */
 	genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
-		    NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
-	nla_put_string(m, CTRL_ATTR_FAMILY_NAME, CTXCOUNT_GENL_NAME);
+		    NLM_F_REQUEST | NLM_F_DUMP, CTRL_CMD_GETFAMILY, 1);
 	ret = xfer(s->sk, m, GENL_ID_CTRL, NULL, NULL, family_cb, &fi);
 	if (ret || !fi.found) {
 		cst_close(s);

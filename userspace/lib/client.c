@@ -21,6 +21,33 @@
 #define SOL_NETLINK 270
 #endif
 
+/*
+ * The family's id and version, from a dump of the controller's families:
+ * a GETFAMILY by name of a family not registered makes the kernel run
+ * modprobe (request_module()) and wait for it, in the caller's context
+ * (a ctxstat run hung there in D state when the module was unloaded
+ * mid-run). Whether ctxcount is loaded is the administrator's choice,
+ * made once, never a side effect of a user's ctxstat.
+ */
+static int family_lookup(struct ctxc_sock *nl, int *version)
+{
+	struct genl_family *f;
+	struct nl_cache *cache;
+	int id;
+
+	if (genl_ctrl_alloc_cache(nl->sk, &cache))
+		return -EIO;
+	f = genl_ctrl_search_by_name(cache, CTXCOUNT_GENL_NAME);
+	id = f ? (int)genl_family_get_id(f) : -ENOENT;
+	if (f) {
+		if (version)
+			*version = (int)genl_family_get_version(f);
+		genl_family_put(f);
+	}
+	nl_cache_free(cache);
+	return id;
+}
+
 int ctxc_open(struct ctxc_sock *nl)
 {
 	int one = 1, family;
@@ -38,13 +65,12 @@ int ctxc_open(struct ctxc_sock *nl)
 	/* Best effort: kernels before 4.12 have no extended acks. */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));
-	family = genl_ctrl_resolve(nl->sk, CTXCOUNT_GENL_NAME);
+	family = family_lookup(nl, &nl->version);
 	if (family < 0) {
 		ctxc_close(nl);
-		return family == -NLE_OBJ_NOTFOUND ? -ENOENT : -EIO;
+		return family;
 	}
 	nl->family = family;
-	nl->version = ctxc_family_version(nl);
 	return 0;
 }
 
@@ -259,16 +285,7 @@ int ctxc_session_read_threads(struct ctxc_sock *nl, uint32_t session_id,
 
 int ctxc_family_version(struct ctxc_sock *nl)
 {
-	struct genl_family *f;
-	struct nl_cache *cache;
-	int version;
+	int version = -ENOENT, id = family_lookup(nl, &version);
 
-	if (genl_ctrl_alloc_cache(nl->sk, &cache))
-		return -EIO;
-	f = genl_ctrl_search_by_name(cache, CTXCOUNT_GENL_NAME);
-	version = f ? (int)genl_family_get_version(f) : -ENOENT;
-	if (f)
-		genl_family_put(f);
-	nl_cache_free(cache);
-	return version;
+	return id < 0 ? id : version;
 }

@@ -74,7 +74,7 @@ static int check_version(struct ctxc_sock *nl, const struct cxs_args *a,
 
 	if (!percpu && !a->irq_sources && !cxs_args_per_thread(a))
 		return 0;
-	version = ctxc_family_version(nl);
+	version = nl->version;
 	if (cxs_args_per_thread(a) && check_per_thread(version))
 		return -EOPNOTSUPP;
 	if (a->irq_sources && check_irq_sources(version, features))

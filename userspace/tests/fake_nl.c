@@ -49,6 +49,7 @@ int ctxc_open(struct ctxc_sock *nl)
 	if (fake_nl.open_err)
 		return fake_nl.open_err;
 	nl->family = fake_nl.opened++ ? 1 : 0;
+	nl->version = fake_nl.version;
 	return 0;
 }
 

@@ -144,7 +144,10 @@ struct ctxc_sock {
 	char extack[CTXC_EXTACK_MAX];
 };
 
-/* Connect and resolve the family; -ENOENT when the module is not loaded. */
+/*
+ * Connect and resolve the family; -ENOENT when the module is not loaded
+ * (never loads it: a dump of the families, not a lookup by name).
+ */
 int ctxc_open(struct ctxc_sock *nl);
 void ctxc_close(struct ctxc_sock *nl);
 
