@@ -421,14 +421,13 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 	case OPT_IRQ_SOURCES:
 		return parse_irq_sources(a, arg, err, errlen);
 	}
-	if (c >= OPT_PERF_ONLY && c < OPT_PERF_ONLY + (int)cxs_nr_perf_only) {
+	if (c >= OPT_PERF_ONLY && c < OPT_PERF_ONLY + (int)cxs_nr_perf_only)
+		a->perf_only_option = &cxs_perf_only[c - OPT_PERF_ONLY];
+	else
+		a->perf_only_option = cxs_perf_only_letter(c);
+	if (a->perf_only_option) {
 		a->perf_only = true;
-		return cxs_perf_only_err(&cxs_perf_only[c - OPT_PERF_ONLY],
-					 err, errlen);
-	}
-	if (cxs_perf_only_letter(c)) {
-		a->perf_only = true;
-		return cxs_perf_only_err(cxs_perf_only_letter(c), err, errlen);
+		return cxs_perf_only_err(a->perf_only_option, err, errlen);
 	}
 	return cxs_err(err, errlen, "unknown option");
 }

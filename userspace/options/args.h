@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+struct cxs_perf_only;
+
 #define CXS_ARGS_MAX_EVENT_SPECS 64
 /* -p's pids at most: a session each, the module's max_sessions_per_socket */
 #define CXS_MAX_PIDS 8
@@ -73,6 +75,8 @@ struct cxs_args {
 	bool quiet;		/* --quiet: no counts printed */
 	bool no_twins;		/* --no-twins: perf's default rows exactly */
 	bool perf_only;		/* the error is a perf option ctxstat lacks */
+	/* which, when it is one of cxs_perf_only[] */
+	const struct cxs_perf_only *perf_only_option;
 	/*
 	 * The error is about this option's value (its long name): its
 	 * --help lines follow the error. NULL: the options the error names.

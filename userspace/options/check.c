@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "options/args.h"
+#include "options/perf-only.h"
 #include "stats/ab-test.h"
 #include "util/util.h"
 
@@ -210,8 +211,13 @@ static bool two_labels(const char *label)
 int cxs_args_parse_compare(struct cxs_args *a, int argc, char **argv,
 			   char *err, size_t errlen)
 {
-	if (cxs_args_read(a, argc, argv, err, errlen))
+	if (cxs_args_read(a, argc, argv, err, errlen)) {
+		if (a->perf_only_option && cxs_perf_only_selects_target(a->perf_only_option))
+			return cxs_err(err, errlen,
+				       "compare runs two commands: --%s does not apply",
+				       a->perf_only_option->name);
 		return -1;
+	}
 	a->compare = true;
 	if (a->help)
 		return 0;

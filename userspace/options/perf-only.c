@@ -4,6 +4,8 @@
  * less what ctxstat does (tests/perfonly_test.c checks both), with what to
  * use instead; ctxstat(1) lists it (make -C userspace man).
  */
+#include <string.h>
+
 #include "options/perf-only.h"
 #include "util/util.h"
 
@@ -87,6 +89,17 @@ const struct cxs_perf_only *cxs_perf_only_letter(int letter)
 		if (cxs_perf_only[i].letter == letter)
 			return &cxs_perf_only[i];
 	return NULL;
+}
+
+bool cxs_perf_only_selects_target(const struct cxs_perf_only *p)
+{
+	static const char *const targets[] = { "tid", "cgroup", "for-each-cgroup" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(targets); i++)
+		if (!strcmp(p->name, targets[i]))
+			return true;
+	return false;
 }
 
 int cxs_perf_only_err(const struct cxs_perf_only *p, char *err, size_t len)

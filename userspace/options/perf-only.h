@@ -12,6 +12,7 @@
 #define CTXSTAT_OPTIONS_PERF_ONLY_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct cxs_perf_only {
@@ -32,6 +33,13 @@ extern const size_t cxs_nr_perf_only;
 
 /* The entry for short option @letter, NULL if it is none of them. */
 const struct cxs_perf_only *cxs_perf_only_letter(int letter);
+
+/*
+ * Whether @p selects what is counted (a thread, a cgroup), as -p and -a
+ * do: compare counts its two commands and says such an option does not
+ * apply, rather than offer -p or -a, which it refuses too.
+ */
+bool cxs_perf_only_selects_target(const struct cxs_perf_only *p);
 
 /* "perf option not supported by ctxstat: --tid (instead)" into @err: -1. */
 int cxs_perf_only_err(const struct cxs_perf_only *p, char *err, size_t len);

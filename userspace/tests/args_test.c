@@ -384,6 +384,16 @@ TEST(compare_usage_errors)
 	EXPECT_STREQ("compare runs two commands: -I does not apply", err);
 	EXPECT_EQ(-1, CPARSE(&a, "-r", "0", "true", "---", "true"));
 	EXPECT_STREQ("compare runs two commands: -r 0 does not apply", err);
+	/* perf's target options: not "use -p", which compare refuses too */
+	EXPECT_EQ(-1, CPARSE(&a, "--tid", "1", "true", "---", "true"));
+	EXPECT_STREQ("compare runs two commands: --tid does not apply", err);
+	EXPECT_EQ(-1, CPARSE(&a, "-t", "1", "true", "---", "true"));
+	EXPECT_STREQ("compare runs two commands: --tid does not apply", err);
+	EXPECT_EQ(-1, CPARSE(&a, "-G", "grp", "true", "---", "true"));
+	EXPECT_STREQ("compare runs two commands: --cgroup does not apply", err);
+	EXPECT_EQ(-1, CPARSE(&a, "--table", "true", "---", "true"));
+	EXPECT_STREQ("perf option not supported by ctxstat: --table (use --save file.json: it keeps every run's wall time and counts)",
+		     err);
 	EXPECT_EQ(-1, CPARSE(&a, "--summary", "true", "---", "true"));
 	EXPECT_EQ(-1, CPARSE(&a, "--repeat-event", "cycles", "true", "---", "true"));
 	/* two configurations: two names, else report could not tell them apart */
