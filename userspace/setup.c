@@ -49,9 +49,14 @@ int cxs_stat_prepare(const struct cxs_args *a, struct cxs_event_list *l,
 	if (a->save && cxs_save_check(a->save))
 		return 1;
 	*out = dflt;
-	/* perf: "-" is the default stream, without the started-on line */
+	/*
+	 * perf: "-" is the default stream, without the started-on line; so
+	 * is JSON in newer perf (7.2; 6.1 still wrote it): the file holds
+	 * JSON lines only
+	 */
 	if (cxs_stat_output(a)) {
-		*out = cxs_outfile_open(a->output, a->append, !a->compare);
+		*out = cxs_outfile_open(a->output, a->append,
+					!a->compare && !a->json);
 		if (!*out)
 			return 1;
 	}

@@ -32,7 +32,7 @@ const char cxs_args_help[] =
 "        --no-big-num      counts without thousands separators\n"
 "        --quiet           print no counts (the exit status only)\n"
 "    -o, --output <file>   write the counts to <file> instead of stderr, after\n"
-"                          perf's '# started on <date>' line\n"
+"                          perf's '# started on <date>' line (not with -j)\n"
 "        --append          append to the -o file instead of replacing it\n"
 "    -p, --pid <pid>       count an existing process (and children it forks)\n"
 "                          until it exits or Ctrl-C, or while <command> runs;\n"
