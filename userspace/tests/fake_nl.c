@@ -226,32 +226,34 @@ int ctxc_session_read_cpus(struct ctxc_sock *nl, uint32_t session_id,
  * Three threads of process 1000 * session: "main" (tid + 1) with a
  * quarter of each count (rounded down) and 2 of hardirq's 10, "worker"
  * (tid + 2) with the rest, "sleeper" (tid + 3) with nothing, though
- * enabled and running as long; rows appended, as several sessions' are.
+ * enabled and running as long; fake_nl.threads - 3 "extra" rows as
+ * main; rows appended, as several sessions' are.
  */
 int ctxc_session_read_threads(struct ctxc_sock *nl, uint32_t session_id,
 			      struct ctxc_reply *reply,
 			      struct ctxc_threads *threads)
 {
-	static const char *const comm[] = { "main", "worker", "sleeper" };
-	struct ctxc_thread_val *row;
+	static const char *const comm[] = { "main", "worker", "sleeper", "extra" };
 	int err = ctxc_session_read(nl, session_id, reply), i, k;
+	int nr = fake_nl.threads > 3 ? fake_nl.threads : 3;
+	struct ctxc_thread_val *row;
 
 	if (err)
 		return err;
-	if (threads->cap < threads->nr + 3) {
-		row = realloc(threads->v, (threads->nr + 3) * sizeof(*row));
+	if (threads->cap < threads->nr + nr) {
+		row = realloc(threads->v, (threads->nr + nr) * sizeof(*row));
 		if (!row)
 			return -ENOMEM;
 		threads->v = row;
-		threads->cap = threads->nr + 3;
+		threads->cap = threads->nr + nr;
 	}
 	row = &threads->v[threads->nr];
-	threads->nr += 3;
-	for (k = 0; k < 3; k++) {
+	threads->nr += nr;
+	for (k = 0; k < nr; k++) {
 		memset(&row[k], 0, sizeof(row[k]));
 		row[k].pid = 1000 * session_id;
 		row[k].tid = row[k].pid + k + 1;
-		snprintf(row[k].comm, sizeof(row[k].comm), "%s", comm[k]);
+		snprintf(row[k].comm, sizeof(row[k].comm), "%s", comm[k < 3 ? k : 3]);
 	}
 	/* the CPUs' split: worker has CPU 0's share, main CPU 1's */
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++) {
@@ -261,6 +263,8 @@ int ctxc_session_read_threads(struct ctxc_sock *nl, uint32_t session_id,
 			.time_enabled = reply->ev[i].time_enabled,
 			.time_running = reply->ev[i].time_running,
 		};
+		for (k = 3; k < nr; k++)
+			row[k].ev[i] = row[0].ev[i];
 	}
 	return 0;
 }
