@@ -8,6 +8,7 @@
 #define CTXSTAT_RUN_PER_THREAD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <ctxcount/ctxcount.h>
 
@@ -15,17 +16,30 @@
 #include "options/args.h"
 #include "stats/counts.h"
 
-/* One thread's values, as a series prints them. */
+/* One thread's row: whose it is; its values are in its cxs_thread_rows. */
 struct cxs_thread_row {
 	pid_t tid;
 	char comm[CTXCOUNT_THREAD_COMM_LEN];	/* at SESSION_NEW, as perf's */
-	struct cxs_counter_values *counters;	/* by counter */
+	/* the counters the module gave this thread a value of, a bit each */
+	uint16_t valued;
 };
 
-/* A run's thread rows, in the module's order. */
+/*
+ * A run's thread rows, in the module's order, and of each row's counters
+ * what per-thread output prints and no more: perf's scaled full count,
+ * the times enabled and running, the task bucket (every bucket with
+ * --breakdown), in one array for all rows. A machine has thousands of
+ * threads: what a row costs is in docs/design/per-thread.md.
+ */
 struct cxs_thread_rows {
 	int nr;
+	int cap;
 	struct cxs_thread_row *row;
+	double *val;		/* row k's from k * nr_counters counters on */
+	int nr_counters;
+	bool all_buckets;	/* --breakdown */
+	/* each counter's error, the session's: every row has it */
+	int error[CTXCOUNT_MAX_EVENTS];
 	/* -a: perf leaves out the rows of 0 (too many threads count none) */
 	bool skip_zero;
 };
@@ -33,7 +47,6 @@ struct cxs_thread_rows {
 struct cxs_perthread {
 	struct ctxc_threads threads;	/* the READs' rows, counter order */
 	struct cxs_thread_rows rows;	/* the run's values, once kept */
-	int nr_counters;
 	/*
 	 * -a --per-thread -- cmd: the workload, forked (comm "ctxstat")
 	 * before SESSION_NEW and exec'd after: its row is named after what
@@ -43,7 +56,18 @@ struct cxs_perthread {
 	char *const *workload_argv;
 };
 
-void cxs_perthread_init(struct cxs_perthread *pt, const struct cxs_args *a);
+/* Rows of @nr_counters counters each, for the options @a. */
+void cxs_perthread_init(struct cxs_perthread *pt, const struct cxs_args *a,
+			int nr_counters);
+
+/*
+ * Add a READ's row to the run's rows: its event e is counter
+ * @counter_of[e] (of @nr_events); a counter without an event, or whose
+ * event the row has not or has with an error, has no value in the row.
+ * 0 or -ENOMEM.
+ */
+int cxs_perthread_add(struct cxs_perthread *pt, const struct ctxc_thread_val *row,
+		      const int *counter_of, int nr_events);
 
 /*
  * Keep the READs' rows (@pt->threads, counter order) as the run's values
@@ -51,8 +75,16 @@ void cxs_perthread_init(struct cxs_perthread *pt, const struct cxs_args *a);
  * @counters has it on every thread. One run only (options/check.c). 0 or
  * -ENOMEM.
  */
-int cxs_perthread_keep(struct cxs_perthread *pt, int nr_counters,
+int cxs_perthread_keep(struct cxs_perthread *pt,
 		       const struct cxs_counter_values *counters);
+
+/*
+ * Row @k's counters as output reads a counter's values, into @c (room
+ * for @t->nr_counters): samples that view the row's values, valid while
+ * @t is (never add to them); a bucket not kept is empty.
+ */
+void cxs_thread_counters(const struct cxs_thread_rows *t, int k,
+			 struct cxs_counter_values *c);
 
 void cxs_perthread_free(struct cxs_perthread *pt);
 

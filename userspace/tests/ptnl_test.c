@@ -249,7 +249,7 @@ TEST(workload_row_named_after_its_program)
 
 	cxs_exec_comm(comm, sizeof(comm), (char *[]){ "sleep", NULL });
 	EXPECT_STREQ("sleep", comm);
-	cxs_perthread_init(&pt, &a);
+	cxs_perthread_init(&pt, &a, 1);
 	pt.threads.v = calloc(2, sizeof(*pt.threads.v));
 	ASSERT_NE(NULL, pt.threads.v);
 	pt.threads.nr = pt.threads.cap = 2;
@@ -259,7 +259,7 @@ TEST(workload_row_named_after_its_program)
 	strcpy(pt.threads.v[1].comm, "ctxstat");
 	pt.workload = 42;
 	pt.workload_argv = argv;
-	ASSERT_EQ(0, cxs_perthread_keep(&pt, 1, counters));
+	ASSERT_EQ(0, cxs_perthread_keep(&pt, counters));
 	EXPECT_STREQ("ctxstat", pt.rows.row[0].comm);
 	EXPECT_STREQ("a-very-long-pro", pt.rows.row[1].comm);
 	cxs_perthread_free(&pt);
