@@ -108,32 +108,21 @@ int cxs_perthread_add(struct cxs_perthread *pt, const struct ctxc_thread_val *in
 	return 0;
 }
 
-int cxs_perthread_keep(struct cxs_perthread *pt,
-		       const struct cxs_counter_values *counters)
+void cxs_perthread_keep(struct cxs_perthread *pt,
+			const struct cxs_counter_values *counters)
 {
-	struct ctxc_threads *t = &pt->threads;
 	struct cxs_thread_rows *rows = &pt->rows;
-	int by_counter[CTXCOUNT_MAX_EVENTS];
 	struct cxs_thread_row *row;
 	int k, i;
 
-	for (i = 0; i < rows->nr_counters; i++) {
+	for (i = 0; i < rows->nr_counters; i++)
 		rows->error[i] = counters[i].error;
-		by_counter[i] = i;
-	}
-	for (k = 0; k < t->nr; k++)
-		if (cxs_perthread_add(pt, &t->v[k], by_counter, rows->nr_counters))
-			return -ENOMEM;
 	for (k = 0; k < rows->nr; k++) {
 		row = &rows->row[k];
 		if (pt->workload && row->tid == pt->workload && pt->workload_argv)
 			cxs_exec_comm(row->comm, sizeof(row->comm),
 				      pt->workload_argv);
 	}
-	/* A READ of every thread of the system is large: nothing reads it again. */
-	free(t->v);
-	memset(t, 0, sizeof(*t));
-	return 0;
 }
 
 void cxs_thread_counters(const struct cxs_thread_rows *t, int k,
@@ -170,7 +159,6 @@ void cxs_perthread_free(struct cxs_perthread *pt)
 {
 	free(pt->rows.row);
 	free(pt->rows.val);
-	free(pt->threads.v);
 	memset(pt, 0, sizeof(*pt));
 }
 

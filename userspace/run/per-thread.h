@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * per-thread: what --per-thread adds to a run: room for a READ's thread
- * rows, the run's values per thread once it was read, and the order in
+ * per-thread: what --per-thread adds to a run: the run's values per
+ * thread, kept as a READ hands each thread's row over, and the order in
  * which perf prints them.
  */
 #ifndef CTXSTAT_RUN_PER_THREAD_H
@@ -45,8 +45,7 @@ struct cxs_thread_rows {
 };
 
 struct cxs_perthread {
-	struct ctxc_threads threads;	/* the READs' rows, counter order */
-	struct cxs_thread_rows rows;	/* the run's values, once kept */
+	struct cxs_thread_rows rows;	/* the READs' rows, as they came */
 	/*
 	 * -a --per-thread -- cmd: the workload, forked (comm "ctxstat")
 	 * before SESSION_NEW and exec'd after: its row is named after what
@@ -70,13 +69,12 @@ int cxs_perthread_add(struct cxs_perthread *pt, const struct ctxc_thread_val *ro
 		      const int *counter_of, int nr_events);
 
 /*
- * Keep the READs' rows (@pt->threads, counter order) as the run's values
- * per thread, then let the rows go; a counter with an error in
- * @counters has it on every thread. One run only (options/check.c). 0 or
- * -ENOMEM.
+ * Keep the rows added as the run's values per thread: a counter with an
+ * error in @counters has it on every thread, the workload's row is named
+ * after its program. One run only (options/check.c).
  */
-int cxs_perthread_keep(struct cxs_perthread *pt,
-		       const struct cxs_counter_values *counters);
+void cxs_perthread_keep(struct cxs_perthread *pt,
+			const struct cxs_counter_values *counters);
 
 /*
  * Row @k's counters as output reads a counter's values, into @c (room

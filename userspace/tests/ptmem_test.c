@@ -159,24 +159,37 @@ static struct nl_msg *thread_part(uint32_t tid, int nr)
 	return msg;
 }
 
-/* What libctxcount holds for a READ of @rows threads, at its peak. */
+static int count_row(const struct ctxc_thread_val *row, void *arg)
+{
+	(*(int *)arg)++;
+	return 0;
+}
+
+/*
+ * What libctxcount holds for a READ of @rows threads, at its peak: the
+ * reader as ctxc_session_read_threads() allocates it, and the parser's.
+ */
 static size_t lib_peak(struct __test_metadata *_metadata, int rows)
 {
-	struct ctxc_threads t = { 0 };
 	size_t before = countalloc_live, peak;
+	struct ctxc_thread_reader *rd;
 	struct nl_msg *msg;
-	int tid, err = 0;
+	int tid, nr = 0, err;
 
 	countalloc_reset_peak();
-	for (tid = 1; tid <= rows && !err; tid += 50) {
+	rd = calloc(1, sizeof(*rd));
+	ASSERT_NE(NULL, rd);
+	rd->fn = count_row;
+	rd->arg = &nr;
+	for (tid = 1, err = 0; tid <= rows && !err; tid += 50) {
 		msg = thread_part(tid, 50);
-		err = ctxc_parse_thread_part(nlmsg_hdr(msg), &t);
+		err = ctxc_parse_thread_part(nlmsg_hdr(msg), rd);
 		nlmsg_free(msg);
 	}
-	EXPECT_EQ(0, err);
-	EXPECT_EQ(rows, t.nr);
+	EXPECT_EQ(0, err ?: ctxc_thread_reader_end(rd));
+	EXPECT_EQ(rows, nr);
 	peak = countalloc_peak - before;
-	free(t.v);
+	free(rd);
 	return peak;
 }
 
