@@ -210,15 +210,19 @@ static int keep_thread_row(const struct ctxc_thread_val *row, void *arg)
 static int read_session(struct cxs_runner *r, uint32_t id,
 			struct ctxc_reply *rp)
 {
-	int err;
+	int rows = r->pt.rows.nr, err;
 
-	if (r->args->no_aggr)
+	if (r->args->no_aggr) {
 		err = ctxc_session_read_cpus(&r->nl, id, rp, &r->pc.cpus);
-	else if (cxs_args_per_thread(r->args))
+	} else if (cxs_args_per_thread(r->args)) {
 		err = ctxc_session_read_threads(&r->nl, id, rp,
 						keep_thread_row, r);
-	else
+		/* A failed READ's rows are not its answer; asked again, they come anew. */
+		if (err)
+			r->pt.rows.nr = rows;
+	} else {
 		err = ctxc_session_read(&r->nl, id, rp);
+	}
 	if (!err && r->args->irq_sources)
 		cxs_sources_learn(&r->sources, rp);
 	return err;

@@ -261,6 +261,10 @@ int ctxc_session_read_threads(struct ctxc_sock *nl, uint32_t session_id,
 		err = fn(v, arg);
 	}
 	free(row);
+	if (!err && fake_nl.rows_then_err) {
+		err = fake_nl.rows_then_err;
+		fake_nl.rows_then_err = 0;
+	}
 	return err;
 }
 

@@ -65,6 +65,11 @@ struct fake_nl {
 	int hw_err;
 	int pmu_counters;
 	int threads;		/* rows of a READ per thread (0: the three) */
+	/*
+	 * The next READ per thread fails with rows_then_err after handing
+	 * its rows over (a dump broken off at its end), if not 0.
+	 */
+	int rows_then_err;
 	/* What happened: */
 	int opened;
 	int sessions;		/* SESSION_NEW requests answered */
