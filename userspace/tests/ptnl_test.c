@@ -71,7 +71,7 @@ static void put_thread(struct nl_msg *msg, uint32_t tid, const char *comm,
 
 /* The rows a READ handed over, every one kept whole for the checks. */
 struct collected {
-	int nr;
+	int nr, cap;
 	struct ctxc_thread_val *v;
 	int fail_at;		/* the row (1-based) whose hand-over fails */
 };
@@ -83,10 +83,13 @@ static int collect(const struct ctxc_thread_val *row, void *arg)
 
 	if (t->nr + 1 == t->fail_at)
 		return -ENOMEM;
-	v = realloc(t->v, (t->nr + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	t->v = v;
+	if (t->nr == t->cap) {
+		v = realloc(t->v, (t->cap ? 2 * t->cap : 4) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->cap = t->cap ? 2 * t->cap : 4;
+	}
 	t->v[t->nr++] = *row;
 	return 0;
 }
