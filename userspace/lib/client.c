@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <netlink/netlink.h>
@@ -86,7 +87,7 @@ struct exchange {
 	struct ctxc_sock *nl;
 	struct ctxc_reply *reply;
 	struct ctxc_cpus *cpus;	/* a READ's per-CPU rows, or NULL */
-	struct ctxc_threads *threads;	/* its per-thread rows, or NULL */
+	struct ctxc_thread_reader *threads;	/* its per-thread rows, or NULL */
 	bool dump;		/* answered by messages and NLMSG_DONE */
 	int error;		/* kernel errno (negative) or parse failure */
 	bool done;
@@ -108,7 +109,8 @@ static int on_valid(struct nl_msg *msg, void *arg)
 		err = ctxc_parse_thread_part(nlmsg_hdr(msg), x->threads);
 	/* The first failure counts; the answer is still read to its end. */
 	if (err && !x->error)
-		x->error = err == -E2BIG || err == -ENOMEM ? err : -EBADMSG;
+		x->error = x->threads && x->threads->error ? x->threads->error :
+			   err == -E2BIG || err == -ENOMEM ? err : -EBADMSG;
 	return NL_OK;
 }
 
@@ -209,7 +211,8 @@ static int transact_cpus(struct ctxc_sock *nl, struct nl_msg *msg,
 
 /*
  * READ as a dump: each message adds its part to @x's reply and rows; the
- * reply and the CPUs' rows are zeroed here first, the threads' appended to.
+ * reply and the CPUs' rows are zeroed here first, the threads' handed
+ * over as they come.
  */
 static int read_dump(struct exchange *x, uint32_t session_id, uint32_t flags)
 {
@@ -276,11 +279,22 @@ int ctxc_session_read_cpus(struct ctxc_sock *nl, uint32_t session_id,
 
 int ctxc_session_read_threads(struct ctxc_sock *nl, uint32_t session_id,
 			      struct ctxc_reply *reply,
-			      struct ctxc_threads *threads)
+			      ctxc_thread_fn fn, void *arg)
 {
-	struct exchange x = { .nl = nl, .reply = reply, .threads = threads };
+	/* a row is large (every event's every bucket): not on the stack */
+	struct ctxc_thread_reader *rd = calloc(1, sizeof(*rd));
+	struct exchange x = { .nl = nl, .reply = reply, .threads = rd };
+	int err;
 
-	return read_dump(&x, session_id, CTXCOUNT_READ_F_PER_THREAD);
+	if (!rd)
+		return -ENOMEM;
+	rd->fn = fn;
+	rd->arg = arg;
+	err = read_dump(&x, session_id, CTXCOUNT_READ_F_PER_THREAD);
+	if (!err)
+		err = ctxc_thread_reader_end(rd);
+	free(rd);
+	return err;
 }
 
 int ctxc_family_version(struct ctxc_sock *nl)

@@ -9,6 +9,7 @@
 #ifndef LIBCTXCOUNT_INTERNAL_H
 #define LIBCTXCOUNT_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/netlink.h>
@@ -53,11 +54,29 @@ int ctxc_parse_read_part(struct nlmsghdr *nlh, struct ctxc_reply *r,
 			 struct ctxc_cpus *cpus);
 
 /*
- * The CTXCOUNT_A_THREAD nests of one READ message (a reply, or a dump's
- * part) appended to @t, which grows to hold them: a nest with the tid of
- * the last row continues that row. 0, -EINVAL, or -ENOMEM.
+ * A READ's thread rows, handed to @fn one by one: a dump may split a
+ * row over nests and messages, so a row is whole only when the next one
+ * begins, or when the dump ends (ctxc_thread_reader_end()). One row
+ * lives here at a time, whatever the number of threads.
  */
-int ctxc_parse_thread_part(struct nlmsghdr *nlh, struct ctxc_threads *t);
+struct ctxc_thread_reader {
+	ctxc_thread_fn fn;
+	void *arg;
+	int error;		/* @fn's, which ends the rows */
+	bool has_row;		/* @row not handed over yet */
+	struct ctxc_thread_val row;
+};
+
+/*
+ * The CTXCOUNT_A_THREAD nests of one READ message (a reply, or a dump's
+ * part) into @rd: a nest with the tid of the row being read continues
+ * it; any other hands that row to @rd->fn and begins a new one. 0,
+ * -EINVAL, or @fn's error (then in @rd->error, and no more calls).
+ */
+int ctxc_parse_thread_part(struct nlmsghdr *nlh, struct ctxc_thread_reader *rd);
+
+/* The READ's end: its last row to @rd->fn. 0 or @fn's error. */
+int ctxc_thread_reader_end(struct ctxc_thread_reader *rd);
 
 /*
  * Copy the NLMSGERR_ATTR_MSG of an NLMSG_ERROR or NLMSG_DONE message into

@@ -5,7 +5,6 @@
  * ctxc_parse_read_part(), which adds what one message carries to what
  * the earlier ones did: a dump's CPU or thread nest may come in parts.
  */
-#include <stdlib.h>
 #include <errno.h>
 #include <string.h>
 #include <netlink/netlink.h>
@@ -211,38 +210,38 @@ static struct nla_policy thread_policy[CTXCOUNT_THREAD_A_MAX + 1] = {
 	[CTXCOUNT_THREAD_A_EVENTS]	= { .type = NLA_NESTED },
 };
 
-static int grow_threads(struct ctxc_threads *t)
+/* The row read so far, whole now, to the reader's function. */
+static int hand_over(struct ctxc_thread_reader *rd)
 {
-	int cap = t->cap ? 2 * t->cap : 64;
-	struct ctxc_thread_val *v = realloc(t->v, cap * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	t->v = v;
-	t->cap = cap;
-	return 0;
+	if (!rd->has_row)
+		return 0;
+	rd->has_row = false;
+	rd->error = rd->fn(&rd->row, rd->arg);
+	return rd->error;
 }
 
 /* A new row must say whose it is: its first part carries PID and COMM. */
 static int thread_row(void *rows, uint32_t tid, struct nlattr **tb,
 		      struct ctxc_event_val **ev)
 {
-	struct ctxc_threads *t = rows;
-	struct ctxc_thread_val *v;
+	struct ctxc_thread_reader *rd = rows;
+	struct ctxc_thread_val *v = &rd->row;
+	int err;
 
-	if (t->nr && t->v[t->nr - 1].tid == tid) {
-		*ev = t->v[t->nr - 1].ev;
+	if (rd->has_row && v->tid == tid) {
+		*ev = v->ev;
 		return 0;
 	}
 	if (!tb[CTXCOUNT_THREAD_A_PID] || !tb[CTXCOUNT_THREAD_A_COMM])
 		return -EINVAL;
-	if (t->nr == t->cap && grow_threads(t))
-		return -ENOMEM;
-	v = &t->v[t->nr++];
+	err = hand_over(rd);
+	if (err)
+		return err;
 	memset(v, 0, sizeof(*v));
 	v->tid = tid;
 	v->pid = nla_get_u32(tb[CTXCOUNT_THREAD_A_PID]);
 	nla_strlcpy(v->comm, tb[CTXCOUNT_THREAD_A_COMM], sizeof(v->comm));
+	rd->has_row = true;
 	*ev = v->ev;
 	return 0;
 }
@@ -253,9 +252,17 @@ static const struct row_kind thread_kind = {
 	.events = CTXCOUNT_THREAD_A_EVENTS, .row = thread_row,
 };
 
-int ctxc_parse_thread_part(struct nlmsghdr *nlh, struct ctxc_threads *t)
+int ctxc_parse_thread_part(struct nlmsghdr *nlh, struct ctxc_thread_reader *rd)
 {
-	return parse_rows(nlh, &thread_kind, t);
+	/* The function failed: the rest of the answer is only read. */
+	if (rd->error)
+		return rd->error;
+	return parse_rows(nlh, &thread_kind, rd);
+}
+
+int ctxc_thread_reader_end(struct ctxc_thread_reader *rd)
+{
+	return rd->error ?: hand_over(rd);
 }
 
 /* The same for CTXCOUNT_A_EVENTS: a dump's totals come in several. */

@@ -210,6 +210,7 @@ static void print_event_threads(const struct cxs_printer *p,
 				const struct cxs_event *ev, bool with_breakdown)
 {
 	const struct cxs_thread_rows *t = p->r->threads;
+	struct cxs_counter_values counters[CTXCOUNT_MAX_EVENTS];
 	struct cxs_series rt = *p->r;
 	struct cxs_printer pt = { .o = p->o, .r = &rt, .cpu = -1 };
 	int *order = calloc(t->nr ?: 1, sizeof(*order));
@@ -217,8 +218,9 @@ static void print_event_threads(const struct cxs_printer *p,
 
 	if (n < 0)
 		fprintf(p->o->f, "ctxstat: out of memory ordering the threads' rows\n");
+	rt.counters = counters;
 	for (k = 0; k < n; k++) {
-		rt.counters = t->row[order[k]].counters;
+		cxs_thread_counters(t, order[k], counters);
 		pt.thread = &t->row[order[k]];
 		print_event(&pt, ev, with_breakdown);
 	}

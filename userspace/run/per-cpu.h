@@ -51,9 +51,8 @@ int cxs_percpu_keep(struct cxs_percpu *pc, int nr_counters,
 void cxs_percpu_free(struct cxs_percpu *pc);
 
 /*
- * One row's values of a counter (a CPU's, or a thread's: run/per-thread.c)
- * from the READ's @v into @c; @error, the counter's, stays on every row.
- * 0 or -ENOMEM.
+ * One CPU's values of a counter from the READ's @v into @c; @error, the
+ * counter's, stays on every row. 0 or -ENOMEM.
  */
 int cxs_row_keep(struct cxs_counter_values *c, const struct ctxc_event_val *v,
 		 int error, const struct cxs_sources *src);

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * per-thread: what --per-thread adds to a run: room for a READ's thread
- * rows, the run's values per thread once it was read, and the order in
+ * per-thread: what --per-thread adds to a run: the run's values per
+ * thread, kept as a READ hands each thread's row over, and the order in
  * which perf prints them.
  */
 #ifndef CTXSTAT_RUN_PER_THREAD_H
 #define CTXSTAT_RUN_PER_THREAD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <ctxcount/ctxcount.h>
 
@@ -15,25 +16,36 @@
 #include "options/args.h"
 #include "stats/counts.h"
 
-/* One thread's values, as a series prints them. */
+/* One thread's row: whose it is; its values are in its cxs_thread_rows. */
 struct cxs_thread_row {
 	pid_t tid;
 	char comm[CTXCOUNT_THREAD_COMM_LEN];	/* at SESSION_NEW, as perf's */
-	struct cxs_counter_values *counters;	/* by counter */
+	/* the counters the module gave this thread a value of, a bit each */
+	uint16_t valued;
 };
 
-/* A run's thread rows, in the module's order. */
+/*
+ * A run's thread rows, in the module's order, and of each row's counters
+ * what per-thread output prints and no more: perf's scaled full count,
+ * the times enabled and running, the task bucket (every bucket with
+ * --breakdown), in one array for all rows. A machine has thousands of
+ * threads: what a row costs is in docs/design/per-thread.md.
+ */
 struct cxs_thread_rows {
 	int nr;
+	int cap;
 	struct cxs_thread_row *row;
+	double *val;		/* row k's from k * nr_counters counters on */
+	int nr_counters;
+	bool all_buckets;	/* --breakdown */
+	/* each counter's error, the session's: every row has it */
+	int error[CTXCOUNT_MAX_EVENTS];
 	/* -a: perf leaves out the rows of 0 (too many threads count none) */
 	bool skip_zero;
 };
 
 struct cxs_perthread {
-	struct ctxc_threads threads;	/* the READs' rows, counter order */
-	struct cxs_thread_rows rows;	/* the run's values, once kept */
-	int nr_counters;
+	struct cxs_thread_rows rows;	/* the READs' rows, as they came */
 	/*
 	 * -a --per-thread -- cmd: the workload, forked (comm "ctxstat")
 	 * before SESSION_NEW and exec'd after: its row is named after what
@@ -43,16 +55,34 @@ struct cxs_perthread {
 	char *const *workload_argv;
 };
 
-void cxs_perthread_init(struct cxs_perthread *pt, const struct cxs_args *a);
+/* Rows of @nr_counters counters each, for the options @a. */
+void cxs_perthread_init(struct cxs_perthread *pt, const struct cxs_args *a,
+			int nr_counters);
 
 /*
- * Keep the READs' rows (@pt->threads, counter order) as the run's values
- * per thread, then let the rows go; a counter with an error in
- * @counters has it on every thread. One run only (options/check.c). 0 or
- * -ENOMEM.
+ * Add a READ's row to the run's rows: its event e is counter
+ * @counter_of[e] (of @nr_events); a counter without an event, or whose
+ * event the row has not or has with an error, has no value in the row.
+ * 0 or -ENOMEM.
  */
-int cxs_perthread_keep(struct cxs_perthread *pt, int nr_counters,
-		       const struct cxs_counter_values *counters);
+int cxs_perthread_add(struct cxs_perthread *pt, const struct ctxc_thread_val *row,
+		      const int *counter_of, int nr_events);
+
+/*
+ * Keep the rows added as the run's values per thread: a counter with an
+ * error in @counters has it on every thread, the workload's row is named
+ * after its program. One run only (options/check.c).
+ */
+void cxs_perthread_keep(struct cxs_perthread *pt,
+			const struct cxs_counter_values *counters);
+
+/*
+ * Row @k's counters as output reads a counter's values, into @c (room
+ * for @t->nr_counters): samples that view the row's values, valid while
+ * @t is (never add to them); a bucket not kept is empty.
+ */
+void cxs_thread_counters(const struct cxs_thread_rows *t, int k,
+			 struct cxs_counter_values *c);
 
 void cxs_perthread_free(struct cxs_perthread *pt);
 

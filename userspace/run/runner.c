@@ -296,11 +296,8 @@ int cxs_runner_run(struct cxs_runner *r)
 		fprintf(stderr, "ctxstat: out of memory keeping the CPUs' values\n");
 		err = -ENOMEM;
 	}
-	if (!err && cxs_args_per_thread(a) &&
-	    cxs_perthread_keep(&r->pt, r->events->nr_counters, r->counters)) {
-		fprintf(stderr, "ctxstat: out of memory keeping the threads' values\n");
-		err = -ENOMEM;
-	}
+	if (!err && cxs_args_per_thread(a))
+		cxs_perthread_keep(&r->pt, r->counters);
 out:
 	/* Never leave the workload behind when counting failed. */
 	cxs_workload_kill(&w);
@@ -405,7 +402,7 @@ struct cxs_runner *cxs_runner_new(const struct cxs_args *a,
 	r->args = a;
 	r->events = l;
 	cxs_sources_init(&r->sources, "/proc/interrupts");
-	cxs_perthread_init(&r->pt, a);
+	cxs_perthread_init(&r->pt, a, l->nr_counters);
 	if (cxs_percpu_setup(&r->pc, a) ||
 	    (!a->null_run && cxs_module_connect(&r->nl, a, &r->features))) {
 		cxs_runner_free(r);

@@ -193,25 +193,36 @@ void cxs_reply_by_counter(const struct cxs_runner *r, struct ctxc_reply *reply,
 	reply->nr_events = r->events->nr_counters;
 	for (k = 0; cpus && k < cpus->nr; k++)
 		events_by_counter(r, cpus->v[k].ev);
-	for (k = 0; k < r->pt.threads.nr; k++)
-		events_by_counter(r, r->pt.threads.v[k].ev);
+}
+
+/* A READ's thread row, its events in request order: kept by counter. */
+static int keep_thread_row(const struct ctxc_thread_val *row, void *arg)
+{
+	struct cxs_runner *r = arg;
+
+	return cxs_perthread_add(&r->pt, row, r->req_counter, r->nr_req);
 }
 
 /*
  * READ, per CPU with -A (into r->pc.cpus), per thread with --per-thread
- * (appended to r->pt.threads); its sources' rows learnt.
+ * (added to r->pt's rows); its sources' rows learnt.
  */
 static int read_session(struct cxs_runner *r, uint32_t id,
 			struct ctxc_reply *rp)
 {
-	int err;
+	int rows = r->pt.rows.nr, err;
 
-	if (r->args->no_aggr)
+	if (r->args->no_aggr) {
 		err = ctxc_session_read_cpus(&r->nl, id, rp, &r->pc.cpus);
-	else if (cxs_args_per_thread(r->args))
-		err = ctxc_session_read_threads(&r->nl, id, rp, &r->pt.threads);
-	else
+	} else if (cxs_args_per_thread(r->args)) {
+		err = ctxc_session_read_threads(&r->nl, id, rp,
+						keep_thread_row, r);
+		/* A failed READ's rows are not its answer; asked again, they come anew. */
+		if (err)
+			r->pt.rows.nr = rows;
+	} else {
 		err = ctxc_session_read(&r->nl, id, rp);
+	}
 	if (!err && r->args->irq_sources)
 		cxs_sources_learn(&r->sources, rp);
 	return err;
@@ -350,7 +361,7 @@ int cxs_sessions_read(struct cxs_runner *r, const struct cxs_run_sessions *s,
 
 	memset(rp, 0, sizeof(*rp));
 	r->pc.cpus.nr = 0;
-	r->pt.threads.nr = 0;
+	r->pt.rows.nr = 0;
 	if (!s->nr && r->args->no_aggr)
 		err = cxs_percpu_rows_unsupported(&r->pc);
 	for (k = 0; k < s->nr && !err; k++) {

@@ -35,7 +35,7 @@ int cxs_sessions_start(struct cxs_runner *r, const struct cxs_run_sessions *s);
 
 /*
  * READ each (with -A per CPU, into r->pc.cpus; with --per-thread per
- * thread, every session's rows into r->pt.threads), summed into @rp in
+ * thread, every session's rows added to r->pt's), summed into @rp in
  * counter order: 0 or -errno, said. @stop: STOP each first. Without a
  * session every counter is <not supported>, with -A on every CPU.
  */
@@ -45,7 +45,7 @@ int cxs_sessions_read(struct cxs_runner *r, const struct cxs_run_sessions *s,
 void cxs_sessions_delete(struct cxs_runner *r, const struct cxs_run_sessions *s);
 
 /*
- * A reply (and its CPUs' and r->pt's threads' rows) from request order
+ * A reply (and its CPUs' rows) from request order
  * into counter order; without session (nothing supported) every counter
  * <not supported>.
  */

@@ -226,43 +226,46 @@ int ctxc_session_read_cpus(struct ctxc_sock *nl, uint32_t session_id,
  * Three threads of process 1000 * session: "main" (tid + 1) with a
  * quarter of each count (rounded down) and 2 of hardirq's 10, "worker"
  * (tid + 2) with the rest, "sleeper" (tid + 3) with nothing, though
- * enabled and running as long; rows appended, as several sessions' are.
+ * enabled and running as long; fake_nl.threads - 3 "extra" rows as
+ * main. Each handed to @fn from one row, as the library does.
  */
 int ctxc_session_read_threads(struct ctxc_sock *nl, uint32_t session_id,
 			      struct ctxc_reply *reply,
-			      struct ctxc_threads *threads)
+			      ctxc_thread_fn fn, void *arg)
 {
-	static const char *const comm[] = { "main", "worker", "sleeper" };
-	struct ctxc_thread_val *row;
+	enum { MAIN, WORKER, SLEEPER };
+	static const char *const comm[] = { "main", "worker", "sleeper", "extra" };
 	int err = ctxc_session_read(nl, session_id, reply), i, k;
+	int nr = fake_nl.threads > 3 ? fake_nl.threads : 3;
+	struct ctxc_thread_val *row = calloc(3, sizeof(*row));
 
-	if (err)
-		return err;
-	if (threads->cap < threads->nr + 3) {
-		row = realloc(threads->v, (threads->nr + 3) * sizeof(*row));
-		if (!row)
-			return -ENOMEM;
-		threads->v = row;
-		threads->cap = threads->nr + 3;
-	}
-	row = &threads->v[threads->nr];
-	threads->nr += 3;
-	for (k = 0; k < 3; k++) {
-		memset(&row[k], 0, sizeof(row[k]));
-		row[k].pid = 1000 * session_id;
-		row[k].tid = row[k].pid + k + 1;
-		snprintf(row[k].comm, sizeof(row[k].comm), "%s", comm[k]);
+	if (err || !row) {
+		free(row);
+		return err ?: -ENOMEM;
 	}
 	/* the CPUs' split: worker has CPU 0's share, main CPU 1's */
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++) {
-		split_event(&reply->ev[i], &row[1].ev[i], &row[0].ev[i], 0);
-		row[2].ev[i] = (struct ctxc_event_val){
+		split_event(&reply->ev[i], &row[WORKER].ev[i], &row[MAIN].ev[i], 0);
+		row[SLEEPER].ev[i] = (struct ctxc_event_val){
 			.present = true,
 			.time_enabled = reply->ev[i].time_enabled,
 			.time_running = reply->ev[i].time_running,
 		};
 	}
-	return 0;
+	for (k = 0; !err && k < nr; k++) {
+		struct ctxc_thread_val *v = &row[k < 3 ? k : MAIN];
+
+		v->pid = 1000 * session_id;
+		v->tid = v->pid + k + 1;
+		snprintf(v->comm, sizeof(v->comm), "%s", comm[k < 3 ? k : 3]);
+		err = fn(v, arg);
+	}
+	free(row);
+	if (!err && fake_nl.rows_then_err) {
+		err = fake_nl.rows_then_err;
+		fake_nl.rows_then_err = 0;
+	}
+	return err;
 }
 
 int ctxc_family_version(struct ctxc_sock *nl)

@@ -23,7 +23,10 @@
  *
  * A READ per thread gives three rows per session s, process 1000 * s:
  * "main" (tid 1000 * s + 1) with CPU 1's share above, "worker" (+ 2)
- * with CPU 0's, "sleeper" (+ 3) with 0 of everything but the times.
+ * with CPU 0's, "sleeper" (+ 3) with 0 of everything but the times;
+ * with fake_nl.threads more rows than these three, the others are
+ * "extra" (+ 4 on) with main's values (the rows no longer add up to the
+ * totals: a machine's worth of threads, to measure what a row costs).
  */
 #ifndef CTXSTAT_FAKE_NL_H
 #define CTXSTAT_FAKE_NL_H
@@ -61,6 +64,12 @@ struct fake_nl {
 	 */
 	int hw_err;
 	int pmu_counters;
+	int threads;		/* rows of a READ per thread (0: the three) */
+	/*
+	 * The next READ per thread fails with rows_then_err after handing
+	 * its rows over (a dump broken off at its end), if not 0.
+	 */
+	int rows_then_err;
 	/* What happened: */
 	int opened;
 	int sessions;		/* SESSION_NEW requests answered */

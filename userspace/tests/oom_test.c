@@ -292,32 +292,37 @@ static int print_interval(void *arg)
 }
 
 /*
- * --per-thread's values of three threads of two counters kept, then
- * freed: a failure on the way leaves nothing that cxs_perthread_free()
- * cannot free.
+ * --per-thread's values of three threads of two counters kept as a READ
+ * hands them over, then freed: a failure on the way leaves nothing that
+ * cxs_perthread_free() cannot free.
  */
 static int keep_threads(void *arg)
 {
 	const struct cxs_counter_values *counters = arg;
+	struct ctxc_thread_val *row = calloc(1, sizeof(*row));
 	struct cxs_args a = { .system_wide = true };
+	static const int counter_of[] = { 0, 1 };
+	struct cxs_counter_values c[2];
 	struct cxs_perthread pt;
-	int k, i, err = -ENOMEM;
+	int k, i, err = row ? 0 : -ENOMEM;
 
-	cxs_perthread_init(&pt, &a);
-	pt.threads.v = calloc(3, sizeof(*pt.threads.v));
-	if (pt.threads.v) {
-		pt.threads.nr = pt.threads.cap = 3;
-		for (k = 0; k < 3; k++)
-			for (i = 0; i < 2; i++)
-				pt.threads.v[k].ev[i] = (struct ctxc_event_val){
-					.present = true, .full = 10 * k + i,
-					.time_enabled = 1, .time_running = 1,
-				};
-		err = cxs_perthread_keep(&pt, 2, counters);
+	cxs_perthread_init(&pt, &a, 2);
+	for (k = 0; !err && k < 3; k++) {
+		for (i = 0; i < 2; i++)
+			row->ev[i] = (struct ctxc_event_val){
+				.present = true, .full = 10 * k + i,
+				.time_enabled = 1, .time_running = 1,
+			};
+		err = cxs_perthread_add(&pt, row, counter_of, 2);
 	}
-	if (!err && (pt.rows.nr != 3 || pt.rows.row[2].counters[1].full.v[0] != 21))
-		err = -EINVAL;
+	if (!err) {
+		cxs_perthread_keep(&pt, counters);
+		cxs_thread_counters(&pt.rows, 2, c);
+		if (pt.rows.nr != 3 || c[1].full.v[0] != 21)
+			err = -EINVAL;
+	}
 	cxs_perthread_free(&pt);
+	free(row);
 	return err;
 }
 
@@ -334,8 +339,8 @@ TEST(perthread_keep_out_of_memory)
 			break;
 	}
 	TH_LOG("%d allocations, each failed once", n - 1);
-	/* the rows, and each row's counters and samples */
-	EXPECT_GT(n, 5);
+	/* the READ's row, then the kept rows and their values */
+	EXPECT_GT(n, 3);
 }
 
 /* Every allocation of an interval's values fails cleanly: -ENOMEM. */

@@ -69,9 +69,45 @@ static void put_thread(struct nl_msg *msg, uint32_t tid, const char *comm,
 	nla_nest_end(msg, nest);
 }
 
-static int parse(struct nl_msg *msg, struct ctxc_threads *t)
+/* The rows a READ handed over, every one kept whole for the checks. */
+struct collected {
+	int nr, cap;
+	struct ctxc_thread_val *v;
+	int fail_at;		/* the row (1-based) whose hand-over fails */
+};
+
+static int collect(const struct ctxc_thread_val *row, void *arg)
 {
-	int err = ctxc_parse_thread_part(nlmsg_hdr(msg), t);
+	struct collected *t = arg;
+	struct ctxc_thread_val *v;
+
+	if (t->nr + 1 == t->fail_at)
+		return -ENOMEM;
+	if (t->nr == t->cap) {
+		v = realloc(t->v, (t->cap ? 2 * t->cap : 4) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->cap = t->cap ? 2 * t->cap : 4;
+	}
+	t->v[t->nr++] = *row;
+	return 0;
+}
+
+/* A reader of rows into @t (large: static, one test at a time). */
+static struct ctxc_thread_reader *reader(struct collected *t)
+{
+	static struct ctxc_thread_reader rd;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.fn = collect;
+	rd.arg = t;
+	return &rd;
+}
+
+static int parse(struct nl_msg *msg, struct ctxc_thread_reader *rd)
+{
+	int err = ctxc_parse_thread_part(nlmsg_hdr(msg), rd);
 
 	nlmsg_free(msg);
 	return err;
@@ -83,18 +119,23 @@ static int parse(struct nl_msg *msg, struct ctxc_threads *t)
  */
 TEST(split_thread_nests)
 {
-	struct ctxc_threads t = { 0 };
+	struct collected t = { 0 };
+	struct ctxc_thread_reader *rd = reader(&t);
 	struct nl_msg *msg;
 	int i;
 
 	msg = new_part();
 	put_thread(msg, 7, "worker", true, 0, 2);
 	put_thread(msg, 7, NULL, false, 2, 3);
-	ASSERT_EQ(0, parse(msg, &t));
+	ASSERT_EQ(0, parse(msg, rd));
+	/* a row is whole only once the next one begins */
+	EXPECT_EQ(0, t.nr);
 	msg = new_part();
 	put_thread(msg, 7, NULL, false, 3, 4);
 	put_thread(msg, 8, "main", true, 0, 4);
-	ASSERT_EQ(0, parse(msg, &t));
+	ASSERT_EQ(0, parse(msg, rd));
+	EXPECT_EQ(1, t.nr);
+	ASSERT_EQ(0, ctxc_thread_reader_end(rd));
 	ASSERT_EQ(2, t.nr);
 	EXPECT_EQ(7, t.v[0].tid);
 	EXPECT_EQ(100, t.v[0].pid);
@@ -114,19 +155,23 @@ TEST(split_thread_nests)
 /* A comm of 15 characters, the most a task has, is kept whole. */
 TEST(full_comm)
 {
-	struct ctxc_threads t = { 0 };
+	struct collected t = { 0 };
+	struct ctxc_thread_reader *rd = reader(&t);
 	struct nl_msg *msg = new_part();
 
 	put_thread(msg, 9, "fifteen-chars-x", true, 0, 1);
-	ASSERT_EQ(0, parse(msg, &t));
+	ASSERT_EQ(0, parse(msg, rd));
+	ASSERT_EQ(0, ctxc_thread_reader_end(rd));
+	ASSERT_EQ(1, t.nr);
 	EXPECT_STREQ("fifteen-chars-x", t.v[0].comm);
 	free(t.v);
 }
 
-/* More rows than the first room: it grows, every row kept in order. */
+/* Many rows, each split over two nests: every one handed over in order. */
 TEST(many_threads)
 {
-	struct ctxc_threads t = { 0 };
+	struct collected t = { 0 };
+	struct ctxc_thread_reader *rd = reader(&t);
 	struct nl_msg *msg;
 	uint32_t tid;
 	int bad = 0;
@@ -135,8 +180,9 @@ TEST(many_threads)
 		msg = new_part();
 		put_thread(msg, tid, "t", true, 0, 1);
 		put_thread(msg, tid, NULL, false, 1, 2);
-		ASSERT_EQ(0, parse(msg, &t));
+		ASSERT_EQ(0, parse(msg, rd));
 	}
+	ASSERT_EQ(0, ctxc_thread_reader_end(rd));
 	ASSERT_EQ(1000, t.nr);
 	for (tid = 1; tid <= 1000; tid++)
 		bad += t.v[tid - 1].tid != tid || t.v[tid - 1].ev[1].full != val(tid, 1);
@@ -147,28 +193,49 @@ TEST(many_threads)
 /* A row that does not say whose it is, or a comm over 16 bytes: refused. */
 TEST(bad_nests)
 {
-	struct ctxc_threads t = { 0 };
+	struct collected t = { 0 };
 	struct nl_msg *msg;
 
 	msg = new_part();
 	put_thread(msg, 7, NULL, true, 0, 1);
-	EXPECT_EQ(-EINVAL, parse(msg, &t));
+	EXPECT_EQ(-EINVAL, parse(msg, reader(&t)));
 	/* a continuation of a row that is not the last one is a new row */
 	msg = new_part();
 	put_thread(msg, 7, "a", true, 0, 1);
 	put_thread(msg, 8, "b", true, 0, 1);
 	put_thread(msg, 7, NULL, false, 1, 2);
-	EXPECT_EQ(-EINVAL, parse(msg, &t));
+	EXPECT_EQ(-EINVAL, parse(msg, reader(&t)));
 	msg = new_part();
 	put_thread(msg, 9, "sixteen-chars-xy", true, 0, 1);
-	EXPECT_EQ(-EINVAL, parse(msg, &t));
+	EXPECT_EQ(-EINVAL, parse(msg, reader(&t)));
+	free(t.v);
+}
+
+/* The function's error ends the rows: no row after it, the error stays. */
+TEST(function_error_ends_rows)
+{
+	struct collected t = { .fail_at = 2 };
+	struct ctxc_thread_reader *rd = reader(&t);
+	struct nl_msg *msg = new_part();
+
+	put_thread(msg, 7, "a", true, 0, 1);
+	put_thread(msg, 8, "b", true, 0, 1);
+	put_thread(msg, 9, "c", true, 0, 1);
+	put_thread(msg, 10, "d", true, 0, 1);
+	EXPECT_EQ(-ENOMEM, parse(msg, rd));
+	msg = new_part();
+	put_thread(msg, 11, "e", true, 0, 1);
+	EXPECT_EQ(-ENOMEM, parse(msg, rd));
+	EXPECT_EQ(-ENOMEM, ctxc_thread_reader_end(rd));
+	EXPECT_EQ(1, t.nr);
 	free(t.v);
 }
 
 /* CPU nests in the same message are not threads, and the other way round. */
 TEST(kinds_apart)
 {
-	struct ctxc_threads t = { 0 };
+	struct collected t = { 0 };
+	struct ctxc_thread_reader *rd = reader(&t);
 	struct ctxc_cpu_val rows[2];
 	struct ctxc_cpus cpus = { .cap = 2, .v = rows };
 	struct ctxc_reply *r = calloc(1, sizeof(*r));
@@ -190,8 +257,9 @@ TEST(kinds_apart)
 	EXPECT_EQ(1, cpus.nr);
 	EXPECT_EQ(1, rows[0].cpu);
 	EXPECT_EQ(42, rows[0].ev[0].full);
-	ASSERT_EQ(0, parse(msg, &t));
-	EXPECT_EQ(1, t.nr);
+	ASSERT_EQ(0, parse(msg, rd));
+	ASSERT_EQ(0, ctxc_thread_reader_end(rd));
+	ASSERT_EQ(1, t.nr);
 	EXPECT_EQ(val(7, 0), t.v[0].ev[0].full);
 	free(t.v);
 	free(r);
@@ -242,27 +310,29 @@ TEST(read_dump_request)
 TEST(workload_row_named_after_its_program)
 {
 	char *argv[] = { "/usr/bin/a-very-long-program-name", "x", NULL };
+	struct ctxc_thread_val *row = calloc(1, sizeof(*row));
 	struct cxs_counter_values counters[1] = {};
-	struct cxs_perthread pt;
+	static const int counter_of[] = { 0 };
 	struct cxs_args a = { .system_wide = true };
+	struct cxs_perthread pt;
 	char comm[16];
 
+	ASSERT_NE(NULL, row);
 	cxs_exec_comm(comm, sizeof(comm), (char *[]){ "sleep", NULL });
 	EXPECT_STREQ("sleep", comm);
-	cxs_perthread_init(&pt, &a);
-	pt.threads.v = calloc(2, sizeof(*pt.threads.v));
-	ASSERT_NE(NULL, pt.threads.v);
-	pt.threads.nr = pt.threads.cap = 2;
-	pt.threads.v[0].tid = 41;
-	strcpy(pt.threads.v[0].comm, "ctxstat");
-	pt.threads.v[1].tid = 42;
-	strcpy(pt.threads.v[1].comm, "ctxstat");
+	cxs_perthread_init(&pt, &a, 1);
+	strcpy(row->comm, "ctxstat");
+	row->tid = 41;
+	ASSERT_EQ(0, cxs_perthread_add(&pt, row, counter_of, 1));
+	row->tid = 42;
+	ASSERT_EQ(0, cxs_perthread_add(&pt, row, counter_of, 1));
 	pt.workload = 42;
 	pt.workload_argv = argv;
-	ASSERT_EQ(0, cxs_perthread_keep(&pt, 1, counters));
+	cxs_perthread_keep(&pt, counters);
 	EXPECT_STREQ("ctxstat", pt.rows.row[0].comm);
 	EXPECT_STREQ("a-very-long-pro", pt.rows.row[1].comm);
 	cxs_perthread_free(&pt);
+	free(row);
 }
 
 TEST_HARNESS_MAIN

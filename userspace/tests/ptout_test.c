@@ -21,9 +21,7 @@
 
 struct pt_data {
 	struct fixture_data d;
-	struct cxs_counter_values c[NR_ROWS][2];
-	struct cxs_thread_row row[NR_ROWS];
-	struct cxs_thread_rows rows;
+	struct cxs_perthread pt;
 };
 
 static void put(struct cxs_counter_values *c, double full, double task)
@@ -38,10 +36,22 @@ static void put(struct cxs_counter_values *c, double full, double task)
 		abort();
 }
 
+/* The same as a READ's event. */
+static void put_event(struct ctxc_event_val *v, uint64_t full, uint64_t task)
+{
+	*v = (struct ctxc_event_val){
+		.present = true, .full = full,
+		.time_enabled = 1000, .time_running = 1000,
+	};
+	v->bucket[CTXCOUNT_BUCKET_TASK] = task;
+	v->bucket[CTXCOUNT_BUCKET_HARDIRQ] = full - task;
+}
+
 /*
  * instructions (counter 0, also shown as :t) and cycles (1) of four
  * threads: "a,b" 7 has the most in full but little in task context;
- * "plain" 5 and "q\"t" 9 tie in full; "zero" 3 counted nothing.
+ * "plain" 5 and "q\"t" 9 tie in full; "zero" 3 counted nothing. Every
+ * bucket kept, as --breakdown keeps them.
  */
 static void pt_setup(struct pt_data *p, const char *specs, bool skip_zero)
 {
@@ -49,33 +59,37 @@ static void pt_setup(struct pt_data *p, const char *specs, bool skip_zero)
 		{ "a,b", 7, 100, 10 }, { "plain", 5, 50, 50 },
 		{ "q\"t", 9, 50, 0 }, { "zero", 3, 0, 0 },
 	};
+	static const int counter_of[] = { 0, 1 };
+	struct cxs_args a = { .breakdown = true };
+	struct ctxc_thread_val *row = calloc(1, sizeof(*row));
 	int k;
 
+	if (!row)
+		abort();
 	memset(p, 0, sizeof(*p));
 	setup(&p->d, specs, 1);
 	p->d.series.target = CXS_TARGET_SYSTEM_WIDE;
-	for (k = 0; k < NR_ROWS; k++) {
-		put(&p->c[k][0], t[k].full, t[k].task);
-		put(&p->c[k][1], 2 * t[k].full, 2 * t[k].task);
-		p->row[k].tid = t[k].tid;
-		snprintf(p->row[k].comm, sizeof(p->row[k].comm), "%s", t[k].comm);
-		p->row[k].counters = p->c[k];
-	}
 	/* the totals: what the rows add up to */
 	put(&p->d.res[0], 200, 60);
 	put(&p->d.res[1], 400, 120);
-	p->rows = (struct cxs_thread_rows){ .nr = NR_ROWS, .row = p->row,
-					    .skip_zero = skip_zero };
-	p->d.series.threads = &p->rows;
+	cxs_perthread_init(&p->pt, &a, 2);
+	for (k = 0; k < NR_ROWS; k++) {
+		row->tid = t[k].tid;
+		snprintf(row->comm, sizeof(row->comm), "%s", t[k].comm);
+		put_event(&row->ev[0], t[k].full, t[k].task);
+		put_event(&row->ev[1], 2 * t[k].full, 2 * t[k].task);
+		if (cxs_perthread_add(&p->pt, row, counter_of, 2))
+			abort();
+	}
+	free(row);
+	cxs_perthread_keep(&p->pt, p->d.res);
+	p->pt.rows.skip_zero = skip_zero;
+	p->d.series.threads = &p->pt.rows;
 }
 
 static void pt_release(struct pt_data *p)
 {
-	int k, i;
-
-	for (k = 0; k < NR_ROWS; k++)
-		for (i = 0; i < 2; i++)
-			cxs_counter_free(&p->c[k][i]);
+	cxs_perthread_free(&p->pt);
 	release(&p->d);
 }
 
@@ -85,14 +99,14 @@ TEST(order_by_each_event)
 	int order[NR_ROWS];
 
 	pt_setup(&p, "instructions,instructions:t", false);
-	ASSERT_EQ(4, cxs_thread_order(&p.rows, &p.d.events.ev[0], order));
+	ASSERT_EQ(4, cxs_thread_order(&p.pt.rows, &p.d.events.ev[0], order));
 	/* 100, then the tie of 50 by tid (5 before 9), then 0 */
 	EXPECT_EQ(0, order[0]);
 	EXPECT_EQ(1, order[1]);
 	EXPECT_EQ(2, order[2]);
 	EXPECT_EQ(3, order[3]);
 	/* :t: task parts 50, 10, then the tie of 0: tid 3 before 9 */
-	ASSERT_EQ(4, cxs_thread_order(&p.rows, &p.d.events.ev[1], order));
+	ASSERT_EQ(4, cxs_thread_order(&p.pt.rows, &p.d.events.ev[1], order));
 	EXPECT_EQ(1, order[0]);
 	EXPECT_EQ(0, order[1]);
 	EXPECT_EQ(3, order[2]);
@@ -106,11 +120,11 @@ TEST(zero_rows_left_out_with_a)
 	int order[NR_ROWS];
 
 	pt_setup(&p, "instructions,instructions:t", true);
-	ASSERT_EQ(3, cxs_thread_order(&p.rows, &p.d.events.ev[0], order));
+	ASSERT_EQ(3, cxs_thread_order(&p.pt.rows, &p.d.events.ev[0], order));
 	EXPECT_EQ(0, order[0]);
 	EXPECT_EQ(2, order[2]);
 	/* a thread with counts but none in task context has no :t row */
-	ASSERT_EQ(2, cxs_thread_order(&p.rows, &p.d.events.ev[1], order));
+	ASSERT_EQ(2, cxs_thread_order(&p.pt.rows, &p.d.events.ev[1], order));
 	EXPECT_EQ(1, order[0]);
 	EXPECT_EQ(0, order[1]);
 	pt_release(&p);

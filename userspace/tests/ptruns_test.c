@@ -58,6 +58,27 @@ TEST(pid_rows)
 	done(&o);
 }
 
+/*
+ * A READ that failed after handing its rows over (-EAGAIN: the module
+ * gave up waiting for the target) is asked again: each row once.
+ */
+TEST(rows_of_a_failed_read_dropped)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	fake_nl.rows_then_err = -EAGAIN;
+	run(stat_main, ARGV("ctxstat", "-p", "1", "--per-thread", "-x", ",",
+			    "-e", "instructions", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(0, fake_nl.rows_then_err);
+	/* the second READ's, which ran longer */
+	EXPECT_STREQ("worker-1002,750001,,instructions,1000001,100.00,,\n"
+		     "main-1001,250000,,instructions,1000001,100.00,,\n"
+		     "sleeper-1003,0,,instructions,1000001,100.00,,\n", o.err);
+	done(&o);
+}
+
 /* -p 1,2: a session each, their rows in one order per event. */
 TEST(several_pids)
 {

@@ -88,24 +88,32 @@ struct ctxc_cpus {
 	struct ctxc_cpu_val *v;
 };
 
-/* One thread's row of a SESSION_READ reply (CTXCOUNT_READ_F_PER_THREAD). */
+/**
+ * struct ctxc_thread_val - one thread's row of a per-thread READ
+ * @tid: the root thread the row counts (with its children, as perf's
+ *	inherited task events count them)
+ * @pid: its process
+ * @comm: its comm at SESSION_NEW
+ * @ev: its events, by the session's index; those the reply did not
+ *	carry are not @present
+ */
 struct ctxc_thread_val {
 	uint32_t tid;
 	uint32_t pid;
-	char comm[CTXCOUNT_THREAD_COMM_LEN];	/* at SESSION_NEW */
+	char comm[CTXCOUNT_THREAD_COMM_LEN];
 	struct ctxc_event_val ev[CTXCOUNT_MAX_EVENTS];
 };
 
-/*
- * Per-thread rows, grown as READs bring them (a system has more threads
- * than CPUs, and nobody knows how many beforehand); @v is the owner's to
- * free.
+/**
+ * typedef ctxc_thread_fn - what ctxc_session_read_threads() calls per row
+ * @row: the row, whole; it lives until the function returns (copy what
+ *	you keep)
+ * @arg: ctxc_session_read_threads()'s @arg
+ *
+ * Return: 0, or a negative errno that ends the READ's rows (no more calls)
+ * and that the READ returns.
  */
-struct ctxc_threads {
-	int nr;
-	int cap;
-	struct ctxc_thread_val *v;
-};
+typedef int (*ctxc_thread_fn)(const struct ctxc_thread_val *row, void *arg);
 
 struct ctxc_reply {
 	uint32_t session_id;
@@ -174,14 +182,25 @@ int ctxc_stats(struct ctxc_sock *nl, struct ctxc_reply *reply);
 int ctxc_session_read_cpus(struct ctxc_sock *nl, uint32_t session_id,
 			   struct ctxc_reply *reply,
 			   struct ctxc_cpus *cpus);
-/*
- * READ with a row per thread (a session with CTXCOUNT_SESSION_F_PER_THREAD,
- * version 6) as a dump, the rows appended to @threads: several sessions'
- * rows follow each other.
+/**
+ * ctxc_session_read_threads() - READ with a row per thread
+ * @nl: the connection
+ * @session_id: a session with CTXCOUNT_SESSION_F_PER_THREAD (version 6)
+ * @reply: the session's totals, as ctxc_session_read()'s
+ * @fn: called with each thread's row, in the module's order, as the
+ *	dump's messages bring it
+ * @arg: passed to @fn
+ *
+ * A READ of every thread of a machine is large: the rows are handed
+ * over one by one, and the library keeps none of them (nor memory for
+ * them) after @fn returns.
+ *
+ * Return: 0, @fn's error, or as ctxc_session_read(). On an error @fn may
+ * have had some of the rows already: they are not the READ's whole answer.
  */
 int ctxc_session_read_threads(struct ctxc_sock *nl, uint32_t session_id,
 			      struct ctxc_reply *reply,
-			      struct ctxc_threads *threads);
+			      ctxc_thread_fn fn, void *arg);
 /*
  * The family's version (CTXCOUNT_GENL_VERSION of the loaded module), or
  * -errno.
