@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stat-record: a series of runs as perf stat record's data. perf stores
+ * each counter's raw reading (val, ena, run) and scales it when it
+ * prints; ctxstat keeps counts already scaled, so the reading written is
+ * the count brought back to the time the counter ran, and perf's scaling
+ * gives the count again (to the unit, rounding aside, when multiplexed).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/stat-record.h"
+#include "perfdata/format.h"
+
+/* perf stat's attr (util/stat.c, create_perf_stat_counter()) */
+static void attr_of(const struct cxs_args *a, const struct cxs_event *ev,
+		    struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = ev->type;
+	attr->size = sizeof(*attr);
+	attr->config = ev->config;
+	attr->sample_type = PERF_SAMPLE_IDENTIFIER;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr->disabled = 1;
+	attr->inherit = !a->no_inherit;
+	attr->enable_on_exec = a->cmd && !a->pid && !a->system_wide;
+	attr->exclude_user = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_USER);
+	attr->exclude_kernel = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL);
+	attr->exclude_hv = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_HV);
+}
+
+/* The reading perf scales back to @count: val * ena / run. */
+static struct cxs_stat_value reading_of(double count, double ena, double run)
+{
+	struct cxs_stat_value v = { .ena = llround(ena), .run = llround(run), .set = true };
+
+	if (run > 0 && ena > run)
+		v.val = llround(count * run / ena);
+	else
+		v.val = llround(count);
+	return v;
+}
+
+/* Run @run's values of displayed event @e from @counters into @v. */
+static void put_values(const struct cxs_event *ev,
+		       const struct cxs_counter_values *counters, int run,
+		       struct cxs_stat_value *v)
+{
+	const struct cxs_counter_values *c = &counters[ev->counter];
+	const struct cxs_sample *s = cxs_event_values(ev, counters);
+
+	/* not counted (an error): no reading, perf's <not counted> */
+	if (c->error || run >= s->n || run >= c->enabled.n)
+		return;
+	*v = reading_of(s->v[run], c->enabled.v[run], c->running.v[run]);
+}
+
+static int copy_cmdline(struct cxs_stat_data *d, char **cmdline, int nr)
+{
+	int i;
+
+	d->cmdline = calloc(nr ?: 1, sizeof(*d->cmdline));
+	if (!d->cmdline)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		d->cmdline[i] = strdup(cmdline[i]);
+		if (!d->cmdline[i])
+			return -ENOMEM;
+		d->nr_cmdline++;
+	}
+	return 0;
+}
+
+static int set_maps(const struct cxs_runner *r, struct cxs_stat_data *d,
+		    bool per_cpu)
+{
+	int k;
+
+	d->nr_cpus = per_cpu ? r->pc.nr_cpus : 1;
+	d->cpus = calloc(d->nr_cpus, sizeof(*d->cpus));
+	d->nr_threads = 1;
+	d->pids = calloc(1, sizeof(*d->pids));
+	if (!d->cpus || !d->pids)
+		return -ENOMEM;
+	/* a task's counters are on any CPU (-1); perf's dummy thread is -1 */
+	for (k = 0; k < d->nr_cpus; k++)
+		d->cpus[k] = per_cpu ? r->pc.cpu_ids[k] : -1;
+	d->pids[0] = r->args->pid ?: -1;
+	return 0;
+}
+
+static int set_events(const struct cxs_runner *r, struct cxs_stat_data *d)
+{
+	const struct cxs_event_list *l = r->events;
+	struct cxs_stat_event *ev;
+	int e, k, inst = d->nr_cpus * d->nr_threads;
+
+	d->ev = calloc(l->nr ?: 1, sizeof(*d->ev));
+	if (!d->ev)
+		return -ENOMEM;
+	for (e = 0; e < l->nr; e++) {
+		ev = &d->ev[d->nr_events++];
+		attr_of(r->args, &l->ev[e], &ev->attr);
+		cxs_stat_set_name(d, e, l->ev[e].name);
+		ev->scale = 1;
+		/* perf's unit and scale for its clocks: msec from ns */
+		if (cxs_event_is_clock(&l->ev[e])) {
+			strcpy(ev->unit, "msec");
+			ev->scale = 1e-6;
+		}
+		ev->ids = calloc(inst, sizeof(*ev->ids));
+		if (!ev->ids)
+			return -ENOMEM;
+		/* any id unique in the file will do: perf's are the kernel's */
+		for (k = 0; k < inst; k++)
+			ev->ids[k] = 1 + (uint64_t)e * inst + k;
+		ev->nr_ids = inst;
+	}
+	return 0;
+}
+
+static int add_rounds(const struct cxs_runner *r, struct cxs_stat_data *d,
+		      bool per_cpu)
+{
+	const struct cxs_event_list *l = r->events;
+	struct cxs_stat_round *round;
+	int i, e, k;
+
+	for (i = 0; i < r->runs_done; i++) {
+		if (cxs_stat_add_round(d, CXS_PERF_STAT_ROUND_FINAL,
+				       llround(r->elapsed_ns.v[i])))
+			return -ENOMEM;
+		round = &d->rounds[d->nr_rounds - 1];
+		for (e = 0; e < l->nr; e++)
+			for (k = 0; k < d->nr_cpus; k++)
+				put_values(&l->ev[e], per_cpu ?
+					   &r->pc.cpu_counters[k * CTXCOUNT_MAX_EVENTS] :
+					   r->counters, i,
+					   cxs_stat_value_at(d, round->v, e, k, 0));
+	}
+	return 0;
+}
+
+int cxs_stat_record_of_runs(const struct cxs_runner *r, char **cmdline,
+			    int nr, struct cxs_stat_data *d)
+{
+	/* -A's rows are one run's, per CPU: perf's own layout */
+	bool per_cpu = r->pc.nr_cpus && r->pc.cpu_counters && r->runs_done == 1;
+
+	memset(d, 0, sizeof(*d));
+	d->aggr_mode = per_cpu && r->args->aggr == CXS_AGGR_NONE ?
+		       CXS_PERF_AGGR_NONE : CXS_PERF_AGGR_GLOBAL;
+	if (copy_cmdline(d, cmdline, nr) || set_maps(r, d, per_cpu) ||
+	    set_events(r, d) || add_rounds(r, d, per_cpu)) {
+		cxs_stat_data_free(d);
+		return -ENOMEM;
+	}
+	return 0;
+}
