@@ -71,39 +71,39 @@ static void event_of(const struct cxs_stat_event *se, struct cxs_event *ev)
 }
 
 /*
- * The events of @d into @l: the full ones first, each its own counter,
- * then the :t ones on their twin's counter, or one of their own.
- * @event_at[e]: recorded event e's place in @l. 0, or -1 when they do not fit.
+ * The events of @d into @l, in the file's order: the full ones each on a
+ * counter of its own, then the :t ones on their twin's counter, or one
+ * of their own. 0, or -1 when they do not fit.
  */
-static int events_of(const struct cxs_stat_data *d, struct cxs_event_list *l,
-		     int *event_at)
+static int events_of(const struct cxs_stat_data *d, struct cxs_event_list *l)
 {
-	struct cxs_event ev;
+	struct cxs_event *ev;
 	int pass, e, j;
 
 	memset(l, 0, sizeof(*l));
 	if (d->nr_events > CXS_MAX_EVENTS)
 		return -1;
+	for (e = 0; e < d->nr_events; e++)
+		event_of(&d->ev[e], &l->ev[e]);
+	l->nr = d->nr_events;
 	for (pass = 0; pass < 2; pass++)
-		for (e = 0; e < d->nr_events; e++) {
-			event_of(&d->ev[e], &ev);
-			if (ev.task_only != pass)
+		for (e = 0; e < l->nr; e++) {
+			ev = &l->ev[e];
+			if (ev->task_only != pass)
 				continue;
-			ev.counter = -1;
+			ev->counter = -1;
 			for (j = 0; pass && j < l->nr; j++)
 				if (!l->ev[j].task_only &&
-				    cxs_event_is(&l->ev[j], ev.type, ev.config) &&
-				    l->ev[j].flags == ev.flags)
-					ev.counter = l->ev[j].counter;
-			if (ev.counter < 0) {
-				if (l->nr_counters == CTXCOUNT_MAX_EVENTS)
-					return -1;
-				ev.counter = l->nr_counters++;
-				l->counters[ev.counter] = (struct cxs_counter){
-					ev.type, ev.config, ev.flags, 0 };
-			}
-			event_at[e] = l->nr;
-			l->ev[l->nr++] = ev;
+				    cxs_event_is(&l->ev[j], ev->type, ev->config) &&
+				    l->ev[j].flags == ev->flags)
+					ev->counter = l->ev[j].counter;
+			if (ev->counter >= 0)
+				continue;
+			if (l->nr_counters == CTXCOUNT_MAX_EVENTS)
+				return -1;
+			ev->counter = l->nr_counters++;
+			l->counters[ev->counter] = (struct cxs_counter){
+				ev->type, ev->config, ev->flags, 0 };
 		}
 	return 0;
 }
@@ -140,7 +140,7 @@ static bool sum_of(const struct cxs_stat_data *d, const struct cxs_stat_round *r
 }
 
 static int fill_round(const struct cxs_stat_data *d, const struct cxs_stat_round *r,
-		      int cpu, const struct cxs_event_list *l, const int *event_at,
+		      int cpu, const struct cxs_event_list *l,
 		      struct cxs_counter_values *counters)
 {
 	struct cxs_counter_values *c;
@@ -152,7 +152,7 @@ static int fill_round(const struct cxs_stat_data *d, const struct cxs_stat_round
 		if (cxs_counter_reserve(&counters[k], 1))
 			return -ENOMEM;
 	for (e = 0; e < d->nr_events; e++) {
-		ev = &l->ev[event_at[e]];
+		ev = &l->ev[e];
 		c = &counters[ev->counter];
 		if (!sum_of(d, r, e, cpu, &count, &ena, &run)) {
 			if (!c->enabled.n)
@@ -207,8 +207,7 @@ static void free_counters(struct cxs_counter_values *c, int n)
 
 /* Round @i as one table: its totals, and per CPU for per_cpu(). */
 static int print_round(FILE *f, const struct cxs_stat_data *d, int i,
-		       const struct cxs_event_list *l, const int *event_at,
-		       char **cmd)
+		       const struct cxs_event_list *l, char **cmd)
 {
 	struct cxs_counter_values counters[CTXCOUNT_MAX_EVENTS] = { 0 };
 	struct cxs_output_opts o = { .f = f, .format = CXS_OUTPUT_STD };
@@ -222,10 +221,10 @@ static int print_round(FILE *f, const struct cxs_stat_data *d, int i,
 		cpu_counters = calloc((size_t)nr_cpus * CTXCOUNT_MAX_EVENTS,
 				      sizeof(*cpu_counters));
 	if ((nr_cpus && !cpu_counters) || cxs_sample_add(&elapsed, d->rounds[i].time) ||
-	    fill_round(d, &d->rounds[i], -1, l, event_at, counters))
+	    fill_round(d, &d->rounds[i], -1, l, counters))
 		goto out;
 	for (k = 0; k < nr_cpus; k++)
-		if (fill_round(d, &d->rounds[i], k, l, event_at,
+		if (fill_round(d, &d->rounds[i], k, l,
 			       &cpu_counters[k * CTXCOUNT_MAX_EVENTS]))
 			goto out;
 	s = (struct cxs_series){
@@ -255,7 +254,6 @@ int cxs_stat_report(FILE *f, const struct cxs_stat_data *d,
 		    char *err, size_t errlen)
 {
 	struct cxs_event_list *l = calloc(1, sizeof(*l));
-	int event_at[CXS_MAX_EVENTS];
 	char **cmd = command_of(d);
 	int i, ret = 0;
 
@@ -264,14 +262,14 @@ int cxs_stat_report(FILE *f, const struct cxs_stat_data *d,
 		ret = -1;
 		goto out;
 	}
-	if (events_of(d, l, event_at)) {
+	if (events_of(d, l)) {
 		snprintf(err, errlen, "%d events: more than ctxstat shows (%d counters at most)",
 			 d->nr_events, CTXCOUNT_MAX_EVENTS);
 		ret = -1;
 		goto out;
 	}
 	for (i = 0; i < d->nr_rounds && !ret; i++) {
-		ret = print_round(f, d, i, l, event_at, cmd);
+		ret = print_round(f, d, i, l, cmd);
 		if (ret)
 			snprintf(err, errlen, "out of memory");
 	}

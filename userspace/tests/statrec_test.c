@@ -18,6 +18,7 @@
  * the reason, when it is missing or cannot record here. ctxstat records
  * against tests/fake_nl.c's module, whose counts are fixed.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,8 +334,9 @@ TEST(report_refuses_what_is_not_perfs)
 
 /*
  * ctxstat record (and stat record -o -), then perf stat report -i: the
- * counts and names ctxstat printed, :t events named so. The fake module
- * counts 1000 + 100 * counter + run (fake_nl.h).
+ * counts and names ctxstat printed, :t events named so, an event the
+ * kernel refused <not supported> in both. The fake module counts
+ * fake_nl.base + 100 * counter + run (fake_nl.h).
  */
 static void record_then_perf_reports(struct __test_metadata *_metadata, bool pipe)
 {
@@ -346,6 +348,9 @@ static void record_then_perf_reports(struct __test_metadata *_metadata, bool pip
 	if (why)
 		SKIP(return, "%s", why);
 	fake_nl_reset();
+	/* the stream without hardware events: perf reads them <not supported> */
+	if (pipe)
+		fake_nl.hw_err = ENOENT;
 	tmp_path(data, sizeof(data), pipe ? "ctx.pipe" : "ctx.data");
 	if (pipe)
 		run_stdout_to(data, stat_main,
@@ -367,9 +372,17 @@ static void record_then_perf_reports(struct __test_metadata *_metadata, bool pip
 					       o.err, text);
 	EXPECT_NE(NULL, strstr(reported, " task-clock:t\n")) TH_LOG("%s", text);
 	EXPECT_NE(NULL, strstr(reported, " instructions:t\n")) TH_LOG("%s", text);
-	if (pipe)
+	if (pipe) {
+		EXPECT_NE(NULL, strstr(reported, "<not supported> instructions:t\n"));
 		EXPECT_NE(NULL, strstr(text, "Performance counter stats for 'pipe':"));
+	}
 	free(text);
+	done(&o);
+	/* and ctxstat report -i, perf 6.1's stat.sh pair */
+	run(cmd_report, ARGV("report", "-i", data), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	rows_of(o.err, reported, sizeof(reported));
+	EXPECT_STREQ(printed, reported) TH_LOG("%s", o.err);
 	done(&o);
 	unlink(data);
 	unlink(perr);
