@@ -6,7 +6,8 @@
  * small), its records processed in order. The readings of a
  * PERF_RECORD_STAT are kept until a PERF_RECORD_STAT_ROUND closes them
  * into a round. Records that a stat record does not need (perf's
- * kernel mmap, features sent in a pipe) are skipped by their size.
+ * kernel mmap, features sent in a pipe) are skipped by their size. A
+ * file's header and features: perfdata/file-read.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,18 +18,10 @@
 #include <unistd.h>
 
 #include "perfdata/format.h"
+#include "perfdata/reader.h"
 #include "perfdata/stat-data.h"
 
-struct reader {
-	const char *p;		/* the whole input */
-	size_t len;
-	struct cxs_stat_data *d;
-	struct cxs_stat_value *pending;	/* readings since the last round */
-	char *err;
-	size_t errlen;
-};
-
-static int fail(struct reader *r, const char *fmt, ...)
+int cxs_stat_reader_fail(struct cxs_stat_reader *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -93,17 +86,17 @@ static int event_of_id(const struct cxs_stat_data *d, uint64_t id)
 	return -1;
 }
 
-static int add_event(struct reader *r, const void *attr, size_t attr_size,
+int cxs_stat_reader_add_event(struct cxs_stat_reader *r, const void *attr, size_t attr_size,
 		     const uint64_t *ids, size_t nr_ids)
 {
 	struct cxs_stat_data *d = r->d;
 	struct cxs_stat_event *ev;
 
 	if (d->nr_cpus || d->nr_threads)
-		return fail(r, "an event after the CPU or thread map");
+		return cxs_stat_reader_fail(r, "an event after the CPU or thread map");
 	ev = realloc(d->ev, (d->nr_events + 1) * sizeof(*ev));
 	if (!ev)
-		return fail(r, "out of memory");
+		return cxs_stat_reader_fail(r, "out of memory");
 	d->ev = ev;
 	ev = &ev[d->nr_events];
 	memset(ev, 0, sizeof(*ev));
@@ -112,14 +105,14 @@ static int add_event(struct reader *r, const void *attr, size_t attr_size,
 	ev->scale = 1;
 	ev->ids = malloc((nr_ids ?: 1) * sizeof(*ev->ids));
 	if (!ev->ids)
-		return fail(r, "out of memory");
+		return cxs_stat_reader_fail(r, "out of memory");
 	memcpy(ev->ids, ids, nr_ids * sizeof(*ids));
 	ev->nr_ids = nr_ids;
 	d->nr_events++;
 	return 0;
 }
 
-static int read_event_update(struct reader *r, const char *rec, size_t size)
+static int read_event_update(struct cxs_stat_reader *r, const char *rec, size_t size)
 {
 	const struct cxs_perf_record_event_update *u = (const void *)rec;
 	const char *payload = rec + sizeof(*u);
@@ -128,7 +121,7 @@ static int read_event_update(struct reader *r, const char *rec, size_t size)
 	int e;
 
 	if (size < sizeof(*u))
-		return fail(r, "a short EVENT_UPDATE record");
+		return cxs_stat_reader_fail(r, "a short EVENT_UPDATE record");
 	e = event_of_id(r->d, u->id);
 	if (e < 0)
 		return 0;	/* perf too ignores an update of no event */
@@ -148,7 +141,7 @@ static int read_event_update(struct reader *r, const char *rec, size_t size)
 	return 0;
 }
 
-static int read_thread_map(struct reader *r, const char *rec, size_t size)
+static int read_thread_map(struct cxs_stat_reader *r, const char *rec, size_t size)
 {
 	const struct cxs_perf_record_thread_map *m = (const void *)rec;
 	struct cxs_stat_data *d = r->d;
@@ -158,30 +151,30 @@ static int read_thread_map(struct reader *r, const char *rec, size_t size)
 		return 0;	/* perf: "Extra thread map event, ignoring." */
 	if (size < sizeof(*m) || !m->nr ||
 	    m->nr > (size - sizeof(*m)) / sizeof(m->entries[0]))
-		return fail(r, "a bad THREAD_MAP record");
+		return cxs_stat_reader_fail(r, "a bad THREAD_MAP record");
 	d->pids = malloc(m->nr * sizeof(*d->pids));
 	if (!d->pids)
-		return fail(r, "out of memory");
+		return cxs_stat_reader_fail(r, "out of memory");
 	for (i = 0; i < m->nr; i++)
 		d->pids[i] = (int64_t)m->entries[i].pid;
 	d->nr_threads = m->nr;
 	return 0;
 }
 
-static int add_cpu(struct reader *r, int cpu)
+static int add_cpu(struct cxs_stat_reader *r, int cpu)
 {
 	struct cxs_stat_data *d = r->d;
 	int *c = realloc(d->cpus, (d->nr_cpus + 1) * sizeof(*c));
 
 	if (!c)
-		return fail(r, "out of memory");
+		return cxs_stat_reader_fail(r, "out of memory");
 	d->cpus = c;
 	c[d->nr_cpus++] = cpu;
 	return 0;
 }
 
 /* perf's three encodings (util/cpumap.c, cpu_map__new_data()). */
-static int read_cpu_map(struct reader *r, const char *rec, size_t size)
+static int read_cpu_map(struct cxs_stat_reader *r, const char *rec, size_t size)
 {
 	const char *data = rec + sizeof(struct perf_event_header);
 	size_t n = size - sizeof(struct perf_event_header);
@@ -195,12 +188,12 @@ static int read_cpu_map(struct reader *r, const char *rec, size_t size)
 	if (r->d->nr_cpus)
 		return 0;	/* perf: "Extra cpu map event, ignoring." */
 	if (n < sizeof(*range))
-		return fail(r, "a short CPU_MAP record");
+		return cxs_stat_reader_fail(r, "a short CPU_MAP record");
 	memcpy(&type, data, sizeof(type));
 	switch (type) {
 	case CXS_PERF_CPU_MAP_CPUS:
 		if (sizeof(*cpus) + cpus->nr * sizeof(uint16_t) > n)
-			return fail(r, "a bad CPU_MAP record");
+			return cxs_stat_reader_fail(r, "a bad CPU_MAP record");
 		for (i = 0; i < cpus->nr && !err; i++) {
 			uint16_t c;
 
@@ -211,14 +204,14 @@ static int read_cpu_map(struct reader *r, const char *rec, size_t size)
 	case CXS_PERF_CPU_MAP_MASK:
 		/* 4-byte words at once, 8-byte ones after 4 bytes of padding */
 		if (mask->long_size != 4 && mask->long_size != 8)
-			return fail(r, "a CPU_MAP mask of %u-byte words", mask->long_size);
+			return cxs_stat_reader_fail(r, "a CPU_MAP mask of %u-byte words", mask->long_size);
 		bits = mask->long_size * 8;
 		for (i = 0; i < mask->nr * bits && !err; i++) {
 			size_t at = sizeof(*mask) + (mask->long_size == 8 ? 4 : 0) +
 				    (i / bits) * mask->long_size;
 
 			if (at + mask->long_size > n)
-				return fail(r, "a bad CPU_MAP record");
+				return cxs_stat_reader_fail(r, "a bad CPU_MAP record");
 			word = 0;
 			memcpy(&word, data + at, mask->long_size);
 			if (word & (1ULL << (i % bits)))
@@ -232,18 +225,18 @@ static int read_cpu_map(struct reader *r, const char *rec, size_t size)
 			err = add_cpu(r, i);
 		break;
 	default:
-		return fail(r, "a CPU_MAP of unknown type %u", type);
+		return cxs_stat_reader_fail(r, "a CPU_MAP of unknown type %u", type);
 	}
 	return err;
 }
 
-static int read_stat_config(struct reader *r, const char *rec, size_t size)
+static int read_stat_config(struct cxs_stat_reader *r, const char *rec, size_t size)
 {
 	const struct cxs_perf_record_stat_config *c = (const void *)rec;
 	uint64_t i;
 
 	if (size < sizeof(*c) || c->nr > (size - sizeof(*c)) / sizeof(c->data[0]))
-		return fail(r, "a bad STAT_CONFIG record");
+		return cxs_stat_reader_fail(r, "a bad STAT_CONFIG record");
 	for (i = 0; i < c->nr; i++) {
 		switch (c->data[i].tag) {
 		case CXS_PERF_STAT_CONFIG_AGGR_MODE:
@@ -261,19 +254,19 @@ static int read_stat_config(struct reader *r, const char *rec, size_t size)
 }
 
 /* The maps are complete at the first reading: room for a round's. */
-static int pending_values(struct reader *r)
+static int pending_values(struct cxs_stat_reader *r)
 {
 	struct cxs_stat_data *d = r->d;
 
 	if (r->pending)
 		return 0;
 	if (!d->nr_events || !d->nr_cpus || !d->nr_threads)
-		return fail(r, "a STAT record before the events and the CPU and thread maps");
+		return cxs_stat_reader_fail(r, "a STAT record before the events and the CPU and thread maps");
 	r->pending = calloc(cxs_stat_nr_values(d), sizeof(*r->pending));
-	return r->pending ? 0 : fail(r, "out of memory");
+	return r->pending ? 0 : cxs_stat_reader_fail(r, "out of memory");
 }
 
-static int read_stat(struct reader *r, const char *rec, size_t size)
+static int read_stat(struct cxs_stat_reader *r, const char *rec, size_t size)
 {
 	const struct cxs_perf_record_stat *st = (const void *)rec;
 	struct cxs_stat_data *d = r->d;
@@ -281,18 +274,18 @@ static int read_stat(struct reader *r, const char *rec, size_t size)
 	int e, c;
 
 	if (size < sizeof(*st))
-		return fail(r, "a short STAT record");
+		return cxs_stat_reader_fail(r, "a short STAT record");
 	if (pending_values(r))
 		return -1;
 	e = event_of_id(d, st->id);
 	if (e < 0)
-		return fail(r, "a STAT record of unknown id %llu",
+		return cxs_stat_reader_fail(r, "a STAT record of unknown id %llu",
 			    (unsigned long long)st->id);
 	for (c = 0; c < d->nr_cpus; c++)
 		if (d->cpus[c] == (int)st->cpu)
 			break;
 	if (c == d->nr_cpus || st->thread >= (uint32_t)d->nr_threads)
-		return fail(r, "a STAT record of CPU %d thread %u, not in the maps",
+		return cxs_stat_reader_fail(r, "a STAT record of CPU %d thread %u, not in the maps",
 			    (int)st->cpu, st->thread);
 	v = cxs_stat_value_at(d, r->pending, e, c, st->thread);
 	*v = (struct cxs_stat_value){ st->val, st->ena, st->run, true };
@@ -300,38 +293,38 @@ static int read_stat(struct reader *r, const char *rec, size_t size)
 }
 
 /* As perf: a round prints the last readings of every counter so far. */
-static int read_stat_round(struct reader *r, const char *rec, size_t size)
+static int read_stat_round(struct cxs_stat_reader *r, const char *rec, size_t size)
 {
 	const struct cxs_perf_record_stat_round *sr = (const void *)rec;
 	struct cxs_stat_data *d = r->d;
 
 	if (size < sizeof(*sr))
-		return fail(r, "a short STAT_ROUND record");
+		return cxs_stat_reader_fail(r, "a short STAT_ROUND record");
 	if (pending_values(r))
 		return -1;
 	if (cxs_stat_add_round(d, sr->type, sr->time))
-		return fail(r, "out of memory");
+		return cxs_stat_reader_fail(r, "out of memory");
 	memcpy(d->rounds[d->nr_rounds - 1].v, r->pending,
 	       cxs_stat_nr_values(d) * sizeof(*r->pending));
 	return 0;
 }
 
-static int read_header_attr(struct reader *r, const char *rec, size_t size)
+static int read_header_attr(struct cxs_stat_reader *r, const char *rec, size_t size)
 {
 	const struct cxs_perf_record_attr *a = (const void *)rec;
 	size_t attr_size, off;
 
 	if (size < sizeof(a->header) + PERF_ATTR_SIZE_VER0)
-		return fail(r, "a short HEADER_ATTR record");
+		return cxs_stat_reader_fail(r, "a short HEADER_ATTR record");
 	attr_size = a->attr.size ?: PERF_ATTR_SIZE_VER0;
 	off = sizeof(a->header) + ((attr_size + 7) & ~(size_t)7);
 	if (off > size)
-		return fail(r, "a bad HEADER_ATTR record");
-	return add_event(r, &a->attr, attr_size, (const uint64_t *)(rec + off),
+		return cxs_stat_reader_fail(r, "a bad HEADER_ATTR record");
+	return cxs_stat_reader_add_event(r, &a->attr, attr_size, (const uint64_t *)(rec + off),
 			 (size - off) / sizeof(uint64_t));
 }
 
-static int read_records(struct reader *r, size_t at, size_t end)
+int cxs_stat_read_records(struct cxs_stat_reader *r, size_t at, size_t end)
 {
 	const struct perf_event_header *h;
 	const char *rec;
@@ -341,7 +334,7 @@ static int read_records(struct reader *r, size_t at, size_t end)
 		rec = r->p + at;
 		h = (const void *)rec;
 		if (h->size < sizeof(*h) || at + h->size > end)
-			return fail(r, "a record of bad size %u at offset %zu", h->size, at);
+			return cxs_stat_reader_fail(r, "a record of bad size %u at offset %zu", h->size, at);
 		switch (h->type) {
 		case CXS_PERF_RECORD_HEADER_ATTR:
 			err = read_header_attr(r, rec, h->size);
@@ -370,138 +363,10 @@ static int read_records(struct reader *r, size_t at, size_t end)
 	return err;
 }
 
-/* perf's do_read_string(): u32 length, then that many bytes. */
-static const char *read_string(const char **p, const char *end)
-{
-	uint32_t len;
-	const char *s;
-
-	if (end - *p < (long)sizeof(len))
-		return NULL;
-	memcpy(&len, *p, sizeof(len));
-	if (end - *p - (long)sizeof(len) < (long)len || !len)
-		return NULL;
-	s = *p + sizeof(len);
-	if (!memchr(s, '\0', len))
-		return NULL;
-	*p = s + len;
-	return s;
-}
-
-static int read_cmdline(struct reader *r, const char *p, const char *end)
-{
-	struct cxs_stat_data *d = r->d;
-	const char *s;
-	uint32_t n, i;
-
-	if (end - p < (long)sizeof(n))
-		return 0;
-	memcpy(&n, p, sizeof(n));
-	p += sizeof(n);
-	if (n > (size_t)(end - p) / 4)
-		return fail(r, "a bad CMDLINE feature");
-	d->cmdline = calloc(n ?: 1, sizeof(*d->cmdline));
-	if (!d->cmdline)
-		return fail(r, "out of memory");
-	for (i = 0; i < n && (s = read_string(&p, end)); i++) {
-		d->cmdline[i] = strdup(s);
-		if (!d->cmdline[i])
-			return fail(r, "out of memory");
-		d->nr_cmdline++;
-	}
-	return 0;
-}
-
-/*
- * HEADER_EVENT_DESC: the events' names, in the attrs' order (perf matches
- * them by index: an event perf could not open has no ids to match by).
- */
-static int read_event_desc(struct reader *r, const char *p, const char *end)
-{
-	uint32_t nre, sz, nri, i;
-	const char *name;
-
-	if (end - p < 8)
-		return 0;
-	memcpy(&nre, p, 4);
-	memcpy(&sz, p + 4, 4);
-	p += 8;
-	for (i = 0; i < nre; i++) {
-		if (end - p < (long)sz + 4)
-			return fail(r, "a bad EVENT_DESC feature");
-		p += sz;
-		memcpy(&nri, p, 4);
-		p += 4;
-		name = read_string(&p, end);
-		if (!name || (size_t)(end - p) < (size_t)nri * 8)
-			return fail(r, "a bad EVENT_DESC feature");
-		p += (size_t)nri * 8;
-		if (i < (uint32_t)r->d->nr_events)
-			cxs_stat_set_name(r->d, i, name);
-	}
-	return 0;
-}
-
-/* The features after the data: a section each, in the order of the bits. */
-static int read_features(struct reader *r, const struct cxs_perf_file_header *h)
-{
-	const struct cxs_perf_file_section *sec;
-	size_t at = h->data.offset + h->data.size;
-	int feat, err = 0;
-
-	for (feat = 0; feat < CXS_HEADER_FEAT_BITS && !err; feat++) {
-		if (!(h->adds_features[feat / 64] & (1ULL << (feat % 64))))
-			continue;
-		if (at + sizeof(*sec) > r->len)
-			return fail(r, "the feature sections are cut short");
-		sec = (const void *)(r->p + at);
-		at += sizeof(*sec);
-		if (sec->offset > r->len || sec->size > r->len - sec->offset)
-			return fail(r, "a feature section past the end of the file");
-		if (feat == CXS_HEADER_CMDLINE)
-			err = read_cmdline(r, r->p + sec->offset,
-					   r->p + sec->offset + sec->size);
-		else if (feat == CXS_HEADER_EVENT_DESC)
-			err = read_event_desc(r, r->p + sec->offset,
-					      r->p + sec->offset + sec->size);
-	}
-	return err;
-}
-
-static int read_file(struct reader *r)
-{
-	const struct cxs_perf_file_header *h = (const void *)r->p;
-	const struct perf_event_attr *attr;
-	size_t i, nr, ids_off, ids_size;
-
-	if (r->len < sizeof(*h) || h->size < sizeof(*h) ||
-	    h->attr_size < PERF_ATTR_SIZE_VER0 + 16)
-		return fail(r, "a bad perf.data header");
-	if (h->attrs.offset > r->len || h->attrs.size > r->len - h->attrs.offset ||
-	    h->data.offset > r->len || h->data.size > r->len - h->data.offset)
-		return fail(r, "a perf.data section past the end of the file");
-	nr = h->attrs.size / h->attr_size;
-	for (i = 0; i < nr; i++) {
-		attr = (const void *)(r->p + h->attrs.offset + i * h->attr_size);
-		/* the ids' section follows the attr, whatever its size */
-		memcpy(&ids_off, (const char *)attr + h->attr_size - 16, 8);
-		memcpy(&ids_size, (const char *)attr + h->attr_size - 8, 8);
-		if (ids_off > r->len || ids_size > r->len - ids_off)
-			return fail(r, "an event's ids past the end of the file");
-		if (add_event(r, attr, h->attr_size - 16,
-			      (const uint64_t *)(r->p + ids_off), ids_size / 8))
-			return -1;
-	}
-	/* names first: an EVENT_UPDATE in the data names over them, as perf */
-	if (read_features(r, h))
-		return -1;
-	return read_records(r, h->data.offset, h->data.offset + h->data.size);
-}
-
 int cxs_stat_read(const char *path, struct cxs_stat_data *d,
 		  char *err, size_t errlen)
 {
-	struct reader r = { .d = d, .err = err, .errlen = errlen };
+	struct cxs_stat_reader r = { .d = d, .err = err, .errlen = errlen };
 	const struct cxs_perf_pipe_file_header *h;
 	char *p = NULL;
 	int ret;
@@ -515,17 +380,17 @@ int cxs_stat_read(const char *path, struct cxs_stat_data *d,
 	r.p = p;
 	h = (const void *)p;
 	if (r.len < sizeof(*h) || h->magic != CXS_PERF_MAGIC) {
-		ret = fail(&r, r.len >= 8 && __builtin_bswap64(h->magic) == CXS_PERF_MAGIC ?
+		ret = cxs_stat_reader_fail(&r, r.len >= 8 && __builtin_bswap64(h->magic) == CXS_PERF_MAGIC ?
 			   "written on a machine of the other byte order" :
 			   "not perf's data (no PERFILE2 magic)");
 	} else if (h->size == sizeof(*h)) {
 		d->pipe = true;
-		ret = read_records(&r, sizeof(*h), r.len);
+		ret = cxs_stat_read_records(&r, sizeof(*h), r.len);
 	} else {
-		ret = read_file(&r);
+		ret = cxs_stat_read_file(&r);
 	}
 	if (!ret && !d->nr_rounds)
-		ret = fail(&r, "no stat data (no PERF_RECORD_STAT_ROUND): not written by perf stat record?");
+		ret = cxs_stat_reader_fail(&r, "no stat data (no PERF_RECORD_STAT_ROUND): not written by perf stat record?");
 	if (ret) {
 		/* the message names the input */
 		char msg[256];
