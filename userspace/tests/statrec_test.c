@@ -146,32 +146,6 @@ static void rows_of(const char *text, char *out, size_t len)
 	}
 }
 
-/* run(), but stdout into the file @path (a pipe's stream: binary). */
-static void run_stdout_to(const char *path, int (*fn)(int, char **), char **argv,
-			  struct outcome *o)
-{
-	int saved_out = dup(1), saved_err = dup(2), argc = 0;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	FILE *fe = tmpfile();
-
-	while (argv[argc])
-		argc++;
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fd, 1);
-	dup2(fileno(fe), 2);
-	close(fd);
-	o->code = fn(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_out, 1);
-	dup2(saved_err, 2);
-	close(saved_out);
-	close(saved_err);
-	o->out = strdup("");
-	o->err = slurp(fe);
-}
-
 /* One record of a perf stream at @p: its size, 0 past @end. */
 static size_t record_size(const char *p, const char *end)
 {
@@ -353,10 +327,9 @@ static void record_then_perf_reports(struct __test_metadata *_metadata, bool pip
 		fake_nl.hw_err = ENOENT;
 	tmp_path(data, sizeof(data), pipe ? "ctx.pipe" : "ctx.data");
 	if (pipe)
-		run_stdout_to(data, stat_main,
-			      ARGV("stat", "record", "-o", "-", "-e",
-				   "task-clock,task-clock:t,context-switches,instructions:t",
-				   "true"), &o);
+		run_to(stat_main, ARGV("stat", "record", "-o", "-", "-e",
+				       "task-clock,task-clock:t,context-switches,instructions:t",
+				       "true"), data, &o);
 	else
 		run(stat_main, ARGV("ctxstat", "-e", "task-clock,task-clock:t", "record",
 				    "-o", data, "-e", "context-switches,instructions:t",
