@@ -85,6 +85,14 @@ int cmd_report(int argc, char **argv)
 		{ "help",		no_argument,		NULL, 'h' },
 		/* perf stat report's, named as such */
 		{ "input",		required_argument,	NULL, 'i' },
+		{ "no-aggr",		no_argument,		NULL, 'A' },
+		{ "per-thread",		no_argument,		NULL, 'P' },
+		{ "per-socket",		no_argument,		NULL, 'P' },
+		{ "per-die",		no_argument,		NULL, 'P' },
+		{ "per-cluster",	no_argument,		NULL, 'P' },
+		{ "per-cache",		optional_argument,	NULL, 'P' },
+		{ "per-core",		no_argument,		NULL, 'P' },
+		{ "per-node",		no_argument,		NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum cxs_table_format fmt = CXS_TABLE_TEXT;
@@ -99,8 +107,13 @@ int cmd_report(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:x:o:hi:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:x:o:hi:A", opts, NULL)) != -1) {
 		switch (c) {
+		case 'A':
+		case 'P':
+			fprintf(stderr, "ctxstat report: perf stat report option not supported by ctxstat: %s (report -i prints a recording's own aggregation: per CPU for ctxstat record -A or perf stat record -A, else the totals)\n",
+				c == 'A' ? "-A" : argv[optind - 1]);
+			return CXS_EXIT_USAGE;
 		case 'i':
 			input = optarg;
 			break;

@@ -299,6 +299,12 @@ TEST(report_refuses_what_is_not_perfs)
 	EXPECT_EQ(1, o.code);
 	EXPECT_NE(NULL, strstr(o.err, "not perf's data (no PERFILE2 magic)")) TH_LOG("%s", o.err);
 	done(&o);
+	/* perf stat report's aggregation: named, not "unknown" */
+	run(cmd_report, ARGV("report", "-i", "x", "--per-core"), &o);
+	EXPECT_EQ(129, o.code);
+	EXPECT_NE(NULL, strstr(o.err, "perf stat report option not supported by ctxstat: --per-core"))
+		TH_LOG("%s", o.err);
+	done(&o);
 	run(cmd_report, ARGV("report", "-i", "/nonexistent/perf.data"), &o);
 	EXPECT_EQ(1, o.code);
 	EXPECT_NE(NULL, strstr(o.err, "/nonexistent/perf.data: No such file or directory"))
