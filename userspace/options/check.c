@@ -151,7 +151,7 @@ static int check_combinations(struct cxs_args *a, char *err, size_t errlen)
 
 /*
  * perf stat record: -o is the data file (perf.data by default), the
- * counts still print to stderr. A round per run: -r's runs are kept,
+ * counts still print to stderr, but for "-o -" (perf's pipe mode). A round per run: -r's runs are kept,
  * but not -r 0's endless ones (perf refuses -r with record altogether),
  * and -I's intervals are not recorded.
  */
@@ -159,6 +159,9 @@ static int check_record(struct cxs_args *a, char *err, size_t errlen)
 {
 	a->record_file = a->output ?: "perf.data";
 	a->output = NULL;
+	/* perf prints nothing when it records to the pipe */
+	if (!strcmp(a->record_file, "-"))
+		a->quiet = true;
 	if (a->append)
 		return cxs_err(err, errlen,
 			       "--append: record writes its data file whole");
