@@ -208,6 +208,104 @@ TEST(pipe_layout_is_perfs_byte_for_byte)
 	free(ours);
 }
 
+/* Feature @feat's section in the perf.data file @f, or NULL. */
+static const struct cxs_perf_file_section *feature(const char *f, int feat)
+{
+	const struct cxs_perf_file_header *h = (const void *)f;
+	const struct cxs_perf_file_section *sec =
+		(const void *)(f + h->data.offset + h->data.size);
+	int i;
+
+	if (!(h->adds_features[feat / 64] & (1ULL << (feat % 64))))
+		return NULL;
+	for (i = 0; i < feat; i++)
+		if (h->adds_features[i / 64] & (1ULL << (i % 64)))
+			sec++;
+	return sec;
+}
+
+/* The data section's records of @f, but @skip's, into @out: its length. */
+static size_t records_but(const char *f, uint32_t skip, uint64_t skip_update,
+			  char *out)
+{
+	const struct cxs_perf_file_header *h = (const void *)f;
+	const char *p = f + h->data.offset, *end = p + h->data.size;
+	const struct cxs_perf_record_event_update *u;
+	size_t n, len = 0;
+
+	while ((n = record_size(p, end))) {
+		u = (const void *)p;
+		if (u->header.type != skip &&
+		    !(u->header.type == CXS_PERF_RECORD_EVENT_UPDATE && u->type == skip_update)) {
+			memcpy(out + len, p, n);
+			len += n;
+		}
+		p += n;
+	}
+	return len;
+}
+
+/*
+ * A perf.data file as perf lays it out: what ctxstat writes of what it
+ * read of perf's file has perf's header words, ids and attrs, data
+ * records (perf's kernel MMAP aside, and the names ctxstat also sends
+ * in a file), and perf's CMDLINE, EVENT_DESC and STAT sections, byte for
+ * byte (the host's HOSTNAME, OSRELEASE, ARCH, NRCPUS are this host's).
+ */
+TEST(file_layout_is_perfs_byte_for_byte)
+{
+	static const int same[] = { CXS_HEADER_CMDLINE, CXS_HEADER_EVENT_DESC, CXS_HEADER_STAT };
+	const struct cxs_perf_file_header *ph, *oh;
+	const struct cxs_perf_file_section *ps, *os;
+	char err[256], out[96], *perf, *ours, *pr, *or;
+	size_t plen, olen, prn, orn, i;
+	struct cxs_stat_data d;
+	int fd;
+
+	perf = read_all(FIXTURES "perf-6.1-stat-record.data", &plen);
+	ASSERT_NE(NULL, perf);
+	ASSERT_EQ(0, cxs_stat_read(FIXTURES "perf-6.1-stat-record.data", &d, err, sizeof(err)))
+		TH_LOG("%s", err);
+	fd = open(tmp_path(out, sizeof(out), "rewritten.data"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, cxs_stat_write(fd, &d, err, sizeof(err))) TH_LOG("%s", err);
+	close(fd);
+	cxs_stat_data_free(&d);
+	ours = read_all(out, &olen);
+	ASSERT_NE(NULL, ours);
+	ph = (const void *)perf;
+	oh = (const void *)ours;
+	EXPECT_EQ(ph->magic, oh->magic);
+	EXPECT_EQ(ph->size, oh->size);
+	EXPECT_EQ(ph->attr_size, oh->attr_size);
+	EXPECT_EQ(ph->attrs.offset, oh->attrs.offset);
+	ASSERT_EQ(ph->attrs.size, oh->attrs.size);
+	EXPECT_EQ(ph->data.offset, oh->data.offset);
+	/* the ids before the attrs, then the attrs */
+	EXPECT_EQ(0, memcmp(perf + ph->size, ours + oh->size,
+			    ph->attrs.offset + ph->attrs.size - ph->size));
+	pr = malloc(plen);
+	or = malloc(olen);
+	ASSERT_TRUE(pr && or);
+	prn = records_but(perf, PERF_RECORD_MMAP, -1, pr);
+	orn = records_but(ours, PERF_RECORD_MMAP, CXS_PERF_EVENT_UPDATE_NAME, or);
+	ASSERT_EQ(prn, orn);
+	EXPECT_EQ(0, memcmp(pr, or, prn));
+	for (i = 0; i < ARRAY_SIZE(same); i++) {
+		ps = feature(perf, same[i]);
+		os = feature(ours, same[i]);
+		ASSERT_TRUE(ps && os) TH_LOG("feature %d", same[i]);
+		ASSERT_EQ(ps->size, os->size) TH_LOG("feature %d", same[i]);
+		EXPECT_EQ(0, memcmp(perf + ps->offset, ours + os->offset, ps->size))
+			TH_LOG("feature %d", same[i]);
+	}
+	unlink(out);
+	free(pr);
+	free(or);
+	free(perf);
+	free(ours);
+}
+
 /* What the fixtures hold, read as perf reads them. */
 TEST(reads_perfs_file_and_pipe)
 {
