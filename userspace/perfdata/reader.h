@@ -16,7 +16,8 @@ struct cxs_stat_reader {
 	const char *p;		/* the whole input */
 	size_t len;
 	struct cxs_stat_data *d;
-	struct cxs_stat_value *pending;	/* readings since the last round */
+	struct cxs_stat_value *pending;	/* each counter's last reading */
+	struct cxs_stat_value *prev;	/* ... at the last round */
 	char *err;
 	size_t errlen;
 };

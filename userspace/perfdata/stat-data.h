@@ -34,7 +34,11 @@ struct cxs_stat_value {
 	bool set;	/* a PERF_RECORD_STAT gave it */
 };
 
-/* A PERF_RECORD_STAT_ROUND and the readings it closed. */
+/*
+ * A PERF_RECORD_STAT_ROUND and what each counter counted since the round
+ * before (on disk, a reading is the counter's total so far: perf stat
+ * report prints the difference, stat-read.c keeps it, stat-write.c sums).
+ */
 struct cxs_stat_round {
 	uint64_t type;	/* CXS_PERF_STAT_ROUND_* */
 	uint64_t time;	/* ns */

@@ -292,20 +292,35 @@ static int read_stat(struct cxs_stat_reader *r, const char *rec, size_t size)
 	return 0;
 }
 
-/* As perf: a round prints the last readings of every counter so far. */
+/*
+ * As perf: a reading is a counter's total so far (-I's intervals read
+ * the same counters again), and a round is what each counter's last
+ * reading adds to the one before (evsel__compute_deltas(), which perf
+ * stat report applies to every round).
+ */
 static int read_stat_round(struct cxs_stat_reader *r, const char *rec, size_t size)
 {
 	const struct cxs_perf_record_stat_round *sr = (const void *)rec;
 	struct cxs_stat_data *d = r->d;
+	struct cxs_stat_value *v;
+	size_t i, n = cxs_stat_nr_values(d);
 
 	if (size < sizeof(*sr))
 		return cxs_stat_reader_fail(r, "a short STAT_ROUND record");
 	if (pending_values(r))
 		return -1;
+	if (!r->prev && !(r->prev = calloc(n, sizeof(*r->prev))))
+		return cxs_stat_reader_fail(r, "out of memory");
 	if (cxs_stat_add_round(d, sr->type, sr->time))
 		return cxs_stat_reader_fail(r, "out of memory");
-	memcpy(d->rounds[d->nr_rounds - 1].v, r->pending,
-	       cxs_stat_nr_values(d) * sizeof(*r->pending));
+	v = d->rounds[d->nr_rounds - 1].v;
+	for (i = 0; i < n; i++) {
+		v[i] = r->pending[i];
+		v[i].val -= r->prev[i].val;
+		v[i].ena -= r->prev[i].ena;
+		v[i].run -= r->prev[i].run;
+	}
+	memcpy(r->prev, r->pending, n * sizeof(*r->prev));
 	return 0;
 }
 
@@ -400,6 +415,7 @@ int cxs_stat_read(const char *path, struct cxs_stat_data *d,
 		cxs_stat_data_free(d);
 	}
 	free(r.pending);
+	free(r.prev);
 	free(p);
 	return ret;
 }

@@ -196,13 +196,19 @@ static void put_stat_config(struct buf *b, const struct cxs_stat_data *d)
 		CXS_PERF_STAT_CONFIG_SCALE, !d->no_scale };
 }
 
-/* A STAT per event, CPU and thread (perf's loop order), then the round. */
+/*
+ * A STAT per event, CPU and thread (perf's loop order), then the round.
+ * A reading is the counter's total so far, as perf's of a counter that
+ * keeps counting: perf stat report prints what each adds to the last
+ * (@total: the totals before this round, updated).
+ */
 static void put_round(struct buf *b, const struct cxs_stat_data *d,
-		      const struct cxs_stat_round *r)
+		      const struct cxs_stat_round *r, struct cxs_stat_value *total)
 {
 	struct cxs_perf_record_stat_round *sr;
 	struct cxs_perf_record_stat *st;
 	const struct cxs_stat_value *v;
+	struct cxs_stat_value *sum;
 	int e, c, t;
 
 	for (e = 0; e < d->nr_events; e++)
@@ -211,15 +217,19 @@ static void put_round(struct buf *b, const struct cxs_stat_data *d,
 				v = cxs_stat_value_at(d, r->v, e, c, t);
 				if (!v->set)
 					continue;
+				sum = cxs_stat_value_at(d, total, e, c, t);
+				sum->val += v->val;
+				sum->ena += v->ena;
+				sum->run += v->run;
 				st = put_record(b, CXS_PERF_RECORD_STAT, sizeof(*st));
 				if (!st)
 					return;
 				st->id = d->ev[e].ids[c * d->nr_threads + t];
 				st->cpu = d->cpus[c];
 				st->thread = t;
-				st->val = v->val;
-				st->ena = v->ena;
-				st->run = v->run;
+				st->val = sum->val;
+				st->ena = sum->ena;
+				st->run = sum->run;
 			}
 	sr = put_record(b, CXS_PERF_RECORD_STAT_ROUND, sizeof(*sr));
 	if (sr) {
@@ -232,11 +242,18 @@ static void put_data(struct buf *b, const struct cxs_stat_data *d)
 {
 	int i;
 
+	struct cxs_stat_value *total = calloc(cxs_stat_nr_values(d) ?: 1, sizeof(*total));
+
+	if (!total) {
+		b->failed = true;
+		return;
+	}
 	put_event_updates(b, d);
 	put_maps(b, d);
 	put_stat_config(b, d);
 	for (i = 0; i < d->nr_rounds; i++)
-		put_round(b, d, &d->rounds[i]);
+		put_round(b, d, &d->rounds[i], total);
+	free(total);
 }
 
 static const int features[] = {

@@ -477,6 +477,51 @@ TEST(ctxstat_record_read_by_perf_stat_report)
 	record_then_perf_reports(_metadata, false);
 }
 
+/*
+ * record -r 2: a round per run; a reading is the counter's total so far,
+ * so that perf stat report, which prints what each round adds, prints
+ * each run's own counts (the fake module's run k counts k more).
+ */
+TEST(record_repeat_is_a_round_per_run)
+{
+	static const char want[] =
+		"1000000 context-switches\n1000090 instructions:t\n"
+		"1000001 context-switches\n1000091 instructions:t\n";
+	char data[96], perr[96], cmd[512], rows[2048], *text;
+	const char *why = perf_cannot_record();
+	struct cxs_stat_data d;
+	struct outcome o;
+	size_t n;
+
+	fake_nl_reset();
+	tmp_path(data, sizeof(data), "r2.data");
+	run(stat_main, ARGV("ctxstat", "record", "-r", "2", "-o", data, "-e",
+			    "context-switches,instructions:t", "true"), &o);
+	ASSERT_EQ(0, o.code) TH_LOG("%s", o.err);
+	done(&o);
+	ASSERT_EQ(0, cxs_stat_read(data, &d, cmd, sizeof(cmd))) TH_LOG("%s", cmd);
+	ASSERT_EQ(2, d.nr_rounds);
+	EXPECT_EQ(1000001, cxs_stat_value_at(&d, d.rounds[1].v, 0, 0, 0)->val);
+	cxs_stat_data_free(&d);
+	run(cmd_report, ARGV("report", "-i", data), &o);
+	rows_of(o.err, rows, sizeof(rows));
+	EXPECT_STREQ(want, rows) TH_LOG("%s", o.err);
+	done(&o);
+	if (why) {
+		unlink(data);
+		SKIP(return, "%s", why);
+	}
+	snprintf(cmd, sizeof(cmd), "%s stat report -i %s", perf_bin(), data);
+	ASSERT_EQ(0, shell(cmd, NULL, tmp_path(perr, sizeof(perr), "r2.err")));
+	text = read_all(perr, &n);
+	ASSERT_NE(NULL, text);
+	rows_of(text, rows, sizeof(rows));
+	EXPECT_STREQ(want, rows) TH_LOG("%s", text);
+	free(text);
+	unlink(data);
+	unlink(perr);
+}
+
 TEST(ctxstat_record_pipe_read_by_perf_stat_report)
 {
 	record_then_perf_reports(_metadata, true);
