@@ -13,6 +13,7 @@
 #include "output/display.h"
 #include "output/stat-report.h"
 #include "perfdata/format.h"
+#include "run/interval.h"
 #include "stats/counts.h"
 #include "util/util.h"
 
@@ -220,7 +221,10 @@ static int print_round(FILE *f, const struct cxs_stat_data *d, int i,
 	if (nr_cpus)
 		cpu_counters = calloc((size_t)nr_cpus * CTXCOUNT_MAX_EVENTS,
 				      sizeof(*cpu_counters));
-	if ((nr_cpus && !cpu_counters) || cxs_sample_add(&elapsed, d->rounds[i].time) ||
+	/* perf's wall time is the FINAL rounds' (no "CPUs utilized" per -I row) */
+	if ((nr_cpus && !cpu_counters) ||
+	    cxs_sample_add(&elapsed, d->rounds[i].type == CXS_PERF_STAT_ROUND_FINAL ?
+			   d->rounds[i].time : 0) ||
 	    fill_round(d, &d->rounds[i], -1, l, counters))
 		goto out;
 	for (k = 0; k < nr_cpus; k++)
@@ -239,6 +243,12 @@ static int print_round(FILE *f, const struct cxs_stat_data *d, int i,
 		.cpu_counters = cpu_counters,
 		.aggr = nr_cpus ? CXS_AGGR_NONE : CXS_AGGR_GLOBAL,
 	};
+	/* -I's rounds: perf's interval rows, the time first, one header */
+	if (d->interval_ms && d->rounds[i].type == CXS_PERF_STAT_ROUND_INTERVAL) {
+		o.interval = true;
+		o.interval_ns = d->rounds[i].time;
+		o.interval_header = i % CXS_INTERVAL_HEADER_EVERY == 0;
+	}
 	cxs_output_series(&o, &s);
 	ret = 0;
 out:

@@ -10,6 +10,8 @@
  *   perf stat record -o - -e task-clock,context-switches,page-faults,cycles true > perf-6.1-stat-record.pipe
  *   perf stat record -o perf-6.1-stat-record.data -e task-clock,context-switches,page-faults,cycles true
  *   perf stat record -o - -a -A -e cpu-clock sleep 0.01 > perf-6.1-stat-record-A.pipe
+ *   perf stat record -I 100 -o - -e task-clock,context-switches sleep 0.25 > perf-6.1-stat-record-I.pipe
+ *   perf stat record -I 100 -a -A -o - -e cpu-clock sleep 0.25 > perf-6.1-stat-record-I-A.pipe
  *
  * and each FILE.report is `perf stat report -i FILE 2> FILE.report`.
  * They hold host-endian (little) data: the byte tests skip elsewhere.
@@ -345,7 +347,8 @@ TEST(report_prints_what_perf_printed)
 {
 	static const char *const files[] = {
 		"perf-6.1-stat-record.pipe", "perf-6.1-stat-record.data",
-		"perf-6.1-stat-record-A.pipe",
+		"perf-6.1-stat-record-A.pipe", "perf-6.1-stat-record-I.pipe",
+		"perf-6.1-stat-record-I-A.pipe",
 	};
 	char path[256], want_path[300], *want;
 	struct outcome o;
