@@ -159,6 +159,32 @@ static size_t record_size(const char *p, const char *end)
 }
 
 /*
+ * The fixture @name (whole, into @perf and @plen) read and written again
+ * by ctxstat into a file named @tmp_name: what was written (@olen bytes).
+ */
+static char *rewritten(struct __test_metadata *_metadata, const char *name,
+		       const char *tmp_name, char **perf, size_t *plen, size_t *olen)
+{
+	char path[256], err[256], out[96], *ours;
+	struct cxs_stat_data d;
+	int fd;
+
+	snprintf(path, sizeof(path), FIXTURES "%s", name);
+	*perf = read_all(path, plen);
+	ASSERT_NE(NULL, *perf);
+	ASSERT_EQ(0, cxs_stat_read(path, &d, err, sizeof(err))) TH_LOG("%s", err);
+	fd = open(tmp_path(out, sizeof(out), tmp_name), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, cxs_stat_write(fd, &d, err, sizeof(err))) TH_LOG("%s", err);
+	close(fd);
+	cxs_stat_data_free(&d);
+	ours = read_all(out, olen);
+	ASSERT_NE(NULL, ours);
+	unlink(out);
+	return ours;
+}
+
+/*
  * ctxstat writes what it reads of perf's own pipe stream byte for byte:
  * every record but perf's kernel MMAP (which stat record only adds for
  * old perf report's sake) in perf's order, the pipe header first. This
@@ -166,22 +192,12 @@ static size_t record_size(const char *p, const char *end)
  */
 TEST(pipe_layout_is_perfs_byte_for_byte)
 {
-	char err[256], out[96], *perf, *ours, *p, *q, *pend, *qend;
+	char *perf, *ours, *p, *q, *pend, *qend;
 	size_t plen, olen, n, m;
-	struct cxs_stat_data d;
-	int fd, records = 0;
+	int records = 0;
 
-	perf = read_all(FIXTURES "perf-6.1-stat-record.pipe", &plen);
-	ASSERT_NE(NULL, perf);
-	ASSERT_EQ(0, cxs_stat_read(FIXTURES "perf-6.1-stat-record.pipe", &d, err, sizeof(err)))
-		TH_LOG("%s", err);
-	fd = open(tmp_path(out, sizeof(out), "rewritten.pipe"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, cxs_stat_write(fd, &d, err, sizeof(err))) TH_LOG("%s", err);
-	close(fd);
-	cxs_stat_data_free(&d);
-	ours = read_all(out, &olen);
-	ASSERT_NE(NULL, ours);
+	ours = rewritten(_metadata, "perf-6.1-stat-record.pipe", "rewritten.pipe",
+			 &perf, &plen, &olen);
 	ASSERT_EQ(0, memcmp(perf, ours, sizeof(struct cxs_perf_pipe_file_header)));
 	p = perf + sizeof(struct cxs_perf_pipe_file_header);
 	q = ours + sizeof(struct cxs_perf_pipe_file_header);
@@ -205,7 +221,6 @@ TEST(pipe_layout_is_perfs_byte_for_byte)
 	EXPECT_EQ(qend, q) TH_LOG("ours has %zu bytes more", (size_t)(qend - q));
 	/* attrs, updates, maps, config, a STAT per counted event, the round */
 	EXPECT_LE(12, records);
-	unlink(out);
 	free(perf);
 	free(ours);
 }
@@ -259,22 +274,11 @@ TEST(file_layout_is_perfs_byte_for_byte)
 	static const int same[] = { CXS_HEADER_CMDLINE, CXS_HEADER_EVENT_DESC, CXS_HEADER_STAT };
 	const struct cxs_perf_file_header *ph, *oh;
 	const struct cxs_perf_file_section *ps, *os;
-	char err[256], out[96], *perf, *ours, *pr, *or;
+	char *perf, *ours, *pr, *or;
 	size_t plen, olen, prn, orn, i;
-	struct cxs_stat_data d;
-	int fd;
 
-	perf = read_all(FIXTURES "perf-6.1-stat-record.data", &plen);
-	ASSERT_NE(NULL, perf);
-	ASSERT_EQ(0, cxs_stat_read(FIXTURES "perf-6.1-stat-record.data", &d, err, sizeof(err)))
-		TH_LOG("%s", err);
-	fd = open(tmp_path(out, sizeof(out), "rewritten.data"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, cxs_stat_write(fd, &d, err, sizeof(err))) TH_LOG("%s", err);
-	close(fd);
-	cxs_stat_data_free(&d);
-	ours = read_all(out, &olen);
-	ASSERT_NE(NULL, ours);
+	ours = rewritten(_metadata, "perf-6.1-stat-record.data", "rewritten.data",
+			 &perf, &plen, &olen);
 	ph = (const void *)perf;
 	oh = (const void *)ours;
 	EXPECT_EQ(ph->magic, oh->magic);
@@ -301,7 +305,6 @@ TEST(file_layout_is_perfs_byte_for_byte)
 		EXPECT_EQ(0, memcmp(perf + ps->offset, ours + os->offset, ps->size))
 			TH_LOG("feature %d", same[i]);
 	}
-	unlink(out);
 	free(pr);
 	free(or);
 	free(perf);
