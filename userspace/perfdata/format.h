@@ -148,10 +148,13 @@ enum {
 /*
  * perf's enum aggr_mode: only the first two values are the same in
  * every perf (the others moved when per-cluster and per-cache came).
+ * Per thread is perf 6.1's number (Debian 12's perf, the one tested):
+ * a later perf reads perf 6.1's own per-thread files as per cache too.
  */
 enum {
 	CXS_PERF_AGGR_NONE	= 0,
 	CXS_PERF_AGGR_GLOBAL	= 1,
+	CXS_PERF_6_1_AGGR_THREAD = 5,
 };
 
 struct cxs_perf_stat_config_entry {

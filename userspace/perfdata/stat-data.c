@@ -42,6 +42,7 @@ void cxs_stat_data_free(struct cxs_stat_data *d)
 	free(d->ev);
 	free(d->cpus);
 	free(d->pids);
+	free(d->comms);
 	free(d->cmdline);
 	free(d->rounds);
 	*d = (struct cxs_stat_data){ 0 };

@@ -51,6 +51,7 @@ struct cxs_stat_data {
 	int *cpus;		/* CPU numbers; -1: any CPU (a task's counter) */
 	int nr_cpus;
 	int64_t *pids;		/* the thread map's; -1: none */
+	char (*comms)[16];	/* ... their comms; NULL: all "" */
 	int nr_threads;
 	uint64_t aggr_mode;	/* CXS_PERF_AGGR_* (perf's value) */
 	uint64_t interval_ms;

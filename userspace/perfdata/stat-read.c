@@ -153,10 +153,15 @@ static int read_thread_map(struct cxs_stat_reader *r, const char *rec, size_t si
 	    m->nr > (size - sizeof(*m)) / sizeof(m->entries[0]))
 		return cxs_stat_reader_fail(r, "a bad THREAD_MAP record");
 	d->pids = malloc(m->nr * sizeof(*d->pids));
-	if (!d->pids)
+	d->comms = calloc(m->nr, sizeof(*d->comms));
+	if (!d->pids || !d->comms)
 		return cxs_stat_reader_fail(r, "out of memory");
-	for (i = 0; i < m->nr; i++)
+	for (i = 0; i < m->nr; i++) {
 		d->pids[i] = (int64_t)m->entries[i].pid;
+		/* perf's strncpy(): not NUL-terminated at 16 */
+		memcpy(d->comms[i], m->entries[i].comm, sizeof(d->comms[i]));
+		d->comms[i][sizeof(d->comms[i]) - 1] = '\0';
+	}
 	d->nr_threads = m->nr;
 	return 0;
 }

@@ -164,8 +164,11 @@ static void put_maps(struct buf *b, const struct cxs_stat_data *d)
 	if (!tm)
 		return;
 	tm->nr = d->nr_threads;
-	for (i = 0; i < d->nr_threads; i++)
+	for (i = 0; i < d->nr_threads; i++) {
 		tm->entries[i].pid = d->pids[i];
+		if (d->comms)
+			memcpy(tm->entries[i].comm, d->comms[i], sizeof(tm->entries[i].comm));
+	}
 	/* the CPUS encoding: the one every perf reads */
 	cm = put_record(b, CXS_PERF_RECORD_CPU_MAP, sizeof(struct perf_event_header) +
 			ALIGN8(sizeof(*cm) + d->nr_cpus * sizeof(uint16_t)));

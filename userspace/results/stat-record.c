@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,21 +76,31 @@ static int copy_cmdline(struct cxs_stat_data *d, char **cmdline, int nr)
 	return 0;
 }
 
+/*
+ * The maps: -A's CPUs (else "any CPU", -1, as a task's counters are),
+ * and --per-thread's threads with their comms (else -p's pid or perf's
+ * dummy -1).
+ */
 static int set_maps(const struct cxs_runner *r, struct cxs_stat_data *d,
-		    bool per_cpu)
+		    bool per_cpu, bool per_thread)
 {
+	const struct cxs_thread_rows *rows = &r->pt.rows;
 	int k;
 
 	d->nr_cpus = per_cpu ? r->pc.nr_cpus : 1;
+	d->nr_threads = per_thread ? rows->nr : 1;
 	d->cpus = calloc(d->nr_cpus, sizeof(*d->cpus));
-	d->nr_threads = 1;
-	d->pids = calloc(1, sizeof(*d->pids));
-	if (!d->cpus || !d->pids)
+	d->pids = calloc(d->nr_threads, sizeof(*d->pids));
+	d->comms = calloc(d->nr_threads, sizeof(*d->comms));
+	if (!d->cpus || !d->pids || !d->comms)
 		return -ENOMEM;
-	/* a task's counters are on any CPU (-1); perf's dummy thread is -1 */
 	for (k = 0; k < d->nr_cpus; k++)
 		d->cpus[k] = per_cpu ? r->pc.cpu_ids[k] : -1;
 	d->pids[0] = r->args->pid ?: -1;
+	for (k = 0; per_thread && k < d->nr_threads; k++) {
+		d->pids[k] = rows->row[k].tid;
+		snprintf(d->comms[k], sizeof(d->comms[k]), "%s", rows->row[k].comm);
+	}
 	return 0;
 }
 
@@ -123,12 +134,14 @@ static int set_events(const struct cxs_runner *r, struct cxs_stat_data *d)
 	return 0;
 }
 
+/* A round per run: each event's values per CPU or per thread, or in all. */
 static int add_rounds(const struct cxs_runner *r, struct cxs_stat_data *d,
-		      bool per_cpu)
+		      bool per_cpu, bool per_thread)
 {
 	const struct cxs_event_list *l = r->events;
+	const struct cxs_counter_values *counters;
 	struct cxs_stat_round *round;
-	int i, e, k;
+	int i, e, k, t;
 
 	for (i = 0; i < r->runs_done; i++) {
 		if (cxs_stat_add_round(d, CXS_PERF_STAT_ROUND_FINAL,
@@ -137,10 +150,14 @@ static int add_rounds(const struct cxs_runner *r, struct cxs_stat_data *d,
 		round = &d->rounds[d->nr_rounds - 1];
 		for (e = 0; e < l->nr; e++)
 			for (k = 0; k < d->nr_cpus; k++)
-				put_values(&l->ev[e], per_cpu ?
-					   &r->pc.cpu_counters[k * CTXCOUNT_MAX_EVENTS] :
-					   r->counters, i,
-					   cxs_stat_value_at(d, round->v, e, k, 0));
+				for (t = 0; t < d->nr_threads; t++) {
+					counters = per_cpu ?
+						&r->pc.cpu_counters[k * CTXCOUNT_MAX_EVENTS] :
+						per_thread ? r->pt.rows.row[t].counters :
+						r->counters;
+					put_values(&l->ev[e], counters, i,
+						   cxs_stat_value_at(d, round->v, e, k, t));
+				}
 	}
 	return 0;
 }
@@ -148,14 +165,20 @@ static int add_rounds(const struct cxs_runner *r, struct cxs_stat_data *d,
 int cxs_stat_record_of_runs(const struct cxs_runner *r, char **cmdline,
 			    int nr, struct cxs_stat_data *d)
 {
-	/* -A's rows are one run's, per CPU: perf's own layout */
+	/*
+	 * -A's and --per-thread's rows are one run's, per CPU or thread:
+	 * perf's own layout, and its aggregation (per thread: perf 6.1's
+	 * number, format.h).
+	 */
 	bool per_cpu = r->pc.nr_cpus && r->pc.cpu_counters && r->runs_done == 1;
+	bool per_thread = !per_cpu && cxs_args_per_thread(r->args) &&
+			  r->pt.rows.nr && r->runs_done == 1;
 
 	memset(d, 0, sizeof(*d));
-	d->aggr_mode = per_cpu && r->args->aggr == CXS_AGGR_NONE ?
-		       CXS_PERF_AGGR_NONE : CXS_PERF_AGGR_GLOBAL;
-	if (copy_cmdline(d, cmdline, nr) || set_maps(r, d, per_cpu) ||
-	    set_events(r, d) || add_rounds(r, d, per_cpu)) {
+	d->aggr_mode = per_cpu && r->args->aggr == CXS_AGGR_NONE ? CXS_PERF_AGGR_NONE :
+		       per_thread ? CXS_PERF_6_1_AGGR_THREAD : CXS_PERF_AGGR_GLOBAL;
+	if (copy_cmdline(d, cmdline, nr) || set_maps(r, d, per_cpu, per_thread) ||
+	    set_events(r, d) || add_rounds(r, d, per_cpu, per_thread)) {
 		cxs_stat_data_free(d);
 		return -ENOMEM;
 	}

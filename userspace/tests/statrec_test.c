@@ -528,6 +528,72 @@ TEST(record_repeat_is_a_round_per_run)
 	unlink(perr);
 }
 
+/*
+ * The lines of @text that hold @needle, each cut at its metric's '#'
+ * (the header aside).
+ */
+static void lines_with(const char *text, const char *needle, char *out, size_t len)
+{
+	const char *p = text, *nl, *hash;
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (; *p && used < len; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		if (!memmem(p, nl - p, needle, strlen(needle)) ||
+		    memmem(p, nl - p, "counter stats for", 17))
+			continue;
+		hash = memchr(p, '#', nl - p) ?: nl;
+		while (hash > p && hash[-1] == ' ')
+			hash--;
+		used += snprintf(out + used, len - used, "%.*s\n", (int)(hash - p), p);
+	}
+}
+
+/*
+ * record -a --per-thread: the thread map is the threads (comm, tid), a
+ * STAT per thread, perf 6.1's per-thread aggregation: perf stat report
+ * prints ctxstat's rows.
+ */
+TEST(record_per_thread_rows)
+{
+	char data[96], perr[96], cmd[512], printed[1024], reported[1024], *text;
+	const char *why = perf_cannot_record();
+	struct cxs_stat_data d;
+	struct outcome o;
+	size_t n;
+
+	fake_nl_reset();
+	tmp_path(data, sizeof(data), "pt.data");
+	run(stat_main, ARGV("ctxstat", "record", "-o", data, "-a", "--per-thread",
+			    "-e", "instructions", "true"), &o);
+	ASSERT_EQ(0, o.code) TH_LOG("%s", o.err);
+	lines_with(o.err, "instructions", printed, sizeof(printed));
+	ASSERT_EQ(0, cxs_stat_read(data, &d, cmd, sizeof(cmd))) TH_LOG("%s", cmd);
+	ASSERT_LE(2, d.nr_threads);
+	EXPECT_STREQ("main", d.comms[0]) TH_LOG("%s", o.err);
+	EXPECT_EQ(1001, d.pids[0]);
+	cxs_stat_data_free(&d);
+	done(&o);
+	if (why) {
+		unlink(data);
+		SKIP(return, "%s", why);
+	}
+	snprintf(cmd, sizeof(cmd), "%s stat report -i %s", perf_bin(), data);
+	ASSERT_EQ(0, shell(cmd, NULL, tmp_path(perr, sizeof(perr), "pt.err")));
+	text = read_all(perr, &n);
+	ASSERT_NE(NULL, text);
+	lines_with(text, "instructions", reported, sizeof(reported));
+	/* ctxstat -a leaves out the threads that counted 0, as perf stat -a */
+	n = strlen(printed);
+	snprintf(printed + n, sizeof(printed) - n, "%s",
+		 "         sleeper-1003                      0      instructions\n");
+	EXPECT_STREQ(printed, reported) TH_LOG("%s", text);
+	free(text);
+	unlink(data);
+	unlink(perr);
+}
+
 TEST(ctxstat_record_pipe_read_by_perf_stat_report)
 {
 	record_then_perf_reports(_metadata, true);
