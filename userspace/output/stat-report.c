@@ -110,12 +110,12 @@ static int events_of(const struct cxs_stat_data *d, struct cxs_event_list *l)
 }
 
 /*
- * Recorded event @e's readings in round @r on CPU index @cpu (-1: all),
- * summed over threads (and CPUs) and then scaled, as perf's AGGR_GLOBAL
- * and AGGR_NONE: false when none was recorded.
+ * Recorded event @e's readings in round @r on CPU index @cpu and thread
+ * index @thread (-1: all), summed, then scaled, as perf's AGGR_GLOBAL,
+ * AGGR_NONE and AGGR_THREAD: false when none was recorded.
  */
 static bool sum_of(const struct cxs_stat_data *d, const struct cxs_stat_round *r,
-		   int e, int cpu, double *count, double *ena, double *run)
+		   int e, int cpu, int thread, double *count, double *ena, double *run)
 {
 	const struct cxs_stat_value *v;
 	uint64_t val = 0, en = 0, ru = 0;
@@ -123,7 +123,8 @@ static bool sum_of(const struct cxs_stat_data *d, const struct cxs_stat_round *r
 	int c, t;
 
 	for (c = cpu < 0 ? 0 : cpu; c < (cpu < 0 ? d->nr_cpus : cpu + 1); c++)
-		for (t = 0; t < d->nr_threads; t++) {
+		for (t = thread < 0 ? 0 : thread;
+		     t < (thread < 0 ? d->nr_threads : thread + 1); t++) {
 			v = cxs_stat_value_at(d, r->v, e, c, t);
 			if (!v->set)
 				continue;
@@ -141,7 +142,7 @@ static bool sum_of(const struct cxs_stat_data *d, const struct cxs_stat_round *r
 }
 
 static int fill_round(const struct cxs_stat_data *d, const struct cxs_stat_round *r,
-		      int cpu, const struct cxs_event_list *l,
+		      int cpu, int thread, const struct cxs_event_list *l,
 		      struct cxs_counter_values *counters)
 {
 	struct cxs_counter_values *c;
@@ -155,7 +156,7 @@ static int fill_round(const struct cxs_stat_data *d, const struct cxs_stat_round
 	for (e = 0; e < d->nr_events; e++) {
 		ev = &l->ev[e];
 		c = &counters[ev->counter];
-		if (!sum_of(d, r, e, cpu, &count, &ena, &run)) {
+		if (!sum_of(d, r, e, cpu, thread, &count, &ena, &run)) {
 			if (!c->enabled.n)
 				c->error = -ENODATA;
 			continue;
@@ -198,6 +199,17 @@ static bool per_cpu(const struct cxs_stat_data *d)
 	       d->cpus[0] >= 0;
 }
 
+/*
+ * A per-thread recording: its threads, a task's ("any CPU"). perf 6.1
+ * numbers per-thread aggregation 5 and later perfs 7 (5 being per-cache
+ * there, which is system wide: one dummy thread).
+ */
+static bool per_thread(const struct cxs_stat_data *d)
+{
+	return d->nr_threads > 1 && d->nr_cpus == 1 && d->cpus[0] < 0 &&
+	       (d->aggr_mode == 5 || d->aggr_mode == 7);
+}
+
 static void free_counters(struct cxs_counter_values *c, int n)
 {
 	int k;
@@ -212,8 +224,9 @@ static int print_round(FILE *f, const struct cxs_stat_data *d, int i,
 {
 	struct cxs_counter_values counters[CTXCOUNT_MAX_EVENTS] = { 0 };
 	struct cxs_output_opts o = { .f = f, .format = CXS_OUTPUT_STD };
-	struct cxs_counter_values *cpu_counters = NULL;
+	struct cxs_counter_values *cpu_counters = NULL, *thread_counters = NULL;
 	int k, nr_cpus = per_cpu(d) ? d->nr_cpus : 0, ret = -ENOMEM;
+	struct cxs_thread_rows threads = { .nr = per_thread(d) ? d->nr_threads : 0 };
 	struct cxs_sample elapsed;
 	struct cxs_series s;
 
@@ -221,16 +234,31 @@ static int print_round(FILE *f, const struct cxs_stat_data *d, int i,
 	if (nr_cpus)
 		cpu_counters = calloc((size_t)nr_cpus * CTXCOUNT_MAX_EVENTS,
 				      sizeof(*cpu_counters));
+	if (threads.nr) {
+		thread_counters = calloc((size_t)threads.nr * CTXCOUNT_MAX_EVENTS,
+					 sizeof(*thread_counters));
+		threads.row = calloc(threads.nr, sizeof(*threads.row));
+		if (!thread_counters || !threads.row)
+			goto out;
+	}
 	/* perf's wall time is the FINAL rounds' (no "CPUs utilized" per -I row) */
 	if ((nr_cpus && !cpu_counters) ||
 	    cxs_sample_add(&elapsed, d->rounds[i].type == CXS_PERF_STAT_ROUND_FINAL ?
 			   d->rounds[i].time : 0) ||
-	    fill_round(d, &d->rounds[i], -1, l, counters))
+	    fill_round(d, &d->rounds[i], -1, -1, l, counters))
 		goto out;
 	for (k = 0; k < nr_cpus; k++)
-		if (fill_round(d, &d->rounds[i], k, l,
+		if (fill_round(d, &d->rounds[i], k, -1, l,
 			       &cpu_counters[k * CTXCOUNT_MAX_EVENTS]))
 			goto out;
+	for (k = 0; k < threads.nr; k++) {
+		threads.row[k].tid = d->pids[k];
+		snprintf(threads.row[k].comm, sizeof(threads.row[k].comm), "%s",
+			 d->comms ? d->comms[k] : "");
+		threads.row[k].counters = &thread_counters[k * CTXCOUNT_MAX_EVENTS];
+		if (fill_round(d, &d->rounds[i], -1, k, l, threads.row[k].counters))
+			goto out;
+	}
 	s = (struct cxs_series){
 		.events = l,
 		.counters = counters,
@@ -241,7 +269,9 @@ static int print_round(FILE *f, const struct cxs_stat_data *d, int i,
 		.nr_cpus = nr_cpus,
 		.cpu_ids = nr_cpus ? d->cpus : NULL,
 		.cpu_counters = cpu_counters,
-		.aggr = nr_cpus ? CXS_AGGR_NONE : CXS_AGGR_GLOBAL,
+		.aggr = nr_cpus ? CXS_AGGR_NONE : threads.nr ? CXS_AGGR_THREAD :
+			CXS_AGGR_GLOBAL,
+		.threads = threads.nr ? &threads : NULL,
 	};
 	/* -I's rounds: perf's interval rows, the time first, one header */
 	if (d->interval_ms && d->rounds[i].type == CXS_PERF_STAT_ROUND_INTERVAL) {
@@ -256,6 +286,10 @@ out:
 	for (k = 0; cpu_counters && k < nr_cpus; k++)
 		free_counters(&cpu_counters[k * CTXCOUNT_MAX_EVENTS], CTXCOUNT_MAX_EVENTS);
 	free(cpu_counters);
+	for (k = 0; thread_counters && k < threads.nr; k++)
+		free_counters(&thread_counters[k * CTXCOUNT_MAX_EVENTS], CTXCOUNT_MAX_EVENTS);
+	free(thread_counters);
+	free(threads.row);
 	cxs_sample_free(&elapsed);
 	return ret;
 }

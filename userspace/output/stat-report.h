@@ -3,7 +3,8 @@
  * stat-report: perf stat record's data (perfdata/stat-data.h) printed as
  * stat prints its counts (output/display.c), a table per round as perf
  * stat report prints one at every PERF_RECORD_STAT_ROUND: the counts
- * summed over the CPUs and threads, then scaled, as perf's AGGR_GLOBAL.
+ * summed over the CPUs and threads, then scaled, as perf's AGGR_GLOBAL,
+ * or per CPU or thread where the recording is.
  */
 #ifndef CTXSTAT_OUTPUT_STAT_REPORT_H
 #define CTXSTAT_OUTPUT_STAT_REPORT_H

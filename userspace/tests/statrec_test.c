@@ -590,6 +590,12 @@ TEST(record_per_thread_rows)
 		 "         sleeper-1003                      0      instructions\n");
 	EXPECT_STREQ(printed, reported) TH_LOG("%s", text);
 	free(text);
+	/* ctxstat report -i prints the threads as perf stat report */
+	run(cmd_report, ARGV("report", "-i", data), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	lines_with(o.err, "instructions", printed, sizeof(printed));
+	EXPECT_STREQ(reported, printed) TH_LOG("%s", o.err);
+	done(&o);
 	unlink(data);
 	unlink(perr);
 }
