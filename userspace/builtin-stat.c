@@ -197,7 +197,7 @@ static void drop_failed(struct cxs_runner *r)
 }
 
 static int run_series(const struct cxs_args *a, struct cxs_event_list *l,
-		      FILE *out)
+		      FILE *out, struct cxs_recording *rec)
 {
 	int i, err = 0, code, dropped = 0, watch = cxs_until_event(a, l);
 	struct cxs_progress progress;
@@ -258,6 +258,9 @@ static int run_series(const struct cxs_args *a, struct cxs_event_list *l,
 	cxs_print_outliers(r, "");
 	if (r->runs_done && a->save && !r->cut_short && cxs_save_stat(r) && !err)
 		err = -EIO;
+	/* as perf, a run that Ctrl-C ended is recorded: it is what was asked */
+	if (rec && r->runs_done && cxs_record_write(rec, r) && !err)
+		err = -EIO;
 	code = cxs_runner_exit_code(r, err);
 	if (r->interval)
 		cxs_interval_free(r->interval);
@@ -267,6 +270,7 @@ static int run_series(const struct cxs_args *a, struct cxs_event_list *l,
 
 int cmd_stat(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 {
+	struct cxs_recording rec = { .fd = -1 };
 	struct cxs_event_list events = { 0 };
 	struct cxs_args args;
 	char err[256];
@@ -283,6 +287,10 @@ int cmd_stat(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 		return CXS_EXIT_USAGE;
 	}
 	/* they only print: a write that failed (a full disk) fails them */
+	if (args.help && args.record) {
+		cxs_record_usage(stdout);
+		return cxs_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
+	}
 	if (args.help) {
 		cxs_args_usage(stdout);
 		subcommands_usage(stdout);
@@ -298,10 +306,17 @@ int cmd_stat(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 		printf("ctxstat version %s\n", CXS_VERSION);
 		return cxs_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
 	}
+	/* perf stat report, named after stat's options */
+	if (args.report)
+		return cmd_report(args.cmd_argc, args.cmd);
 	code = cxs_stat_prepare(&args, &events, stderr, &out);
 	if (code)
 		return code;
-	code = run_series(&args, &events, out);
+	if (args.record && cxs_record_open(&args, argc, argv, &rec))
+		return 1;
+	code = run_series(&args, &events, out, args.record ? &rec : NULL);
+	if (args.record && cxs_record_close(&rec) && !code)
+		code = 1;
 	if (cxs_outfile_close(out, cxs_stat_output(&args), "ctxstat") && !code)
 		code = 1;
 	cxs_signals_reraise();

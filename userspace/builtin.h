@@ -8,6 +8,7 @@
 #ifndef CTXSTAT_BUILTIN_H
 #define CTXSTAT_BUILTIN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /*
@@ -24,8 +25,34 @@ int cmd_stat(int argc, char **argv, void (*subcommands_usage)(FILE *f));
  */
 int cmd_compare(int argc, char **argv);
 
-/* `ctxstat report <file.json>...`: the table of saved results. */
+/*
+ * `ctxstat report <file.json>...`: the table of saved results; `ctxstat
+ * report -i FILE` (perf stat report's): perf stat record's data, printed
+ * as stat prints counts.
+ */
 int cmd_report(int argc, char **argv);
+
+/*
+ * stat record (builtin-record.c): the parser's record word makes
+ * cmd_stat() open the data file before the runs and write the runs to it
+ * after them. @argc/@argv: the builtin's, for HEADER_CMDLINE.
+ */
+struct cxs_args;
+struct cxs_runner;
+struct cxs_recording {
+	int fd;
+	bool pipe;
+	const char *path;	/* the file's, NULL for the pipe */
+	bool written;		/* a file no run was written to is removed */
+	int argc;
+	char **argv;
+};
+void cxs_record_usage(FILE *f);
+/* 0, or -1 after printing why */
+int cxs_record_open(const struct cxs_args *a, int argc, char **argv,
+		    struct cxs_recording *rec);
+int cxs_record_write(struct cxs_recording *rec, const struct cxs_runner *r);
+int cxs_record_close(struct cxs_recording *rec);
 
 /*
  * `ctxstat quiesce [--cpus LIST] [--] <command>`: run the command on a

@@ -6,7 +6,8 @@
  * [<options>] <command>` (so a workload named like a subcommand needs
  * "--" first).
  * A first "stat" is perf's word order, `perf stat ...` with "perf"
- * replaced: skipped, the rest is perf stat's arguments.
+ * replaced: skipped, the rest is perf stat's arguments. "record", as in
+ * perf, is a word of stat's command line (builtin-record.c).
  */
 #include <locale.h>
 #include <stdio.h>
@@ -22,8 +23,11 @@ static const struct {
 } subcommands[] = {
 	{ "compare", cmd_compare,
 	  "run two commands alternately and compare their counts" },
+	/* perf's word, taken by stat's parser after stat's options too */
+	{ "record", NULL,
+	  "count as stat does and write perf stat record's data (-o file)" },
 	{ "report", cmd_report,
-	  "tabulate results saved with --save" },
+	  "tabulate results saved with --save; -i: perf stat record's data" },
 	{ "quiesce", cmd_quiesce,
 	  "run a command on a machine set up for quiet measurements" },
 };
@@ -47,7 +51,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "stat"))
 		return cmd_stat(argc - 1, argv + 1, subcommands_usage);
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(subcommands); i++)
-		if (!strcmp(argv[1], subcommands[i].name))
+		if (subcommands[i].fn && !strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
 	return cmd_stat(argc, argv, subcommands_usage);
 }

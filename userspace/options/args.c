@@ -446,6 +446,7 @@ int cxs_args_read(struct cxs_args *a, int argc, char **argv,
 	opts = options(&letters);
 	optind = 0;	/* full getopt reset: parse may run more than once */
 	opterr = 0;
+again:
 	while ((c = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return cxs_args_bad_option(a, opts, c, argv, err, errlen);
@@ -455,9 +456,30 @@ int cxs_args_read(struct cxs_args *a, int argc, char **argv,
 		}
 	}
 	dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
+	a->cmd = NULL;
+	a->cmd_argc = 0;
 	if (optind < argc) {
 		a->cmd = &argv[optind];
 		a->cmd_argc = argc - optind;
 	}
-	return dashdash ? 0 : cxs_args_perf_subcommand(a, err, errlen);
+	if (dashdash)
+		return 0;
+	/*
+	 * perf stat's "record": stat's options again after it, as perf's
+	 * __cmd_record() parses them; "report" is its own subcommand.
+	 */
+	switch (cxs_args_perf_subcommand(a)) {
+	case CXS_PERF_SUB_RECORD:
+		if (a->record)
+			break;
+		a->record = true;
+		optind++;
+		goto again;
+	case CXS_PERF_SUB_REPORT:
+		a->report = true;
+		break;
+	case CXS_PERF_SUB_NONE:
+		break;
+	}
+	return 0;
 }

@@ -74,6 +74,14 @@ struct cxs_args {
 	bool sync;		/* -S: sync() before each run */
 	bool quiet;		/* --quiet: no counts printed */
 	bool no_twins;		/* --no-twins: perf's default rows exactly */
+	/*
+	 * perf stat record (the word, then stat's options again): -o names
+	 * the data file, record_file ("-": perf's pipe mode on stdout), and
+	 * the counts go to stderr; perf stat report: cmd is its argv.
+	 */
+	bool record;
+	const char *record_file;
+	bool report;
 	bool perf_only;		/* the error is a perf option ctxstat lacks */
 	/* which, when it is one of cxs_perf_only[] */
 	const struct cxs_perf_only *perf_only_option;

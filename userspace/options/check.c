@@ -150,10 +150,43 @@ static int check_combinations(struct cxs_args *a, char *err, size_t errlen)
 	return check_interval(a, err, errlen);
 }
 
+/*
+ * perf stat record: -o is the data file (perf.data by default), the
+ * counts still print to stderr, but for "-o -" (perf's pipe mode). A round per run: -r's runs are kept,
+ * but not -r 0's endless ones (perf refuses -r with record altogether),
+ * and -I's intervals are not recorded.
+ */
+static int check_record(struct cxs_args *a, char *err, size_t errlen)
+{
+	a->record_file = a->output ?: "perf.data";
+	a->output = NULL;
+	/* perf prints nothing when it records to the pipe */
+	if (!strcmp(a->record_file, "-"))
+		a->quiet = true;
+	if (a->append)
+		return cxs_err(err, errlen,
+			       "--append: record writes its data file whole");
+	if (a->forever)
+		return cxs_err(err, errlen,
+			       "Cannot use -r 0 with stat record: the file would never be complete");
+	if (a->interval_ms)
+		return cxs_err(err, errlen,
+			       "-I with stat record is not supported by ctxstat: it records whole runs");
+	if (a->null_run)
+		return cxs_err(err, errlen, "-n counts nothing to record");
+	return 0;
+}
+
 int cxs_args_parse(struct cxs_args *a, int argc, char **argv,
 		   char *err, size_t errlen)
 {
 	if (cxs_args_read(a, argc, argv, err, errlen))
+		return -1;
+	/* its own options, read by ctxstat report */
+	if (a->report)
+		return 0;
+	if (a->record && !a->help && !a->list && !a->version &&
+	    check_record(a, err, errlen))
 		return -1;
 	return check_combinations(a, err, errlen);
 }
@@ -171,6 +204,7 @@ static const char *compare_refuses(const struct cxs_args *a)
 		{ a->forever, "-r 0" }, { a->no_inherit, "-i" },
 		{ a->quiet, "--quiet" }, { a->list, "--list" },
 		{ a->irq_sources, "--irq-sources" }, { a->breakdown, "--breakdown" },
+		{ a->record, "stat record" }, { a->report, "stat report" },
 	};
 	size_t i;
 

@@ -74,15 +74,16 @@ int cxs_args_bad_option(struct cxs_args *a, const struct option *opts, int c,
 	return cxs_err(err, errlen, "unknown switch `%c'", optopt);
 }
 
-int cxs_args_perf_subcommand(struct cxs_args *a, char *err, size_t errlen)
+enum cxs_perf_sub cxs_args_perf_subcommand(const struct cxs_args *a)
 {
 	const char *w = a->cmd ? a->cmd[0] : "";
 	size_t n = strlen(w);
 
-	if (n < 3 || (strncmp("record", w, n) && strncmp("report", w, n)))
-		return 0;
-	a->perf_only = true;
-	return cxs_err(err, errlen,
-		       "perf stat %s is not supported by ctxstat (--save keeps every run for ctxstat report; '-- %s' runs a command of that name)",
-		       strncmp("record", w, n) ? "report" : "record", w);
+	if (n < 3)
+		return CXS_PERF_SUB_NONE;
+	if (!strncmp("record", w, n))
+		return CXS_PERF_SUB_RECORD;
+	if (!strncmp("report", w, n))
+		return CXS_PERF_SUB_REPORT;
+	return CXS_PERF_SUB_NONE;
 }

@@ -26,9 +26,14 @@ int cxs_args_bad_option(struct cxs_args *a, const struct option *opts, int c,
 
 /*
  * perf stat's own subcommands: a first non-option of 3 letters or more
- * that begins "record" or "report" (perf's strstarts() test) is refused,
- * named (-1, @a->perf_only); 0 for anything else.
+ * that begins "record" or "report" (perf's strstarts() test) is that
+ * subcommand ('-- record' runs a command of that name).
  */
-int cxs_args_perf_subcommand(struct cxs_args *a, char *err, size_t errlen);
+enum cxs_perf_sub {
+	CXS_PERF_SUB_NONE,
+	CXS_PERF_SUB_RECORD,
+	CXS_PERF_SUB_REPORT,
+};
+enum cxs_perf_sub cxs_args_perf_subcommand(const struct cxs_args *a);
 
 #endif

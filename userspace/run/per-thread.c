@@ -108,6 +108,49 @@ int cxs_perthread_add(struct cxs_perthread *pt, const struct ctxc_thread_val *in
 	return 0;
 }
 
+static double last_value(const struct cxs_sample *s)
+{
+	return s->n ? s->v[s->n - 1] : 0;
+}
+
+int cxs_thread_rows_add(struct cxs_thread_rows *t, pid_t tid, const char *comm,
+			const struct cxs_counter_values *c)
+{
+	struct cxs_thread_row *row;
+	double *v;
+	int i, b;
+
+	if (t->nr == t->cap && grow_rows(t))
+		return -ENOMEM;
+	row = &t->row[t->nr];
+	memset(row, 0, sizeof(*row));
+	row->tid = tid;
+	snprintf(row->comm, sizeof(row->comm), "%s", comm);
+	for (i = 0; i < t->nr_counters; i++) {
+		if (c[i].error || !c[i].enabled.n)
+			continue;
+		v = kept(t, t->nr, i);
+		v[KEPT_FULL] = last_value(&c[i].full);
+		v[KEPT_ENABLED] = last_value(&c[i].enabled);
+		v[KEPT_RUNNING] = last_value(&c[i].running);
+		for (b = 0; b < kept_buckets(t); b++)
+			v[KEPT_BUCKETS + b] =
+				last_value(&c[i].bucket[CTXCOUNT_BUCKET_TASK + b]);
+		row->valued |= 1U << i;
+	}
+	t->nr++;
+	return 0;
+}
+
+void cxs_thread_rows_free(struct cxs_thread_rows *t)
+{
+	free(t->row);
+	free(t->val);
+	t->row = NULL;
+	t->val = NULL;
+	t->nr = t->cap = 0;
+}
+
 void cxs_perthread_keep(struct cxs_perthread *pt,
 			const struct cxs_counter_values *counters)
 {
@@ -157,8 +200,7 @@ void cxs_exec_comm(char *comm, size_t size, char *const *argv)
 
 void cxs_perthread_free(struct cxs_perthread *pt)
 {
-	free(pt->rows.row);
-	free(pt->rows.val);
+	cxs_thread_rows_free(&pt->rows);
 	memset(pt, 0, sizeof(*pt));
 }
 

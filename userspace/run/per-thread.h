@@ -69,6 +69,16 @@ int cxs_perthread_add(struct cxs_perthread *pt, const struct ctxc_thread_val *ro
 		      const int *counter_of, int nr_events);
 
 /*
+ * Add a row of values already counted (perf stat report's, from a
+ * recording): counter i's last value of each sample in @c (room for
+ * @t->nr_counters); a counter with an error or never enabled has none.
+ * 0 or -ENOMEM.
+ */
+int cxs_thread_rows_add(struct cxs_thread_rows *t, pid_t tid, const char *comm,
+			const struct cxs_counter_values *c);
+void cxs_thread_rows_free(struct cxs_thread_rows *t);
+
+/*
  * Keep the rows added as the run's values per thread: a counter with an
  * error in @counters has it on every thread, the workload's row is named
  * after its program. One run only (options/check.c).

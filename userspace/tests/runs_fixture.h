@@ -55,10 +55,14 @@ struct outcome {
 	char *out, *err;
 };
 
-/* fn(argv) with stdout and stderr captured. */
-static inline void run(int (*fn)(int, char **), char **argv, struct outcome *o)
+/*
+ * fn(argv) with stderr captured, and stdout too, or into the file
+ * @out_path when not NULL (binary data: o->out is then "").
+ */
+static inline void run_to(int (*fn)(int, char **), char **argv,
+			  const char *out_path, struct outcome *o)
 {
-	FILE *fo = tmpfile(), *fe = tmpfile();
+	FILE *fo = out_path ? fopen(out_path, "w") : tmpfile(), *fe = tmpfile();
 	int saved_out = dup(1), saved_err = dup(2), argc = 0;
 
 	while (argv[argc])
@@ -74,8 +78,19 @@ static inline void run(int (*fn)(int, char **), char **argv, struct outcome *o)
 	dup2(saved_err, 2);
 	close(saved_out);
 	close(saved_err);
-	o->out = slurp(fo);
+	if (out_path) {
+		fclose(fo);
+		o->out = calloc(1, 1);
+	} else {
+		o->out = slurp(fo);
+	}
 	o->err = slurp(fe);
+}
+
+/* fn(argv) with stdout and stderr captured. */
+static inline void run(int (*fn)(int, char **), char **argv, struct outcome *o)
+{
+	run_to(fn, argv, NULL, o);
 }
 
 static inline void done(struct outcome *o)
