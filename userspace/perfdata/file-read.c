@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * file-read: a perf.data file's own parts, as perf's util/header.c reads
- * them: the header, the attrs with their ids, and the features a stat
- * record needs (CMDLINE for the table's header, EVENT_DESC for the
- * names); then its data section, read as a stream's records.
+ * file-read: perf stat record's data from a path or standard input, read
+ * whole (a stat record is small): a pipe-mode stream's records
+ * (perfdata/stat-read.c), or a perf.data file's own parts, as perf's
+ * util/header.c reads them: the header, the attrs with their ids, and
+ * the features a stat record needs (CMDLINE for the table's header,
+ * EVENT_DESC for the names); then its data section, read as a stream's
+ * records.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfdata/format.h"
 #include "perfdata/reader.h"
@@ -111,7 +117,8 @@ static int read_features(struct cxs_stat_reader *r, const struct cxs_perf_file_h
 	return err;
 }
 
-int cxs_stat_read_file(struct cxs_stat_reader *r)
+/* A perf.data file (not a stream): 0, or -1. */
+static int read_file(struct cxs_stat_reader *r)
 {
 	const struct cxs_perf_file_header *h = (const void *)r->p;
 	const struct perf_event_attr *attr;
@@ -139,4 +146,89 @@ int cxs_stat_read_file(struct cxs_stat_reader *r)
 	if (read_features(r, h))
 		return -1;
 	return cxs_stat_read_records(r, h->data.offset, h->data.offset + h->data.size);
+}
+
+static int slurp(const char *path, char **out, size_t *len)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	size_t cap = 65536, n = 0;
+	char *p = NULL, *q;
+	ssize_t got;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (!p || n == cap) {
+			cap = p ? cap * 2 : cap;
+			q = realloc(p, cap);
+			if (!q)
+				goto nomem;
+			p = q;
+		}
+		got = read(fd, p + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			got = -errno;
+			free(p);
+			if (fd)
+				close(fd);
+			return got;
+		}
+		if (!got)
+			break;
+		n += got;
+	}
+	if (fd)
+		close(fd);
+	*out = p;
+	*len = n;
+	return 0;
+nomem:
+	free(p);
+	if (fd)
+		close(fd);
+	return -ENOMEM;
+}
+
+int cxs_stat_read(const char *path, struct cxs_stat_data *d,
+		  char *err, size_t errlen)
+{
+	struct cxs_stat_reader r = { .d = d, .err = err, .errlen = errlen };
+	const struct cxs_perf_pipe_file_header *h;
+	char *p = NULL;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	ret = slurp(path, &p, &r.len);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return -1;
+	}
+	r.p = p;
+	h = (const void *)p;
+	if (r.len < sizeof(*h) || h->magic != CXS_PERF_MAGIC) {
+		ret = cxs_stat_reader_fail(&r, r.len >= 8 && __builtin_bswap64(h->magic) == CXS_PERF_MAGIC ?
+			   "written on a machine of the other byte order" :
+			   "not perf's data (no PERFILE2 magic)");
+	} else if (h->size == sizeof(*h)) {
+		d->pipe = true;
+		ret = cxs_stat_read_records(&r, sizeof(*h), r.len);
+	} else {
+		ret = read_file(&r);
+	}
+	if (!ret && !d->nr_rounds)
+		ret = cxs_stat_reader_fail(&r, "no stat data (no PERF_RECORD_STAT_ROUND): not written by perf stat record?");
+	if (ret) {
+		/* the message names the input */
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s", err);
+		snprintf(err, errlen, "%s: %s", strcmp(path, "-") ? path : "standard input", msg);
+		cxs_stat_data_free(d);
+	}
+	free(r.pending);
+	free(r.prev);
+	free(p);
+	return ret;
 }

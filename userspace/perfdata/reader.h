@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * reader: what perfdata's two readers share, stat-read.c (the records,
- * and the entry point) and file-read.c (a perf.data file's header and
- * features). Not for use outside perfdata/.
+ * reader: what perfdata's two readers share, file-read.c (the entry
+ * point, a perf.data file's header and features) and stat-read.c (the
+ * records, which file-read.c calls). Not for use outside perfdata/.
  */
 #ifndef CTXSTAT_PERFDATA_READER_H
 #define CTXSTAT_PERFDATA_READER_H
@@ -32,8 +32,5 @@ int cxs_stat_reader_add_event(struct cxs_stat_reader *r, const void *attr,
 
 /* The records from offset @at to @end of the input: 0, or -1. */
 int cxs_stat_read_records(struct cxs_stat_reader *r, size_t at, size_t end);
-
-/* A perf.data file (not a stream): 0, or -1. */
-int cxs_stat_read_file(struct cxs_stat_reader *r);
 
 #endif

@@ -6,16 +6,15 @@
  * small), its records processed in order. The readings of a
  * PERF_RECORD_STAT are kept until a PERF_RECORD_STAT_ROUND closes them
  * into a round. Records that a stat record does not need (perf's
- * kernel mmap, features sent in a pipe) are skipped by their size. A
- * file's header and features: perfdata/file-read.c.
+ * kernel mmap, features sent in a pipe) are skipped by their size. The
+ * entry point, and a file's header and features: perfdata/file-read.c,
+ * which calls the records' reader here.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "perfdata/format.h"
 #include "perfdata/reader.h"
@@ -29,49 +28,6 @@ int cxs_stat_reader_fail(struct cxs_stat_reader *r, const char *fmt, ...)
 	vsnprintf(r->err, r->errlen, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-static int slurp(const char *path, char **out, size_t *len)
-{
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	size_t cap = 65536, n = 0;
-	char *p = NULL, *q;
-	ssize_t got;
-
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		if (!p || n == cap) {
-			cap = p ? cap * 2 : cap;
-			q = realloc(p, cap);
-			if (!q)
-				goto nomem;
-			p = q;
-		}
-		got = read(fd, p + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			got = -errno;
-			free(p);
-			if (fd)
-				close(fd);
-			return got;
-		}
-		if (!got)
-			break;
-		n += got;
-	}
-	if (fd)
-		close(fd);
-	*out = p;
-	*len = n;
-	return 0;
-nomem:
-	free(p);
-	if (fd)
-		close(fd);
-	return -ENOMEM;
 }
 
 /* The event whose ids hold @id, and the id's index in them; -1 if none. */
@@ -381,46 +337,4 @@ int cxs_stat_read_records(struct cxs_stat_reader *r, size_t at, size_t end)
 		at += h->size;
 	}
 	return err;
-}
-
-int cxs_stat_read(const char *path, struct cxs_stat_data *d,
-		  char *err, size_t errlen)
-{
-	struct cxs_stat_reader r = { .d = d, .err = err, .errlen = errlen };
-	const struct cxs_perf_pipe_file_header *h;
-	char *p = NULL;
-	int ret;
-
-	memset(d, 0, sizeof(*d));
-	ret = slurp(path, &p, &r.len);
-	if (ret) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return -1;
-	}
-	r.p = p;
-	h = (const void *)p;
-	if (r.len < sizeof(*h) || h->magic != CXS_PERF_MAGIC) {
-		ret = cxs_stat_reader_fail(&r, r.len >= 8 && __builtin_bswap64(h->magic) == CXS_PERF_MAGIC ?
-			   "written on a machine of the other byte order" :
-			   "not perf's data (no PERFILE2 magic)");
-	} else if (h->size == sizeof(*h)) {
-		d->pipe = true;
-		ret = cxs_stat_read_records(&r, sizeof(*h), r.len);
-	} else {
-		ret = cxs_stat_read_file(&r);
-	}
-	if (!ret && !d->nr_rounds)
-		ret = cxs_stat_reader_fail(&r, "no stat data (no PERF_RECORD_STAT_ROUND): not written by perf stat record?");
-	if (ret) {
-		/* the message names the input */
-		char msg[256];
-
-		snprintf(msg, sizeof(msg), "%s", err);
-		snprintf(err, errlen, "%s: %s", strcmp(path, "-") ? path : "standard input", msg);
-		cxs_stat_data_free(d);
-	}
-	free(r.pending);
-	free(r.prev);
-	free(p);
-	return ret;
 }
