@@ -12,11 +12,14 @@
 # it (files otherwise); report's saved *.json files.
 # Self-contained: needs nothing from bash-completion.
 
-# The option column of SUB's --help (SUB empty: ctxstat's own).
+# The option column of SUB's --help (SUB empty: ctxstat's own). record
+# takes every option of ctxstat's beside its own.
 _ctxstat_option_column()
 {
-	"$1" ${2:+"$2"} --help 2>/dev/null |
-		sed -n 's/^ \{2,\}\(-.*\)$/\1/p' | sed 's/ \{2,\}.*//'
+	{
+		"$1" ${2:+"$2"} --help 2>/dev/null
+		[ "$2" != record ] || "$1" --help 2>/dev/null
+	} | sed -n 's/^ \{2,\}\(-.*\)$/\1/p' | sed 's/ \{2,\}.*//'
 }
 
 # The options of SUB's --help, one per line.

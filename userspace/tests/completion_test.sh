@@ -155,6 +155,10 @@ for sub in compare report quiesce; do
 	has "ctxstat $sub -" "${sub_opts[@]}"
 done
 lacks "ctxstat compare -" -p --pid -a --all-cpus --breakdown --list -n
+# record takes every option of ctxstat's beside its own -o
+has "ctxstat record -" -o --output -e --event -r --repeat -a --per-thread
+exactly "ctxstat record -e instr" instructions
+has "ctxstat record -e cycles -- tru" true
 lacks "ctxstat report -" -e -r --repeat --save
 exactly "ctxstat compare --rep" --repeat --repeat-event --repeat-until
 exactly "ctxstat compare -e instr" instructions
