@@ -20,22 +20,6 @@ struct lazy {
 	char started[64];	/* written first, "" for none */
 };
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static ssize_t lazy_write(void *cookie, const char *buf, size_t len)
 {
 	struct lazy *l = cookie;
@@ -43,10 +27,10 @@ static ssize_t lazy_write(void *cookie, const char *buf, size_t len)
 	if (l->fd < 0) {
 		l->fd = open(l->path, l->flags | O_CLOEXEC, 0666);
 		if (l->fd < 0 ||
-		    write_all(l->fd, l->started, strlen(l->started)))
+		    cxs_write_all(l->fd, l->started, strlen(l->started)))
 			return -1;
 	}
-	return write_all(l->fd, buf, len) ? -1 : (ssize_t)len;
+	return cxs_write_all(l->fd, buf, len) ? -1 : (ssize_t)len;
 }
 
 static int lazy_close(void *cookie)

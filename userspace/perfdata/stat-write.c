@@ -24,6 +24,7 @@
 
 #include "perfdata/format.h"
 #include "perfdata/stat-data.h"
+#include "util/util.h"
 
 /*
  * perf's sizeof(struct perf_record_event_update): the three u64 and its
@@ -395,22 +396,6 @@ static void put_pipe(struct buf *b, const struct cxs_stat_data *d)
 	put_data(b, d);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= w;
-	}
-	return 0;
-}
-
 int cxs_stat_write(int fd, const struct cxs_stat_data *d,
 		   char *err, size_t errlen)
 {
@@ -424,7 +409,7 @@ int cxs_stat_write(int fd, const struct cxs_stat_data *d,
 	if (b.failed) {
 		snprintf(err, errlen, "out of memory");
 		ret = -1;
-	} else if (write_all(fd, b.p, b.len)) {
+	} else if (cxs_write_all(fd, b.p, b.len)) {
 		snprintf(err, errlen, "%s", strerror(errno));
 		ret = -1;
 	}

@@ -10,6 +10,27 @@
 
 #include "util/util.h"
 
+int cxs_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n) {
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
 const char *cxs_sysfs_root(void)
 {
 	return getenv("CTX_SYSFS_ROOT") ?: "/sys";

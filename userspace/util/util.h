@@ -40,6 +40,12 @@ locale_t cxs_c_locale(void);
  */
 int cxs_path_writable(const char *path, bool made_beside);
 
+/*
+ * Write all @len bytes of @buf to @fd, again after EINTR or a short
+ * write: 0, or -1 with errno set (EIO when write() wrote nothing).
+ */
+int cxs_write_all(int fd, const void *buf, size_t len);
+
 /* Where sysfs is: $CTX_SYSFS_ROOT (a test's fake tree), else /sys. */
 const char *cxs_sysfs_root(void);
 
