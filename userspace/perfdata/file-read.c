@@ -18,6 +18,7 @@
 #include "perfdata/format.h"
 #include "perfdata/reader.h"
 #include "perfdata/stat-data.h"
+#include "util/util.h"
 
 /* perf's do_read_string(): u32 length, then that many bytes. */
 static const char *read_string(const char **p, const char *end)
@@ -148,47 +149,18 @@ static int read_file(struct cxs_stat_reader *r)
 	return cxs_stat_read_records(r, h->data.offset, h->data.offset + h->data.size);
 }
 
+/* The whole of @path, or of standard input for "-". */
 static int slurp(const char *path, char **out, size_t *len)
 {
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	size_t cap = 65536, n = 0;
-	char *p = NULL, *q;
-	ssize_t got;
+	int ret;
 
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		if (!p || n == cap) {
-			cap = p ? cap * 2 : cap;
-			q = realloc(p, cap);
-			if (!q)
-				goto nomem;
-			p = q;
-		}
-		got = read(fd, p + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			got = -errno;
-			free(p);
-			if (fd)
-				close(fd);
-			return got;
-		}
-		if (!got)
-			break;
-		n += got;
-	}
+	ret = cxs_read_all(fd, out, len);
 	if (fd)
 		close(fd);
-	*out = p;
-	*len = n;
-	return 0;
-nomem:
-	free(p);
-	if (fd)
-		close(fd);
-	return -ENOMEM;
+	return ret;
 }
 
 int cxs_stat_read(const char *path, struct cxs_stat_data *d,

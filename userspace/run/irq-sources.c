@@ -5,11 +5,14 @@
  * IPI<hwirq> with a description, and so do these rows.
  */
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/irq-sources.h"
+#include "util/util.h"
 
 void cxs_sources_init(struct cxs_sources *t, const char *interrupts_path)
 {
@@ -92,31 +95,18 @@ int cxs_interrupts_ipi_desc(const char *text, uint64_t n, char *buf,
 	return -1;
 }
 
-/* The whole of a /proc file (no size known in advance); NULL on failure. */
+/* The whole of a /proc file, NUL-terminated; NULL on failure. */
 static char *slurp(const char *path)
 {
-	FILE *f = path ? fopen(path, "r") : NULL;
-	size_t len = 0, cap = 0, got;
-	char *buf = NULL, *nb;
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	char *buf = NULL;
+	size_t len;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	do {
-		if (cap - len < 4096) {
-			nb = realloc(buf, cap + 65536);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-	} while (got);
-	buf[len] = '\0';
-	fclose(f);
+	if (cxs_read_all(fd, &buf, &len))
+		buf = NULL;
+	close(fd);
 	return buf;
 }
 

@@ -31,6 +31,41 @@ int cxs_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+int cxs_read_all(int fd, char **out, size_t *len)
+{
+	size_t cap = 0, n = 0;
+	char *p = NULL, *q;
+	ssize_t got;
+
+	for (;;) {
+		/* room for a read and the NUL */
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			q = realloc(p, cap);
+			if (!q) {
+				free(p);
+				return -ENOMEM;
+			}
+			p = q;
+		}
+		got = read(fd, p + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			got = -errno;
+			free(p);
+			return got;
+		}
+		if (!got)
+			break;
+		n += got;
+	}
+	p[n] = '\0';
+	*out = p;
+	*len = n;
+	return 0;
+}
+
 const char *cxs_sysfs_root(void)
 {
 	return getenv("CTX_SYSFS_ROOT") ?: "/sys";

@@ -46,6 +46,13 @@ int cxs_path_writable(const char *path, bool made_beside);
  */
 int cxs_write_all(int fd, const void *buf, size_t len);
 
+/*
+ * Read @fd to its end (a /proc file or a pipe: no size known in
+ * advance) into *@out, NUL-terminated, its length in *@len (the NUL
+ * not counted): 0, or -errno and *@out untouched.
+ */
+int cxs_read_all(int fd, char **out, size_t *len);
+
 /* Where sysfs is: $CTX_SYSFS_ROOT (a test's fake tree), else /sys. */
 const char *cxs_sysfs_root(void);
 
