@@ -173,10 +173,47 @@ const struct cst_source *cst_source_id(const struct cst_res *r, uint32_t id)
 	return NULL;
 }
 
+/*
+ * Where two events differ, with both values: "event 0" alone does not
+ * say whether a bucket, a source or the estimate moved.
+ */
+static void ev_diff(const struct cst_ev_res *a, const struct cst_ev_res *b,
+		    char *what, size_t len, size_t used)
+{
+	int k;
+
+	what += used;
+	len = len > used ? len - used : 0;
+	if (!len)
+		return;
+	for (k = 0; k <= CTXCOUNT_BUCKET_MAX; k++)
+		if (a->has_b[k] != b->has_b[k] || a->b[k] != b->b[k]) {
+			snprintf(what, len, ": bucket %s %llu and %llu",
+				 cst_bucket_name(k), (unsigned long long)a->b[k],
+				 (unsigned long long)b->b[k]);
+			return;
+		}
+	for (k = 0; k <= CTXCOUNT_SOURCE_ID_MAX; k++)
+		if (a->has_src[k] != b->has_src[k] || a->src[k] != b->src[k]) {
+			snprintf(what, len, ": source %d %llu and %llu", k,
+				 (unsigned long long)a->src[k],
+				 (unsigned long long)b->src[k]);
+			return;
+		}
+	snprintf(what, len,
+		 ": full %llu/%llu enabled %llu/%llu running %llu/%llu direct %u/%u est %u/%u err %llu/%llu",
+		 (unsigned long long)a->full, (unsigned long long)b->full,
+		 (unsigned long long)a->enabled, (unsigned long long)b->enabled,
+		 (unsigned long long)a->running, (unsigned long long)b->running,
+		 a->direct_cpus, b->direct_cpus, a->est_state, b->est_state,
+		 (unsigned long long)a->est_error,
+		 (unsigned long long)b->est_error);
+}
+
 int cst_res_diff(const struct cst_res *a, const struct cst_res *b,
 		 char *what, size_t len)
 {
-	int i;
+	int i, k, n;
 
 #define CST_DIFF(cond, ...) do {				\
 		if (cond) {					\
@@ -193,19 +230,47 @@ int cst_res_diff(const struct cst_res *a, const struct cst_res *b,
 		 memcmp(a->exc, b->exc, sizeof(a->exc)), "excursions");
 	CST_DIFF(a->nev != b->nev, "events: %d and %d", a->nev, b->nev);
 	for (i = 0; i < a->nev; i++)
-		CST_DIFF(memcmp(&a->ev[i], &b->ev[i], sizeof(a->ev[i])),
-			 "event %d", i);
+		if (memcmp(&a->ev[i], &b->ev[i], sizeof(a->ev[i]))) {
+			n = snprintf(what, len, "event %d", i);
+			ev_diff(&a->ev[i], &b->ev[i], what, len, n);
+			return 1;
+		}
 	CST_DIFF(a->has_sources != b->has_sources ||
 		 a->nsources != b->nsources || a->bad_sources != b->bad_sources,
 		 "sources: %d and %d", a->nsources, b->nsources);
 	for (i = 0; i < a->nsources; i++)
 		CST_DIFF(memcmp(&a->sources[i], &b->sources[i],
-				sizeof(a->sources[i])), "source %d", i);
+				sizeof(a->sources[i])),
+			 "source %d (\"%s\" and \"%s\", runs %llu and %llu)", i,
+			 a->sources[i].name, b->sources[i].name,
+			 (unsigned long long)a->sources[i].count,
+			 (unsigned long long)b->sources[i].count);
 	CST_DIFF(a->ncpu != b->ncpu || a->cpu_overflow != b->cpu_overflow,
 		 "CPU rows: %d and %d", a->ncpu, b->ncpu);
-	for (i = 0; i < a->ncpu; i++)
-		CST_DIFF(memcmp(&a->cpu[i], &b->cpu[i], sizeof(a->cpu[i])),
-			 "CPU row %d (cpu %u)", i, a->cpu[i].cpu);
+	for (i = 0; i < a->ncpu; i++) {
+		const struct cst_cpu_res *x = &a->cpu[i], *y = &b->cpu[i];
+
+		if (!memcmp(x, y, sizeof(*x)))
+			continue;
+		n = snprintf(what, len, "CPU row %d (cpu %u)", i, x->cpu);
+		if (n < 0 || (size_t)n + 16 > len)
+			return 1;
+		for (k = 0; k < x->nev && k < y->nev; k++)
+			if (memcmp(&x->ev[k], &y->ev[k], sizeof(x->ev[k]))) {
+				n += snprintf(what + n, len - n, " event %d", k);
+				ev_diff(&x->ev[k], &y->ev[k], what, len, n);
+				return 1;
+			}
+		for (k = 0; k <= CTXCOUNT_SOURCE_ID_MAX; k++)
+			if (x->src_count[k] != y->src_count[k]) {
+				snprintf(what + n, len - n,
+					 ": runs of source %d %llu and %llu", k,
+					 (unsigned long long)x->src_count[k],
+					 (unsigned long long)y->src_count[k]);
+				return 1;
+			}
+		return 1;
+	}
 	if (!a->thr || !b->thr)
 		return 0;
 	CST_DIFF(a->thr->n != b->thr->n || a->thr->overflow != b->thr->overflow,

@@ -410,7 +410,7 @@ TEST_F(nl, sources_reply)
 {
 	struct cst_res *d;
 	uint32_t id, plain;
-	char what[128];
+	char what[256];
 	int k, i, ret;
 
 	if (!(cst_features() & CTXCOUNT_FEATURE_IRQ_SOURCES))

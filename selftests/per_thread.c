@@ -146,7 +146,7 @@ TEST_F(pt, rows_add_up_after_stop)
 {
 	struct cst_ev ev[CTXCOUNT_MAX_EVENTS];
 	int n = cst_sixteen_events(ev);
-	char what[160];
+	char what[256];
 
 	pt_start(_metadata, self, ev, n);
 	ASSERT_EQ(0, cst_worker_tell(&self->w, M, "loop 2000000"));
@@ -179,7 +179,7 @@ TEST_F_TIMEOUT(pt, dump_splits_and_merges_rows, 120)
 	const struct cst_threads *thr = self->r->thr;
 	struct cst_ack ack = { .msg = "" };
 	struct cst_many m;
-	char what[160];
+	char what[256];
 	uint32_t id = 0;
 
 	err = cst_many_fork(&m, PT_MANY, 200000) ?:
@@ -212,7 +212,7 @@ TEST_F(pt, all_threads_has_every_thread)
 	const struct cst_threads *thr = self->r->thr;
 	const struct cst_thread_res *me, *init;
 	struct cst_ack ack;
-	char what[160];
+	char what[256];
 	uint32_t id;
 	int i, j, dup = 0;
 

@@ -165,7 +165,7 @@ static void pt_check_delta(struct __test_metadata *_metadata,
 	const struct cst_thread_res *i0 = cst_thread_row(&d->before, idle);
 	const struct cst_thread_res *i1 = cst_thread_row(&d->after, idle);
 	long long full, perf = d->perf[t];
-	char what[160];
+	char what[256];
 
 	ASSERT_TRUE(i0 && i1 && cst_thread_row(&d->before, run) && cst_thread_row(&d->after, run))
 		TH_LOG("'%s': the rows of M (tid %d) and S (tid %d) are not all there",
@@ -248,7 +248,7 @@ static void pt_check_stopped(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(pt_oracle) *self)
 {
 	struct cst_res *r = &self->d[0].after;
-	char what[160];
+	char what[256];
 
 	ASSERT_EQ(0, cst_cmd(&self->w.s, CTXCOUNT_CMD_SESSION_STOP, self->w.id, NULL, NULL));
 	ASSERT_EQ(0, cst_read_dump(&self->w.s, self->w.id, PER_THREAD, r, NULL));

@@ -260,7 +260,7 @@ TEST_F(pc, dump_is_the_reply)
 	struct cst_ev ev[CTXCOUNT_MAX_EVENTS];
 	int n = cst_sixteen_events(ev);
 	struct cst_ack ack;
-	char what[128];
+	char what[256];
 	uint32_t id;
 
 	ASSERT_NE(NULL, d);
