@@ -443,6 +443,24 @@ static int cst_worker_sample(struct cst_worker *w, struct cst_res *r,
 	return -EAGAIN;
 }
 
+/* Thread @tid of @pid's nonvoluntary_ctxt_switches, or -1. */
+static long long cst_task_preemptions(pid_t pid, pid_t tid)
+{
+	char path[96], line[256];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "nonvoluntary_ctxt_switches: %lld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 int cst_worker_run(struct cst_worker *w, const char *cmd,
 		   struct cst_worker_delta *d, bool strict)
 {
@@ -454,13 +472,14 @@ int cst_worker_run_on(struct cst_worker *w, int t, const char *cmd,
 {
 	long long p0[CST_WORKER_PERF] = { 0 }, p1[CST_WORKER_PERF] = { 0 };
 	struct cst_oracle_stats s0, s1;
-	long long i0, i1, n0, n1;
+	long long i0, i1, n0, n1, v0, v1;
 	int try, i, ret;
 
 	for (try = 0; try < CST_WORKER_TRIES; try++) {
 		ret = cst_worker_sample(w, &d->before, p0, &s0);
 		if (ret)
 			return ret;
+		v0 = cst_task_preemptions(w->c.pid, w->tid[t]);
 		n0 = cst_proc_nmis();
 		i0 = cst_total_interrupts();
 		ret = cst_worker_tell(w, t, cmd);
@@ -469,6 +488,8 @@ int cst_worker_run_on(struct cst_worker *w, int t, const char *cmd,
 		ret = ret ?: cst_worker_sample(w, &d->after, p1, &s1);
 		if (ret)
 			return ret;
+		v1 = cst_task_preemptions(w->c.pid, w->tid[t]);
+		d->preempted = v0 < 0 || v1 < 0 ? -1 : v1 - v0;
 		for (i = 0; i < CST_WORKER_PERF; i++)
 			d->perf[i] = p1[i] - p0[i];
 		d->oracle.hardirqs = s1.hardirqs - s0.hardirqs;

@@ -122,6 +122,13 @@ struct cst_worker_delta {
 	long long interrupts;		/* /proc/interrupts, all CPUs */
 	/* strict: the oracle's own interrupts were all (a devirq shows twice) */
 	long long proc_nmis;		/* its NMI row */
+	/*
+	 * Times the thread that ran @cmd was switched out involuntarily
+	 * meanwhile (/proc's nonvoluntary_ctxt_switches; -1 unknown): the
+	 * scheduler's code on its side of such a switch is task context of
+	 * its own, a few thousand instructions.
+	 */
+	long long preempted;
 };
 
 /*
