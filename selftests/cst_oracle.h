@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cst_oracle: the test bed's oracle module (scripts/testbed/oracle_mod.c:
+ * cst_oracle: the test bed's oracle module (module/tests/oracle_mod.c:
  * interrupts with known work on request) and a long-lived child that runs
  * its commands, measured around each one: by a ctxcount session on the
  * child, by perf_event_open() counters on it, by the oracle's own counts

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per-source hardirq rows (CTXCOUNT_SESSION_F_IRQ_SOURCES), proved with the
- * test bed's oracle module (scripts/testbed/oracle_mod.c):
+ * test bed's oracle module (module/tests/oracle_mod.c):
  *   - `devirq N K`: N runs of the oracle's own irq ("ctxoracle", a
  *     dummy-chip irq raised by generic_handle_irq() from a hard irq_work)
  *     land in a row of that name and irq number with COUNT == N. Under

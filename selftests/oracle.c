@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Attribution proved with oracles: interrupts that do known work, made by
- * the test bed's oracle module (scripts/testbed/oracle_mod.c) on the CPU of
+ * the test bed's oracle module (module/tests/oracle_mod.c) on the CPU of
  * a monitored child, on that child's request.
  *
  * Under QEMU -icount (arm64) with one vCPU the instruction counter is exact

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * READ at more CPUs than any guest here has: the test bed's
- * nlreply_test_mod.ko runs ctxcount's reply builder (module/nlreply.c,
- * compiled into it) on a made-up report of 512 CPUs (CTX_READ_DUMP_CPUS)
- * with 16 events and 64 sources, which as a single reply would take several MiB,
- * cut into a READ dump's messages in skbs of a page and of 32 KiB, and
+ * nlreply_test_mod.ko (module/tests/nlreply_test.c) runs ctxcount's reply
+ * builder (module/nlreply.c, linked into it) on a made-up report of 512
+ * CPUs (CTX_READ_DUMP_CPUS) with 16 events and 64 sources, which as a
+ * single reply would take several MiB, cut into a READ dump's messages in skbs of a page and of 32 KiB, and
  * parses every message back: each at most NLMSG_GOODSIZE, every value
  * found exactly once, a CPU's parts in order. Its load fails otherwise;
  * here it must load, and its log must say what it checked. (The dump

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A unit test of ctxcount's READ reply builder (module/nlreply.c, compiled
- * in here): a made-up report of cpus= CPUs (default 512), 16 events and
- * 64 sources, which as a single reply would take several MiB, is cut into
- * a READ dump's messages as ctxcount's .dumpit cuts it, into skbs of
- * NLMSG_GOODSIZE and of 32 KiB (the netlink core's two sizes). Each
- * message is parsed back with the kernel's own nla_parse(): none is over
- * NLMSG_GOODSIZE, and every value of the report is found exactly once, a
- * CPU's parts in order. The same builder's single reply of a few CPUs is
- * checked likewise.
+ * A unit test of ctxcount's READ reply builder (module/nlreply.c, linked
+ * into this module by tests/Kbuild): a made-up report of cpus= CPUs
+ * (default 512), 16 events and 64 sources, which as a single reply would
+ * take several MiB, is cut into a READ dump's messages as ctxcount's
+ * .dumpit cuts it, into skbs of NLMSG_GOODSIZE and of 32 KiB (the netlink
+ * core's two sizes). Each message is parsed back with the kernel's own
+ * nla_parse(): none is over NLMSG_GOODSIZE, and every value of the report
+ * is found exactly once, a CPU's parts in order. The same builder's single
+ * reply of a few CPUs is checked likewise.
  *
  * The result is in the kernel log ("nlreply_test: ok: ..." or
  * "nlreply_test: FAIL: ..."); a failure also fails the load (-EINVAL).
@@ -21,8 +21,9 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
-/* The builder itself, from the ctxcount sources the build synced. */
-#include "nlreply.c"
+#include "nlreply.h"
+#include "session.h"
+#include "sources.h"
 
 static unsigned int cpus = 512;
 module_param(cpus, uint, 0444);
