@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Where the test bed keeps things (sourced). Two places:
 #
-#   $shared (CTXCOUNT_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/ctxcount):
+#   $shared (CTX_CACHE_DIR, default ${XDG_CACHE_HOME:-~/.cache}/ctxcount):
 #     what comes from Debian's archive or is built from it alone, the same
 #     for every clone on the machine: kernel packages and their trees
 #     (scripts/vm), headers, guest roots, the sid build root
@@ -17,7 +17,7 @@
 # once is made under a lock in $shared/locks (shared_lock).
 
 # shellcheck disable=SC2034  # used by the scripts that source this
-shared=${CTXCOUNT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ctxcount}
+shared=${CTX_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ctxcount}
 
 # shared_lock FD NAME: take $shared/locks/NAME on FD, waiting for it.
 shared_lock() {
