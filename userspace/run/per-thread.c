@@ -13,28 +13,91 @@
 #include "stats/perf-stat.h"
 
 /*
- * A counter's values in a row, a double each: the buckets last, from
- * CTXCOUNT_BUCKET_TASK on, the task bucket alone without --breakdown.
+ * A counter's values in a row, a double each; with --breakdown, the
+ * buckets after the task's that are not 0 are in cxs_thread_rows.other.
  */
-enum { KEPT_FULL, KEPT_ENABLED, KEPT_RUNNING, KEPT_BUCKETS };
+enum { KEPT_FULL, KEPT_ENABLED, KEPT_RUNNING, KEPT_TASK, KEPT_PER_COUNTER };
+
+/* The buckets after the task's, each a bit of cxs_thread_rows.other_set. */
+#define OTHER_BUCKETS	(CTXCOUNT_BUCKET_MAX - CTXCOUNT_BUCKET_TASK)
 
 /* A bit of cxs_thread_row.valued for each counter a session can have. */
 _Static_assert(CTXCOUNT_MAX_EVENTS <= 16, "cxs_thread_row.valued too narrow");
+_Static_assert(OTHER_BUCKETS <= 16, "cxs_thread_rows.other_set too narrow");
 
+/* The buckets a row shows, from CTXCOUNT_BUCKET_TASK on. */
 static int kept_buckets(const struct cxs_thread_rows *t)
 {
-	return t->all_buckets ? CTXCOUNT_BUCKET_MAX - CTXCOUNT_BUCKET_TASK + 1 : 1;
-}
-
-static size_t kept_per_counter(const struct cxs_thread_rows *t)
-{
-	return KEPT_BUCKETS + kept_buckets(t);
+	return t->all_buckets ? OTHER_BUCKETS + 1 : 1;
 }
 
 static double *kept(const struct cxs_thread_rows *t, int k, int counter)
 {
 	return t->val + ((size_t)k * t->nr_counters + counter) *
-			kept_per_counter(t);
+			KEPT_PER_COUNTER;
+}
+
+static uint16_t *other_set(const struct cxs_thread_rows *t, int k)
+{
+	return t->other_set + (size_t)k * t->nr_counters;
+}
+
+/* Room for @n more values of buckets after the task's, by doubling. */
+static int other_room(struct cxs_thread_rows *t, size_t n)
+{
+	size_t cap = t->cap_other ?: 256;
+	double *v;
+
+	while (cap < t->nr_other + n)
+		cap *= 2;
+	if (cap == t->cap_other)
+		return 0;
+	v = realloc(t->other, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	t->other = v;
+	t->cap_other = cap;
+	return 0;
+}
+
+/*
+ * Keep row @k's buckets after the task's, @b[i][b - 1] for counter i and
+ * bucket TASK + b, the ones not 0: the row's last, added in order.
+ */
+static int keep_other(struct cxs_thread_rows *t, int k,
+		      const double (*b)[OTHER_BUCKETS])
+{
+	uint16_t *set = other_set(t, k);
+	int i, j;
+
+	t->other_at[k] = t->nr_other;
+	if (other_room(t, (size_t)t->nr_counters * OTHER_BUCKETS))
+		return -ENOMEM;
+	for (i = 0; i < t->nr_counters; i++) {
+		set[i] = 0;
+		for (j = 0; j < OTHER_BUCKETS; j++) {
+			if (b[i][j] == 0)
+				continue;
+			set[i] |= 1U << j;
+			t->other[t->nr_other++] = b[i][j];
+		}
+	}
+	return 0;
+}
+
+/* Where row @k keeps counter @i's bucket TASK + 1 + @j, or NULL (0). */
+static const double *other_value(const struct cxs_thread_rows *t, int k,
+				 int i, int j)
+{
+	const uint16_t *set = other_set(t, k);
+	size_t at = t->other_at[k];
+	int c;
+
+	if (!(set[i] & (1U << j)))
+		return NULL;
+	for (c = 0; c < i; c++)
+		at += __builtin_popcount(set[c]);
+	return &t->other[at + __builtin_popcount(set[i] & ((1U << j) - 1))];
 }
 
 void cxs_perthread_init(struct cxs_perthread *pt, const struct cxs_args *a,
@@ -51,8 +114,10 @@ void cxs_perthread_init(struct cxs_perthread *pt, const struct cxs_args *a,
 static int grow_rows(struct cxs_thread_rows *t)
 {
 	int cap = t->cap ? 2 * t->cap : 64;
-	size_t vals = (size_t)cap * t->nr_counters * kept_per_counter(t);
+	size_t vals = (size_t)cap * t->nr_counters * KEPT_PER_COUNTER;
 	struct cxs_thread_row *row;
+	uint16_t *set;
+	size_t *at;
 	double *val;
 
 	row = realloc(t->row, cap * sizeof(*row));
@@ -63,29 +128,46 @@ static int grow_rows(struct cxs_thread_rows *t)
 	if (!val)
 		return -ENOMEM;
 	t->val = val;
+	if (t->all_buckets) {
+		set = realloc(t->other_set,
+			      ((size_t)cap * t->nr_counters ?: 1) * sizeof(*set));
+		if (!set)
+			return -ENOMEM;
+		t->other_set = set;
+		at = realloc(t->other_at, cap * sizeof(*at));
+		if (!at)
+			return -ENOMEM;
+		t->other_at = at;
+	}
 	t->cap = cap;
 	return 0;
 }
 
-/* What cxs_counter_add() keeps of a reading, scaled as perf scales. */
-static void keep_values(const struct cxs_thread_rows *t, double *v,
+/*
+ * What cxs_counter_add() keeps of a reading, scaled as perf scales: into
+ * @v, and the buckets after the task's into @other.
+ */
+static void keep_values(double *v, double *other,
 			const struct ctxc_event_val *ev)
 {
 	uint64_t ena = ev->time_enabled, run = ev->time_running;
-	int b;
+	int j;
 
 	v[KEPT_FULL] = cxs_scale_count(ev->full, ena, run);
 	v[KEPT_ENABLED] = ena;
 	v[KEPT_RUNNING] = run;
-	for (b = 0; b < kept_buckets(t); b++)
-		v[KEPT_BUCKETS + b] = cxs_scale_count(
-			ev->bucket[CTXCOUNT_BUCKET_TASK + b], ena, run);
+	v[KEPT_TASK] = cxs_scale_count(ev->bucket[CTXCOUNT_BUCKET_TASK], ena,
+				       run);
+	for (j = 0; j < OTHER_BUCKETS; j++)
+		other[j] = cxs_scale_count(
+			ev->bucket[CTXCOUNT_BUCKET_TASK + 1 + j], ena, run);
 }
 
 int cxs_perthread_add(struct cxs_perthread *pt, const struct ctxc_thread_val *in,
 		      const int *counter_of, int nr_events)
 {
 	struct cxs_thread_rows *t = &pt->rows;
+	double other[CTXCOUNT_MAX_EVENTS][OTHER_BUCKETS] = { { 0 } };
 	const struct ctxc_event_val *ev;
 	struct cxs_thread_row *row;
 	int e, i;
@@ -101,9 +183,11 @@ int cxs_perthread_add(struct cxs_perthread *pt, const struct ctxc_thread_val *in
 		i = counter_of[e];
 		if (i < 0 || i >= t->nr_counters || !ev->present || ev->error)
 			continue;
-		keep_values(t, kept(t, t->nr, i), ev);
+		keep_values(kept(t, t->nr, i), other[i], ev);
 		row->valued |= 1U << i;
 	}
+	if (t->all_buckets && keep_other(t, t->nr, other))
+		return -ENOMEM;
 	t->nr++;
 	return 0;
 }
@@ -116,9 +200,10 @@ static double last_value(const struct cxs_sample *s)
 int cxs_thread_rows_add(struct cxs_thread_rows *t, pid_t tid, const char *comm,
 			const struct cxs_counter_values *c)
 {
+	double other[CTXCOUNT_MAX_EVENTS][OTHER_BUCKETS] = { { 0 } };
 	struct cxs_thread_row *row;
 	double *v;
-	int i, b;
+	int i, j;
 
 	if (t->nr == t->cap && grow_rows(t))
 		return -ENOMEM;
@@ -133,11 +218,14 @@ int cxs_thread_rows_add(struct cxs_thread_rows *t, pid_t tid, const char *comm,
 		v[KEPT_FULL] = last_value(&c[i].full);
 		v[KEPT_ENABLED] = last_value(&c[i].enabled);
 		v[KEPT_RUNNING] = last_value(&c[i].running);
-		for (b = 0; b < kept_buckets(t); b++)
-			v[KEPT_BUCKETS + b] =
-				last_value(&c[i].bucket[CTXCOUNT_BUCKET_TASK + b]);
+		v[KEPT_TASK] = last_value(&c[i].bucket[CTXCOUNT_BUCKET_TASK]);
+		for (j = 0; j < OTHER_BUCKETS; j++)
+			other[i][j] = last_value(
+				&c[i].bucket[CTXCOUNT_BUCKET_TASK + 1 + j]);
 		row->valued |= 1U << i;
 	}
+	if (t->all_buckets && keep_other(t, t->nr, other))
+		return -ENOMEM;
 	t->nr++;
 	return 0;
 }
@@ -146,9 +234,16 @@ void cxs_thread_rows_free(struct cxs_thread_rows *t)
 {
 	free(t->row);
 	free(t->val);
+	free(t->other_set);
+	free(t->other_at);
+	free(t->other);
 	t->row = NULL;
 	t->val = NULL;
+	t->other_set = NULL;
+	t->other_at = NULL;
+	t->other = NULL;
 	t->nr = t->cap = 0;
+	t->nr_other = t->cap_other = 0;
 }
 
 void cxs_perthread_keep(struct cxs_perthread *pt,
@@ -171,8 +266,9 @@ void cxs_perthread_keep(struct cxs_perthread *pt,
 void cxs_thread_counters(const struct cxs_thread_rows *t, int k,
 			 struct cxs_counter_values *c)
 {
-	const double *v;
-	int i, b, n;
+	static const double zero;
+	const double *v, *o;
+	int i, j, n;
 
 	for (i = 0; i < t->nr_counters; i++) {
 		memset(&c[i], 0, sizeof(c[i]));
@@ -183,9 +279,13 @@ void cxs_thread_counters(const struct cxs_thread_rows *t, int k,
 		c[i].full = cxs_sample_view(&v[KEPT_FULL], n);
 		c[i].enabled = cxs_sample_view(&v[KEPT_ENABLED], n);
 		c[i].running = cxs_sample_view(&v[KEPT_RUNNING], n);
-		for (b = 0; b < kept_buckets(t); b++)
-			c[i].bucket[CTXCOUNT_BUCKET_TASK + b] =
-				cxs_sample_view(&v[KEPT_BUCKETS + b], n);
+		c[i].bucket[CTXCOUNT_BUCKET_TASK] =
+			cxs_sample_view(&v[KEPT_TASK], n);
+		for (j = 0; j + 1 < kept_buckets(t); j++) {
+			o = other_value(t, k, i, j);
+			c[i].bucket[CTXCOUNT_BUCKET_TASK + 1 + j] =
+				cxs_sample_view(o ?: &zero, n);
+		}
 		c[i].counted = n && v[KEPT_RUNNING] > 0;
 	}
 }
@@ -227,7 +327,7 @@ static double row_value(const struct cxs_thread_rows *t, int k,
 
 	if (t->error[i] || !(t->row[k].valued & (1U << i)))
 		return 0;
-	return kept(t, k, i)[ev->task_only ? KEPT_BUCKETS : KEPT_FULL];
+	return kept(t, k, i)[ev->task_only ? KEPT_TASK : KEPT_FULL];
 }
 
 int cxs_thread_order(const struct cxs_thread_rows *t, const struct cxs_event *ev,

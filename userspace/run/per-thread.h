@@ -27,9 +27,11 @@ struct cxs_thread_row {
 /*
  * A run's thread rows, in the module's order, and of each row's counters
  * what per-thread output prints and no more: perf's scaled full count,
- * the times enabled and running, the task bucket (every bucket with
- * --breakdown), in one array for all rows. A machine has thousands of
- * threads: what a row costs is in docs/design/per-thread.md.
+ * the times enabled and running and the task bucket, in one array for all
+ * rows; with --breakdown, the other buckets that are not 0, in another
+ * (a thread's counters have a few of them: its timer's, RCU's). A machine
+ * has thousands of threads: what a row costs is in
+ * docs/design/per-thread.md.
  */
 struct cxs_thread_rows {
 	int nr;
@@ -38,6 +40,16 @@ struct cxs_thread_rows {
 	double *val;		/* row k's from k * nr_counters counters on */
 	int nr_counters;
 	bool all_buckets;	/* --breakdown */
+	/*
+	 * --breakdown: per row and counter, which buckets after the task's
+	 * are not 0 (bit b - 1 for bucket TASK + b); per row, where its
+	 * values of them start in @other, counter by counter, bucket by
+	 * bucket
+	 */
+	uint16_t *other_set;
+	size_t *other_at;
+	double *other;
+	size_t nr_other, cap_other;
 	/* each counter's error, the session's: every row has it */
 	int error[CTXCOUNT_MAX_EVENTS];
 	/* -a: perf leaves out the rows of 0 (too many threads count none) */

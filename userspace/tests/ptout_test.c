@@ -209,4 +209,51 @@ TEST(breakdown_per_thread)
 	pt_release(&p);
 }
 
+/*
+ * --breakdown keeps the buckets after the task's only where they are not
+ * 0: each row's counters read back every bucket as it was given, whatever
+ * mix of them is 0 (row k, counter i, bucket b: a value of its own, or 0
+ * where (k + i + b) % 3 == 0, every bucket 0 in row 2's counter 1).
+ */
+TEST(breakdown_buckets_read_back)
+{
+	const int counter_of[] = { 0, 1 };
+	struct cxs_args a = { .breakdown = true };
+	struct ctxc_thread_val *row = calloc(1, sizeof(*row));
+	struct cxs_counter_values c[2];
+	struct cxs_perthread pt;
+	double want, got;
+	int k, i, b;
+
+	ASSERT_NE(NULL, row);
+	cxs_perthread_init(&pt, &a, 2);
+	for (k = 0; k < 5; k++) {
+		row->tid = 100 + k;
+		for (i = 0; i < 2; i++) {
+			put_event(&row->ev[i], 1000000, 1000);
+			for (b = CTXCOUNT_BUCKET_TASK + 1; b <= CTXCOUNT_BUCKET_MAX; b++)
+				row->ev[i].bucket[b] = (k + i + b) % 3 && !(k == 2 && i == 1) ?
+						       1000 * k + 100 * i + b : 0;
+		}
+		ASSERT_EQ(0, cxs_perthread_add(&pt, row, counter_of, 2));
+	}
+	for (k = 0; k < 5; k++) {
+		cxs_thread_counters(&pt.rows, k, c);
+		for (i = 0; i < 2; i++) {
+			ASSERT_EQ(1, c[i].bucket[CTXCOUNT_BUCKET_TASK].n);
+			EXPECT_EQ(1000, c[i].bucket[CTXCOUNT_BUCKET_TASK].v[0]);
+			for (b = CTXCOUNT_BUCKET_TASK + 1; b <= CTXCOUNT_BUCKET_MAX; b++) {
+				want = (k + i + b) % 3 && !(k == 2 && i == 1) ?
+				       1000 * k + 100 * i + b : 0;
+				ASSERT_EQ(1, c[i].bucket[b].n);
+				got = c[i].bucket[b].v[0];
+				EXPECT_EQ(want, got)
+					TH_LOG("row %d counter %d bucket %d", k, i, b);
+			}
+		}
+	}
+	free(row);
+	cxs_perthread_free(&pt);
+}
+
 TEST_HARNESS_MAIN
