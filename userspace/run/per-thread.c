@@ -42,24 +42,6 @@ static uint16_t *other_set(const struct cxs_thread_rows *t, int k)
 	return t->other_set + (size_t)k * t->nr_counters;
 }
 
-/* Room for @n more values of buckets after the task's, by doubling. */
-static int other_room(struct cxs_thread_rows *t, size_t n)
-{
-	size_t cap = t->cap_other ?: 256;
-	double *v;
-
-	while (cap < t->nr_other + n)
-		cap *= 2;
-	if (cap == t->cap_other)
-		return 0;
-	v = realloc(t->other, cap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	t->other = v;
-	t->cap_other = cap;
-	return 0;
-}
-
 /*
  * Keep row @k's buckets after the task's, @b[i][b - 1] for counter i and
  * bucket TASK + b, the ones not 0: the row's last, added in order.
@@ -70,8 +52,9 @@ static int keep_other(struct cxs_thread_rows *t, int k,
 	uint16_t *set = other_set(t, k);
 	int i, j;
 
-	t->other_at[k] = t->nr_other;
-	if (other_room(t, (size_t)t->nr_counters * OTHER_BUCKETS))
+	t->other_at[k] = t->other.n;
+	if (cxs_sample_reserve(&t->other,
+			       t->other.n + t->nr_counters * OTHER_BUCKETS))
 		return -ENOMEM;
 	for (i = 0; i < t->nr_counters; i++) {
 		set[i] = 0;
@@ -79,7 +62,7 @@ static int keep_other(struct cxs_thread_rows *t, int k,
 			if (b[i][j] == 0)
 				continue;
 			set[i] |= 1U << j;
-			t->other[t->nr_other++] = b[i][j];
+			t->other.v[t->other.n++] = b[i][j];
 		}
 	}
 	return 0;
@@ -90,14 +73,14 @@ static const double *other_value(const struct cxs_thread_rows *t, int k,
 				 int i, int j)
 {
 	const uint16_t *set = other_set(t, k);
-	size_t at = t->other_at[k];
+	int at = t->other_at[k];
 	int c;
 
 	if (!(set[i] & (1U << j)))
 		return NULL;
 	for (c = 0; c < i; c++)
 		at += __builtin_popcount(set[c]);
-	return &t->other[at + __builtin_popcount(set[i] & ((1U << j) - 1))];
+	return &t->other.v[at + __builtin_popcount(set[i] & ((1U << j) - 1))];
 }
 
 void cxs_perthread_init(struct cxs_perthread *pt, const struct cxs_args *a,
@@ -117,7 +100,7 @@ static int grow_rows(struct cxs_thread_rows *t)
 	size_t vals = (size_t)cap * t->nr_counters * KEPT_PER_COUNTER;
 	struct cxs_thread_row *row;
 	uint16_t *set;
-	size_t *at;
+	int *at;
 	double *val;
 
 	row = realloc(t->row, cap * sizeof(*row));
@@ -236,14 +219,12 @@ void cxs_thread_rows_free(struct cxs_thread_rows *t)
 	free(t->val);
 	free(t->other_set);
 	free(t->other_at);
-	free(t->other);
+	cxs_sample_free(&t->other);
 	t->row = NULL;
 	t->val = NULL;
 	t->other_set = NULL;
 	t->other_at = NULL;
-	t->other = NULL;
 	t->nr = t->cap = 0;
-	t->nr_other = t->cap_other = 0;
 }
 
 void cxs_perthread_keep(struct cxs_perthread *pt,

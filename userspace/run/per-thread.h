@@ -15,6 +15,7 @@
 #include "events/events.h"
 #include "options/args.h"
 #include "stats/counts.h"
+#include "stats/sample.h"
 
 /* One thread's row: whose it is; its values are in its cxs_thread_rows. */
 struct cxs_thread_row {
@@ -47,9 +48,8 @@ struct cxs_thread_rows {
 	 * bucket
 	 */
 	uint16_t *other_set;
-	size_t *other_at;
-	double *other;
-	size_t nr_other, cap_other;
+	int *other_at;
+	struct cxs_sample other;
 	/* each counter's error, the session's: every row has it */
 	int error[CTXCOUNT_MAX_EVENTS];
 	/* -a: perf leaves out the rows of 0 (too many threads count none) */
