@@ -128,7 +128,7 @@ static int grow_rows(struct cxs_thread_rows *t)
 
 /*
  * What cxs_counter_add() keeps of a reading, scaled as perf scales: into
- * @v, and the buckets after the task's into @other.
+ * @v, and the buckets after the task's into @other (NULL: not kept).
  */
 static void keep_values(double *v, double *other,
 			const struct ctxc_event_val *ev)
@@ -141,7 +141,7 @@ static void keep_values(double *v, double *other,
 	v[KEPT_RUNNING] = run;
 	v[KEPT_TASK] = cxs_scale_count(ev->bucket[CTXCOUNT_BUCKET_TASK], ena,
 				       run);
-	for (j = 0; j < OTHER_BUCKETS; j++)
+	for (j = 0; other && j < OTHER_BUCKETS; j++)
 		other[j] = cxs_scale_count(
 			ev->bucket[CTXCOUNT_BUCKET_TASK + 1 + j], ena, run);
 }
@@ -166,7 +166,8 @@ int cxs_perthread_add(struct cxs_perthread *pt, const struct ctxc_thread_val *in
 		i = counter_of[e];
 		if (i < 0 || i >= t->nr_counters || !ev->present || ev->error)
 			continue;
-		keep_values(kept(t, t->nr, i), other[i], ev);
+		keep_values(kept(t, t->nr, i), t->all_buckets ? other[i] : NULL,
+			    ev);
 		row->valued |= 1U << i;
 	}
 	if (t->all_buckets && keep_other(t, t->nr, other))
@@ -202,7 +203,7 @@ int cxs_thread_rows_add(struct cxs_thread_rows *t, pid_t tid, const char *comm,
 		v[KEPT_ENABLED] = last_value(&c[i].enabled);
 		v[KEPT_RUNNING] = last_value(&c[i].running);
 		v[KEPT_TASK] = last_value(&c[i].bucket[CTXCOUNT_BUCKET_TASK]);
-		for (j = 0; j < OTHER_BUCKETS; j++)
+		for (j = 0; t->all_buckets && j < OTHER_BUCKETS; j++)
 			other[i][j] = last_value(
 				&c[i].bucket[CTXCOUNT_BUCKET_TASK + 1 + j]);
 		row->valued |= 1U << i;
