@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
@@ -459,6 +460,23 @@ static long long cst_task_preemptions(pid_t pid, pid_t tid)
 			break;
 	fclose(f);
 	return n;
+}
+
+bool cst_worker_preempted(const struct cst_worker_delta *d, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (d[i].preempted > 0)
+			return true;
+	return false;
+}
+
+int cst_worker_no_wakeup_preemption(void)
+{
+	const struct sched_param batch = { 0 };
+
+	return sched_setscheduler(0, SCHED_BATCH, &batch) ? -errno : 0;
 }
 
 int cst_worker_run(struct cst_worker *w, const char *cmd,

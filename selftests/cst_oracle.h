@@ -141,6 +141,15 @@ int cst_worker_run(struct cst_worker *w, const char *cmd,
 /* The same with thread @t of the child running @cmd (cst_worker_cfg). */
 int cst_worker_run_on(struct cst_worker *w, int t, const char *cmd,
 		      struct cst_worker_delta *d, bool strict);
+/* Was the thread that ran them preempted in one of @n commands from @d. */
+bool cst_worker_preempted(const struct cst_worker_delta *d, int n);
+/*
+ * Put the caller, and a child it then starts, at SCHED_BATCH: woken by
+ * the child's ack, the caller would now and then preempt the child before
+ * it was back asleep, a few thousand instructions of the child's task
+ * context (per_thread_oracle.c's "Steady"). 0 or -errno.
+ */
+int cst_worker_no_wakeup_preemption(void);
 /* The growth of bucket @b of event @e over @d. */
 long long cst_worker_bucket(const struct cst_worker_delta *d, int e, int b);
 long long cst_worker_full(const struct cst_worker_delta *d, int e);

@@ -47,7 +47,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,12 +142,6 @@ static bool oracle_exact(const struct cst_worker_delta *a, int nev,
 	return true;
 }
 
-/* Was the child preempted in one of a round's three commands. */
-static bool oracle_preempted(const struct cst_worker_delta *a)
-{
-	return a[0].preempted > 0 || a[1].preempted > 0 || a[2].preempted > 0;
-}
-
 /*
  * A warm-up round, then ORACLE_ROUNDS rounds of the commands @cmd[0..2]
  * (work a, work b, no interrupt) in one child, a round run again (up to
@@ -173,15 +166,13 @@ static void oracle_check(struct __test_metadata *_metadata,
 			 char cmd[3][64], int bucket, long long work_a,
 			 long long want)
 {
-	const struct sched_param batch = { 0 };
 	struct cst_worker_delta *a, *b, *z;
 	struct cst_worker w;
 	int i, c, e, err = 0, tries, again = 0, preempted = 0;
 	long long db, dt, full;
 
-	/* Us, and the child forked from us: no preemption at a wake-up. */
-	ASSERT_EQ(0, sched_setscheduler(0, SCHED_BATCH, &batch))
-		TH_LOG("SCHED_BATCH: %s", strerror(errno));
+	err = cst_worker_no_wakeup_preemption();
+	ASSERT_EQ(0, err) TH_LOG("SCHED_BATCH: %s", strerror(-err));
 	err = cst_worker_start(&w, variant->ev, variant->nev, variant->ev, 1, &self->d[0].before);
 	ASSERT_EQ(0, err) TH_LOG("cannot start the child: %s", strerror(-err));
 	for (i = -1; i < ORACLE_ROUNDS && !err; i++) {
@@ -191,7 +182,7 @@ static void oracle_check(struct __test_metadata *_metadata,
 				err = cst_worker_run(&w, cmd[c], a + c, true);
 			if (err || i < 0)
 				break;
-			if (oracle_preempted(a)) {
+			if (cst_worker_preempted(a, 3)) {
 				preempted++;
 				continue;
 			}

@@ -57,7 +57,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,7 +119,6 @@ FIXTURE_SETUP(pt_oracle)
 	};
 	/* Each thread's own perf counter: perf[i] is opened on thread i. */
 	const struct cst_ev perf[2] = { variant->ev[0], variant->ev[0] };
-	const struct sched_param batch = { 0 };
 	const char *why = cst_oracle_exact_cannot_run() ?: cst_per_thread_cannot_run();
 	int i, err;
 
@@ -141,9 +139,8 @@ FIXTURE_SETUP(pt_oracle)
 		ASSERT_NE(NULL, r->thr);
 	}
 	cst_new_session_flags = CTXCOUNT_SESSION_F_PER_THREAD;
-	/* Us, and the worker forked from us: no preemption at a wake-up. */
-	ASSERT_EQ(0, sched_setscheduler(0, SCHED_BATCH, &batch))
-		TH_LOG("SCHED_BATCH: %s", strerror(errno));
+	err = cst_worker_no_wakeup_preemption();
+	ASSERT_EQ(0, err) TH_LOG("SCHED_BATCH: %s", strerror(-err));
 	err = cst_worker_start_cfg(&self->w, &cfg, variant->ev, variant->nev, perf, 2,
 				   &self->d[0].before);
 	ASSERT_EQ(0, err) TH_LOG("cannot start the worker: %s", strerror(-err));
@@ -246,7 +243,7 @@ static void pt_rounds(struct __test_metadata *_metadata,
 				err = cst_worker_run_on(&self->w, t, cmd[c], a + c, true);
 			if (err || i < 0)
 				break;
-			if (a[0].preempted > 0 || a[1].preempted > 0) {
+			if (cst_worker_preempted(a, 2)) {
 				preempted++;
 				continue;
 			}
@@ -266,7 +263,7 @@ static void pt_rounds(struct __test_metadata *_metadata,
 		ksft_print_msg("round %d: %s's :t %lld then %lld, perf_event_open on it %lld then %lld%s\n",
 			       i, t ? "S" : "M", cst_row_delta(a, tid, 0, CTXCOUNT_BUCKET_TASK),
 			       cst_row_delta(a + 1, tid, 0, CTXCOUNT_BUCKET_TASK), a[0].perf[t],
-			       a[1].perf[t], a[0].preempted > 0 || a[1].preempted > 0 ? " (preempted)" : "");
+			       a[1].perf[t], cst_worker_preempted(a, 2) ? " (preempted)" : "");
 		for (e = 0; e < variant->nev && each; e++) {
 			db = cst_row_delta(a + 1, tid, e, bucket) - cst_row_delta(a, tid, e, bucket);
 			EXPECT_LE(llabs(db - want), slack)
