@@ -69,6 +69,7 @@ static void output_of(const struct cxs_runner *r, FILE *out,
 		.no_big_num = !a->big_num,
 		.quiet = a->quiet,
 		.trim = isatty(fileno(out)),
+		.dialect = a->dialect,
 	};
 	*s = (struct cxs_series){
 		.events = r->events,
@@ -303,7 +304,9 @@ int cmd_stat(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 	}
 	/* perf's "perf version 6.1.192" */
 	if (args.version) {
-		printf("ctxstat version %s\n", CXS_VERSION);
+		printf("ctxstat version %s\nprints as perf %s (--perf-dialect)\n",
+		       CXS_VERSION,
+		       cxs_perf_dialect_default() == CXS_PERF_7_2 ? "7.2" : "6.1");
 		return cxs_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
 	}
 	/* perf stat report, named after stat's options */

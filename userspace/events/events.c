@@ -375,9 +375,13 @@ int cxs_events_add_defaults(struct cxs_event_list *l, bool system_wide,
 		name = !i && system_wide ? "cpu-clock" : dflt[i].name;
 		if (cxs_events_add_one(l, name, err, errlen))
 			return -1;
+		l->ev[l->nr - 1].perf_default = true;
 		snprintf(spec, sizeof(spec), "%s:t", name);
-		if (twins && dflt[i].twin && cxs_events_add_one(l, spec, err, errlen))
+		if (!twins || !dflt[i].twin)
+			continue;
+		if (cxs_events_add_one(l, spec, err, errlen))
 			return -1;
+		l->ev[l->nr - 1].perf_default = true;
 	}
 	return 0;
 }

@@ -30,6 +30,8 @@ struct cxs_event {
 	 */
 	int group;
 	bool weak_group;
+	/* one of perf stat's default events: perf 7.x prints its metric */
+	bool perf_default;
 };
 
 /* What the kernel counts: events differing only in :t share one. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <linux/ctxcount.h>
+#include <linux/version.h>
 
 #include "options/args.h"
 #include "options/errors.h"
@@ -25,7 +26,7 @@ enum {
 	OPT_SUMMARY, OPT_IRQ_SOURCES, OPT_APPEND, OPT_NO_BIG_NUM, OPT_NO_MERGE,
 	OPT_QUIET, OPT_INTERVAL_COUNT, OPT_NO_CSV_SUMMARY, OPT_NO_TWINS,
 	OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_THRESHOLD,
-	OPT_WARMUP, OPT_VERSION, OPT_PER_THREAD, OPT_SCALE,
+	OPT_WARMUP, OPT_VERSION, OPT_PER_THREAD, OPT_SCALE, OPT_PERF_DIALECT,
 	/* + index in cxs_perf_only[] */
 	OPT_PERF_ONLY = 1024,
 };
@@ -78,6 +79,7 @@ static const struct option ctxstat_options[] = {
 	{ "threshold",		required_argument,	NULL, OPT_THRESHOLD },
 	{ "warmup",		required_argument,	NULL, OPT_WARMUP },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
+	{ "perf-dialect",	required_argument,	NULL, OPT_PERF_DIALECT },
 };
 
 /*
@@ -281,6 +283,27 @@ static int parse_irq_sources(struct cxs_args *a, const char *arg,
 	return 0;
 }
 
+enum cxs_perf_dialect cxs_perf_dialect_default(void)
+{
+	return LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0) ? CXS_PERF_7_2 :
+							      CXS_PERF_6_1;
+}
+
+/* --perf-dialect=6.1|7.2: the perf versions whose output ctxstat prints */
+static int parse_dialect(struct cxs_args *a, const char *arg,
+			 char *err, size_t errlen)
+{
+	if (!strcmp(arg, "6.1"))
+		a->dialect = CXS_PERF_6_1;
+	else if (!strcmp(arg, "7.2"))
+		a->dialect = CXS_PERF_7_2;
+	else
+		return cxs_err(err, errlen,
+			       "bad --perf-dialect '%s' (6.1 or 7.2: the perf whose output to print)",
+			       arg);
+	return 0;
+}
+
 static int handle_option(struct cxs_args *a, int c, const char *arg,
 			 char *err, size_t errlen)
 {
@@ -364,6 +387,8 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 	case OPT_NO_TWINS:
 		a->no_twins = true;
 		return 0;
+	case OPT_PERF_DIALECT:
+		return parse_dialect(a, arg, err, errlen);
 	case OPT_THRESHOLD:
 		if (parse_pct(arg, 0, true, &a->threshold))
 			return cxs_err(err, errlen,
@@ -442,6 +467,7 @@ int cxs_args_read(struct cxs_args *a, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	a->repeat = 1;
 	a->big_num = -1;
+	a->dialect = cxs_perf_dialect_default();
 	a->threshold = -1;
 	opts = options(&letters);
 	optind = 0;	/* full getopt reset: parse may run more than once */

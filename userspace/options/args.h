@@ -28,6 +28,17 @@ enum cxs_aggr {
 	CXS_AGGR_THREAD,	/* --per-thread: a row per thread, no CPUs */
 };
 
+/*
+ * The perf whose output ctxstat prints (--perf-dialect): perf's
+ * stat-display.c changed between 6.1 and 7.x. 7.x prints metrics only for
+ * its default events, from its metric files ("0.5 CPUs  CPUs_utilized"),
+ * and names JSON's count of summed CPUs "counters". docs/design/ctxstat.md.
+ */
+enum cxs_perf_dialect {
+	CXS_PERF_6_1,
+	CXS_PERF_7_2,
+};
+
 struct cxs_args {
 	const char *event_specs[CXS_ARGS_MAX_EVENT_SPECS];
 	int nr_event_specs;
@@ -74,6 +85,7 @@ struct cxs_args {
 	bool sync;		/* -S: sync() before each run */
 	bool quiet;		/* --quiet: no counts printed */
 	bool no_twins;		/* --no-twins: perf's default rows exactly */
+	enum cxs_perf_dialect dialect;	/* --perf-dialect, else the build's */
 	/*
 	 * perf stat record (the word, then stat's options again): -o names
 	 * the data file, record_file ("-": perf's pipe mode on stdout), and
@@ -136,6 +148,13 @@ int cxs_args_parse(struct cxs_args *a, int argc, char **argv,
  */
 int cxs_args_parse_compare(struct cxs_args *a, int argc, char **argv,
 			   char *err, size_t errlen);
+
+/*
+ * The dialect of the perf built from the kernel release whose UAPI headers
+ * built ctxstat: distributions build perf and those headers from one
+ * kernel source (Debian's linux-perf and linux-libc-dev).
+ */
+enum cxs_perf_dialect cxs_perf_dialect_default(void);
 
 /* compare's --threshold, or its default (CXS_THRESHOLD_PCT). */
 double cxs_args_threshold(const struct cxs_args *a);

@@ -106,8 +106,8 @@ static void print_part(const struct cxs_printer *p, const struct cxs_event *ev,
 		.name = name, .quote = quote, .ev = ev, .c = c, .val = val,
 	};
 
-	cxs_share_metric(cxs_sample_mean(val), cxs_sample_mean(&c->full),
-			 &row.metric);
+	cxs_share_metric(p->o->dialect, cxs_sample_mean(val),
+			 cxs_sample_mean(&c->full), &row.metric);
 	cxs_print_row(p, &row);
 }
 
@@ -172,11 +172,18 @@ static void print_event(const struct cxs_printer *p, const struct cxs_event *ev,
 		.val = ev->task_only ? &c->bucket[CTXCOUNT_BUCKET_TASK] : &c->full,
 	};
 
-	if (ev->task_only)
-		cxs_share_metric(cxs_sample_mean(row.val), cxs_sample_mean(&c->full),
-				 &row.metric);
-	else
+	if (p->o->dialect == CXS_PERF_7_2)
+		cxs_default_metric(p->r, ev, &row.metric);
+	else if (!ev->task_only)
 		cxs_full_metric(p->r, ev, cxs_sample_mean(&c->full), &row.metric);
+	/*
+	 * A ":t" row's share of the full count: its metric, or after 7.x's
+	 * metric on a line of its own (the standard format only)
+	 */
+	if (ev->task_only)
+		cxs_share_metric(p->o->dialect, cxs_sample_mean(row.val),
+				 cxs_sample_mean(&c->full),
+				 row.metric.fmt ? &row.share : &row.metric);
 	cxs_print_row(p, &row);
 	if (p->o->breakdown && with_breakdown && cxs_counter_ok(c))
 		print_breakdown(p, ev, c);

@@ -90,6 +90,7 @@ struct cxs_output_opts {
 	bool quiet;
 	/* Standard rows without trailing blanks (a terminal: no wrapping). */
 	bool trim;
+	enum cxs_perf_dialect dialect;
 };
 
 void cxs_output_series(const struct cxs_output_opts *o,

@@ -2,7 +2,7 @@
 /*
  * row: one row of perf stat's output, byte for byte where perf defines
  * it (perf 6.1 tools/perf/util/stat-display.c, checked against real
- * `perf stat` output).
+ * `perf stat` output; perf 7.2's where its dialect differs).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -17,6 +17,7 @@
 #define EVNAME_LEN	32
 #define BAD_EVNAME_LEN	25	/* perf pads failed rows' names less */
 #define METRIC_LEN	35
+#define METRIC_LEN_7_2	38
 #define SUMMARY_LEN	16
 
 #define CNTR_NOT_SUPPORTED	"<not supported>"
@@ -68,17 +69,22 @@ static const char *bad_count(const struct cxs_row *row)
 	return row->c->error ? CNTR_NOT_SUPPORTED : CNTR_NOT_COUNTED;
 }
 
-static void print_std_metric(FILE *f, const struct cxs_metric *m)
+static int metric_len(const struct cxs_output_opts *o)
+{
+	return o->dialect == CXS_PERF_7_2 ? METRIC_LEN_7_2 : METRIC_LEN;
+}
+
+static void print_std_metric(FILE *f, const struct cxs_metric *m, int len)
 {
 	int n;
 
 	if (!m->fmt) {
-		fprintf(f, "%-*s", METRIC_LEN, "");
+		fprintf(f, "%-*s", len, "");
 		return;
 	}
 	n = fprintf(f, " # ");
 	n += fprintf(f, m->fmt, m->val);
-	fprintf(f, " %-*s", METRIC_LEN - n - 1, m->unit);
+	fprintf(f, " %-*s", len - n - 1, m->unit);
 }
 
 /*
@@ -114,11 +120,13 @@ static void print_aggr_prefix(const struct cxs_printer *p)
 		fprintf(o->f, "%s%s%*d%s", label, sep, csv ? 0 : 4, p->aggr_nr, sep);
 		return;
 	}
-	/* JSON: the same ids without padding, under perf's key */
+	/* JSON: the same ids without padding, under perf's keys */
 	label[strcspn(label, " ")] = '\0';
-	fprintf(o->f, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ",
+	fprintf(o->f, "\"%s\" : \"%s\", \"%s\" : %d, ",
 		p->r->aggr == CXS_AGGR_CORE ? "core" : p->r->aggr == CXS_AGGR_DIE ? "die" :
-		p->r->aggr == CXS_AGGR_SOCKET ? "socket" : "node", label, p->aggr_nr);
+		p->r->aggr == CXS_AGGR_SOCKET ? "socket" : "node", label,
+		o->dialect == CXS_PERF_7_2 ? "counters" : "aggregate-number",
+		p->aggr_nr);
 }
 
 /*
@@ -192,6 +200,21 @@ static void print_row_prefix(const struct cxs_printer *p)
 		print_thread_prefix(p);
 }
 
+static void print_row_prefix(const struct cxs_printer *p);
+
+/*
+ * perf 7.x's line of an event's second metric: the row's prefix, blanks
+ * up to the metric column, the metric.
+ */
+static void print_std_metric_line(const struct cxs_printer *p,
+				  const struct cxs_metric *m)
+{
+	print_row_prefix(p);
+	fprintf(p->o->f, "%*s", COUNTS_LEN + 1 + UNIT_LEN + 1 + EVNAME_LEN, "");
+	print_std_metric(p->o->f, m, metric_len(p->o));
+	fputc('\n', p->o->f);
+}
+
 static void print_std_row(const struct cxs_printer *p, const struct cxs_row *row)
 {
 	FILE *f = p->o->f;
@@ -208,7 +231,13 @@ static void print_std_row(const struct cxs_printer *p, const struct cxs_row *row
 				COUNTS_LEN, cxs_sample_mean(row->val) * scale);
 		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
 		fprintf(f, "%-*s", EVNAME_LEN, row->name);
-		print_std_metric(f, &row->metric);
+		print_std_metric(f, &row->metric, metric_len(p->o));
+	} else if (p->o->dialect == CXS_PERF_7_2) {
+		/* 7.x pads the name as any row's, with its metric (NaN) */
+		fprintf(f, "%*s ", COUNTS_LEN, bad_count(row));
+		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
+		fprintf(f, "%-*s", EVNAME_LEN, row->name);
+		print_std_metric(f, &row->metric, METRIC_LEN_7_2);
 	} else {
 		fprintf(f, "%*s ", COUNTS_LEN, bad_count(row));
 		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
@@ -220,6 +249,8 @@ static void print_std_row(const struct cxs_printer *p, const struct cxs_row *row
 	if (run != ena)
 		fprintf(f, "  (%.2f%%)", 100.0 * run / ena);
 	fputc('\n', f);
+	if (row->share.fmt)
+		print_std_metric_line(p, &row->share);
 }
 
 /* perf's CSV metric value: the formatted number without padding or '%'. */
@@ -258,7 +289,8 @@ static void print_csv_row(const struct cxs_printer *p, const struct cxs_row *row
 	/* perf computes this percentage in integers: 99.6% prints 99.00. */
 	fprintf(f, "%s%" PRIu64 "%s%.2f", sep, run, sep,
 		run != ena && ena ? (double)(100 * run / ena) : 100.0);
-	if (row_ok(row) && row->metric.fmt) {
+	/* 7.x: a metric of what was not counted, NaN, is an empty value */
+	if (row->metric.fmt && (row_ok(row) || p->o->dialect == CXS_PERF_7_2)) {
 		csv_metric_value(&row->metric, mval, sizeof(mval));
 		fprintf(f, "%s%s%s%s", sep, mval, sep, row->metric.unit);
 	} else {
@@ -283,14 +315,41 @@ static void print_json_row(const struct cxs_printer *p, const struct cxs_row *ro
 	fputs(", ", f);
 	if (p->r->runs > 1)
 		fprintf(f, "\"variance\" : %.2f, ", row_noise(p, row));
-	fprintf(f, "\"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, ",
+	fprintf(f, "\"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f",
 		run, run != ena && ena ? (double)(100 * run / ena) : 100.0);
+	if (p->o->dialect == CXS_PERF_7_2) {
+		/* 7.x: the value as a string ("nan" too), no keys without one */
+		if (row->metric.fmt)
+			fprintf(f, ", \"metric-value\" : \"%f\", \"metric-unit\" : \"%s\"",
+				row->metric.val, row->metric.unit);
+		fputs("}\n", f);
+		return;
+	}
+	fputs(", ", f);
 	if (ok && row->metric.fmt)
 		fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n",
 			row->metric.val, row->metric.unit);
 	else
 		fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : \"\"}\n",
 			0.0);
+}
+
+/* @s's lines without their trailing blanks */
+static void fputs_trimmed(const char *s, FILE *f)
+{
+	const char *end;
+	size_t n;
+
+	while (*s) {
+		end = strchrnul(s, '\n');
+		for (n = end - s; n && s[n - 1] == ' '; n--)
+			;
+		fwrite(s, 1, n, f);
+		if (!*end)
+			break;
+		fputc('\n', f);
+		s = end + 1;
+	}
 }
 
 /*
@@ -314,9 +373,7 @@ static void print_std_row_trimmed(const struct cxs_printer *p,
 	tp.o = &o;
 	print_std_row(&tp, row);
 	fclose(o.f);
-	while (len >= 2 && buf[len - 2] == ' ')
-		buf[--len - 1] = '\n';
-	fwrite(buf, 1, len, p->o->f);
+	fputs_trimmed(buf, p->o->f);
 	free(buf);
 }
 

@@ -29,6 +29,8 @@ struct cxs_row {
 	const struct cxs_counter_values *c;
 	const struct cxs_sample *val;	/* full or one bucket */
 	struct cxs_metric metric;
+	/* perf 7.x: a ":t" row's share, below its metric (standard format) */
+	struct cxs_metric share;
 };
 
 struct cxs_printer {

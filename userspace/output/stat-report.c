@@ -224,7 +224,8 @@ static int print_round(FILE *f, const struct cxs_stat_data *d, int i,
 		       const struct cxs_event_list *l, char **cmd)
 {
 	struct cxs_counter_values counters[CTXCOUNT_MAX_EVENTS] = { 0 };
-	struct cxs_output_opts o = { .f = f, .format = CXS_OUTPUT_STD };
+	struct cxs_output_opts o = { .f = f, .format = CXS_OUTPUT_STD,
+				     .dialect = cxs_perf_dialect_default() };
 	struct cxs_counter_values *cpu_counters = NULL;
 	int k, nr_cpus = per_cpu(d) ? d->nr_cpus : 0, ret = -ENOMEM;
 	int nr_threads = per_thread(d) ? d->nr_threads : 0;

@@ -305,7 +305,7 @@ TEST(ambiguous_prefixes)
 	char err[256];
 
 	EXPECT_EQ(-1, PARSE(&a, "--per", "-a"));
-	EXPECT_STREQ("Ambiguous option: per (could be --per-core, --per-die, --per-socket, --per-node, --per-thread or --percore-show-thread)",
+	EXPECT_STREQ("Ambiguous option: per (could be --per-core, --per-die, --per-socket, --per-node, --per-thread, --perf-dialect or --percore-show-thread)",
 		     err);
 	EXPECT_FALSE(a.perf_only);
 	EXPECT_EQ(NULL, a.err_option);
@@ -517,6 +517,15 @@ TEST(irq_sources)
 	EXPECT_EQ(-1, PARSE(&a, "--irq-sources=4x", "true"));
 	EXPECT_EQ(-1, PARSE(&a, "--irq-sources", "-n", "true"));
 	EXPECT_STREQ("-n counts nothing to split by interrupt source", err);
+	/* --perf-dialect: the two perf versions, else the build's */
+	ASSERT_EQ(0, PARSE(&a, "true"));
+	EXPECT_EQ(cxs_perf_dialect_default(), a.dialect);
+	ASSERT_EQ(0, PARSE(&a, "--perf-dialect", "7.2", "true"));
+	EXPECT_EQ(CXS_PERF_7_2, a.dialect);
+	ASSERT_EQ(0, PARSE(&a, "--perf-dialect=6.1", "true"));
+	EXPECT_EQ(CXS_PERF_6_1, a.dialect);
+	EXPECT_EQ(-1, PARSE(&a, "--perf-dialect", "7", "true"));
+	EXPECT_STREQ("bad --perf-dialect '7' (6.1 or 7.2: the perf whose output to print)", err);
 	EXPECT_EQ(-1, cxs_args_parse_compare(&a, 5,
 		(char *[]){ "compare", "--irq-sources", "a", "---", "b", NULL },
 		err, sizeof(err)));

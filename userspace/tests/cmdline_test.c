@@ -85,13 +85,13 @@ TEST(ambiguous_option_names_its_candidates)
 	char out[16384];
 
 	EXPECT_EQ(129, RUN("--per", "-a"));
-	EXPECT_TRUE(starts(out, "  Error: Ambiguous option: per (could be --per-core, --per-die, --per-socket, --per-node, --per-thread or --percore-show-thread)\n\n" STAT_USAGE "\n"))
+	EXPECT_TRUE(starts(out, "  Error: Ambiguous option: per (could be --per-core, --per-die, --per-socket, --per-node, --per-thread, --perf-dialect or --percore-show-thread)\n\n" STAT_USAGE "\n"))
 		TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\n        --per-core        with -a or -C, a row per core (S0-D0-C1)\n"))
 		TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\n        --per-thread      with -p or -a, a row per thread (comm-tid)\n"))
 		TH_LOG("%s", out);
-	EXPECT_EQ(13, count_lines(out)) TH_LOG("%s", out);
+	EXPECT_EQ(17, count_lines(out)) TH_LOG("%s", out);
 }
 
 /* perf's --scale (its default) is a no-op in scripts; so it is here. */

@@ -197,6 +197,12 @@ TEST(aggregation_modes)
 	EXPECT_NE(NULL, strstr(o.err, "{\"node\" : \"N1\", \"aggregate-number\" : 1, \"counter-value\" : \"250000.000000\", "))
 		TH_LOG("%s", o.err);
 	done(&o);
+	/* perf 7.2: {"node" : "N0", "counters" : 2, "counter-value" : ... */
+	run(stat_main, ARGV("ctxstat", "--perf-dialect", "7.2", "-a", "--per-node", "-e",
+			    "instructions", "-j", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "{\"node\" : \"N1\", \"counters\" : 1, \"counter-value\" : \"250000.000000\", "))
+		TH_LOG("%s", o.err);
+	done(&o);
 	run(stat_main, ARGV("ctxstat", "-a", "--per-socket", "-e", "instructions", "-I", "20",
 			    "--interval-count", "1", "true"), &o);
 	EXPECT_NE(NULL, strstr(o.err, "#           time socket cpus             counts unit events\n"))

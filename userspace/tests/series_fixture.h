@@ -18,6 +18,7 @@ struct fixture_data {
 	struct cxs_counter_values res[CTXCOUNT_MAX_EVENTS];
 	struct cxs_sample elapsed;
 	struct cxs_series series;
+	enum cxs_perf_dialect dialect;	/* render()'s; 0 is 6.1's */
 };
 
 static inline void setup(struct fixture_data *d, const char *specs, int runs)
@@ -61,7 +62,7 @@ static inline char *render(struct fixture_data *d, enum cxs_output_format fmt,
 {
 	struct cxs_output_opts o = {
 		.format = fmt, .sep = sep, .breakdown = breakdown,
-		.verbose = verbose,
+		.verbose = verbose, .dialect = d->dialect,
 	};
 	char *buf = NULL;
 	size_t len = 0;
