@@ -23,18 +23,54 @@ static int cpu_rows_cap(void)
 }
 
 /*
- * Every CPU of @l online (the module checks it too, after the proofs):
- * 0, or -1 after saying which is not.
+ * perf 7.x counts on the CPUs of -C its PMUs have, after a warning, and
+ * fails when none is left: so does ctxstat in its dialect, with the online
+ * CPUs. @l keeps its online CPUs; 0, or -1 when none is.
  */
-static int check_online(const struct cxs_cpulist *l)
+static int drop_offline(struct cxs_cpulist *l, const struct cxs_cpulist *online,
+			const char *asked, const char *online_text)
+{
+	int i, n = 0;
+
+	for (i = 0; i < l->nr; i++)
+		if (cxs_cpulist_has(online, l->cpu[i]))
+			l->cpu[n++] = l->cpu[i];
+	if (n == l->nr)
+		return 0;
+	fprintf(stderr, "WARNING: A requested CPU in '%s' is not online (CPUs %s)\n",
+		asked, online_text);
+	l->nr = n;
+	if (n)
+		return 0;
+	fprintf(stderr, "Error:\nNo supported events found.\n");
+	return -1;
+}
+
+/*
+ * Every CPU of @l online (the module checks it too, after the proofs):
+ * 0, or -1 after saying which is not; perf 7.x's dialect: drop_offline().
+ */
+static int check_online(struct cxs_cpulist *l, const struct cxs_args *a)
 {
 	struct cxs_cpulist *online = malloc(sizeof(*online));
+	char online_text[256] = "";
 	int i, ret = 0;
+	FILE *f;
 
 	/* Without the file, the module's check is the only one. */
 	if (!online || cxs_cpulist_read(online, "/sys/devices/system/cpu/online")) {
 		free(online);
 		return 0;
+	}
+	if (a->dialect == CXS_PERF_7_2) {
+		f = fopen("/sys/devices/system/cpu/online", "r");
+		if (f && fgets(online_text, sizeof(online_text), f))
+			online_text[strcspn(online_text, "\n")] = '\0';
+		if (f)
+			fclose(f);
+		ret = drop_offline(l, online, a->cpu_list, online_text);
+		free(online);
+		return ret;
 	}
 	for (i = 0; i < l->nr && !ret; i++) {
 		if (cxs_cpulist_has(online, l->cpu[i]))
@@ -59,7 +95,7 @@ int cxs_percpu_setup(struct cxs_percpu *pc, const struct cxs_args *a)
 				pc->cpu_list ? err : "out of memory");
 			return -1;
 		}
-		if (check_online(pc->cpu_list))
+		if (check_online(pc->cpu_list, a))
 			return -1;
 	}
 	if (a->no_aggr) {

@@ -61,6 +61,45 @@ TEST(per_cpu_rows_not_supported)
 	done(&o);
 }
 
+/*
+ * perf 7.2's stat.sh, "Offline CPU stat command test": -C on a CPU that
+ * is not there. perf 7.2 drops the CPUs of -C its PMU has not, after a
+ * warning, and fails when none is left:
+ *   $ perf stat -C5 -e task-clock true   (2 CPUs)
+ *   WARNING: A requested CPU in '5' is not supported by PMU 'software' (CPUs 0-1) for event 'task-clock'
+ *   Error:
+ *   No supported events found.
+ * ctxstat's 7.2 dialect does so with the online CPUs; 6.1's refuses any.
+ * CPU 4095 is not online on a machine that runs these tests.
+ */
+TEST(offline_cpu_list)
+{
+	struct outcome o;
+
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "--perf-dialect", "7.2", "-C", "4095", "-x,", "-e",
+			    "task-clock", "true"), &o);
+	EXPECT_EQ(1, o.code) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "WARNING: A requested CPU in '4095' is not online (CPUs 0"))
+		TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "\nError:\nNo supported events found.\n")) TH_LOG("%s", o.err);
+	EXPECT_EQ(0, fake_nl.sessions);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "--perf-dialect", "7.2", "-C", "0,4095", "-x,", "-e",
+			    "task-clock", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "WARNING: A requested CPU in '0,4095' is not online"))
+		TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, ",msec,task-clock,")) TH_LOG("%s", o.err);
+	EXPECT_EQ(1, fake_nl.sessions);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "--perf-dialect", "6.1", "-C", "0,4095", "-e", "task-clock",
+			    "true"), &o);
+	EXPECT_NE(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_STREQ("ctxstat: -C: CPU 4095 is not online\n", o.err);
+	done(&o);
+}
+
 #define TEN_CYCLES "{cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles}"
 
 /*
