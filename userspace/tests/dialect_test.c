@@ -17,6 +17,18 @@
 
 static char *cmd_true[] = { "true", NULL };
 
+/* A 7.2 series of @specs, perf's default events if @perf_default. */
+static void setup_7_2(struct fixture_data *d, const char *specs, int runs,
+		      bool perf_default)
+{
+	int i;
+
+	setup(d, specs, runs);
+	d->dialect = CXS_PERF_7_2;
+	for (i = 0; i < d->events.nr; i++)
+		d->events.ev[i].perf_default = perf_default;
+}
+
 /*
  * $ perf stat true (perf 7.2's default events; ctxstat names cycles as
  * it was asked, perf's default is "cpu-cycles")
@@ -29,13 +41,9 @@ static char *cmd_true[] = { "true", NULL };
  */
 static void default_series(struct fixture_data *d)
 {
-	int i;
-
-	setup(d, "context-switches,cpu-migrations,page-faults,task-clock,cpu-cycles", 1);
-	for (i = 0; i < d->events.nr; i++)
-		d->events.ev[i].perf_default = true;
+	setup_7_2(d, "context-switches,cpu-migrations,page-faults,task-clock,cpu-cycles", 1,
+		  true);
 	d->series.cmd = cmd_true;
-	d->dialect = CXS_PERF_7_2;
 	run_counter(d, 0, 1, 790479, 790479);
 	run_counter(d, 1, 0, 790479, 790479);
 	run_counter(d, 2, 51, 790479, 790479);
@@ -76,10 +84,7 @@ TEST(csv_json_default_metrics_match_perf)
 	struct fixture_data d;
 	char *out;
 
-	setup(&d, "context-switches,page-faults,task-clock,cpu-cycles", 1);
-	for (int i = 0; i < d.events.nr; i++)
-		d.events.ev[i].perf_default = true;
-	d.dialect = CXS_PERF_7_2;
+	setup_7_2(&d, "context-switches,page-faults,task-clock,cpu-cycles", 1, true);
 	run_counter(&d, 0, 0, 683819, 683819);
 	run_counter(&d, 1, 50, 683819, 683819);
 	run_counter(&d, 2, 683819, 683819, 683819);
@@ -92,10 +97,7 @@ TEST(csv_json_default_metrics_match_perf)
 	free(out);
 	release(&d);
 
-	setup(&d, "cpu-migrations,task-clock,cpu-cycles", 1);
-	for (int i = 0; i < d.events.nr; i++)
-		d.events.ev[i].perf_default = true;
-	d.dialect = CXS_PERF_7_2;
+	setup_7_2(&d, "cpu-migrations,task-clock,cpu-cycles", 1, true);
 	run_counter(&d, 0, 0, 622639, 622639);
 	run_counter(&d, 1, 622639, 622639, 622639);
 	d.res[2].error = -ENOENT;
@@ -128,8 +130,7 @@ TEST(named_events_have_no_metric)
 	struct fixture_data d;
 	char *out;
 
-	setup(&d, "cycles,task-clock", 1);
-	d.dialect = CXS_PERF_7_2;
+	setup_7_2(&d, "cycles,task-clock", 1, false);
 	d.res[0].error = -ENOENT;
 	run_counter(&d, 1, 730000, 730000, 730000);
 	cxs_sample_add(&d.elapsed, 2000000);
@@ -145,8 +146,7 @@ TEST(named_events_have_no_metric)
 	free(out);
 	release(&d);
 
-	setup(&d, "task-clock", 1);
-	d.dialect = CXS_PERF_7_2;
+	setup_7_2(&d, "task-clock", 1, false);
 	run_counter(&d, 0, 527036, 527036, 527036);
 	out = render(&d, CXS_OUTPUT_JSON, NULL, false, 0);
 	EXPECT_STREQ("{\"counter-value\" : \"0.527036\", \"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : 527036, \"pcnt-running\" : 100.00}\n",
@@ -155,8 +155,7 @@ TEST(named_events_have_no_metric)
 	release(&d);
 
 	/* -r: the noise after the blank metric column; 1.0 +- 2.27% */
-	setup(&d, "task-clock", 3);
-	d.dialect = CXS_PERF_7_2;
+	setup_7_2(&d, "task-clock", 3, false);
 	run_counter(&d, 0, 790000, 790000, 790000);
 	run_counter(&d, 0, 810000, 810000, 810000);
 	run_counter(&d, 0, 830000, 830000, 830000);
@@ -182,12 +181,8 @@ TEST(task_twin_metric_and_share)
 	struct fixture_data d;
 	struct cxs_counter_reading rd = { .time_enabled = 2e6, .time_running = 2e6 };
 	char *out;
-	int i;
 
-	setup(&d, "task-clock,task-clock:t,cycles,cycles:t", 1);
-	for (i = 0; i < d.events.nr; i++)
-		d.events.ev[i].perf_default = true;
-	d.dialect = CXS_PERF_7_2;
+	setup_7_2(&d, "task-clock,task-clock:t,cycles,cycles:t", 1, true);
 	rd.full = 2e6;
 	rd.bucket[CTXCOUNT_BUCKET_TASK] = 1.5e6;
 	rd.bucket[CTXCOUNT_BUCKET_HARDIRQ] = 0.5e6;
