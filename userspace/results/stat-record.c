@@ -23,7 +23,13 @@ static void attr_of(const struct cxs_args *a, const struct cxs_event *ev,
 	attr->type = ev->type;
 	attr->size = sizeof(*attr);
 	attr->config = ev->config;
-	attr->sample_type = PERF_SAMPLE_IDENTIFIER;
+	/*
+	 * perf: "stat_config.identifier = !(STAT_RECORD && is_pipe)". perf
+	 * script checks the sample fields of a piped attr that has any, and
+	 * refuses one without IP ("Display of symbols requested...").
+	 */
+	if (!a->record_file || strcmp(a->record_file, "-"))
+		attr->sample_type = PERF_SAMPLE_IDENTIFIER;
 	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			    PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr->disabled = 1;

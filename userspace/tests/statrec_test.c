@@ -467,6 +467,18 @@ static void record_then_perf_reports(struct __test_metadata *_metadata, bool pip
 		EXPECT_NE(NULL, strstr(text, "Performance counter stats for 'pipe':"));
 	}
 	free(text);
+	/*
+	 * perf script reads it as perf's own (perf 7.x's stat.sh, "stat
+	 * record and script test"): its header line, a row per reading
+	 */
+	snprintf(cmd, sizeof(cmd), "%s script -i %s", perf_bin(), pipe ? "-" : data);
+	EXPECT_EQ(0, shell(cmd, pipe ? data : NULL, perr));
+	text = read_all(perr, &n);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "CPU   THREAD             VAL             ENA             RUN            TIME EVENT\n"))
+		TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, " task-clock\n")) TH_LOG("%s", text);
+	free(text);
 	done(&o);
 	/* and ctxstat report -i, perf 6.1's stat.sh pair */
 	run(cmd_report, ARGV("report", "-i", data), &o);
