@@ -306,7 +306,7 @@ int cmd_stat(int argc, char **argv, void (*subcommands_usage)(FILE *f))
 	if (args.version) {
 		printf("ctxstat version %s\nprints as perf %s (--perf-dialect)\n",
 		       CXS_VERSION,
-		       cxs_perf_dialect_default() == CXS_PERF_7_2 ? "7.2" : "6.1");
+		       args.dialect == CXS_PERF_7_2 ? "7.2" : "6.1");
 		return cxs_outfile_close(stdout, NULL, "ctxstat") ? 1 : 0;
 	}
 	/* perf stat report, named after stat's options */

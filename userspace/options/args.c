@@ -283,8 +283,25 @@ static int parse_irq_sources(struct cxs_args *a, const char *arg,
 	return 0;
 }
 
+/* "6.1" or "7.2" into @d; -1 for anything else */
+static int dialect_of(const char *s, enum cxs_perf_dialect *d)
+{
+	if (!strcmp(s, "6.1"))
+		*d = CXS_PERF_6_1;
+	else if (!strcmp(s, "7.2"))
+		*d = CXS_PERF_7_2;
+	else
+		return -1;
+	return 0;
+}
+
 enum cxs_perf_dialect cxs_perf_dialect_default(void)
 {
+	const char *env = getenv("CTXSTAT_PERF_DIALECT");
+	enum cxs_perf_dialect d;
+
+	if (env && !dialect_of(env, &d))
+		return d;
 	return LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0) ? CXS_PERF_7_2 :
 							      CXS_PERF_6_1;
 }
@@ -293,11 +310,7 @@ enum cxs_perf_dialect cxs_perf_dialect_default(void)
 static int parse_dialect(struct cxs_args *a, const char *arg,
 			 char *err, size_t errlen)
 {
-	if (!strcmp(arg, "6.1"))
-		a->dialect = CXS_PERF_6_1;
-	else if (!strcmp(arg, "7.2"))
-		a->dialect = CXS_PERF_7_2;
-	else
+	if (dialect_of(arg, &a->dialect))
 		return cxs_err(err, errlen,
 			       "bad --perf-dialect '%s' (6.1 or 7.2: the perf whose output to print)",
 			       arg);

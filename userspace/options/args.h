@@ -150,9 +150,10 @@ int cxs_args_parse_compare(struct cxs_args *a, int argc, char **argv,
 			   char *err, size_t errlen);
 
 /*
- * The dialect of the perf built from the kernel release whose UAPI headers
- * built ctxstat: distributions build perf and those headers from one
- * kernel source (Debian's linux-perf and linux-libc-dev).
+ * $CTXSTAT_PERF_DIALECT ("6.1" or "7.2"), else the dialect of the perf
+ * built from the kernel release whose UAPI headers built ctxstat:
+ * distributions build perf and those headers from one kernel source
+ * (Debian's linux-perf and linux-libc-dev).
  */
 enum cxs_perf_dialect cxs_perf_dialect_default(void);
 

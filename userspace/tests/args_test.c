@@ -526,6 +526,15 @@ TEST(irq_sources)
 	EXPECT_EQ(CXS_PERF_6_1, a.dialect);
 	EXPECT_EQ(-1, PARSE(&a, "--perf-dialect", "7", "true"));
 	EXPECT_STREQ("bad --perf-dialect '7' (6.1 or 7.2: the perf whose output to print)", err);
+	/* $CTXSTAT_PERF_DIALECT sets the default; the option still wins */
+	setenv("CTXSTAT_PERF_DIALECT", "7.2", 1);
+	ASSERT_EQ(0, PARSE(&a, "true"));
+	EXPECT_EQ(CXS_PERF_7_2, a.dialect);
+	ASSERT_EQ(0, PARSE(&a, "--perf-dialect=6.1", "true"));
+	EXPECT_EQ(CXS_PERF_6_1, a.dialect);
+	setenv("CTXSTAT_PERF_DIALECT", "6.1", 1);
+	ASSERT_EQ(0, PARSE(&a, "true"));
+	EXPECT_EQ(CXS_PERF_6_1, a.dialect);
 	EXPECT_EQ(-1, cxs_args_parse_compare(&a, 5,
 		(char *[]){ "compare", "--irq-sources", "a", "---", "b", NULL },
 		err, sizeof(err)));

@@ -91,7 +91,7 @@ TEST(ambiguous_option_names_its_candidates)
 		TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\n        --per-thread      with -p or -a, a row per thread (comm-tid)\n"))
 		TH_LOG("%s", out);
-	EXPECT_EQ(17, count_lines(out)) TH_LOG("%s", out);
+	EXPECT_EQ(18, count_lines(out)) TH_LOG("%s", out);
 }
 
 /* perf's --scale (its default) is a no-op in scripts; so it is here. */
