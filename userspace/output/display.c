@@ -340,8 +340,9 @@ static void print_aggr_rows(const struct cxs_printer *p)
 	bool done[CTXCOUNT_MAX_EVENTS];
 	int k, i;
 
-	if (cxs_aggr_rows_build(&rows, r->aggr, r->nr_cpus, r->cpu_ids,
-				r->cpu_counters, r->events->nr_counters)) {
+	if (cxs_aggr_rows_build(&rows, r->aggr, r->cache_level, r->nr_cpus,
+				r->cpu_ids, r->cpu_counters,
+				r->events->nr_counters)) {
 		fprintf(p->o->f, "ctxstat: out of memory summing the CPUs' rows\n");
 		return;
 	}
