@@ -50,6 +50,7 @@ struct cxs_args {
 	const char *cpu_list;	/* -C: "0,2-3", syntax checked; NULL: all */
 	bool no_aggr;		/* per-CPU READs: -A or a --per-* mode */
 	enum cxs_aggr aggr;	/* how the CPUs' (or threads') rows are printed */
+	int cache_level;	/* --per-cache=L<n>: n; 0: each CPU's highest */
 	int verbose;
 	bool breakdown;
 	bool help;
