@@ -94,6 +94,7 @@ static void output_of(const struct cxs_runner *r, FILE *out,
 		.cpu_ids = r->pc.cpu_ids,
 		.cpu_counters = r->pc.cpu_counters,
 		.aggr = a->aggr,
+		.cache_level = a->cache_level,
 		.threads = cxs_args_per_thread(a) ? &r->pt.rows : NULL,
 		.sources = a->irq_sources ? &r->sources : NULL,
 	};

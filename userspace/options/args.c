@@ -26,7 +26,8 @@ enum {
 	OPT_SUMMARY, OPT_IRQ_SOURCES, OPT_APPEND, OPT_NO_BIG_NUM, OPT_NO_MERGE,
 	OPT_QUIET, OPT_INTERVAL_COUNT, OPT_NO_CSV_SUMMARY, OPT_NO_TWINS,
 	OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_THRESHOLD,
-	OPT_WARMUP, OPT_VERSION, OPT_PER_THREAD, OPT_SCALE, OPT_PERF_DIALECT,
+	OPT_WARMUP, OPT_VERSION, OPT_PER_THREAD, OPT_SCALE, OPT_PER_CLUSTER,
+	OPT_PER_CACHE, OPT_PERF_DIALECT,
 	/* + index in cxs_perf_only[] */
 	OPT_PERF_ONLY = 1024,
 };
@@ -75,6 +76,8 @@ static const struct option ctxstat_options[] = {
 	{ "per-die",		no_argument,		NULL, OPT_PER_DIE },
 	{ "per-socket",		no_argument,		NULL, OPT_PER_SOCKET },
 	{ "per-node",		no_argument,		NULL, OPT_PER_NODE },
+	{ "per-cluster",	no_argument,		NULL, OPT_PER_CLUSTER },
+	{ "per-cache",		optional_argument,	NULL, OPT_PER_CACHE },
 	{ "per-thread",		no_argument,		NULL, OPT_PER_THREAD },
 	{ "threshold",		required_argument,	NULL, OPT_THRESHOLD },
 	{ "warmup",		required_argument,	NULL, OPT_WARMUP },
@@ -249,6 +252,30 @@ static int set_aggr(struct cxs_args *a, enum cxs_aggr mode)
 	return 0;
 }
 
+/*
+ * --per-cache[=L<n>]: perf's parse_cache_level() and its words, "L" or
+ * "l" and one digit; without a level, each CPU's highest (perf's LLC).
+ */
+static int parse_cache_level(struct cxs_args *a, const char *arg,
+			     char *err, size_t errlen)
+{
+	int level = 0;
+
+	if (arg) {
+		if (strlen(arg) != 2 || (arg[0] != 'L' && arg[0] != 'l') ||
+		    (level = atoi(arg + 1)) < 1)
+			return cxs_err(err, errlen,
+				       "Cache level must be of form L[1-%d], or l[1-%d]",
+				       CXS_MAX_CACHE_LEVEL, CXS_MAX_CACHE_LEVEL);
+		if (level > CXS_MAX_CACHE_LEVEL)
+			return cxs_err(err, errlen,
+				       "ctxstat only supports max cache level of %d, as perf",
+				       CXS_MAX_CACHE_LEVEL);
+	}
+	a->cache_level = level;
+	return set_aggr(a, CXS_AGGR_CACHE);
+}
+
 /* -C: system wide on a CPU list, as perf's -C (checked for syntax here). */
 static int check_cpu_list(struct cxs_args *a, const char *arg,
 			  char *err, size_t errlen)
@@ -362,6 +389,10 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 		return set_aggr(a, CXS_AGGR_SOCKET);
 	case OPT_PER_NODE:
 		return set_aggr(a, CXS_AGGR_NODE);
+	case OPT_PER_CLUSTER:
+		return set_aggr(a, CXS_AGGR_CLUSTER);
+	case OPT_PER_CACHE:
+		return parse_cache_level(a, arg, err, errlen);
 	case OPT_PER_THREAD:
 		return set_aggr(a, CXS_AGGR_THREAD);
 	case 'I':

@@ -25,6 +25,8 @@ enum cxs_aggr {
 	CXS_AGGR_DIE,		/* --per-die */
 	CXS_AGGR_SOCKET,	/* --per-socket */
 	CXS_AGGR_NODE,		/* --per-node */
+	CXS_AGGR_CLUSTER,	/* --per-cluster */
+	CXS_AGGR_CACHE,		/* --per-cache[=L<n>] */
 	CXS_AGGR_THREAD,	/* --per-thread: a row per thread, no CPUs */
 };
 
@@ -59,6 +61,7 @@ struct cxs_args {
 	const char *cpu_list;	/* -C: "0,2-3", syntax checked; NULL: all */
 	bool no_aggr;		/* per-CPU READs: -A or a --per-* mode */
 	enum cxs_aggr aggr;	/* how the CPUs' (or threads') rows are printed */
+	int cache_level;	/* --per-cache=L<n>: n; 0: each CPU's highest */
 	int verbose;
 	bool breakdown;
 	bool help;
@@ -113,6 +116,12 @@ struct cxs_args {
 #define CXS_MAX_RUNS		100000
 #define CXS_PID_MAX		4194304
 #define CXS_INTERVAL_MAX_MS	86400000
+
+/*
+ * --per-cache=L1 to L4: perf reads a CPU's caches from cpuN/cache/index0
+ * to index3 only (its MAX_CACHE_LVL).
+ */
+#define CXS_MAX_CACHE_LEVEL	4
 
 /* Runs without -r: per side for compare, the maximum for --repeat-until. */
 #define CXS_COMPARE_DEFAULT_RUNS	10

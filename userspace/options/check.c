@@ -95,7 +95,8 @@ const char *cxs_aggr_option(enum cxs_aggr mode)
 	static const char *const names[] = {
 		[CXS_AGGR_NONE] = "-A", [CXS_AGGR_CORE] = "--per-core",
 		[CXS_AGGR_DIE] = "--per-die", [CXS_AGGR_SOCKET] = "--per-socket",
-		[CXS_AGGR_NODE] = "--per-node", [CXS_AGGR_THREAD] = "--per-thread",
+		[CXS_AGGR_NODE] = "--per-node", [CXS_AGGR_CLUSTER] = "--per-cluster",
+		[CXS_AGGR_CACHE] = "--per-cache", [CXS_AGGR_THREAD] = "--per-thread",
 	};
 
 	return mode < ARRAY_SIZE(names) && names[mode] ? names[mode] : "";

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * aggr: perf 6.1's cpumap.c (aggr_cpu_id__socket/die/core/node, the
- * order of aggr_cpu_id__cmp) on the ids ctxstat needs; sums per row with
+ * order of aggr_cpu_id__cmp) on the ids ctxstat needs, and perf 7.2's
+ * --per-cluster and --per-cache (cpumap.c's aggr_cpu_id__cluster,
+ * builtin-stat.c's aggr_cpu_id__cache); sums per row with
  * stats/counts.c's cxs_counter_accumulate(), as perf sums val, ena and run.
+ * A core's id stays perf 6.1's (perf 7.2 adds the cluster to it).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -62,8 +65,103 @@ void cxs_aggr_cpu_id(int cpu, struct cxs_aggr_id *id)
 	/* "There is no die_id on legacy system." */
 	if (id->die == -1)
 		id->die = 0;
+	/* perf: "There is no cluster_id on legacy system." */
+	id->cluster = topology_int(cpu, "cluster_id");
+	if (id->cluster < 0)
+		id->cluster = 0;
+	id->cache_lvl = -1;
+	id->cache = -1;
 	id->core = topology_int(cpu, "core_id");
 	id->node = cpu_node(cpu);
+}
+
+/*
+ * cpuN/cache/index@index/@what's first line into @buf (at least its
+ * start); false when it cannot be read, as perf's sysfs__read_*() fail.
+ */
+static bool cache_file(int cpu, int index, const char *what,
+		       char *buf, size_t len)
+{
+	char path[256];
+	bool ok;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/%s",
+		 cxs_sysfs_root(), cpu, index, what);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fgets(buf, len, f) != NULL;
+	fclose(f);
+	return ok;
+}
+
+struct cache_index {
+	int level;
+	int first_cpu;		/* of its shared_cpu_list: the instance's id */
+};
+
+/*
+ * perf's build_caches_for_cpu(): @cpu's cache/index0, index1... up to the
+ * first missing one, CXS_MAX_CACHE_LEVEL at most. perf reads seven files
+ * of each (its perf.data header's cache description) and gives up on
+ * the CPU's caches altogether when one of them cannot be read: -1 then,
+ * else how many indexes @idx got.
+ */
+static int read_cache_indexes(int cpu, struct cache_index *idx)
+{
+	static const char *const described[] = {
+		"coherency_line_size", "number_of_sets", "ways_of_associativity",
+		"type", "size",
+	};
+	char path[256], buf[256];
+	size_t i;
+	int k;
+
+	for (k = 0; k < CXS_MAX_CACHE_LEVEL; k++) {
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d",
+			 cxs_sysfs_root(), cpu, k);
+		if (access(path, F_OK))
+			break;
+		if (!cache_file(cpu, k, "level", buf, sizeof(buf)))
+			return -1;
+		idx[k].level = atoi(buf);
+		for (i = 0; i < ARRAY_SIZE(described); i++)
+			if (!cache_file(cpu, k, described[i], buf, sizeof(buf)))
+				return -1;
+		if (!cache_file(cpu, k, "shared_cpu_list", buf, sizeof(buf)))
+			return -1;
+		/*
+		 * perf's cpu__get_cache_id_from_map(): the list's lowest CPU
+		 * (sysfs lists them in order), or this one's if it has none.
+		 */
+		if (sscanf(buf, "%d", &idx[k].first_cpu) != 1)
+			idx[k].first_cpu = cpu;
+	}
+	return k;
+}
+
+void cxs_aggr_cpu_cache(int cpu, int level, struct cxs_aggr_id *id)
+{
+	struct cache_index idx[CXS_MAX_CACHE_LEVEL];
+	int n = read_cache_indexes(cpu, idx), top = 0, k;
+
+	id->cache_lvl = -1;
+	id->cache = -1;
+	if (n <= 0)
+		return;
+	if (!level) {
+		for (k = 1; k < n; k++)
+			if (idx[k].level > idx[top].level)
+				top = k;
+		id->cache_lvl = idx[top].level;
+		id->cache = idx[top].first_cpu;
+		return;
+	}
+	id->cache_lvl = level;
+	for (k = 0; k < n; k++)
+		if (idx[k].level == level)
+			id->cache = idx[k].first_cpu;
 }
 
 /* @id with only @mode's fields, the others -1 (perf's empty id). */
@@ -75,6 +173,8 @@ static void keep_fields(enum cxs_aggr mode, struct cxs_aggr_id *id)
 		id->socket = -1;
 	if (mode == CXS_AGGR_NODE || mode == CXS_AGGR_SOCKET)
 		id->die = -1;
+	if (mode != CXS_AGGR_CLUSTER)
+		id->cluster = -1;
 	if (mode != CXS_AGGR_CORE)
 		id->core = -1;
 }
@@ -87,6 +187,12 @@ static int id_cmp(const struct cxs_aggr_id *a, const struct cxs_aggr_id *b)
 		return a->socket - b->socket;
 	if (a->die != b->die)
 		return a->die - b->die;
+	if (a->cluster != b->cluster)
+		return a->cluster - b->cluster;
+	if (a->cache_lvl != b->cache_lvl)
+		return a->cache_lvl - b->cache_lvl;
+	if (a->cache != b->cache)
+		return a->cache - b->cache;
 	return a->core - b->core;
 }
 
@@ -108,7 +214,7 @@ void cxs_aggr_rows_free(struct cxs_aggr_rows *rows)
 }
 
 int cxs_aggr_rows_build(struct cxs_aggr_rows *rows, enum cxs_aggr mode,
-			int nr_cpus, const int *cpu_ids,
+			int cache_level, int nr_cpus, const int *cpu_ids,
 			const struct cxs_counter_values *cpu_counters,
 			int nr_counters)
 {
@@ -128,6 +234,8 @@ int cxs_aggr_rows_build(struct cxs_aggr_rows *rows, enum cxs_aggr mode,
 	/* the distinct ids, sorted as perf's aggr map */
 	for (k = 0; k < nr_cpus; k++) {
 		cxs_aggr_cpu_id(cpu_ids[k], &cpu_id[k]);
+		if (mode == CXS_AGGR_CACHE)
+			cxs_aggr_cpu_cache(cpu_ids[k], cache_level, &cpu_id[k]);
 		keep_fields(mode, &cpu_id[k]);
 		for (j = 0; j < rows->nr && id_cmp(&rows->id[j], &cpu_id[k]); j++)
 			;

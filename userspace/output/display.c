@@ -314,7 +314,11 @@ static bool breakdown_here(const struct cxs_event_list *l, int i,
 	return true;
 }
 
-/* perf 6.1's print_interval(): the aggregation's columns after the time. */
+/*
+ * perf 6.1's print_interval(): the aggregation's columns after the time;
+ * perf 7.2's print_header_interval_std() for cluster and cache (their
+ * names left-aligned in 20 and 22 columns).
+ */
 static void print_interval_header(const struct cxs_output_opts *o,
 				  const struct cxs_series *r)
 {
@@ -323,6 +327,8 @@ static void print_interval_header(const struct cxs_output_opts *o,
 		[CXS_AGGR_DIE] = " die          cpus",
 		[CXS_AGGR_SOCKET] = " socket cpus",
 		[CXS_AGGR_NODE] = " node   cpus",
+		[CXS_AGGR_CLUSTER] = " cluster              cpus",
+		[CXS_AGGR_CACHE] = " cache                  cpus",
 	};
 
 	if (r->cpu_ids && r->aggr <= CXS_AGGR_NONE)
@@ -335,8 +341,8 @@ static void print_interval_header(const struct cxs_output_opts *o,
 }
 
 /*
- * --per-core/die/socket/node: perf 6.1's print_aggr(), every event of a
- * row, row after row; each row's metrics from its own counts.
+ * --per-core/die/socket/node/cluster/cache: perf 6.1's print_aggr(), every
+ * event of a row, row after row; each row's metrics from its own counts.
  */
 static void print_aggr_rows(const struct cxs_printer *p)
 {
@@ -347,8 +353,9 @@ static void print_aggr_rows(const struct cxs_printer *p)
 	bool done[CTXCOUNT_MAX_EVENTS];
 	int k, i;
 
-	if (cxs_aggr_rows_build(&rows, r->aggr, r->nr_cpus, r->cpu_ids,
-				r->cpu_counters, r->events->nr_counters)) {
+	if (cxs_aggr_rows_build(&rows, r->aggr, r->cache_level, r->nr_cpus,
+				r->cpu_ids, r->cpu_counters,
+				r->events->nr_counters)) {
 		fprintf(p->o->f, "ctxstat: out of memory summing the CPUs' rows\n");
 		return;
 	}

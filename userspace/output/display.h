@@ -46,10 +46,12 @@ struct cxs_series {
 	int nr_cpus;
 	const int *cpu_ids;
 	/*
-	 * --per-core/die/socket/node: the CPUs' rows summed per core, die,
-	 * socket or node (output/aggr.h); CXS_AGGR_NONE: a row per CPU (-A)
+	 * --per-core/die/socket/node/cluster/cache: the CPUs' rows summed
+	 * per core, die, socket, node, cluster or cache instance
+	 * (output/aggr.h); CXS_AGGR_NONE: a row per CPU (-A)
 	 */
 	enum cxs_aggr aggr;
+	int cache_level;	/* --per-cache's (0: each CPU's highest) */
 	/* -C without -a: the header names the list, as perf's */
 	const char *cpu_list;
 	const struct cxs_counter_values *cpu_counters;

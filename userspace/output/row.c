@@ -87,10 +87,30 @@ static void print_std_metric(FILE *f, const struct cxs_metric *m, int len)
 	fprintf(f, " %-*s", len - n - 1, m->unit);
 }
 
+/* perf's JSON key of a --per-* row's ids */
+static const char *aggr_json_key(enum cxs_aggr mode)
+{
+	switch (mode) {
+	case CXS_AGGR_CORE:
+		return "core";
+	case CXS_AGGR_DIE:
+		return "die";
+	case CXS_AGGR_SOCKET:
+		return "socket";
+	case CXS_AGGR_CLUSTER:
+		return "cluster";
+	case CXS_AGGR_CACHE:
+		return "cache";
+	default:
+		return "node";
+	}
+}
+
 /*
- * perf 6.1's aggr_printout() for --per-core/die/socket/node: the row's
- * ids, then how many CPUs it sums; in the standard format the fields are
- * padded and the separator is a blank.
+ * perf 6.1's aggr_printout() for --per-core/die/socket/node, perf 7.2's
+ * for --per-cluster/cache (the whole id padded): the row's ids, then how
+ * many CPUs it sums; in the standard format the fields are padded and
+ * the separator is a blank.
  */
 static void print_aggr_prefix(const struct cxs_printer *p)
 {
@@ -98,7 +118,7 @@ static void print_aggr_prefix(const struct cxs_printer *p)
 	const struct cxs_output_opts *o = p->o;
 	bool csv = o->format == CXS_OUTPUT_CSV;
 	const char *sep = csv ? o->sep : " ";
-	char label[64];
+	char label[64], ids[56];
 
 	switch (p->r->aggr) {
 	case CXS_AGGR_CORE:
@@ -112,6 +132,16 @@ static void print_aggr_prefix(const struct cxs_printer *p)
 	case CXS_AGGR_SOCKET:
 		snprintf(label, sizeof(label), "S%*d", csv ? 0 : -5, id->socket);
 		break;
+	case CXS_AGGR_CLUSTER:
+		snprintf(ids, sizeof(ids), "S%d-D%d-CLS%d", id->socket, id->die,
+			 id->cluster);
+		snprintf(label, sizeof(label), "%-*s", csv ? 0 : 20, ids);
+		break;
+	case CXS_AGGR_CACHE:
+		snprintf(ids, sizeof(ids), "S%d-D%d-L%d-ID%d", id->socket, id->die,
+			 id->cache_lvl, id->cache);
+		snprintf(label, sizeof(label), "%-*s", csv ? 0 : 22, ids);
+		break;
 	default:
 		snprintf(label, sizeof(label), "N%*d", csv ? 0 : -5, id->node);
 		break;
@@ -123,8 +153,7 @@ static void print_aggr_prefix(const struct cxs_printer *p)
 	/* JSON: the same ids without padding, under perf's keys */
 	label[strcspn(label, " ")] = '\0';
 	fprintf(o->f, "\"%s\" : \"%s\", \"%s\" : %d, ",
-		p->r->aggr == CXS_AGGR_CORE ? "core" : p->r->aggr == CXS_AGGR_DIE ? "die" :
-		p->r->aggr == CXS_AGGR_SOCKET ? "socket" : "node", label,
+		aggr_json_key(p->r->aggr), label,
 		o->dialect == CXS_PERF_7_2 ? "counters" : "aggregate-number",
 		p->aggr_nr);
 }

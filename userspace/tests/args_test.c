@@ -222,6 +222,59 @@ TEST(perf_options)
 }
 
 /*
+ * --per-cluster, and --per-cache with perf's levels: none (each CPU's
+ * highest), L1 to L4 in either case, after '=' only; anything else
+ * refused in perf's words, naming the option for its help lines.
+ */
+TEST(per_cluster_and_per_cache)
+{
+	struct cxs_args a;
+	char err[256];
+
+	ASSERT_EQ(0, PARSE(&a, "--per-cluster", "-a"));
+	EXPECT_EQ(CXS_AGGR_CLUSTER, a.aggr);
+	EXPECT_TRUE(a.no_aggr);
+	ASSERT_EQ(0, PARSE(&a, "--per-cache", "-a", "true"));
+	EXPECT_EQ(CXS_AGGR_CACHE, a.aggr);
+	EXPECT_TRUE(a.no_aggr);
+	EXPECT_EQ(0, a.cache_level);
+	ASSERT_EQ(1, a.cmd_argc);
+	EXPECT_STREQ("true", a.cmd[0]);
+	ASSERT_EQ(0, PARSE(&a, "--per-cache=L2", "-a"));
+	EXPECT_EQ(2, a.cache_level);
+	ASSERT_EQ(0, PARSE(&a, "--per-cache=l1", "-C", "0"));
+	EXPECT_EQ(1, a.cache_level);
+	ASSERT_EQ(0, PARSE(&a, "--per-cache=L4", "-a"));
+	EXPECT_EQ(4, a.cache_level);
+	/* the last aggregation wins, as in perf */
+	ASSERT_EQ(0, PARSE(&a, "--per-cache=L3", "--per-cluster", "-a"));
+	EXPECT_EQ(CXS_AGGR_CLUSTER, a.aggr);
+	/* a level without '=' is the command, as perf's optional value */
+	ASSERT_EQ(0, PARSE(&a, "--per-cache", "-a", "L3"));
+	EXPECT_EQ(0, a.cache_level);
+	EXPECT_STREQ("L3", a.cmd[0]);
+
+	EXPECT_EQ(-1, PARSE(&a, "--per-cache=L5", "-a"));
+	EXPECT_STREQ("ctxstat only supports max cache level of 4, as perf", err);
+	EXPECT_STREQ("per-cache", a.err_option);
+	EXPECT_EQ(-1, PARSE(&a, "--per-cache=L0", "-a"));
+	EXPECT_STREQ("Cache level must be of form L[1-4], or l[1-4]", err);
+	EXPECT_EQ(-1, PARSE(&a, "--per-cache=3", "-a"));
+	EXPECT_STREQ("Cache level must be of form L[1-4], or l[1-4]", err);
+	EXPECT_EQ(-1, PARSE(&a, "--per-cache=L10", "-a"));
+	EXPECT_STREQ("Cache level must be of form L[1-4], or l[1-4]", err);
+	EXPECT_EQ(-1, PARSE(&a, "--per-cache=", "-a"));
+	EXPECT_STREQ("Cache level must be of form L[1-4], or l[1-4]", err);
+	EXPECT_EQ(-1, PARSE(&a, "--per-cache=Lx", "-a"));
+	EXPECT_STREQ("Cache level must be of form L[1-4], or l[1-4]", err);
+	/* the CPU modes' rules: system wide, one run */
+	EXPECT_EQ(-1, PARSE(&a, "--per-cluster", "-p", "1"));
+	EXPECT_STREQ("both cgroup and no-aggregation modes only available in system-wide mode", err);
+	EXPECT_EQ(-1, PARSE(&a, "--per-cache", "-a", "-r", "2", "true"));
+	EXPECT_STREQ("--per-cache prints the CPUs of one run: -r and --repeat-until do not apply", err);
+}
+
+/*
  * perf stat record and report, as perf's parser takes them: a first
  * non-option of three letters or more that begins the word, stat's
  * options before and (record) after it; -o is record's data file.
@@ -305,7 +358,7 @@ TEST(ambiguous_prefixes)
 	char err[256];
 
 	EXPECT_EQ(-1, PARSE(&a, "--per", "-a"));
-	EXPECT_STREQ("Ambiguous option: per (could be --per-core, --per-die, --per-socket, --per-node, --per-thread, --perf-dialect or --percore-show-thread)",
+	EXPECT_STREQ("Ambiguous option: per (could be --per-core, --per-die, --per-socket, --per-node, --per-cluster, --per-cache, --per-thread, --perf-dialect or --percore-show-thread)",
 		     err);
 	EXPECT_FALSE(a.perf_only);
 	EXPECT_EQ(NULL, a.err_option);

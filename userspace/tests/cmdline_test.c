@@ -85,13 +85,25 @@ TEST(ambiguous_option_names_its_candidates)
 	char out[16384];
 
 	EXPECT_EQ(129, RUN("--per", "-a"));
-	EXPECT_TRUE(starts(out, "  Error: Ambiguous option: per (could be --per-core, --per-die, --per-socket, --per-node, --per-thread, --perf-dialect or --percore-show-thread)\n\n" STAT_USAGE "\n"))
+	EXPECT_TRUE(starts(out, "  Error: Ambiguous option: per (could be --per-core, --per-die, --per-socket, --per-node, --per-cluster, --per-cache, --per-thread, --perf-dialect or --percore-show-thread)\n\n" STAT_USAGE "\n"))
 		TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\n        --per-core        with -a or -C, a row per core (S0-D0-C1)\n"))
 		TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\n        --per-thread      with -p or -a, a row per thread (comm-tid)\n"))
 		TH_LOG("%s", out);
-	EXPECT_EQ(18, count_lines(out)) TH_LOG("%s", out);
+	EXPECT_EQ(21, count_lines(out)) TH_LOG("%s", out);
+}
+
+/* A bad --per-cache level: perf's words, then that option's lines. */
+TEST(bad_cache_level_shows_per_cache)
+{
+	char out[8192];
+
+	EXPECT_EQ(129, RUN("--per-cache=L9", "-a", "true"));
+	EXPECT_STREQ("  Error: ctxstat only supports max cache level of 4, as perf\n\n"
+		     STAT_USAGE "\n"
+		     "        --per-cache[=L]   with -a or -C, a row per level-L cache (S0-D0-L3-ID0);\n"
+		     "                          L1 to L4, default: each CPU's highest level\n", out);
 }
 
 /* perf's --scale (its default) is a no-op in scripts; so it is here. */

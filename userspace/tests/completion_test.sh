@@ -94,6 +94,7 @@ exactly "ctxstat --br" --breakdown
 exactly "ctxstat --li" --list
 exactly "ctxstat --irq" --irq-sources
 exactly "ctxstat --per-t" --per-thread
+exactly "ctxstat --per-c" --per-core --per-cluster --per-cache
 exactly "ctxstat -e cycles --re" --repeat --repeat-event --repeat-until
 has "ctxstat -" -e --event -r --repeat -n --null -x --field-separator -j \
 	--json-output -o --output -p --pid -a --all-cpus -v --verbose --breakdown \
@@ -131,6 +132,8 @@ has "ctxstat -r 3 tru" true
 has "ctxstat -p 1 --per-thread tru" true
 # --irq-sources takes its value after '=' only: the command follows.
 has "ctxstat --irq-sources tru" true
+# So does --per-cache.
+has "ctxstat -a --per-cache tru" true
 lacks "ctxstat -r 3 tru" --repeat
 has "ctxstat comp" compare
 has "ctxstat rep" report

@@ -212,6 +212,124 @@ TEST(aggregation_modes)
 }
 
 /*
+ * @root's CPUs 0 and 1 (topology()'s) in two clusters, CPU 0 in cluster
+ * 1 and CPU 1 in cluster 0 (perf's order is the ids', not the CPUs'),
+ * each CPU with its own L1 (data and instruction), L2 and L3: two L3
+ * instances, named by their CPUs. Each cache has the seven files perf
+ * reads of it.
+ */
+static void clusters_and_caches(const char *root)
+{
+	static const char *const index_files[] = {
+		"coherency_line_size", "number_of_sets", "ways_of_associativity",
+		"type", "size",
+	};
+	static const int level[] = { 1, 1, 2, 3 };
+	char path[256];
+	int cpu, index;
+	size_t i;
+	FILE *f;
+
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/cluster_id",
+			 root, cpu);
+		f = fopen(path, "w");
+		fprintf(f, "%d\n", !cpu);
+		fclose(f);
+		for (index = 0; index < 4; index++) {
+			snprintf(path, sizeof(path), "mkdir -p %s/devices/system/cpu/cpu%d/cache/index%d",
+				 root, cpu, index);
+			if (system(path))
+				abort();
+			for (i = 0; i < ARRAY_SIZE(index_files); i++) {
+				snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/%s",
+					 root, cpu, index, index_files[i]);
+				f = fopen(path, "w");
+				fputs(i < 3 ? "64\n" : i == 3 ? "Unified\n" : "1024K\n", f);
+				fclose(f);
+			}
+			snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/level",
+				 root, cpu, index);
+			f = fopen(path, "w");
+			fprintf(f, "%d\n", level[index]);
+			fclose(f);
+			snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+				 root, cpu, index);
+			f = fopen(path, "w");
+			fprintf(f, "%d\n", cpu);
+			fclose(f);
+		}
+	}
+}
+
+/*
+ * --per-cluster and --per-cache (unknown options before), perf 7.2's
+ * rows: its ids (S0-D0-CLS0, S0-D0-L3-ID1) and CPU counts first, padded
+ * in 20 and 22 columns in the standard format, under the keys "cluster"
+ * and "cache" in JSON; the fake gives CPU 1 a quarter of each count.
+ */
+TEST(per_cluster_and_per_cache)
+{
+	struct outcome o;
+	char root[64];
+	char *lower;
+
+	topology(root, sizeof(root), 1);
+	clusters_and_caches(root);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-a", "--per-cluster", "-e", "instructions", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	lower = strstr(o.err, "\nS0-D0-CLS0              1             250000      instructions ");
+	EXPECT_NE(NULL, lower) TH_LOG("%s", o.err);
+	EXPECT_LT(lower, strstr(o.err, "\nS0-D0-CLS1              1             750000      instructions "))
+		TH_LOG("%s", o.err);
+	done(&o);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-a", "--per-cluster", "-e", "instructions", "-x,", "true"), &o);
+	EXPECT_STREQ("S0-D0-CLS0,1,250000,,instructions,1000000,100.00,,\n"
+		     "S0-D0-CLS1,1,750000,,instructions,1000000,100.00,,\n", o.err);
+	done(&o);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-a", "--per-cluster", "-e", "instructions", "-j", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "{\"cluster\" : \"S0-D0-CLS1\", \"aggregate-number\" : 1, \"counter-value\" : \"750000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", "))
+		TH_LOG("%s", o.err);
+	done(&o);
+
+	/* no level: the highest, L3 here, an instance per CPU */
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-a", "--per-cache", "-e", "instructions", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	lower = strstr(o.err, "\nS0-D0-L3-ID0              1             750000      instructions ");
+	EXPECT_NE(NULL, lower) TH_LOG("%s", o.err);
+	EXPECT_LT(lower, strstr(o.err, "\nS0-D0-L3-ID1              1             250000      instructions "))
+		TH_LOG("%s", o.err);
+	done(&o);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-a", "--per-cache", "-e", "instructions", "-x,", "true"), &o);
+	EXPECT_STREQ("S0-D0-L3-ID0,1,750000,,instructions,1000000,100.00,,\n"
+		     "S0-D0-L3-ID1,1,250000,,instructions,1000000,100.00,,\n", o.err);
+	done(&o);
+	fake_nl_reset();
+	run(stat_main, ARGV("ctxstat", "-a", "--per-cache=l2", "-e", "instructions", "-j", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "{\"cache\" : \"S0-D0-L2-ID1\", \"aggregate-number\" : 1, \"counter-value\" : \"250000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", "))
+		TH_LOG("%s", o.err);
+	done(&o);
+
+	/* -I: perf 7.2's header, the names padded as the ids */
+	run(stat_main, ARGV("ctxstat", "-a", "--per-cache", "-e", "instructions", "-I", "20",
+			    "--interval-count", "1", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "#           time cache                  cpus             counts unit events\n"))
+		TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-a", "--per-cluster", "-e", "instructions", "-I", "20",
+			    "--interval-count", "1", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "#           time cluster              cpus             counts unit events\n"))
+		TH_LOG("%s", o.err);
+	done(&o);
+	topology_done(root);
+}
+
+/*
  * -p 1,2 (perf takes a list; it was "bad pid"): a session per pid, their
  * counts summed (the fake counts base + run in each, 1000000 and then
  * 1000001), the header naming the list; every session deleted.
