@@ -25,13 +25,15 @@ int cxs_events_assign_counter(struct cxs_event_list *l, struct cxs_event *ev,
 {
 	struct cxs_counter c = {
 		.type = ev->type, .config = ev->config, .flags = ev->flags,
+		.tool = ev->tool,
 	};
 	int i;
 
 	for (i = 0; i < l->nr_counters; i++) {
 		if (l->counters[i].type == c.type &&
 		    l->counters[i].config == c.config &&
-		    l->counters[i].flags == c.flags) {
+		    l->counters[i].flags == c.flags &&
+		    l->counters[i].tool == c.tool) {
 			ev->counter = i;
 			return 0;
 		}

@@ -16,12 +16,22 @@
 #define CXS_EVENT_NAME_MAX	64
 #define CXS_MAX_EVENTS		64	/* displayed events; counters are fewer */
 
+/*
+ * perf's tool events: what perf stat measures itself, not the kernel.
+ * Their counter is never asked of the module; the runner fills it.
+ */
+enum cxs_tool {
+	CXS_TOOL_NONE,
+	CXS_TOOL_DURATION_TIME,	/* the run's wall-clock time, ns */
+};
+
 struct cxs_event {
 	char name[CXS_EVENT_NAME_MAX];	/* as the user wrote it */
 	uint32_t type;			/* PERF_TYPE_* */
 	uint64_t config;
 	uint32_t flags;			/* CTXCOUNT_EVENT_F_* */
 	bool task_only;			/* :t */
+	enum cxs_tool tool;
 	int counter;			/* index in cxs_event_list.counters */
 	/*
 	 * perf's group ("{a,b}"): the index in the list of its first event
@@ -37,6 +47,7 @@ struct cxs_counter {
 	uint32_t type;
 	uint64_t config;
 	uint32_t flags;
+	enum cxs_tool tool;	/* never asked of the module when set */
 	/*
 	 * The errno perf_event_open(2) gave its event as perf opens its
 	 * group (events/group.c): never asked for, <not supported>.
@@ -117,6 +128,12 @@ static inline bool cxs_event_is(const struct cxs_event *ev, uint32_t type,
 				uint64_t config)
 {
 	return ev->type == type && ev->config == config;
+}
+
+/* A tool event: ctxstat measures it, the module does not count it. */
+static inline bool cxs_event_is_tool(const struct cxs_event *ev)
+{
+	return ev->tool != CXS_TOOL_NONE;
 }
 
 /* task-clock and cpu-clock count ns; perf prints them in msec. */

@@ -122,6 +122,8 @@ static int set_events(const struct cxs_runner *r, struct cxs_stat_data *d)
 		if (cxs_event_is_clock(&l->ev[e])) {
 			strcpy(ev->unit, "msec");
 			ev->scale = 1e-6;
+		} else if (l->ev[e].tool == CXS_TOOL_DURATION_TIME) {
+			strcpy(ev->unit, "ns");
 		}
 		ev->ids = calloc(inst, sizeof(*ev->ids));
 		if (!ev->ids)

@@ -6,6 +6,7 @@
  * (run/sessions.c makes, reads and ends the sessions).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,29 @@ static double now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/*
+ * The tool events' values in @rp, which the module was not asked for:
+ * duration_time is the run's time so far (to its end once it ended, as
+ * the elapsed time; to now for an interval's READ), perf's wall-clock
+ * time from the start of counting.
+ */
+static void fill_tools(const struct cxs_runner *r, struct ctxc_reply *rp)
+{
+	double end = r->t1_ns ?: now_ns();
+	struct ctxc_event_val *v;
+	int i;
+
+	for (i = 0; i < r->events->nr_counters; i++) {
+		if (r->events->counters[i].tool != CXS_TOOL_DURATION_TIME)
+			continue;
+		v = &rp->ev[i];
+		memset(v, 0, sizeof(*v));
+		v->present = true;
+		v->full = llround(end - r->t0_ns);
+		v->time_enabled = v->time_running = v->full;
+	}
 }
 
 /* --irq-sources' rows, or NULL without. */
@@ -97,6 +121,8 @@ static int interval_read(void *arg, struct ctxc_reply *rp,
 	struct cxs_runner *r = ir->r;
 	int err = cxs_sessions_read(r, ir->s, rp, false);
 
+	if (!err)
+		fill_tools(r, rp);
 	*cpus = r->args->no_aggr ? &r->pc.cpus : NULL;
 	return err;
 }
@@ -134,6 +160,8 @@ static int measure(struct cxs_runner *r, struct cxs_workload *w,
 	if (a->cmd && cxs_interrupted())
 		return -EINTR;
 	t0 = now_ns();
+	r->t0_ns = t0;
+	r->t1_ns = 0;
 	if (a->cmd) {
 		err = cxs_workload_start(w);
 		if (err) {
@@ -161,7 +189,8 @@ static int measure(struct cxs_runner *r, struct cxs_workload *w,
 		run_wait_until(&rw, -1);
 		run_wait_close(&rw);
 	}
-	*elapsed_ns = now_ns() - t0;
+	r->t1_ns = now_ns();
+	*elapsed_ns = r->t1_ns - t0;
 	return 0;
 }
 
@@ -236,7 +265,8 @@ static int keep(struct cxs_runner *r, const struct ctxc_reply *rp,
 		v = &rp->ev[i];
 		if (!counted(r, rp, i))
 			continue;
-		if (r->args->verbose)
+		/* a tool event has no contexts to sum */
+		if (r->args->verbose && !r->events->counters[i].tool)
 			warn_bucket_sum(r->events, i, v, r->args->irq_sources);
 		cxs_sources_reading(sources_of(r), v, rows, &rd);
 		cxs_counter_add(&r->counters[i], &rd);
@@ -279,8 +309,11 @@ int cxs_runner_run(struct cxs_runner *r)
 	err = measure(r, &w, &s, &elapsed_ns);
 	/* Without a command, Ctrl-C is how -p and -a end: nothing is cut. */
 	cut_short = a->cmd && (err == -EINTR || cxs_interrupted());
-	if (!err && reply)
+	if (!err && reply) {
 		err = cxs_sessions_read(r, &s, reply, true);
+		if (!err)
+			fill_tools(r, reply);
+	}
 	/* The last interval: from the last READ to the end. */
 	if (!err && r->interval && !cxs_interval_done(r->interval))
 		err = cxs_interval_print(r->interval, reply,

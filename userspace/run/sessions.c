@@ -80,7 +80,8 @@ static void session_target(const struct cxs_runner *r, pid_t pid,
 /*
  * The request: one event per counter that perf gave a proof for; the
  * others are <not supported> and not asked for (-v says why: ENOENT, or
- * what perf_event_open() said of the event in its group).
+ * what perf_event_open() said of the event in its group), but for the
+ * tool events, which the runner measures (run/runner.c).
  */
 static int session_events(struct cxs_runner *r, const int *fds,
 			  struct ctxc_event_req *req)
@@ -89,7 +90,7 @@ static int session_events(struct cxs_runner *r, const int *fds,
 	int i, k = 0;
 
 	for (i = 0; i < l->nr_counters; i++) {
-		r->counters[i].error = fds[i] >= 0 ? 0 :
+		r->counters[i].error = fds[i] >= 0 || l->counters[i].tool ? 0 :
 				       -(l->counters[i].group_err ?: ENOENT);
 		if (fds[i] < 0)
 			continue;
