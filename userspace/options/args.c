@@ -31,7 +31,7 @@ enum {
 };
 
 /* perf's letters; those of cxs_perf_only[] are added to it */
-#define SHORT_OPTIONS "e:r:nx:jo:p:aC:AI:vhBgiS"
+#define SHORT_OPTIONS "e:r:nx:jo:p:aC:AI:vhBgiSD:"
 
 static const struct option ctxstat_options[] = {
 	{ "event",		required_argument,	NULL, 'e' },
@@ -66,6 +66,7 @@ static const struct option ctxstat_options[] = {
 	{ "group",		no_argument,		NULL, 'g' },
 	{ "no-inherit",		no_argument,		NULL, 'i' },
 	{ "sync",		no_argument,		NULL, 'S' },
+	{ "delay",		required_argument,	NULL, 'D' },
 	{ "quiet",		no_argument,		NULL, OPT_QUIET },
 	{ "interval-count",	required_argument,	NULL, OPT_INTERVAL_COUNT },
 	{ "no-csv-summary",	no_argument,		NULL, OPT_NO_CSV_SUMMARY },
@@ -226,6 +227,27 @@ static int parse_interval(struct cxs_args *a, const char *arg,
 	return 0;
 }
 
+/*
+ * -D: milliseconds, as perf's OPT_INTEGER. perf takes -1 (and any
+ * negative) for "start disabled": its counters then wait for --control's
+ * enable command, which ctxstat has not got.
+ */
+static int parse_delay(struct cxs_args *a, const char *arg,
+		       char *err, size_t errlen)
+{
+	long v = 0;
+
+	if (arg[0] == '-' && !parse_positive(arg + 1, LONG_MAX, &v))
+		return cxs_err(err, errlen,
+			       "-D %s: perf's negative delay waits for --control to enable counting, which ctxstat does not have",
+			       arg);
+	if (strcmp(arg, "0") && parse_positive(arg, CXS_INTERVAL_MAX_MS, &v))
+		return cxs_err(err, errlen, "bad delay '%s' (milliseconds, 0 to %d)",
+			       arg, CXS_INTERVAL_MAX_MS);
+	a->delay_ms = v;
+	return 0;
+}
+
 /* -x: perf takes "\\t" for a tab. */
 static int parse_separator(struct cxs_args *a, const char *arg,
 			   char *err, size_t errlen)
@@ -358,6 +380,8 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 	case 'S':
 		a->sync = true;
 		return 0;
+	case 'D':
+		return parse_delay(a, arg, err, errlen);
 	case OPT_QUIET:
 		a->quiet = true;
 		return 0;

@@ -51,8 +51,6 @@ const struct cxs_perf_only cxs_perf_only[] = {
 	  "no screen clearing: -I prints each interval below the last" },
 	{ "timeout",		0, required_argument,
 	  "use timeout(1) as the command: ctxstat -- timeout 2 cmd; with -a or -p, sleep 2 as the command" },
-	{ "delay",		'D', required_argument,
-	  "start the command, then count it with -p: cmd & sleep 1; ctxstat -p $!" },
 	{ "metric-only",	0, no_argument, NO_METRICS },
 	{ "metric-no-group",	0, no_argument, NO_METRICS },
 	{ "metric-no-merge",	0, no_argument, NO_METRICS },

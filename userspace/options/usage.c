@@ -63,6 +63,8 @@ const char cxs_args_help[] =
 "        --summary         with -I, the whole run's counts after the intervals\n"
 "        --no-csv-summary  with --summary and -x, no 'summary' first field\n"
 "    -S, --sync            sync() before each run\n"
+"    -D, --delay <ms>      count from <ms> milliseconds after the command starts\n"
+"                          (perf's -D); the time elapsed is from then too\n"
 "    -v, --verbose         more detail: all breakdown rows, kernel errors,\n"
 "                          a line per run\n"
 "        --breakdown       after each event, one row per context\n"

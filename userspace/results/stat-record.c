@@ -28,7 +28,9 @@ static void attr_of(const struct cxs_args *a, const struct cxs_event *ev,
 			    PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr->disabled = 1;
 	attr->inherit = !a->no_inherit;
-	attr->enable_on_exec = a->cmd && !a->pid && !a->system_wide;
+	/* perf's -D enables the counters itself, after the delay */
+	attr->enable_on_exec = a->cmd && !a->pid && !a->system_wide &&
+			       !a->delay_ms;
 	attr->exclude_user = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_USER);
 	attr->exclude_kernel = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL);
 	attr->exclude_hv = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_HV);

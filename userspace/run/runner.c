@@ -144,9 +144,33 @@ static int print_intervals(struct cxs_runner *r, const struct cxs_workload *w,
 }
 
 /*
+ * -D: START the sessions the delay after the command started, or
+ * earlier once it (or -p's processes) ended or on Ctrl-C, as perf's
+ * usleep() ends on SIGCHLD and SIGINT. The sessions were made before the
+ * command's exec, without ENABLE_ON_EXEC (run/sessions.c): they monitor
+ * it and every task it forks during the delay, and count nothing of
+ * them before START. perf's messages, on stderr as its pr_info().
+ */
+static int start_after_delay(struct cxs_runner *r, const struct cxs_workload *w,
+			     const struct cxs_run_sessions *s)
+{
+	struct run_wait rw;
+	int err;
+
+	run_wait_open(&rw, r, w);
+	run_wait_until(&rw, now_ns() + r->args->delay_ms * 1e6);
+	run_wait_close(&rw);
+	err = cxs_sessions_start(r, s);
+	if (!err)
+		fputs("Events enabled\n", stderr);
+	return err;
+}
+
+/*
  * Run the workload (or wait for the target) between START and STOP;
- * @elapsed_ns is how long that took. With -I, sessions @s are read every
- * interval meanwhile.
+ * @elapsed_ns is how long that took. With -D the sessions are started
+ * here, after the delay, and the time counts from there. With -I,
+ * sessions @s are read every interval meanwhile.
  */
 static int measure(struct cxs_runner *r, struct cxs_workload *w,
 		   const struct cxs_run_sessions *s, double *elapsed_ns)
@@ -160,8 +184,6 @@ static int measure(struct cxs_runner *r, struct cxs_workload *w,
 	if (a->cmd && cxs_interrupted())
 		return -EINTR;
 	t0 = now_ns();
-	r->t0_ns = t0;
-	r->t1_ns = 0;
 	if (a->cmd) {
 		err = cxs_workload_start(w);
 		if (err) {
@@ -172,6 +194,14 @@ static int measure(struct cxs_runner *r, struct cxs_workload *w,
 			return err;
 		}
 	}
+	if (a->delay_ms) {
+		err = start_after_delay(r, w, s);
+		if (err)
+			return err;
+		t0 = now_ns();
+	}
+	r->t0_ns = t0;
+	r->t1_ns = 0;
 	if (r->interval) {
 		r->interval->t0_ns = t0;
 		err = print_intervals(r, w, s);
@@ -303,7 +333,11 @@ int cxs_runner_run(struct cxs_runner *r)
 	r->pt.workload = w.pid;
 	r->pt.workload_argv = a->cmd;
 	err = a->null_run ? 0 : cxs_sessions_create(r, w.pid, &s);
-	err = err ?: cxs_sessions_start(r, &s);
+	/* -D: started after the delay, in measure() */
+	if (!err && a->delay_ms)
+		fputs("Events disabled\n", stderr);
+	else
+		err = err ?: cxs_sessions_start(r, &s);
 	if (err)
 		goto out;
 	err = measure(r, &w, &s, &elapsed_ns);

@@ -71,7 +71,12 @@ static void session_target(const struct cxs_runner *r, pid_t pid,
 	target->pid = pid;
 	/* -i: perf's no_inherit, the forked tasks are not counted */
 	target->flags = r->args->no_inherit ? 0 : CTXCOUNT_TARGET_F_INHERIT;
-	if (r->args->cmd && !r->args->nr_pids)
+	/*
+	 * With -D, START comes after the delay, long after the exec: the
+	 * session monitors the command (and what it forks) from now all
+	 * the same, and counts from START.
+	 */
+	if (r->args->cmd && !r->args->nr_pids && !r->args->delay_ms)
 		target->flags |= CTXCOUNT_TARGET_F_ENABLE_ON_EXEC;
 	*pt = (struct cxs_proof_target){ .pid = pid, .cpu = -1,
 					 .inherit = !r->args->no_inherit };

@@ -295,6 +295,39 @@ TEST(perf_only_options)
 }
 
 /*
+ * -D: perf's delay in ms, 0 none; its negative "start disabled" waits
+ * for --control, which ctxstat has not got: refused, saying so.
+ */
+TEST(delay)
+{
+	struct cxs_args a;
+	char err[256];
+
+	ASSERT_EQ(0, PARSE(&a, "true"));
+	EXPECT_EQ(0, a.delay_ms);
+	ASSERT_EQ(0, PARSE(&a, "-D", "1000", "true"));
+	EXPECT_EQ(1000, a.delay_ms);
+	ASSERT_EQ(0, PARSE(&a, "--delay=250", "-a"));
+	EXPECT_EQ(250, a.delay_ms);
+	ASSERT_EQ(0, PARSE(&a, "-D0", "true"));
+	EXPECT_EQ(0, a.delay_ms);
+	ASSERT_EQ(0, PARSE(&a, "-D", "86400000", "true"));
+	EXPECT_EQ(-1, PARSE(&a, "-D", "86400001", "true"));
+	EXPECT_STREQ("bad delay '86400001' (milliseconds, 0 to 86400000)", err);
+	EXPECT_STREQ("delay", a.err_option);
+	EXPECT_EQ(-1, PARSE(&a, "-D", "1s", "true"));
+	EXPECT_STREQ("bad delay '1s' (milliseconds, 0 to 86400000)", err);
+	EXPECT_EQ(-1, PARSE(&a, "-D", "-1", "true"));
+	EXPECT_STREQ("-D -1: perf's negative delay waits for --control to enable counting, which ctxstat does not have",
+		     err);
+	EXPECT_FALSE(a.perf_only);
+	EXPECT_EQ(-1, PARSE(&a, "--delay", "-20", "true"));
+	EXPECT_NE(NULL, strstr(err, "-D -20: perf's negative delay")) TH_LOG("%s", err);
+	EXPECT_EQ(-1, PARSE(&a, "-D", "true"));
+	EXPECT_STREQ("bad delay 'true' (milliseconds, 0 to 86400000)", err);
+}
+
+/*
  * A prefix of several options is ambiguous, not unknown: perf's parser
  * names the options it could be ("Ambiguous option: per (could be ...");
  * ctxstat names them all. A prefix of one option is that option.

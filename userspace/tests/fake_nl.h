@@ -77,6 +77,8 @@ struct fake_nl {
 	int live;		/* sessions not deleted */
 	struct ctxc_target target;	/* of the last SESSION_NEW */
 	int nr_events;		/* the events the last SESSION_NEW asked for */
+	/* CLOCK_MONOTONIC (ns) of the last SESSION_NEW and SESSION_START */
+	double new_ns, start_ns;
 };
 
 extern struct fake_nl fake_nl;
