@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "events/detailed.h"
 #include "output/outfile.h"
 #include "results/save.h"
 #include "run/repeat.h"
@@ -44,6 +45,16 @@ static int add_events(const struct cxs_args *a, struct cxs_event_list *l)
 	}
 	if (!a->nr_event_specs &&
 	    cxs_events_add_defaults(l, a->system_wide, !a->no_twins, err,
+				    sizeof(err)))
+		goto bad;
+	/*
+	 * perf 6.1 appends -d's events to -e's too; their :t twins come as
+	 * the default events' do, without -e and --no-twins
+	 */
+	if (a->detailed &&
+	    cxs_events_add_detailed(l, a->detailed,
+				    !a->nr_event_specs && !a->no_twins,
+				    a->verbose, cxs_perf_event_open, err,
 				    sizeof(err)))
 		goto bad;
 	return check_tools(a, l);

@@ -49,10 +49,11 @@ struct cxs_counter {
 	uint32_t flags;
 	enum cxs_tool tool;	/* never asked of the module when set */
 	/*
-	 * The errno perf_event_open(2) gave its event as perf opens its
-	 * group (events/group.c): never asked for, <not supported>.
+	 * The errno perf_event_open(2) gave its event before the runs: as
+	 * perf opens its group (events/group.c), or -d's check that the
+	 * PMU has it (events/detailed.c): never asked for, <not supported>.
 	 */
-	int group_err;
+	int open_err;
 };
 
 struct cxs_event_list {
@@ -92,6 +93,13 @@ int cxs_events_add_one(struct cxs_event_list *l, const char *spec,
  */
 int cxs_events_assign_counter(struct cxs_event_list *l, struct cxs_event *ev,
 			      char *err, size_t errlen);
+
+/*
+ * A new counter for @ev (not yet in @l), whatever counts it already: its
+ * index, or -1 with a message in @err when there is no room for one more.
+ */
+int cxs_events_new_counter(struct cxs_event_list *l, const struct cxs_event *ev,
+			   char *err, size_t errlen);
 
 /*
  * A counter of its own for event @i, shared with no other event (a copy

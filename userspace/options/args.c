@@ -31,7 +31,7 @@ enum {
 };
 
 /* perf's letters; those of cxs_perf_only[] are added to it */
-#define SHORT_OPTIONS "e:r:nx:jo:p:aC:AI:vhBgiSD:"
+#define SHORT_OPTIONS "e:r:nx:jo:p:aC:AI:vhBgiSD:d"
 
 static const struct option ctxstat_options[] = {
 	{ "event",		required_argument,	NULL, 'e' },
@@ -67,6 +67,7 @@ static const struct option ctxstat_options[] = {
 	{ "no-inherit",		no_argument,		NULL, 'i' },
 	{ "sync",		no_argument,		NULL, 'S' },
 	{ "delay",		required_argument,	NULL, 'D' },
+	{ "detailed",		no_argument,		NULL, 'd' },
 	{ "quiet",		no_argument,		NULL, OPT_QUIET },
 	{ "interval-count",	required_argument,	NULL, OPT_INTERVAL_COUNT },
 	{ "no-csv-summary",	no_argument,		NULL, OPT_NO_CSV_SUMMARY },
@@ -382,6 +383,9 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 		return 0;
 	case 'D':
 		return parse_delay(a, arg, err, errlen);
+	case 'd':
+		a->detailed++;
+		return 0;
 	case OPT_QUIET:
 		a->quiet = true;
 		return 0;

@@ -79,6 +79,7 @@ struct cxs_args {
 	bool sync;		/* -S: sync() before each run */
 	bool quiet;		/* --quiet: no counts printed */
 	bool no_twins;		/* --no-twins: perf's default rows exactly */
+	int detailed;		/* -d given so many times: perf's detailed events */
 	/*
 	 * perf stat record (the word, then stat's options again): -o names
 	 * the data file, record_file ("-": perf's pipe mode on stdout), and

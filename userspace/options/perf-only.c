@@ -39,8 +39,6 @@ const struct cxs_perf_only cxs_perf_only[] = {
 	  "no unscaled counts: a multiplexed counter's count is always scaled to the whole run, as perf scales it by default" },
 	{ "table",		0, no_argument,
 	  "use --save file.json: it keeps every run's wall time and counts" },
-	{ "detailed",		'd', no_argument,
-	  "name perf's -d events with -e: L1-dcache-loads, L1-dcache-load-misses, LLC-loads, LLC-load-misses" },
 	{ "cgroup",		'G', required_argument, NO_CGROUPS },
 	{ "for-each-cgroup",	0, required_argument, NO_CGROUPS },
 	{ "log-fd",		0, required_argument,

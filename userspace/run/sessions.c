@@ -85,7 +85,7 @@ static void session_target(const struct cxs_runner *r, pid_t pid,
 /*
  * The request: one event per counter that perf gave a proof for; the
  * others are <not supported> and not asked for (-v says why: ENOENT, or
- * what perf_event_open() said of the event in its group), but for the
+ * what perf_event_open() said of the event before), but for the
  * tool events, which the runner measures (run/runner.c).
  */
 static int session_events(struct cxs_runner *r, const int *fds,
@@ -96,7 +96,7 @@ static int session_events(struct cxs_runner *r, const int *fds,
 
 	for (i = 0; i < l->nr_counters; i++) {
 		r->counters[i].error = fds[i] >= 0 || l->counters[i].tool ? 0 :
-				       -(l->counters[i].group_err ?: ENOENT);
+				       -(l->counters[i].open_err ?: ENOENT);
 		if (fds[i] < 0)
 			continue;
 		r->req_counter[k] = i;

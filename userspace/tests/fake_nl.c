@@ -305,6 +305,10 @@ int cxs_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	int *group = group_of(group_fd), fd;
 
 	(void)pid, (void)cpu, (void)flags;
+	if (attr->type == PERF_TYPE_HW_CACHE && fake_nl.cache_err) {
+		errno = fake_nl.cache_err;
+		return -1;
+	}
 	if (hw && fake_nl.hw_err) {
 		errno = fake_nl.hw_err;
 		return -1;
