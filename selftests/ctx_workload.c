@@ -25,6 +25,14 @@
  *   ctx_workload no-perf PROG ARG...
  *                                 exec PROG under a seccomp filter that
  *                                 fails perf_event_open() with EPERM
+ *   ctx_workload delayed N PAGES MS
+ *                                 first loop 5N and fault in 5 PAGES new
+ *                                 pages, fork a child and print "before:
+ *                                 T ms" (how long that took); from MS ms
+ *                                 after its start on, it and the child
+ *                                 each loop N and fault in PAGES new
+ *                                 pages (ctxstat -D's selftest: the work
+ *                                 of a delay, and after it)
  *
  * The loop (cst_loop() in cst_work.c) is "subs; b.ne" on arm64 and
  * "dec; jnz" on x86_64: exactly 2 instructions per iteration.
@@ -37,6 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -107,6 +117,68 @@ static int no_perf(void)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+/*
+ * Fault in @n new pages: one minor fault each, write-touched in private
+ * anonymous memory kept out of transparent huge pages (one fault would
+ * map 512 of them).
+ */
+static int touch_pages(long n)
+{
+	long page = sysconf(_SC_PAGESIZE), i;
+	char *p;
+
+	p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	madvise(p, n * page, MADV_NOHUGEPAGE);
+	for (i = 0; i < n; i++)
+		((volatile char *)p)[i * page] = 1;
+	return munmap(p, n * page);
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1e3 + (t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* See "delayed" above: a parent's work, a fork, a mark, both processes' work. */
+static int delayed(long n, long pages, long ms)
+{
+	struct timespec t0, mark;
+	pid_t child;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	mark = t0;
+	mark.tv_sec += ms / 1000;
+	mark.tv_nsec += ms % 1000 * 1000000;
+	if (mark.tv_nsec >= 1000000000) {
+		mark.tv_sec++;
+		mark.tv_nsec -= 1000000000;
+	}
+	cst_loop(5 * n);
+	if (touch_pages(5 * pages))
+		return 1;
+	child = fork();
+	if (child < 0)
+		return 1;
+	if (child) {
+		printf("before: %.0f ms\n", ms_since(&t0));
+		fflush(stdout);
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &mark, NULL) == EINTR)
+		;
+	cst_loop(n);
+	if (touch_pages(pages))
+		return 1;
+	if (!child)
+		_exit(0);
+	return waitpid(child, NULL, 0) == child ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -225,6 +297,8 @@ int main(int argc, char **argv)
 		perror("execv");
 		return 127;
 	}
+	if (!strcmp(argv[1], "delayed") && argc == 5)
+		return delayed(a, b, strtol(argv[4], NULL, 0));
 	if (!strcmp(argv[1], "no-perf") && argc >= 3) {
 		if (no_perf()) {
 			perror("seccomp");
@@ -235,6 +309,6 @@ int main(int argc, char **argv)
 		return 127;
 	}
 usage:
-	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | pinned N | spin MS | udp COUNT | getppid N | sleeps N [MS] | pingpong N | exit CODE | idle | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG...\n");
+	fprintf(stderr, "usage: ctx_workload loop N | fork C N | threads T N | pinned N | spin MS | udp COUNT | getppid N | sleeps N [MS] | pingpong N | exit CODE | idle | thread-exec PROG ARG... | spin-exec MS PROG ARG... | no-perf PROG ARG... | delayed N PAGES MS\n");
 	return 2;
 }

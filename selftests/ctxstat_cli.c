@@ -27,7 +27,13 @@
  *   module unloaded ctxstat fails and says so, and neither it nor the
  *   module asks for the module to be loaded: no modprobe runs
  *   (/proc/sys/kernel/modprobe pointed at a script that logs its
- *   arguments), and the .ko has no alias modprobe could match.
+ *   arguments), and the .ko has no alias modprobe could match;
+ * - -D 1000 on a command that works before the delay ends, forks a child
+ *   then, and works in both processes after it (ctx_workload delayed):
+ *   page-faults counts the two processes' faults after the delay and
+ *   none of the five times as many before it, instructions:u (where they
+ *   count exactly) their loops after the delay and not the five times
+ *   longer one before, duration_time the time after the delay only.
  */
 #include <errno.h>
 #include <math.h>
@@ -580,6 +586,72 @@ TEST_F(cli, irq_sources_refused_without_feature)
 		TH_LOG("%s", self->run->err);
 	EXPECT_EQ(NULL, strstr(self->run->err, "Performance counter stats"));
 	EXPECT_EQ(0, cst_wait_live_sessions(0, 2000));
+}
+
+/*
+ * -D: what the command does before the delay ends is not counted; what
+ * it and the child it forked during the delay do after it is, as perf's
+ * counters, opened disabled before the exec and inherited by the child,
+ * count once enabled. The command faults in 5 * PAGES pages and loops
+ * 5 * ITERS before forking, then from 1.5 s on each process faults in
+ * PAGES pages and loops ITERS: the oracle is 2 * PAGES faults (and
+ * 4 * ITERS instructions), give or take the little the two processes
+ * fault and execute around that (their code's pages, exit), far less
+ * than what came before the delay.
+ */
+#define DELAY_ITERS	2000000
+#define DELAY_PAGES	2000
+
+TEST_F_TIMEOUT(cli, delay_counts_after_it_only, 180)
+{
+	char iters[16], pages[16];
+	char *argv[] = { self->ctxstat, "-D", "1000", "-x,", "-e",
+			 "page-faults,instructions:u,duration_time", "--", self->wl,
+			 "delayed", iters, pages, "1500", NULL };
+	struct cst_csv_row row;
+	const char *why, *p;
+	double before;
+
+	snprintf(iters, sizeof(iters), "%d", DELAY_ITERS);
+	snprintf(pages, sizeof(pages), "%d", DELAY_PAGES);
+	cst_run(self->run, argv, 120);
+	ASSERT_EQ(0, exit_code(self->run)) TH_LOG("%s", self->run->err);
+	p = strstr(self->run->out, "before: ");
+	ASSERT_NE(NULL, p) TH_LOG("stdout: %s", self->run->out);
+	before = strtod(p + 8, NULL);
+	/* the work before and the fork must be in the delay */
+	if (before > 800)
+		SKIP(return, "the work before took %.0f ms of the 1000 ms delay: a guest too slow to tell",
+		     before);
+	EXPECT_NE(NULL, strstr(self->run->err, "Events disabled\n")) TH_LOG("%s", self->run->err);
+	EXPECT_NE(NULL, strstr(self->run->err, "Events enabled\n")) TH_LOG("%s", self->run->err);
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "page-faults", &row))
+		TH_LOG("%s", self->run->err);
+	ASSERT_TRUE(row.numeric) TH_LOG("%s", self->run->err);
+	EXPECT_LE(2 * DELAY_PAGES, row.value)
+		TH_LOG("%.0f faults: the child's after the delay are missing", row.value);
+	EXPECT_GT(2 * DELAY_PAGES + DELAY_PAGES / 2, row.value)
+		TH_LOG("%.0f faults: some of the %d before the delay counted", row.value,
+		       5 * DELAY_PAGES);
+	TH_LOG("work before the delay: %.0f ms; page-faults after it: %.0f (oracle %d)",
+	       before, row.value, 2 * DELAY_PAGES);
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "duration_time", &row))
+		TH_LOG("%s", self->run->err);
+	EXPECT_LE(400e6, row.value) TH_LOG("%s ns after a 1000 ms delay of 1500", row.f[0]);
+	EXPECT_GT(1000e6, row.value) TH_LOG("%s ns: the delay counted", row.f[0]);
+	why = cst_oracle_exact_cannot_run();
+	if (why) {
+		TH_LOG("instructions:u not checked: %s", why);
+		return;
+	}
+	ASSERT_EQ(0, cst_csv_find(self->run->err, ',', "instructions:u", &row))
+		TH_LOG("%s", self->run->err);
+	EXPECT_LE(4.0 * DELAY_ITERS, row.value)
+		TH_LOG("%.0f instructions: the child's after the delay are missing", row.value);
+	EXPECT_GT(4.5 * DELAY_ITERS, row.value)
+		TH_LOG("%.0f instructions: some of the %d before the delay counted", row.value,
+		       10 * DELAY_ITERS);
+	TH_LOG("instructions:u after the delay: %.0f (oracle %d)", row.value, 4 * DELAY_ITERS);
 }
 
 /*

@@ -5,10 +5,32 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "events/detailed.h"
 #include "output/outfile.h"
 #include "results/save.h"
 #include "run/repeat.h"
 #include "setup.h"
+
+/*
+ * A tool event is one value of the run: it has none per CPU or per
+ * thread (perf 6.1 prints duration_time on CPU0's row alone, and the
+ * same on every thread's).
+ */
+static int check_tools(const struct cxs_args *a, const struct cxs_event_list *l)
+{
+	int i;
+
+	if (!a->no_aggr && !cxs_args_per_thread(a))
+		return 0;
+	for (i = 0; i < l->nr; i++) {
+		if (!cxs_event_is_tool(&l->ev[i]))
+			continue;
+		fprintf(stderr, "ctxstat: %s is the run's wall-clock time, one value: not with %s\n",
+			l->ev[i].name, cxs_aggr_option(a->aggr));
+		return -1;
+	}
+	return 0;
+}
 
 static int add_events(const struct cxs_args *a, struct cxs_event_list *l)
 {
@@ -25,7 +47,17 @@ static int add_events(const struct cxs_args *a, struct cxs_event_list *l)
 	    cxs_events_add_defaults(l, a->system_wide, !a->no_twins, err,
 				    sizeof(err)))
 		goto bad;
-	return 0;
+	/*
+	 * perf 6.1 appends -d's events to -e's too; their :t twins come as
+	 * the default events' do, without -e and --no-twins
+	 */
+	if (a->detailed &&
+	    cxs_events_add_detailed(l, a->detailed,
+				    !a->nr_event_specs && !a->no_twins,
+				    a->verbose, cxs_perf_event_open, err,
+				    sizeof(err)))
+		goto bad;
+	return check_tools(a, l);
 bad:
 	fprintf(stderr, "ctxstat: %s\n", err);
 	return -1;

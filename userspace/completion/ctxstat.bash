@@ -39,7 +39,7 @@ _ctxstat_value_options()
 # The event names --list prints, one per line.
 _ctxstat_events()
 {
-	"$1" --list 2>/dev/null | sed -n 's/^  \([A-Za-z0-9][A-Za-z0-9-]*\)\( .*\)\?$/\1/p'
+	"$1" --list 2>/dev/null | sed -n 's/^  \([A-Za-z0-9][A-Za-z0-9_-]*\)\( .*\)\?$/\1/p'
 }
 
 # Candidates for WORD, a (partial) -e value: "a,b,cyc" or "cycles:t".

@@ -20,18 +20,35 @@ static int add_counter(struct cxs_event_list *l, const struct cxs_counter *c,
 	return l->nr_counters++;
 }
 
+static void counter_of(const struct cxs_event *ev, struct cxs_counter *c)
+{
+	*c = (struct cxs_counter){
+		.type = ev->type, .config = ev->config, .flags = ev->flags,
+		.tool = ev->tool,
+	};
+}
+
+int cxs_events_new_counter(struct cxs_event_list *l, const struct cxs_event *ev,
+			   char *err, size_t errlen)
+{
+	struct cxs_counter c;
+
+	counter_of(ev, &c);
+	return add_counter(l, &c, err, errlen);
+}
+
 int cxs_events_assign_counter(struct cxs_event_list *l, struct cxs_event *ev,
 			      char *err, size_t errlen)
 {
-	struct cxs_counter c = {
-		.type = ev->type, .config = ev->config, .flags = ev->flags,
-	};
+	struct cxs_counter c;
 	int i;
 
+	counter_of(ev, &c);
 	for (i = 0; i < l->nr_counters; i++) {
 		if (l->counters[i].type == c.type &&
 		    l->counters[i].config == c.config &&
-		    l->counters[i].flags == c.flags) {
+		    l->counters[i].flags == c.flags &&
+		    l->counters[i].tool == c.tool) {
 			ev->counter = i;
 			return 0;
 		}

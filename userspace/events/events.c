@@ -51,6 +51,18 @@ static const struct named_event named_events[] = {
 };
 
 /*
+ * perf's tool events (parse-events.l): perf stat measures them itself and
+ * gives them the attr of the dummy software event (parse-events.c,
+ * add_event_tool()), which perf stat record writes.
+ */
+static const struct {
+	const char *name;
+	enum cxs_tool tool;
+} tool_events[] = {
+	{ "duration_time",	CXS_TOOL_DURATION_TIME },
+};
+
+/*
  * Hardware cache events as perf 6.1 spells them (evsel.c's alias tables,
  * which its lexer matches exactly, case included): <cache>[-<op>][-<result>].
  */
@@ -89,6 +101,21 @@ static int lookup_named(const char *name, struct cxs_event *ev)
 		if (!strcmp(name, named_events[i].name)) {
 			ev->type = named_events[i].type;
 			ev->config = named_events[i].config;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int lookup_tool(const char *name, struct cxs_event *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tool_events); i++) {
+		if (!strcmp(name, tool_events[i].name)) {
+			ev->type = PERF_TYPE_SOFTWARE;
+			ev->config = PERF_COUNT_SW_DUMMY;
+			ev->tool = tool_events[i].tool;
 			return 0;
 		}
 	}
@@ -276,8 +303,8 @@ bool cxs_event_known(const char *name)
 {
 	struct cxs_event ev;
 
-	return !lookup_named(name, &ev) || !lookup_cache(name, &ev) ||
-	       !lookup_raw(name, &ev);
+	return !lookup_named(name, &ev) || !lookup_tool(name, &ev) ||
+	       !lookup_cache(name, &ev) || !lookup_raw(name, &ev);
 }
 
 int cxs_event_parse(const char *spec, struct cxs_event *ev,
@@ -301,8 +328,8 @@ int cxs_event_parse(const char *spec, struct cxs_event *ev,
 	len = colon ? (size_t)(colon - spec) : strlen(spec);
 	memcpy(base, spec, len);
 	base[len] = '\0';
-	if (lookup_named(base, ev) && lookup_cache(base, ev) &&
-	    lookup_raw(base, ev)) {
+	if (lookup_named(base, ev) && lookup_tool(base, ev) &&
+	    lookup_cache(base, ev) && lookup_raw(base, ev)) {
 		hint = cxs_event_suggest(base);
 		if (hint)
 			return cxs_err(err, errlen,
@@ -314,6 +341,14 @@ int cxs_event_parse(const char *spec, struct cxs_event *ev,
 	}
 	if (colon && cxs_event_modifiers(colon + 1, ev, err, errlen))
 		return -1;
+	/*
+	 * perf takes u, k and h on a tool event and ignores them; :t would
+	 * promise a task-context part of a time no context counted.
+	 */
+	if (cxs_event_is_tool(ev) && ev->task_only)
+		return cxs_err(err, errlen,
+			       "'%s': %s is the run's wall-clock time, measured by ctxstat, not counted in a context: no :t",
+			       spec, base);
 	return 0;
 }
 
@@ -465,6 +500,9 @@ const char *cxs_event_suggest(const char *name)
 	for (i = 0; i < ARRAY_SIZE(named_events); i++)
 		consider(name, named_events[i].name, best, sizeof(best),
 			 &best_dist);
+	for (i = 0; i < ARRAY_SIZE(tool_events); i++)
+		consider(name, tool_events[i].name, best, sizeof(best),
+			 &best_dist);
 	consider_cache_events(name, best, sizeof(best), &best_dist);
 	/* A distance as long as the name itself is no suggestion either. */
 	if (!best[0] || best_dist >= strlen(name))
@@ -482,6 +520,8 @@ void cxs_events_print_known(FILE *f)
 		fprintf(f, "  %-40s [%s event]\n", named_events[i].name,
 			named_events[i].type == PERF_TYPE_HARDWARE ?
 			"Hardware" : "Software");
+	for (i = 0; i < ARRAY_SIZE(tool_events); i++)
+		fprintf(f, "  %-40s [Tool event]\n", tool_events[i].name);
 	fprintf(f, "\nHardware cache events:\n");
 	for (i = 0; i < PERF_COUNT_HW_CACHE_MAX; i++)
 		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++)

@@ -16,12 +16,22 @@
 #define CXS_EVENT_NAME_MAX	64
 #define CXS_MAX_EVENTS		64	/* displayed events; counters are fewer */
 
+/*
+ * perf's tool events: what perf stat measures itself, not the kernel.
+ * Their counter is never asked of the module; the runner fills it.
+ */
+enum cxs_tool {
+	CXS_TOOL_NONE,
+	CXS_TOOL_DURATION_TIME,	/* the run's wall-clock time, ns */
+};
+
 struct cxs_event {
 	char name[CXS_EVENT_NAME_MAX];	/* as the user wrote it */
 	uint32_t type;			/* PERF_TYPE_* */
 	uint64_t config;
 	uint32_t flags;			/* CTXCOUNT_EVENT_F_* */
 	bool task_only;			/* :t */
+	enum cxs_tool tool;
 	int counter;			/* index in cxs_event_list.counters */
 	/*
 	 * perf's group ("{a,b}"): the index in the list of its first event
@@ -39,11 +49,13 @@ struct cxs_counter {
 	uint32_t type;
 	uint64_t config;
 	uint32_t flags;
+	enum cxs_tool tool;	/* never asked of the module when set */
 	/*
-	 * The errno perf_event_open(2) gave its event as perf opens its
-	 * group (events/group.c): never asked for, <not supported>.
+	 * The errno perf_event_open(2) gave its event before the runs: as
+	 * perf opens its group (events/group.c), or -d's check that the
+	 * PMU has it (events/detailed.c): never asked for, <not supported>.
 	 */
-	int group_err;
+	int open_err;
 };
 
 struct cxs_event_list {
@@ -85,6 +97,13 @@ int cxs_events_assign_counter(struct cxs_event_list *l, struct cxs_event *ev,
 			      char *err, size_t errlen);
 
 /*
+ * A new counter for @ev (not yet in @l), whatever counts it already: its
+ * index, or -1 with a message in @err when there is no room for one more.
+ */
+int cxs_events_new_counter(struct cxs_event_list *l, const struct cxs_event *ev,
+			   char *err, size_t errlen);
+
+/*
  * A counter of its own for event @i, shared with no other event (a copy
  * of its counter's when it shares that one): its index, or -1 with a
  * message in @err when there is no room for one more
@@ -119,6 +138,12 @@ static inline bool cxs_event_is(const struct cxs_event *ev, uint32_t type,
 				uint64_t config)
 {
 	return ev->type == type && ev->config == config;
+}
+
+/* A tool event: ctxstat measures it, the module does not count it. */
+static inline bool cxs_event_is_tool(const struct cxs_event *ev)
+{
+	return ev->tool != CXS_TOOL_NONE;
 }
 
 /* task-clock and cpu-clock count ns; perf prints them in msec. */

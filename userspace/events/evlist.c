@@ -115,16 +115,23 @@ static int add_member(struct cxs_event_list *l, const char *m, size_t len,
 
 /*
  * Events @first to the list's last are a group of perf's: with two or
- * more, each knows its first and whether the group is weak.
+ * more, each knows its first and whether the group is weak. A tool
+ * event (duration_time) has no PMU to be scheduled with the others on:
+ * perf 6.1 makes the group's other events <not counted>; refused.
  */
-static void mark_group(struct cxs_event_list *l, int first, const char *mods)
+static int mark_group(struct cxs_event_list *l, int first, const char *mods,
+		      const char *specs, char *err, size_t errlen)
 {
 	int i;
 
 	for (i = first; l->nr - first > 1 && i < l->nr; i++) {
+		if (cxs_event_is_tool(&l->ev[i]))
+			return syntax(specs, "a tool event in a group: name it outside the braces",
+				      err, errlen);
 		l->ev[i].group = first;
 		l->ev[i].weak_group = strchr(mods, 'W') != NULL;
 	}
+	return 0;
 }
 
 /* "{a,b}" and after it "" or ":mods", @len characters at @g. */
@@ -159,10 +166,8 @@ static int add_group(struct cxs_event_list *l, const char *g, size_t len,
 				      "an empty event in a group", err, errlen);
 		if (add_member(l, member, member_end - member, mods, err, errlen))
 			return -1;
-		if (end == close) {
-			mark_group(l, first, mods);
-			return 0;
-		}
+		if (end == close)
+			return mark_group(l, first, mods, specs, err, errlen);
 	}
 }
 

@@ -60,7 +60,7 @@ static int skip_member(struct cxs_event_list *l, int i, int err, bool verbose)
 			l->ev[i].name, msg);
 		return -ENOSPC;
 	}
-	l->counters[c].group_err = err;
+	l->counters[c].open_err = err;
 	return 0;
 }
 
@@ -132,7 +132,7 @@ int cxs_groups_proofs_open(struct cxs_event_list *l,
 		return err;
 	err = cxs_groups_check(l, t, fds, verbose, cxs_perf_event_open);
 	for (i = 0; i < l->nr_counters; i++) {
-		if (err || l->counters[i].group_err)
+		if (err || l->counters[i].open_err)
 			cxs_proofs_close(&fds[i], 1);
 	}
 	return err;

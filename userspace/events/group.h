@@ -24,7 +24,7 @@
  * Open each group of @l of two events or more on @t with @open, after
  * the proofs (@fds, one per counter: -1 for a counter perf does not
  * support), then close what it opened. A member perf would not have
- * opened gets a counter of its own with its errno in group_err; with
+ * opened gets a counter of its own with its errno in open_err; with
  * @verbose perf -v's warning says so. 0, or -errno after printing why.
  */
 int cxs_groups_check(struct cxs_event_list *l, const struct cxs_proof_target *t,

@@ -233,8 +233,12 @@ int cxs_proofs_open(struct cxs_event_list *l, const struct cxs_proof_target *t,
 	for (i = 0; i < CTXCOUNT_MAX_EVENTS; i++)
 		fds[i] = -1;
 	for (i = 0; i < l->nr_counters; i++) {
-		/* perf refused it in its group: not asked for again */
-		if (l->counters[i].group_err)
+		/*
+		 * perf refused it before (in its group, or -d's check): not
+		 * asked for again; a tool event is ctxstat's to measure, no
+		 * perf event's
+		 */
+		if (l->counters[i].open_err || l->counters[i].tool)
 			continue;
 		err = proofs_open_one(l, i, t, paranoid, verbose, &fds[i]);
 		if (err && err != -ENOENT) {

@@ -100,9 +100,10 @@ int cxs_proof_any_cpu(void);
 /*
  * The proofs of every counter of @l into @fds (one per counter; -1 for a
  * counter perf does not support here). Falls back and renames as perf;
- * with @verbose says so as perf -v does; a counter perf refused in its
- * group (group_err) gets none. 0, or -errno after printing why (nothing
- * left open). cxs_groups_proofs_open() (events/group.h) adds the groups.
+ * with @verbose says so as perf -v does; a counter perf refused before
+ * (open_err: in its group, or -d's check) gets none. 0, or -errno after
+ * printing why (nothing left open). cxs_groups_proofs_open()
+ * (events/group.h) adds the groups.
  */
 int cxs_proofs_open(struct cxs_event_list *l, const struct cxs_proof_target *t,
 		    bool verbose, int *fds);

@@ -33,7 +33,7 @@ enum {
 };
 
 /* perf's letters; those of cxs_perf_only[] are added to it */
-#define SHORT_OPTIONS "e:r:nx:jo:p:aC:AI:vhBgiS"
+#define SHORT_OPTIONS "e:r:nx:jo:p:aC:AI:vhBgiSD:d"
 
 static const struct option ctxstat_options[] = {
 	{ "event",		required_argument,	NULL, 'e' },
@@ -68,6 +68,8 @@ static const struct option ctxstat_options[] = {
 	{ "group",		no_argument,		NULL, 'g' },
 	{ "no-inherit",		no_argument,		NULL, 'i' },
 	{ "sync",		no_argument,		NULL, 'S' },
+	{ "delay",		required_argument,	NULL, 'D' },
+	{ "detailed",		no_argument,		NULL, 'd' },
 	{ "quiet",		no_argument,		NULL, OPT_QUIET },
 	{ "interval-count",	required_argument,	NULL, OPT_INTERVAL_COUNT },
 	{ "no-csv-summary",	no_argument,		NULL, OPT_NO_CSV_SUMMARY },
@@ -228,6 +230,27 @@ static int parse_interval(struct cxs_args *a, const char *arg,
 		return cxs_err(err, errlen, "print interval must be >= %dms",
 			       CXS_INTERVAL_MIN_MS);
 	a->interval_ms = v;
+	return 0;
+}
+
+/*
+ * -D: milliseconds, as perf's OPT_INTEGER. perf takes -1 (and any
+ * negative) for "start disabled": its counters then wait for --control's
+ * enable command, which ctxstat has not got.
+ */
+static int parse_delay(struct cxs_args *a, const char *arg,
+		       char *err, size_t errlen)
+{
+	long v = 0;
+
+	if (arg[0] == '-' && !parse_positive(arg + 1, LONG_MAX, &v))
+		return cxs_err(err, errlen,
+			       "-D %s: perf's negative delay waits for --control to enable counting, which ctxstat does not have",
+			       arg);
+	if (strcmp(arg, "0") && parse_positive(arg, CXS_INTERVAL_MAX_MS, &v))
+		return cxs_err(err, errlen, "bad delay '%s' (milliseconds, 0 to %d)",
+			       arg, CXS_INTERVAL_MAX_MS);
+	a->delay_ms = v;
 	return 0;
 }
 
@@ -424,6 +447,11 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 		return 0;
 	case 'S':
 		a->sync = true;
+		return 0;
+	case 'D':
+		return parse_delay(a, arg, err, errlen);
+	case 'd':
+		a->detailed++;
 		return 0;
 	case OPT_QUIET:
 		a->quiet = true;

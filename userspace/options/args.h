@@ -85,10 +85,16 @@ struct cxs_args {
 	bool no_csv_summary;	/* --no-csv-summary: no "summary" field */
 	int big_num;		/* -B 1, --no-big-num 0, -1 unset */
 	bool no_inherit;	/* -i: children are not counted */
+	/*
+	 * -D: counting starts this many ms after the command (or, without
+	 * one, the run) starts; 0: at once
+	 */
+	int delay_ms;
 	bool sync;		/* -S: sync() before each run */
 	bool quiet;		/* --quiet: no counts printed */
 	bool no_twins;		/* --no-twins: perf's default rows exactly */
 	enum cxs_perf_dialect dialect;	/* --perf-dialect, else the build's */
+	int detailed;		/* -d given so many times: perf's detailed events */
 	/*
 	 * perf stat record (the word, then stat's options again): -o names
 	 * the data file, record_file ("-": perf's pipe mode on stdout), and
@@ -112,7 +118,7 @@ struct cxs_args {
 	int cmd_b_argc;
 };
 
-/* -r at most; -p at most (the kernel's PID_MAX_LIMIT); -I at most (a day) */
+/* -r at most; -p at most (the kernel's PID_MAX_LIMIT); -I and -D at most (a day) */
 #define CXS_MAX_RUNS		100000
 #define CXS_PID_MAX		4194304
 #define CXS_INTERVAL_MAX_MS	86400000

@@ -185,7 +185,9 @@ static void print_event(const struct cxs_printer *p, const struct cxs_event *ev,
 				 cxs_sample_mean(&c->full),
 				 row.metric.fmt ? &row.share : &row.metric);
 	cxs_print_row(p, &row);
-	if (p->o->breakdown && with_breakdown && cxs_counter_ok(c))
+	/* a tool event's time was counted in no context */
+	if (p->o->breakdown && with_breakdown && cxs_counter_ok(c) &&
+	    !cxs_event_is_tool(ev))
 		print_breakdown(p, ev, c);
 }
 

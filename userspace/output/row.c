@@ -23,7 +23,10 @@
 #define CNTR_NOT_SUPPORTED	"<not supported>"
 #define CNTR_NOT_COUNTED	"<not counted>"
 
-/* Clocks count ns and print msec, as perf's task-clock/cpu-clock. */
+/*
+ * Clocks count ns and print msec, as perf's task-clock/cpu-clock;
+ * duration_time prints its ns, with perf's unit.
+ */
 static double display_scale(const struct cxs_event *ev)
 {
 	return cxs_event_is_clock(ev) ? 1e-6 : 1.0;
@@ -31,6 +34,8 @@ static double display_scale(const struct cxs_event *ev)
 
 static const char *display_unit(const struct cxs_event *ev)
 {
+	if (ev->tool == CXS_TOOL_DURATION_TIME)
+		return "ns";
 	return cxs_event_is_clock(ev) ? "msec" : "";
 }
 

@@ -105,7 +105,9 @@ static int events_of(const struct cxs_stat_data *d, struct cxs_event_list *l)
 				return -1;
 			ev->counter = l->nr_counters++;
 			l->counters[ev->counter] = (struct cxs_counter){
-				ev->type, ev->config, ev->flags, 0 };
+				.type = ev->type, .config = ev->config,
+				.flags = ev->flags, .tool = ev->tool,
+			};
 		}
 	return 0;
 }

@@ -34,7 +34,9 @@ static void attr_of(const struct cxs_args *a, const struct cxs_event *ev,
 			    PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr->disabled = 1;
 	attr->inherit = !a->no_inherit;
-	attr->enable_on_exec = a->cmd && !a->pid && !a->system_wide;
+	/* perf's -D enables the counters itself, after the delay */
+	attr->enable_on_exec = a->cmd && !a->pid && !a->system_wide &&
+			       !a->delay_ms;
 	attr->exclude_user = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_USER);
 	attr->exclude_kernel = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_KERNEL);
 	attr->exclude_hv = !!(ev->flags & CTXCOUNT_EVENT_F_EXCLUDE_HV);
@@ -128,6 +130,8 @@ static int set_events(const struct cxs_runner *r, struct cxs_stat_data *d)
 		if (cxs_event_is_clock(&l->ev[e])) {
 			strcpy(ev->unit, "msec");
 			ev->scale = 1e-6;
+		} else if (l->ev[e].tool == CXS_TOOL_DURATION_TIME) {
+			strcpy(ev->unit, "ns");
 		}
 		ev->ids = calloc(inst, sizeof(*ev->ids));
 		if (!ev->ids)

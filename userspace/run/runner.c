@@ -6,6 +6,7 @@
  * (run/sessions.c makes, reads and ends the sessions).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,29 @@ static double now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/*
+ * The tool events' values in @rp, which the module was not asked for:
+ * duration_time is the run's time so far (to its end once it ended, as
+ * the elapsed time; to now for an interval's READ), perf's wall-clock
+ * time from the start of counting.
+ */
+static void fill_tools(const struct cxs_runner *r, struct ctxc_reply *rp)
+{
+	double end = r->t1_ns ?: now_ns();
+	struct ctxc_event_val *v;
+	int i;
+
+	for (i = 0; i < r->events->nr_counters; i++) {
+		if (r->events->counters[i].tool != CXS_TOOL_DURATION_TIME)
+			continue;
+		v = &rp->ev[i];
+		memset(v, 0, sizeof(*v));
+		v->present = true;
+		v->full = llround(end - r->t0_ns);
+		v->time_enabled = v->time_running = v->full;
+	}
 }
 
 /* --irq-sources' rows, or NULL without. */
@@ -97,6 +121,8 @@ static int interval_read(void *arg, struct ctxc_reply *rp,
 	struct cxs_runner *r = ir->r;
 	int err = cxs_sessions_read(r, ir->s, rp, false);
 
+	if (!err)
+		fill_tools(r, rp);
 	*cpus = r->args->no_aggr ? &r->pc.cpus : NULL;
 	return err;
 }
@@ -118,9 +144,33 @@ static int print_intervals(struct cxs_runner *r, const struct cxs_workload *w,
 }
 
 /*
+ * -D: START the sessions the delay after the command started, or
+ * earlier once it (or -p's processes) ended or on Ctrl-C, as perf's
+ * usleep() ends on SIGCHLD and SIGINT. The sessions were made before the
+ * command's exec, without ENABLE_ON_EXEC (run/sessions.c): they monitor
+ * it and every task it forks during the delay, and count nothing of
+ * them before START. perf's messages, on stderr as its pr_info().
+ */
+static int start_after_delay(struct cxs_runner *r, const struct cxs_workload *w,
+			     const struct cxs_run_sessions *s)
+{
+	struct run_wait rw;
+	int err;
+
+	run_wait_open(&rw, r, w);
+	run_wait_until(&rw, now_ns() + r->args->delay_ms * 1e6);
+	run_wait_close(&rw);
+	err = cxs_sessions_start(r, s);
+	if (!err)
+		fputs("Events enabled\n", stderr);
+	return err;
+}
+
+/*
  * Run the workload (or wait for the target) between START and STOP;
- * @elapsed_ns is how long that took. With -I, sessions @s are read every
- * interval meanwhile.
+ * @elapsed_ns is how long that took. With -D the sessions are started
+ * here, after the delay, and the time counts from there. With -I,
+ * sessions @s are read every interval meanwhile.
  */
 static int measure(struct cxs_runner *r, struct cxs_workload *w,
 		   const struct cxs_run_sessions *s, double *elapsed_ns)
@@ -144,6 +194,14 @@ static int measure(struct cxs_runner *r, struct cxs_workload *w,
 			return err;
 		}
 	}
+	if (a->delay_ms) {
+		err = start_after_delay(r, w, s);
+		if (err)
+			return err;
+		t0 = now_ns();
+	}
+	r->t0_ns = t0;
+	r->t1_ns = 0;
 	if (r->interval) {
 		r->interval->t0_ns = t0;
 		err = print_intervals(r, w, s);
@@ -161,7 +219,8 @@ static int measure(struct cxs_runner *r, struct cxs_workload *w,
 		run_wait_until(&rw, -1);
 		run_wait_close(&rw);
 	}
-	*elapsed_ns = now_ns() - t0;
+	r->t1_ns = now_ns();
+	*elapsed_ns = r->t1_ns - t0;
 	return 0;
 }
 
@@ -236,7 +295,8 @@ static int keep(struct cxs_runner *r, const struct ctxc_reply *rp,
 		v = &rp->ev[i];
 		if (!counted(r, rp, i))
 			continue;
-		if (r->args->verbose)
+		/* a tool event has no contexts to sum */
+		if (r->args->verbose && !r->events->counters[i].tool)
 			warn_bucket_sum(r->events, i, v, r->args->irq_sources);
 		cxs_sources_reading(sources_of(r), v, rows, &rd);
 		cxs_counter_add(&r->counters[i], &rd);
@@ -273,14 +333,21 @@ int cxs_runner_run(struct cxs_runner *r)
 	r->pt.workload = w.pid;
 	r->pt.workload_argv = a->cmd;
 	err = a->null_run ? 0 : cxs_sessions_create(r, w.pid, &s);
-	err = err ?: cxs_sessions_start(r, &s);
+	/* -D: started after the delay, in measure() */
+	if (!err && a->delay_ms)
+		fputs("Events disabled\n", stderr);
+	else
+		err = err ?: cxs_sessions_start(r, &s);
 	if (err)
 		goto out;
 	err = measure(r, &w, &s, &elapsed_ns);
 	/* Without a command, Ctrl-C is how -p and -a end: nothing is cut. */
 	cut_short = a->cmd && (err == -EINTR || cxs_interrupted());
-	if (!err && reply)
+	if (!err && reply) {
 		err = cxs_sessions_read(r, &s, reply, true);
+		if (!err)
+			fill_tools(r, reply);
+	}
 	/* The last interval: from the last READ to the end. */
 	if (!err && r->interval && !cxs_interval_done(r->interval))
 		err = cxs_interval_print(r->interval, reply,

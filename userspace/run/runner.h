@@ -38,6 +38,12 @@ struct cxs_runner {
 	int req_counter[CTXCOUNT_MAX_EVENTS];
 	int nr_req;
 	struct cxs_sample elapsed_ns;	/* one per run */
+	/*
+	 * The run's measured time on CLOCK_MONOTONIC: from the start of
+	 * counting to the end of the run (0 while it goes on), which the
+	 * tool events report.
+	 */
+	double t0_ns, t1_ns;
 	struct rusage rusage;	/* the workload's, last run */
 	int status;		/* workload wait status of the last run */
 	int runs_done;

@@ -71,7 +71,12 @@ static void session_target(const struct cxs_runner *r, pid_t pid,
 	target->pid = pid;
 	/* -i: perf's no_inherit, the forked tasks are not counted */
 	target->flags = r->args->no_inherit ? 0 : CTXCOUNT_TARGET_F_INHERIT;
-	if (r->args->cmd && !r->args->nr_pids)
+	/*
+	 * With -D, START comes after the delay, long after the exec: the
+	 * session monitors the command (and what it forks) from now all
+	 * the same, and counts from START.
+	 */
+	if (r->args->cmd && !r->args->nr_pids && !r->args->delay_ms)
 		target->flags |= CTXCOUNT_TARGET_F_ENABLE_ON_EXEC;
 	*pt = (struct cxs_proof_target){ .pid = pid, .cpu = -1,
 					 .inherit = !r->args->no_inherit };
@@ -80,7 +85,8 @@ static void session_target(const struct cxs_runner *r, pid_t pid,
 /*
  * The request: one event per counter that perf gave a proof for; the
  * others are <not supported> and not asked for (-v says why: ENOENT, or
- * what perf_event_open() said of the event in its group).
+ * what perf_event_open() said of the event before), but for the
+ * tool events, which the runner measures (run/runner.c).
  */
 static int session_events(struct cxs_runner *r, const int *fds,
 			  struct ctxc_event_req *req)
@@ -89,8 +95,8 @@ static int session_events(struct cxs_runner *r, const int *fds,
 	int i, k = 0;
 
 	for (i = 0; i < l->nr_counters; i++) {
-		r->counters[i].error = fds[i] >= 0 ? 0 :
-				       -(l->counters[i].group_err ?: ENOENT);
+		r->counters[i].error = fds[i] >= 0 || l->counters[i].tool ? 0 :
+				       -(l->counters[i].open_err ?: ENOENT);
 		if (fds[i] < 0)
 			continue;
 		r->req_counter[k] = i;

@@ -108,6 +108,7 @@ exactly "ctxstat -e L1-dcache-load" L1-dcache-loads L1-dcache-load-misses
 has "ctxstat -e " cycles instructions task-clock context-switches cs \
 	LLC-load-misses dTLB-store-misses branch-loads
 # readline replaces the text after '=' and ':' only.
+exactly "ctxstat -e durat" duration_time
 exactly "ctxstat --event=instr" instructions
 exactly "ctxstat -e cycles,instr" cycles,instructions
 exactly "ctxstat -e cycles:" t u k h

@@ -235,6 +235,47 @@ TEST(unknown_events)
 	EXPECT_EQ(-1, cxs_event_parse("", &ev, err, sizeof(err)));
 }
 
+/*
+ * perf's tool event duration_time: perf 6.1 gives it the dummy software
+ * event's attr; ctxstat measures it and asks the module for nothing.
+ */
+TEST(duration_time_is_a_tool_event)
+{
+	struct cxs_event_list l;
+	struct cxs_event ev;
+	char err[256];
+
+	ASSERT_EQ(0, cxs_event_parse("duration_time", &ev, err, sizeof(err)));
+	EXPECT_EQ(CXS_TOOL_DURATION_TIME, ev.tool);
+	EXPECT_TRUE(cxs_event_is_tool(&ev));
+	EXPECT_EQ(PERF_TYPE_SOFTWARE, ev.type);
+	EXPECT_EQ(PERF_COUNT_SW_DUMMY, ev.config);
+	EXPECT_FALSE(cxs_event_is_clock(&ev));
+	ASSERT_EQ(0, cxs_event_parse("task-clock", &ev, err, sizeof(err)));
+	EXPECT_FALSE(cxs_event_is_tool(&ev));
+	/* perf takes u/k/h on it (and ignores them) */
+	EXPECT_EQ(0, cxs_event_parse("duration_time:u", &ev, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(-1, cxs_event_parse("duration_time:t", &ev, err, sizeof(err)));
+	EXPECT_STREQ("'duration_time:t': duration_time is the run's wall-clock time, measured by ctxstat, not counted in a context: no :t",
+		     err);
+	EXPECT_EQ(-1, cxs_event_parse("duration_tme", &ev, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "did you mean 'duration_time'")) TH_LOG("%s", err);
+	EXPECT_TRUE(cxs_event_known("duration_time"));
+	/* its counter is its own: not the dummy software event's, nor shared */
+	memset(&l, 0, sizeof(l));
+	ASSERT_EQ(0, cxs_events_add(&l, "task-clock,duration_time,duration_time", err, sizeof(err)));
+	EXPECT_EQ(2, l.nr_counters);
+	EXPECT_EQ(CXS_TOOL_NONE, l.counters[0].tool);
+	EXPECT_EQ(CXS_TOOL_DURATION_TIME, l.counters[1].tool);
+	EXPECT_EQ(1, l.ev[2].counter);
+	/* perf 6.1 makes a group with it count nothing else: refused */
+	EXPECT_EQ(-1, cxs_events_add(&l, "{duration_time,task-clock}", err, sizeof(err)));
+	EXPECT_STREQ("event syntax error: '{duration_time,task-clock}': a tool event in a group: name it outside the braces",
+		     err);
+	EXPECT_EQ(3, l.nr) TH_LOG("a refused list is left out whole");
+	EXPECT_EQ(0, cxs_events_add(&l, "{duration_time}", err, sizeof(err))) TH_LOG("%s", err);
+}
+
 TEST(dedupe_task_twins)
 {
 	struct cxs_event_list l;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fake_nl.h"
 #include "events/proof.h"
@@ -25,6 +26,14 @@ void fake_nl_reset(void)
 	fake_nl.features = CTXCOUNT_FEATURE_NMI;
 	memset(calls, 0, sizeof(calls));
 	memset(runs, 0, sizeof(runs));
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
 static int fails(struct ctxc_sock *nl, uint8_t cmd)
@@ -75,6 +84,7 @@ int ctxc_session_new(struct ctxc_sock *nl, const struct ctxc_target *target,
 	(void)ev;
 	if (err)
 		return err;
+	fake_nl.new_ns = now_ns();
 	fake_nl.target = *target;
 	fake_nl.target.cpus = NULL;
 	fake_nl.nr_events = nr_events;
@@ -93,6 +103,8 @@ int ctxc_session_cmd(struct ctxc_sock *nl, uint8_t cmd, uint32_t session_id)
 	(void)session_id;
 	if (!err && cmd == CTXCOUNT_CMD_SESSION_DEL)
 		fake_nl.live--;
+	if (!err && cmd == CTXCOUNT_CMD_SESSION_START)
+		fake_nl.start_ns = now_ns();
 	return err;
 }
 
@@ -293,6 +305,10 @@ int cxs_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	int *group = group_of(group_fd), fd;
 
 	(void)pid, (void)cpu, (void)flags;
+	if (attr->type == PERF_TYPE_HW_CACHE && fake_nl.cache_err) {
+		errno = fake_nl.cache_err;
+		return -1;
+	}
 	if (hw && fake_nl.hw_err) {
 		errno = fake_nl.hw_err;
 		return -1;

@@ -17,9 +17,9 @@
  * "ctxoracle" instead (a source only some runs see). Per CPU, CPU 1's
  * hardirq (2m) is all virtio's.
  *
- * perf_event_open() opens /dev/null for a proof; hw_err and pmu_counters
- * below make it refuse hardware events as a machine without them, or
- * with a PMU of a few counters, does.
+ * perf_event_open() opens /dev/null for a proof; hw_err, cache_err and
+ * pmu_counters below make it refuse hardware (cache) events as a machine
+ * without them, or with a PMU of a few counters, does.
  *
  * A READ per thread gives three rows per session s, process 1000 * s:
  * "main" (tid 1000 * s + 1) with CPU 1's share above, "worker" (+ 2)
@@ -64,6 +64,7 @@ struct fake_nl {
 	 */
 	int hw_err;
 	int pmu_counters;
+	int cache_err;		/* a hardware cache event fails with it (0: opens) */
 	int threads;		/* rows of a READ per thread (0: the three) */
 	/*
 	 * The next READ per thread fails with rows_then_err after handing
@@ -77,6 +78,8 @@ struct fake_nl {
 	int live;		/* sessions not deleted */
 	struct ctxc_target target;	/* of the last SESSION_NEW */
 	int nr_events;		/* the events the last SESSION_NEW asked for */
+	/* CLOCK_MONOTONIC (ns) of the last SESSION_NEW and SESSION_START */
+	double new_ns, start_ns;
 };
 
 extern struct fake_nl fake_nl;

@@ -113,14 +113,14 @@ check_options ctxstat "$help" "$man" 10
 list=$("$ctxstat" --list)
 plain=$(sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man")
 missing=()
-for ev in $(sed -n 's/^  \([a-z][a-z-]*\) *\[\(Hardware\|Software\) event\]$/\1/p' <<<"$list"); do
+for ev in $(sed -n 's/^  \([a-z][a-z_-]*\) *\[\(Hardware\|Software\|Tool\) event\]$/\1/p' <<<"$list"); do
 	grep -qw -- "$ev" <<<"$plain" || missing+=("$ev")
 done
 nev=$(grep -c 'event\]$' <<<"$list")
 if [ "$nev" -lt 20 ]; then
-	not_ok "ctxstat --list named only $nev hardware/software events: its layout changed"
+	not_ok "ctxstat --list named only $nev hardware/software/tool events: its layout changed"
 elif [ "${#missing[@]}" = 0 ]; then
-	ok "all $nev hardware and software event names of ctxstat --list are in EVENTS"
+	ok "all $nev hardware, software and tool event names of ctxstat --list are in EVENTS"
 else
 	not_ok "event names of ctxstat --list missing from ctxstat.1: ${missing[*]}"
 fi

@@ -182,4 +182,64 @@ TEST(group_larger_than_the_pmu)
 	}
 }
 
+/*
+ * perf 6.1's stat.sh runs perf stat -d, -dd and -ddd true, which on a
+ * machine without a PMU (a VM) prints each detailed event
+ * <not supported> and exits 0: after the default rows, in perf's order,
+ * each with its :t twin as the default events have one (--no-twins:
+ * perf's rows exactly); the module is asked for the software events only.
+ */
+TEST(detailed_without_a_pmu)
+{
+	static const char perf_ddd[] =
+		"<not supported>,,branch-misses,0,100.00,,\n"
+		"<not supported>,,L1-dcache-loads,0,100.00,,\n"
+		"<not supported>,,L1-dcache-load-misses,0,100.00,,\n"
+		"<not supported>,,LLC-loads,0,100.00,,\n"
+		"<not supported>,,LLC-load-misses,0,100.00,,\n"
+		"<not supported>,,L1-icache-loads,0,100.00,,\n"
+		"<not supported>,,L1-icache-load-misses,0,100.00,,\n"
+		"<not supported>,,dTLB-loads,0,100.00,,\n"
+		"<not supported>,,dTLB-load-misses,0,100.00,,\n"
+		"<not supported>,,iTLB-loads,0,100.00,,\n"
+		"<not supported>,,iTLB-load-misses,0,100.00,,\n"
+		"<not supported>,,L1-dcache-prefetches,0,100.00,,\n"
+		"<not supported>,,L1-dcache-prefetch-misses,0,100.00,,\n";
+	struct outcome o;
+
+	fake_nl_reset();
+	fake_nl.hw_err = ENOENT;
+	fake_nl.cache_err = ENOENT;
+	run(stat_main, ARGV("ctxstat", "-d", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "Performance counter stats for 'true'")) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, "<not supported>      LLC-load-misses:t")) TH_LOG("%s", o.err);
+	EXPECT_EQ(4, fake_nl.nr_events) TH_LOG("the default set's software events");
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-ddd", "--no-twins", "-x,", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_NE(NULL, strstr(o.err, perf_ddd)) TH_LOG("%s", o.err);
+	EXPECT_EQ(8 + 12, count_lines(o.err, ",100.00,")) TH_LOG("%s", o.err);
+	done(&o);
+	run(stat_main, ARGV("ctxstat", "-dd", "-x,", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(13 + 20, count_lines(o.err, ",100.00,")) TH_LOG("%s", o.err);
+	EXPECT_EQ(1, count_lines(o.err, ",iTLB-load-misses:t,")) TH_LOG("%s", o.err);
+	EXPECT_EQ(0, count_lines(o.err, "L1-dcache-prefetches")) TH_LOG("%s", o.err);
+	done(&o);
+	/* perf 6.1 appends them to -e's events too, without twins there */
+	run(stat_main, ARGV("ctxstat", "-d", "-x,", "-e", "task-clock", "true"), &o);
+	EXPECT_EQ(0, o.code) TH_LOG("%s", o.err);
+	EXPECT_EQ(0, strncmp(strchr(o.err, '\n') + 1,
+			     "<not supported>,,L1-dcache-loads,0,100.00,,\n", 44)) TH_LOG("%s", o.err);
+	EXPECT_EQ(5, count_lines(o.err, ",100.00,")) TH_LOG("%s", o.err);
+	EXPECT_EQ(0, count_lines(o.err, ":t,")) TH_LOG("%s", o.err);
+	done(&o);
+	/* -v: perf's warning for each as it leaves it out */
+	run(stat_main, ARGV("ctxstat", "-v", "-d", "-e", "task-clock", "true"), &o);
+	EXPECT_NE(NULL, strstr(o.err, "Warning:\nLLC-loads event is not supported by the kernel.\n"))
+		TH_LOG("%s", o.err);
+	done(&o);
+}
+
 TEST_HARNESS_MAIN

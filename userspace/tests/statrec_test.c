@@ -541,6 +541,40 @@ TEST(record_repeat_is_a_round_per_run)
 }
 
 /*
+ * duration_time is recorded as perf 6.1 records it (the dummy software
+ * event's attr, unit "ns", the run's time as its reading) and report -i
+ * prints it back as perf's row.
+ */
+TEST(record_duration_time)
+{
+	char data[96], cmd[512];
+	struct cxs_stat_data d;
+	struct outcome o;
+	const char *p;
+
+	fake_nl_reset();
+	tmp_path(data, sizeof(data), "dt.data");
+	run(stat_main, ARGV("ctxstat", "record", "-o", data, "-e",
+			    "duration_time,context-switches", "sleep", "0.05"), &o);
+	ASSERT_EQ(0, o.code) TH_LOG("%s", o.err);
+	done(&o);
+	ASSERT_EQ(0, cxs_stat_read(data, &d, cmd, sizeof(cmd))) TH_LOG("%s", cmd);
+	ASSERT_EQ(2, d.nr_events);
+	EXPECT_STREQ("duration_time", d.ev[0].name);
+	EXPECT_EQ(PERF_TYPE_SOFTWARE, d.ev[0].attr.type);
+	EXPECT_EQ(PERF_COUNT_SW_DUMMY, d.ev[0].attr.config);
+	EXPECT_STREQ("ns", d.ev[0].unit);
+	ASSERT_EQ(1, d.nr_rounds);
+	EXPECT_LE(50000000, cxs_stat_value_at(&d, d.rounds[0].v, 0, 0, 0)->val);
+	cxs_stat_data_free(&d);
+	run(cmd_report, ARGV("report", "-i", data), &o);
+	p = strstr(o.err, " ns   duration_time");
+	EXPECT_NE(NULL, p) TH_LOG("%s", o.err);
+	done(&o);
+	unlink(data);
+}
+
+/*
  * The lines of @text that hold @needle, each cut at its metric's '#'
  * (the header aside).
  */
