@@ -122,7 +122,7 @@ TEST(scale_is_accepted)
  */
 TEST(stat_word_as_perf)
 {
-	char out[8192];
+	char out[16384];
 
 	EXPECT_EQ(0, RUN("stat", "-n", "--", "true")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "Performance counter stats for 'true'")) TH_LOG("%s", out);
