@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include <linux/ctxcount.h>
-#include <linux/version.h>
 
 #include "options/args.h"
 #include "options/errors.h"
 #include "options/perf-only.h"
+#include "options/values.h"
 #include "util/cpulist.h"
 #include "util/util.h"
 
@@ -119,254 +119,6 @@ static const struct option *options(const char **letters)
 	return all;
 }
 
-/* "0.5%" or "0.5", above @min (or equal with @min_ok), below 100. */
-static int parse_pct(const char *s, double min, bool min_ok, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	/* 0.5% whatever LC_NUMERIC says, as in the examples */
-	v = strtod_l(s, &end, cxs_c_locale() ?: LC_GLOBAL_LOCALE);
-	if (end != s && *end == '%')
-		end++;
-	if (errno || end == s || *end || !(v < 100) ||
-	    !(v > min || (min_ok && v == min)))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_percent(const char *s, double *out)
-{
-	return parse_pct(s, 0, false, out);
-}
-
-static int parse_positive(const char *s, long max, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* -r: 1 to CXS_MAX_RUNS, or 0 for perf's "forever". */
-static int parse_repeat(struct cxs_args *a, const char *arg,
-			char *err, size_t errlen)
-{
-	long v;
-
-	if (!strcmp(arg, "0")) {
-		a->forever = true;
-		a->repeat = 1;
-	} else if (parse_positive(arg, CXS_MAX_RUNS, &v)) {
-		return cxs_err(err, errlen,
-			       "bad repeat count '%s' (1 to %d, or 0: until Ctrl-C)",
-			       arg, CXS_MAX_RUNS);
-	} else {
-		a->repeat = v;
-		a->forever = false;
-	}
-	a->repeat_set = true;
-	return 0;
-}
-
-/*
- * -p: perf's list of pids, "1,2,3" (each counted with what it forks and
- * all its threads; a session each, so at most CXS_MAX_PIDS).
- */
-static int parse_pids(struct cxs_args *a, const char *arg,
-		      char *err, size_t errlen)
-{
-	char *copy = strdup(arg), *tok, *save = NULL;
-	int ret = 0, k;
-	long v;
-
-	if (!copy)
-		return cxs_err(err, errlen, "out of memory");
-	a->nr_pids = 0;
-	for (tok = strtok_r(copy, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (parse_positive(tok, CXS_PID_MAX, &v))
-			ret = cxs_err(err, errlen, "bad pid '%s' in '%s'", tok, arg);
-		else if (a->nr_pids == CXS_MAX_PIDS)
-			ret = cxs_err(err, errlen,
-				      "-p: at most %d pids (a counting session each)",
-				      CXS_MAX_PIDS);
-		for (k = 0; !ret && k < a->nr_pids; k++)
-			if (a->pids[k] == v)
-				ret = cxs_err(err, errlen, "-p: pid %ld twice in '%s'", v, arg);
-		if (!ret)
-			a->pids[a->nr_pids++] = v;
-	}
-	free(copy);
-	if (!ret && (!a->nr_pids || arg[strlen(arg) - 1] == ',' || *arg == ',' ||
-		     strstr(arg, ",,")))
-		ret = cxs_err(err, errlen, "bad pid list '%s'", arg);
-	if (ret) {
-		a->nr_pids = 0;
-		return ret;
-	}
-	a->pid = a->pids[0];
-	a->pid_list = arg;
-	return 0;
-}
-
-/* -I: 0 is off, as in perf 6.1; below 10 ms refused (perf 5.x's words). */
-static int parse_interval(struct cxs_args *a, const char *arg,
-			  char *err, size_t errlen)
-{
-	long v = 0;
-
-	if (strcmp(arg, "0") && parse_positive(arg, CXS_INTERVAL_MAX_MS, &v))
-		return cxs_err(err, errlen, "bad interval '%s' (milliseconds, at most %d)",
-			       arg, CXS_INTERVAL_MAX_MS);
-	if (v && v < CXS_INTERVAL_MIN_MS)
-		return cxs_err(err, errlen, "print interval must be >= %dms",
-			       CXS_INTERVAL_MIN_MS);
-	a->interval_ms = v;
-	return 0;
-}
-
-/*
- * -D: milliseconds, as perf's OPT_INTEGER. perf takes -1 (and any
- * negative) for "start disabled": its counters then wait for --control's
- * enable command, which ctxstat has not got.
- */
-static int parse_delay(struct cxs_args *a, const char *arg,
-		       char *err, size_t errlen)
-{
-	long v = 0;
-
-	if (arg[0] == '-' && !parse_positive(arg + 1, LONG_MAX, &v))
-		return cxs_err(err, errlen,
-			       "-D %s: perf's negative delay waits for --control to enable counting, which ctxstat does not have",
-			       arg);
-	if (strcmp(arg, "0") && parse_positive(arg, CXS_INTERVAL_MAX_MS, &v))
-		return cxs_err(err, errlen, "bad delay '%s' (milliseconds, 0 to %d)",
-			       arg, CXS_INTERVAL_MAX_MS);
-	a->delay_ms = v;
-	return 0;
-}
-
-/* -x: perf takes "\\t" for a tab. */
-static int parse_separator(struct cxs_args *a, const char *arg,
-			   char *err, size_t errlen)
-{
-	if (!*arg)
-		return cxs_err(err, errlen, "empty field separator");
-	a->field_sep = strcmp(arg, "\\t") ? arg : "\t";
-	return 0;
-}
-
-/*
- * perf's OPT_SET_UINT on one aggr_mode: the last of -A, --per-* wins.
- * Only the CPU modes read the CPUs' rows.
- */
-static int set_aggr(struct cxs_args *a, enum cxs_aggr mode)
-{
-	a->aggr = mode;
-	a->no_aggr = mode != CXS_AGGR_THREAD;
-	return 0;
-}
-
-/*
- * --per-cache[=L<n>]: perf's parse_cache_level() and its words, "L" or
- * "l" and one digit; without a level, each CPU's highest (perf's LLC).
- */
-static int parse_cache_level(struct cxs_args *a, const char *arg,
-			     char *err, size_t errlen)
-{
-	int level = 0;
-
-	if (arg) {
-		if (strlen(arg) != 2 || (arg[0] != 'L' && arg[0] != 'l') ||
-		    (level = atoi(arg + 1)) < 1)
-			return cxs_err(err, errlen,
-				       "Cache level must be of form L[1-%d], or l[1-%d]",
-				       CXS_MAX_CACHE_LEVEL, CXS_MAX_CACHE_LEVEL);
-		if (level > CXS_MAX_CACHE_LEVEL)
-			return cxs_err(err, errlen,
-				       "ctxstat only supports max cache level of %d, as perf",
-				       CXS_MAX_CACHE_LEVEL);
-	}
-	a->cache_level = level;
-	return set_aggr(a, CXS_AGGR_CACHE);
-}
-
-/* -C: system wide on a CPU list, as perf's -C (checked for syntax here). */
-static int check_cpu_list(struct cxs_args *a, const char *arg,
-			  char *err, size_t errlen)
-{
-	struct cxs_cpulist *l = malloc(sizeof(*l));
-	int ret;
-
-	if (!l)
-		return cxs_err(err, errlen, "out of memory");
-	ret = cxs_cpulist_parse(l, arg, err, errlen);
-	free(l);
-	if (ret)
-		return ret;
-	a->cpu_list = arg;
-	a->system_wide = true;
-	return 0;
-}
-
-/* --irq-sources[=N]: a breakdown with the hardirq row split by source. */
-static int parse_irq_sources(struct cxs_args *a, const char *arg,
-			     char *err, size_t errlen)
-{
-	long v = 0;
-
-	if (arg && parse_positive(arg, CTXCOUNT_MAX_SOURCES, &v))
-		return cxs_err(err, errlen,
-			       "bad --irq-sources '%s' (1 to %d sources)", arg,
-			       CTXCOUNT_MAX_SOURCES);
-	a->irq_sources = true;
-	a->max_sources = v;
-	a->breakdown = true;
-	return 0;
-}
-
-/* "6.1" or "7.2" into @d; -1 for anything else */
-static int dialect_of(const char *s, enum cxs_perf_dialect *d)
-{
-	if (!strcmp(s, "6.1"))
-		*d = CXS_PERF_6_1;
-	else if (!strcmp(s, "7.2"))
-		*d = CXS_PERF_7_2;
-	else
-		return -1;
-	return 0;
-}
-
-enum cxs_perf_dialect cxs_perf_dialect_default(void)
-{
-	const char *env = getenv("CTXSTAT_PERF_DIALECT");
-	enum cxs_perf_dialect d;
-
-	if (env && !dialect_of(env, &d))
-		return d;
-	return LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0) ? CXS_PERF_7_2 :
-							      CXS_PERF_6_1;
-}
-
-/* --perf-dialect=6.1|7.2: the perf versions whose output ctxstat prints */
-static int parse_dialect(struct cxs_args *a, const char *arg,
-			 char *err, size_t errlen)
-{
-	if (dialect_of(arg, &a->dialect))
-		return cxs_err(err, errlen,
-			       "bad --perf-dialect '%s' (6.1 or 7.2: the perf whose output to print)",
-			       arg);
-	return 0;
-}
-
 static int handle_option(struct cxs_args *a, int c, const char *arg,
 			 char *err, size_t errlen)
 {
@@ -379,12 +131,12 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 		a->event_specs[a->nr_event_specs++] = arg;
 		return 0;
 	case 'r':
-		return parse_repeat(a, arg, err, errlen);
+		return cxs_opt_repeat(a, arg, err, errlen);
 	case 'n':
 		a->null_run = true;
 		return 0;
 	case 'x':
-		return parse_separator(a, arg, err, errlen);
+		return cxs_opt_separator(a, arg, err, errlen);
 	case 'j':
 		a->json = true;
 		return 0;
@@ -395,33 +147,33 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 		a->append = true;
 		return 0;
 	case 'p':
-		return parse_pids(a, arg, err, errlen);
+		return cxs_opt_pids(a, arg, err, errlen);
 	case 'a':
 		a->system_wide = true;
 		a->all_cpus = true;
 		return 0;
 	case 'C':
-		return check_cpu_list(a, arg, err, errlen);
+		return cxs_opt_cpu_list(a, arg, err, errlen);
 	case 'A':
-		return set_aggr(a, CXS_AGGR_NONE);
+		return cxs_opt_aggr(a, CXS_AGGR_NONE);
 	case OPT_PER_CORE:
-		return set_aggr(a, CXS_AGGR_CORE);
+		return cxs_opt_aggr(a, CXS_AGGR_CORE);
 	case OPT_PER_DIE:
-		return set_aggr(a, CXS_AGGR_DIE);
+		return cxs_opt_aggr(a, CXS_AGGR_DIE);
 	case OPT_PER_SOCKET:
-		return set_aggr(a, CXS_AGGR_SOCKET);
+		return cxs_opt_aggr(a, CXS_AGGR_SOCKET);
 	case OPT_PER_NODE:
-		return set_aggr(a, CXS_AGGR_NODE);
+		return cxs_opt_aggr(a, CXS_AGGR_NODE);
 	case OPT_PER_CLUSTER:
-		return set_aggr(a, CXS_AGGR_CLUSTER);
+		return cxs_opt_aggr(a, CXS_AGGR_CLUSTER);
 	case OPT_PER_CACHE:
-		return parse_cache_level(a, arg, err, errlen);
+		return cxs_opt_cache_level(a, arg, err, errlen);
 	case OPT_PER_THREAD:
-		return set_aggr(a, CXS_AGGR_THREAD);
+		return cxs_opt_aggr(a, CXS_AGGR_THREAD);
 	case 'I':
-		return parse_interval(a, arg, err, errlen);
+		return cxs_opt_interval(a, arg, err, errlen);
 	case OPT_INTERVAL_COUNT:
-		if (parse_positive(arg, INT_MAX, &v))
+		if (cxs_opt_positive(arg, INT_MAX, &v))
 			return cxs_err(err, errlen, "bad --interval-count '%s'", arg);
 		a->interval_count = v;
 		return 0;
@@ -449,7 +201,7 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 		a->sync = true;
 		return 0;
 	case 'D':
-		return parse_delay(a, arg, err, errlen);
+		return cxs_opt_delay(a, arg, err, errlen);
 	case 'd':
 		a->detailed++;
 		return 0;
@@ -460,15 +212,15 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 		a->no_twins = true;
 		return 0;
 	case OPT_PERF_DIALECT:
-		return parse_dialect(a, arg, err, errlen);
+		return cxs_opt_dialect(a, arg, err, errlen);
 	case OPT_THRESHOLD:
-		if (parse_pct(arg, 0, true, &a->threshold))
+		if (cxs_opt_pct(arg, 0, true, &a->threshold))
 			return cxs_err(err, errlen,
 				       "bad --threshold '%s' (a percentage from 0, e.g. 1%%)",
 				       arg);
 		return 0;
 	case OPT_WARMUP:
-		if (strcmp(arg, "0") && parse_positive(arg, CXS_MAX_RUNS, &v))
+		if (strcmp(arg, "0") && cxs_opt_positive(arg, CXS_MAX_RUNS, &v))
 			return cxs_err(err, errlen, "bad --warmup '%s' (0 to %d runs)",
 				       arg, CXS_MAX_RUNS);
 		a->warmup = strcmp(arg, "0") ? v : 0;
@@ -492,7 +244,7 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 		a->version = true;
 		return 0;
 	case OPT_REPEAT_UNTIL:
-		if (parse_percent(arg, &a->repeat_until))
+		if (cxs_opt_percent(arg, &a->repeat_until))
 			return cxs_err(err, errlen,
 				       "bad --repeat-until '%s' (a percentage, e.g. 0.5%%)",
 				       arg);
@@ -516,7 +268,7 @@ static int handle_option(struct cxs_args *a, int c, const char *arg,
 		a->no_irq_estimate = true;
 		return 0;
 	case OPT_IRQ_SOURCES:
-		return parse_irq_sources(a, arg, err, errlen);
+		return cxs_opt_irq_sources(a, arg, err, errlen);
 	}
 	if (c >= OPT_PERF_ONLY && c < OPT_PERF_ONLY + (int)cxs_nr_perf_only)
 		a->perf_only_option = &cxs_perf_only[c - OPT_PERF_ONLY];
