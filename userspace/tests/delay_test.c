@@ -25,23 +25,6 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* The count of @event's CSV row ("N,unit,event,..."), -1 if none. */
-static double csv_count(const char *text, const char *event)
-{
-	char unit[16], name[64];
-	const char *p;
-	double v;
-
-	for (p = text; *p; p = strchr(p, '\n') + 1) {
-		if (sscanf(p, "%lf,%15[^,],%63[^,\n]", &v, unit, name) == 3 &&
-		    !strcmp(name, event))
-			return v;
-		if (!strchr(p, '\n'))
-			break;
-	}
-	return -1;
-}
-
 /*
  * perf stat -D 200 sleep 0.5: START 200 ms after the session was made
  * (before the exec), perf's two messages around the delay, and the run's

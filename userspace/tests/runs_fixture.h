@@ -187,4 +187,21 @@ static inline void csv_cpu_rows(const char *text, const char *event, int cpu,
 	}
 }
 
+/* The count of @event's CSV row ("N,unit,event,..."), -1 if none. */
+static inline double csv_count(const char *text, const char *event)
+{
+	char unit[16], name[64];
+	const char *p;
+	double v;
+
+	for (p = text; *p; p = strchr(p, '\n') + 1) {
+		if (sscanf(p, "%lf,%15[^,],%63[^,\n]", &v, unit, name) == 3 &&
+		    !strcmp(name, event))
+			return v;
+		if (!strchr(p, '\n'))
+			break;
+	}
+	return -1;
+}
+
 #endif

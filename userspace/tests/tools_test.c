@@ -14,23 +14,6 @@
 #include "fake_nl.h"
 #include "runs_fixture.h"
 
-/* The count of @event's CSV row ("N,ns,event,..."), -1 if none. */
-static double csv_count(const char *text, const char *event)
-{
-	char unit[16], name[64];
-	const char *p;
-	double v;
-
-	for (p = text; *p; p = strchr(p, '\n') + 1) {
-		if (sscanf(p, "%lf,%15[^,],%63[^,\n]", &v, unit, name) == 3 &&
-		    !strcmp(name, event))
-			return v;
-		if (!strchr(p, '\n'))
-			break;
-	}
-	return -1;
-}
-
 /*
  * Its value is the run's wall-clock time, what "seconds time elapsed"
  * says to the nanosecond; the module's session counts task-clock alone.
