@@ -12,11 +12,17 @@
 #include "output/metric.h"
 #include "util/util.h"
 
-/* Mean full count of the counter for (type, config, flags), if counted. */
-static bool find_full(const struct cxs_series *s, uint32_t type, uint64_t config,
-		      uint32_t flags, double *avg)
+/*
+ * Mean count of the counter for (type, config, flags), if counted: the
+ * full count, or with @task_only its task-context bucket (a ":t" row's
+ * 7.x metric is of task-context counts, as a :u row's is of user counts
+ * in perf).
+ */
+static bool find_count(const struct cxs_series *s, uint32_t type, uint64_t config,
+		       uint32_t flags, bool task_only, double *avg)
 {
 	const struct cxs_event_list *l = s->events;
+	const struct cxs_counter_values *v;
 	const struct cxs_counter *c;
 	int i;
 
@@ -24,21 +30,30 @@ static bool find_full(const struct cxs_series *s, uint32_t type, uint64_t config
 		c = &l->counters[i];
 		if (c->type != type || c->config != config || c->flags != flags)
 			continue;
-		if (!cxs_counter_ok(&s->counters[i]))
+		v = &s->counters[i];
+		if (!cxs_counter_ok(v))
 			return false;
-		*avg = cxs_sample_mean(&s->counters[i].full);
+		*avg = cxs_sample_mean(task_only ? &v->bucket[CTXCOUNT_BUCKET_TASK] :
+					&v->full);
 		return true;
 	}
 	return false;
 }
 
-/* perf's STAT_NSECS: task-clock, else cpu-clock, of the same modifiers. */
-static bool find_nsecs(const struct cxs_series *s, uint32_t flags, double *ns)
+static bool find_full(const struct cxs_series *s, uint32_t type, uint64_t config,
+		      uint32_t flags, double *avg)
 {
-	return find_full(s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
-			 flags, ns) ||
-	       find_full(s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
-			 flags, ns);
+	return find_count(s, type, config, flags, false, avg);
+}
+
+/* perf's STAT_NSECS: task-clock, else cpu-clock, of the same modifiers. */
+static bool find_nsecs(const struct cxs_series *s, uint32_t flags,
+		       bool task_only, double *ns)
+{
+	return find_count(s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
+			  flags, task_only, ns) ||
+	       find_count(s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+			  flags, task_only, ns);
 }
 
 static void set_metric(struct cxs_metric *m, const char *fmt, const char *unit,
@@ -129,7 +144,7 @@ void cxs_full_metric(const struct cxs_series *s, const struct cxs_event *ev,
 		     double avg, struct cxs_metric *m)
 {
 	double nsecs, cycles, wall = cxs_sample_mean(s->elapsed_ns);
-	bool have_nsecs = find_nsecs(s, ev->flags, &nsecs);
+	bool have_nsecs = find_nsecs(s, ev->flags, false, &nsecs);
 
 	if (cxs_event_is_clock(ev)) {
 		ratio_metric(m, avg, wall, "%8.3f", "CPUs utilized", 1.0);
@@ -191,33 +206,6 @@ static const struct default_metric default_metrics[] = {
 	  "%  branch_miss_rate" },
 };
 
-/*
- * Mean count of the counter for (type, config, flags): the full count,
- * or with @task_only its task-context bucket (a ":t" row's metric is of
- * task-context counts, as a :u row's is of user counts in perf).
- */
-static bool find_count(const struct cxs_series *s, uint32_t type, uint64_t config,
-		       uint32_t flags, bool task_only, double *avg)
-{
-	const struct cxs_event_list *l = s->events;
-	const struct cxs_counter_values *v;
-	const struct cxs_counter *c;
-	int i;
-
-	for (i = 0; i < l->nr_counters; i++) {
-		c = &l->counters[i];
-		if (c->type != type || c->config != config || c->flags != flags)
-			continue;
-		v = &s->counters[i];
-		if (!cxs_counter_ok(v))
-			return false;
-		*avg = cxs_sample_mean(task_only ? &v->bucket[CTXCOUNT_BUCKET_TASK] :
-					&v->full);
-		return true;
-	}
-	return false;
-}
-
 /* The denominator of @dm for event @ev, NaN when it was not counted. */
 static double default_base(const struct cxs_series *s, const struct cxs_event *ev,
 			   const struct default_metric *dm)
@@ -229,10 +217,7 @@ static double default_base(const struct cxs_series *s, const struct cxs_event *e
 	case PER_WALL_NS:
 		return cxs_sample_mean(s->elapsed_ns);
 	case PER_CLOCK_NS:
-		if (find_count(s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
-			       ev->flags, t, &v) ||
-		    find_count(s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
-			       ev->flags, t, &v))
+		if (find_nsecs(s, ev->flags, t, &v))
 			return v;
 		break;
 	case PER_CYCLE:
