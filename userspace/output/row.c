@@ -234,8 +234,6 @@ static void print_row_prefix(const struct cxs_printer *p)
 		print_thread_prefix(p);
 }
 
-static void print_row_prefix(const struct cxs_printer *p);
-
 /*
  * perf 7.x's line of an event's second metric: the row's prefix, blanks
  * up to the metric column, the metric.
@@ -254,30 +252,24 @@ static void print_std_row(const struct cxs_printer *p, const struct cxs_row *row
 	FILE *f = p->o->f;
 	double scale = display_scale(row->ev), noise = row_noise(p, row);
 	uint64_t run = row_run(row), ena = row_ena(row);
+	/* perf 6.1 pads a failed row's name less, and gives it no metric */
+	bool bad_6_1 = !row_ok(row) && p->o->dialect != CXS_PERF_7_2;
 
-	if (row_ok(row)) {
-		/* %' groups thousands per LC_NUMERIC, as perf's big_num. */
-		if (!p->o->no_big_num)
-			fprintf(f, scale != 1.0 ? "%'*.2f " : "%'*.0f ",
-				COUNTS_LEN, cxs_sample_mean(row->val) * scale);
-		else
-			fprintf(f, scale != 1.0 ? "%*.2f " : "%*.0f ",
-				COUNTS_LEN, cxs_sample_mean(row->val) * scale);
-		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
-		fprintf(f, "%-*s", EVNAME_LEN, row->name);
-		print_std_metric(f, &row->metric, metric_len(p->o));
-	} else if (p->o->dialect == CXS_PERF_7_2) {
-		/* 7.x pads the name as any row's, with its metric (NaN) */
+	if (!row_ok(row))
 		fprintf(f, "%*s ", COUNTS_LEN, bad_count(row));
-		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
-		fprintf(f, "%-*s", EVNAME_LEN, row->name);
-		print_std_metric(f, &row->metric, METRIC_LEN_7_2);
-	} else {
-		fprintf(f, "%*s ", COUNTS_LEN, bad_count(row));
-		fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
-		fprintf(f, "%-*s", BAD_EVNAME_LEN, row->name);
+	/* %' groups thousands per LC_NUMERIC, as perf's big_num. */
+	else if (!p->o->no_big_num)
+		fprintf(f, scale != 1.0 ? "%'*.2f " : "%'*.0f ",
+			COUNTS_LEN, cxs_sample_mean(row->val) * scale);
+	else
+		fprintf(f, scale != 1.0 ? "%*.2f " : "%*.0f ",
+			COUNTS_LEN, cxs_sample_mean(row->val) * scale);
+	fprintf(f, "%-*s ", UNIT_LEN, display_unit(row->ev));
+	fprintf(f, "%-*s", bad_6_1 ? BAD_EVNAME_LEN : EVNAME_LEN, row->name);
+	if (bad_6_1)
 		fprintf(f, "%-*s", METRIC_LEN, "");
-	}
+	else
+		print_std_metric(f, &row->metric, metric_len(p->o));
 	if (noise)
 		fprintf(f, "  ( +-%6.2f%% )", noise);
 	if (run != ena)
