@@ -53,21 +53,16 @@ static int drop_offline(struct cxs_cpulist *l, const struct cxs_cpulist *online,
 static int check_online(struct cxs_cpulist *l, const struct cxs_args *a)
 {
 	struct cxs_cpulist *online = malloc(sizeof(*online));
-	char online_text[256] = "";
+	char online_text[4096];
 	int i, ret = 0;
-	FILE *f;
 
 	/* Without the file, the module's check is the only one. */
-	if (!online || cxs_cpulist_read(online, "/sys/devices/system/cpu/online")) {
+	if (!online || cxs_cpulist_read_text(online, "/sys/devices/system/cpu/online",
+					     online_text, sizeof(online_text))) {
 		free(online);
 		return 0;
 	}
 	if (a->dialect == CXS_PERF_7_2) {
-		f = fopen("/sys/devices/system/cpu/online", "r");
-		if (f && fgets(online_text, sizeof(online_text), f))
-			online_text[strcspn(online_text, "\n")] = '\0';
-		if (f)
-			fclose(f);
 		ret = drop_offline(l, online, a->cpu_list, online_text);
 		free(online);
 		return ret;

@@ -64,19 +64,27 @@ int cxs_cpulist_parse(struct cxs_cpulist *l, const char *s,
 	return 0;
 }
 
-int cxs_cpulist_read(struct cxs_cpulist *l, const char *path)
+int cxs_cpulist_read_text(struct cxs_cpulist *l, const char *path,
+			  char *text, size_t len)
 {
-	char buf[4096], err[64];
 	FILE *f = fopen(path, "r");
+	char err[64];
 	size_t n;
 
 	if (!f)
 		return -errno;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+	n = fread(text, 1, len - 1, f);
 	fclose(f);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return cxs_cpulist_parse(l, buf, err, sizeof(err)) ? -EINVAL : 0;
+	text[n] = '\0';
+	text[strcspn(text, "\n")] = '\0';
+	return cxs_cpulist_parse(l, text, err, sizeof(err)) ? -EINVAL : 0;
+}
+
+int cxs_cpulist_read(struct cxs_cpulist *l, const char *path)
+{
+	char buf[4096];
+
+	return cxs_cpulist_read_text(l, path, buf, sizeof(buf));
 }
 
 bool cxs_cpulist_has(const struct cxs_cpulist *l, int cpu)

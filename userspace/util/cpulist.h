@@ -27,6 +27,9 @@ int cxs_cpulist_parse(struct cxs_cpulist *l, const char *s,
 
 /* Read a list file such as /sys/devices/system/cpu/online: 0 or -errno. */
 int cxs_cpulist_read(struct cxs_cpulist *l, const char *path);
+/* The same, the file's list also kept as text in @text (@len bytes) */
+int cxs_cpulist_read_text(struct cxs_cpulist *l, const char *path,
+			  char *text, size_t len);
 
 bool cxs_cpulist_has(const struct cxs_cpulist *l, int cpu);
 
